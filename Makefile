@@ -1,0 +1,55 @@
+# tabletrack - the two set-up commands of the README:
+#   make demo   install what is missing, build, run the pipeline on the bundled sample
+#   make test   install what is missing, build with AddressSanitizer + UBSan, run every test
+# Other targets: make build (release build), make bench (benchmarks), make deps.
+
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD   ?= build
+TBUILD  ?= build-test
+CMAKE   ?= cmake
+
+# Debian packages the project needs (build, tests, demo).
+APT_PACKAGES = build-essential cmake pkg-config \
+  libapriltag-dev libopencv-dev libjansson-dev libcairo2-dev libsdl2-dev \
+  libsqlite3-dev libusb-1.0-0-dev libuvc-dev libcmocka-dev \
+  fonts-dejavu-core xvfb poppler-utils sqlite3
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build test demo bench clean
+
+all: build
+
+# Install missing packages only (quick when everything is there).
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	else echo "All Debian packages present."; fi
+
+build: deps
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+
+# The test build: AddressSanitizer + UBSan, warnings are errors.
+test: deps
+	$(CMAKE) -S . -B $(TBUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTT_SANITIZE=ON -DTT_WERROR=ON
+	$(CMAKE) --build $(TBUILD) -j $(JOBS)
+	cd $(TBUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  ctest --output-on-failure -j $(JOBS) --timeout 1200
+
+demo: build
+	./samples/demo.sh $(BUILD)/tabletrack
+
+bench: build
+	$(CMAKE) --build $(BUILD) -j $(JOBS) --target benchmarks
+	./samples/bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(TBUILD)

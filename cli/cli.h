@@ -1,0 +1,31 @@
+/* cli.h - subcommand entry points (argv[0] is the subcommand name) and the
+ * few helpers they share. */
+#ifndef TT_CLI_H
+#define TT_CLI_H
+
+#include "tt_status.h"
+
+int cmd_detect(int argc, char **argv);
+int cmd_locate(int argc, char **argv);
+int cmd_calib(int argc, char **argv);
+int cmd_print(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+int cmd_overlay(int argc, char **argv);
+int cmd_track(int argc, char **argv);
+int cmd_cameras(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+
+/* Print "tabletrack <cmd>: <message>" to stderr and return exit code 1. */
+int cli_fail(const char *cmd, const tt_err *err);
+
+/* Print a usage error for <cmd> and return exit code 2. */
+int cli_usage(const char *cmd, const char *usage, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Write text to path atomically (temp file + rename); "-" means stdout. */
+tt_status cli_write_text(const char *path, const char *text, tt_err *err);
+
+#endif

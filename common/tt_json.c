@@ -1,0 +1,41 @@
+#include "tt_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+tt_status tt_json_load_file(const char *path, json_t **out, tt_err *err)
+{
+    json_error_t je;
+    FILE *f;
+    *out = NULL;
+    f = fopen(path, "rb");
+    if (!f)
+        return tt_err_set(err, TT_ERR_IO, "cannot open %s: %s (check the path)", path, strerror(errno));
+    *out = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    fclose(f);
+    if (!*out)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: line %d, column %d: %s (fix the JSON and try again)",
+                          path, je.line, je.column, je.text);
+    return TT_OK;
+}
+
+tt_status tt_json_parse(const char *text, const char *what, json_t **out, tt_err *err)
+{
+    json_error_t je;
+    *out = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    if (!*out)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: line %d, column %d: %s", what, je.line, je.column, je.text);
+    return TT_OK;
+}
+
+tt_status tt_json_number(const json_t *obj, const char *key, const char *where, double *out, tt_err *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"%s\"", where, key);
+    if (!json_is_number(v))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be a number", where, key);
+    *out = json_number_value(v);
+    return TT_OK;
+}

@@ -1,0 +1,335 @@
+// cvwrap.cpp - the only C++ in tabletrack.  Every extern "C" body is wrapped
+// in CVW_TRY / CVW_CATCH so no exception ever crosses into C.
+#include "cvwrap.h"
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#define CVW_TRY try {
+#define CVW_CATCH(where_)                                                                            \
+    }                                                                                              \
+    catch (const cv::Exception &e)                                                                 \
+    {                                                                                              \
+        return tt_err_set(err, TT_ERR_CV, "%s: OpenCV: %s", where_, e.what());                       \
+    }                                                                                              \
+    catch (const std::bad_alloc &)                                                                 \
+    {                                                                                              \
+        return tt_err_set(err, TT_ERR_NOMEM, "%s: out of memory", where_);                           \
+    }                                                                                              \
+    catch (...)                                                                                    \
+    {                                                                                              \
+        return tt_err_set(err, TT_ERR_INTERNAL, "%s: unexpected exception", where_);                 \
+    }
+
+namespace {
+
+cv::Mat camera_matrix(const cvw_camera *cam)
+{
+    return cv::Mat(3, 3, CV_64F, const_cast<double *>(cam->K)).clone();
+}
+
+cv::Mat dist_coeffs(const cvw_camera *cam)
+{
+    if (cam->ndist <= 0)
+        return cv::Mat();
+    return cv::Mat(1, cam->ndist, CV_64F, const_cast<double *>(cam->dist)).clone();
+}
+
+tt_status mat_to_image(const cv::Mat &m, tt_image *out, tt_err *err)
+{
+    tt_status st = tt_image_alloc(out, m.cols, m.rows, m.channels(), err);
+    if (st != TT_OK)
+        return st;
+    for (int y = 0; y < m.rows; y++)
+        std::memcpy(out->data + (size_t)y * out->stride, m.ptr(y), (size_t)out->stride);
+    return TT_OK;
+}
+
+bool valid_ndist(int n)
+{
+    return n == 0 || n == 4 || n == 5 || n == 8 || n == 12 || n == 14;
+}
+
+} // namespace
+
+extern "C" tt_status cvw_image_read(const char *path, int channels, tt_image *out, tt_err *err)
+{
+    CVW_TRY
+    std::memset(out, 0, sizeof *out);
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return tt_err_set(err, TT_ERR_IO, "cannot open image %s: %s (check the path)", path, std::strerror(errno));
+    if (access(path, R_OK) != 0)
+        return tt_err_set(err, TT_ERR_IO, "cannot read image %s: %s", path, std::strerror(errno));
+    int flag = channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR;
+    cv::Mat m = cv::imread(path, flag);
+    if (m.empty())
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s is not a readable image (corrupt or unsupported format; use PNG or JPEG)", path);
+    return mat_to_image(m, out, err);
+    CVW_CATCH("reading image")
+}
+
+extern "C" tt_status cvw_image_decode(const void *buf, size_t len, int channels, tt_image *out, tt_err *err)
+{
+    CVW_TRY
+    std::memset(out, 0, sizeof *out);
+    cv::Mat raw(1, (int)len, CV_8U, const_cast<void *>(buf));
+    cv::Mat m = cv::imdecode(raw, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+    if (m.empty())
+        return tt_err_set(err, TT_ERR_FORMAT, "image data could not be decoded (corrupt or truncated)");
+    return mat_to_image(m, out, err);
+    CVW_CATCH("decoding image")
+}
+
+extern "C" tt_status cvw_image_write(const char *path, const tt_image *im, tt_err *err)
+{
+    CVW_TRY
+    if (!im || !im->data)
+        return tt_err_set(err, TT_ERR_ARG, "no image to write to %s", path);
+    int type = CV_MAKETYPE(CV_8U, im->channels);
+    cv::Mat m(im->height, im->width, type, im->data, (size_t)im->stride);
+    std::string p(path);
+    std::string ext;
+    size_t dot = p.find_last_of('.');
+    if (dot != std::string::npos)
+        ext = p.substr(dot);
+    std::string tmp = p + ".tmp" + ext;
+    if (!cv::imwrite(tmp, m)) {
+        std::remove(tmp.c_str());
+        return tt_err_set(err, TT_ERR_IO, "cannot write image %s (is the folder writable and the extension .png/.jpg?)",
+                          path);
+    }
+    if (std::rename(tmp.c_str(), path) != 0) {
+        int e = errno;
+        std::remove(tmp.c_str());
+        return tt_err_set(err, TT_ERR_IO, "cannot write image %s: %s", path, std::strerror(e));
+    }
+    return TT_OK;
+    CVW_CATCH("writing image")
+}
+
+extern "C" tt_status cvw_camera_read(const char *path, cvw_camera *cam, tt_err *err)
+{
+    CVW_TRY
+    std::memset(cam, 0, sizeof *cam);
+    FILE *f = std::fopen(path, "rb");
+    if (!f)
+        return tt_err_set(err, TT_ERR_IO, "cannot open camera file %s: %s (run 'tabletrack calib camera' to make one)",
+                          path, std::strerror(errno));
+    std::fclose(f);
+    cv::FileStorage fs;
+    try {
+        fs.open(path, cv::FileStorage::READ);
+    } catch (const cv::Exception &e) {
+        return tt_err_set(err, TT_ERR_FORMAT, "%s is not OpenCV FileStorage YAML: %s", path, e.err.c_str());
+    }
+    if (!fs.isOpened())
+        return tt_err_set(err, TT_ERR_FORMAT, "%s is not OpenCV FileStorage YAML", path);
+    cv::Mat K, D;
+    int w = 0, h = 0;
+    if (fs["image_width"].empty() || fs["image_height"].empty())
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing image_width / image_height", path);
+    fs["image_width"] >> w;
+    fs["image_height"] >> h;
+    fs["camera_matrix"] >> K;
+    fs["distortion_coefficients"] >> D;
+    if (w <= 0 || h <= 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: image_width and image_height must be positive", path);
+    if (K.empty() || K.rows != 3 || K.cols != 3)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: camera_matrix must be a 3x3 matrix", path);
+    K.convertTo(K, CV_64F);
+    if (!D.empty()) {
+        D.convertTo(D, CV_64F);
+        D = D.reshape(1, 1);
+    }
+    int nd = D.empty() ? 0 : D.cols;
+    if (!valid_ndist(nd))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: distortion_coefficients has %d entries (expected 4, 5, 8, 12 or 14)",
+                          path, nd);
+    cam->width = w;
+    cam->height = h;
+    for (int i = 0; i < 9; i++)
+        cam->K[i] = K.at<double>(i / 3, i % 3);
+    for (int i = 0; i < nd; i++)
+        cam->dist[i] = D.at<double>(0, i);
+    cam->ndist = nd;
+    if (!(cam->K[0] > 0 && cam->K[4] > 0))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: camera_matrix focal lengths must be positive", path);
+    return TT_OK;
+    CVW_CATCH("reading camera file")
+}
+
+extern "C" tt_status cvw_camera_write(const char *path, const cvw_camera *cam, double rms, tt_err *err)
+{
+    CVW_TRY
+    std::string tmp = std::string(path) + ".tmp.yaml";
+    {
+        cv::FileStorage fs(tmp, cv::FileStorage::WRITE);
+        if (!fs.isOpened())
+            return tt_err_set(err, TT_ERR_IO, "cannot write %s (is the folder writable?)", path);
+        fs << "image_width" << cam->width;
+        fs << "image_height" << cam->height;
+        fs << "camera_matrix" << camera_matrix(cam);
+        fs << "distortion_coefficients" << dist_coeffs(cam);
+        if (rms >= 0)
+            fs << "avg_reprojection_error" << rms;
+        fs.release();
+    }
+    if (std::rename(tmp.c_str(), path) != 0) {
+        int e = errno;
+        std::remove(tmp.c_str());
+        return tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, std::strerror(e));
+    }
+    return TT_OK;
+    CVW_CATCH("writing camera file")
+}
+
+extern "C" tt_status cvw_undistort_points(const cvw_camera *cam, const double *in, int n, double *out, tt_err *err)
+{
+    CVW_TRY
+    if (n <= 0)
+        return TT_OK;
+    std::vector<cv::Point2d> src(n), dst;
+    for (int i = 0; i < n; i++)
+        src[i] = cv::Point2d(in[2 * i], in[2 * i + 1]);
+    // More iterations than OpenCV's default 5: strong wide-angle distortion
+    // at the frame corners needs them for sub-0.01 px accuracy.
+    cv::undistortPoints(src, dst, camera_matrix(cam), dist_coeffs(cam), cv::noArray(), cv::noArray(),
+                        cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 40, 1e-12));
+    for (int i = 0; i < n; i++) {
+        out[2 * i] = dst[i].x;
+        out[2 * i + 1] = dst[i].y;
+    }
+    return TT_OK;
+    CVW_CATCH("undistorting points")
+}
+
+extern "C" tt_status cvw_project_points(const cvw_camera *cam, const double *obj, int n, const double rvec[3],
+                                        const double tvec[3], double *out, tt_err *err)
+{
+    CVW_TRY
+    if (n <= 0)
+        return TT_OK;
+    std::vector<cv::Point3d> o(n);
+    std::vector<cv::Point2d> p;
+    for (int i = 0; i < n; i++)
+        o[i] = cv::Point3d(obj[3 * i], obj[3 * i + 1], obj[3 * i + 2]);
+    cv::Mat rv(3, 1, CV_64F, const_cast<double *>(rvec)), tv(3, 1, CV_64F, const_cast<double *>(tvec));
+    cv::projectPoints(o, rv, tv, camera_matrix(cam), dist_coeffs(cam), p);
+    for (int i = 0; i < n; i++) {
+        out[2 * i] = p[i].x;
+        out[2 * i + 1] = p[i].y;
+    }
+    return TT_OK;
+    CVW_CATCH("projecting points")
+}
+
+extern "C" tt_status cvw_solve_pnp(const cvw_camera *cam, const double *obj, const double *img, int n, int use_guess,
+                                   double rvec[3], double tvec[3], double *rms, tt_err *err)
+{
+    CVW_TRY
+    if (n < 4)
+        return tt_err_set(err, TT_ERR_ANCHORS, "pose needs at least 4 points, got %d", n);
+    std::vector<cv::Point3d> o(n);
+    std::vector<cv::Point2d> p(n), back;
+    for (int i = 0; i < n; i++) {
+        o[i] = cv::Point3d(obj[3 * i], obj[3 * i + 1], obj[3 * i + 2]);
+        p[i] = cv::Point2d(img[2 * i], img[2 * i + 1]);
+    }
+    cv::Mat K = camera_matrix(cam), D = dist_coeffs(cam);
+    cv::Mat rv(3, 1, CV_64F), tv(3, 1, CV_64F);
+    bool ok;
+    if (use_guess) {
+        for (int i = 0; i < 3; i++) {
+            rv.at<double>(i) = rvec[i];
+            tv.at<double>(i) = tvec[i];
+        }
+        ok = cv::solvePnP(o, p, K, D, rv, tv, true, cv::SOLVEPNP_ITERATIVE);
+    } else {
+        // Planar points: IPPE gives a good start; LM refines on all points.
+        bool planar = true;
+        for (int i = 0; i < n; i++)
+            if (std::fabs(o[i].z) > 1e-12)
+                planar = false;
+        ok = cv::solvePnP(o, p, K, D, rv, tv, false, planar ? cv::SOLVEPNP_IPPE : cv::SOLVEPNP_ITERATIVE);
+    }
+    if (!ok)
+        return tt_err_set(err, TT_ERR_ANCHORS, "could not solve the camera pose from the anchors");
+    cv::solvePnPRefineLM(o, p, K, D, rv, tv,
+                         cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 50, 1e-12));
+    for (int i = 0; i < 3; i++) {
+        rvec[i] = rv.at<double>(i);
+        tvec[i] = tv.at<double>(i);
+    }
+    if (rms) {
+        cv::projectPoints(o, rv, tv, K, D, back);
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            double dx = back[i].x - p[i].x, dy = back[i].y - p[i].y;
+            s += dx * dx + dy * dy;
+        }
+        *rms = std::sqrt(s / n);
+    }
+    return TT_OK;
+    CVW_CATCH("solving camera pose")
+}
+
+extern "C" tt_status cvw_rodrigues(const double rvec[3], double R[9], tt_err *err)
+{
+    CVW_TRY
+    cv::Mat rv(3, 1, CV_64F, const_cast<double *>(rvec)), M;
+    cv::Rodrigues(rv, M);
+    for (int i = 0; i < 9; i++)
+        R[i] = M.at<double>(i / 3, i % 3);
+    return TT_OK;
+    CVW_CATCH("converting rotation")
+}
+
+extern "C" tt_status cvw_calibrate_camera(cvw_camera *cam, int nviews, const int *counts, const double *obj,
+                                          const double *img, int flags_fix_k3, double *rms, double *per_view_rms,
+                                          tt_err *err)
+{
+    CVW_TRY
+    if (nviews < 1)
+        return tt_err_set(err, TT_ERR_ARG, "calibration needs at least one view");
+    std::vector<std::vector<cv::Point3f>> O(nviews);
+    std::vector<std::vector<cv::Point2f>> P(nviews);
+    size_t k = 0;
+    for (int v = 0; v < nviews; v++) {
+        for (int i = 0; i < counts[v]; i++, k++) {
+            O[v].emplace_back((float)obj[3 * k], (float)obj[3 * k + 1], (float)obj[3 * k + 2]);
+            P[v].emplace_back((float)img[2 * k], (float)img[2 * k + 1]);
+        }
+    }
+    cv::Mat K, D, stdI, stdE, perView;
+    std::vector<cv::Mat> rvs, tvs;
+    int flags = flags_fix_k3 ? cv::CALIB_FIX_K3 : 0;
+    double r = cv::calibrateCamera(O, P, cv::Size(cam->width, cam->height), K, D, rvs, tvs, stdI, stdE, perView,
+                                   flags,
+                                   cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 100, 1e-12));
+    for (int i = 0; i < 9; i++)
+        cam->K[i] = K.at<double>(i / 3, i % 3);
+    D = D.reshape(1, 1);
+    cam->ndist = D.cols < 5 ? D.cols : 5;
+    for (int i = 0; i < cam->ndist; i++)
+        cam->dist[i] = D.at<double>(0, i);
+    if (rms)
+        *rms = r;
+    if (per_view_rms)
+        for (int v = 0; v < nviews; v++)
+            per_view_rms[v] = perView.at<double>(v);
+    return TT_OK;
+    CVW_CATCH("calibrating camera")
+}

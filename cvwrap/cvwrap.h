@@ -1,0 +1,78 @@
+/* cvwrap.h - the thin C interface to OpenCV.  The only C++ in tabletrack is
+ * cvwrap.cpp; every function here catches every exception and turns it into
+ * a tt_status with a message.  No OpenCV type appears in this header.
+ *
+ * Conventions: pixel coordinates are OpenCV's (centre of pixel (0,0) is at
+ * (0,0)).  Camera matrices are row-major double[9].  Distortion vectors use
+ * OpenCV's order (k1 k2 p1 p2 [k3 [k4 k5 k6 [s1..s4 [tx ty]]]]), with up to
+ * CVW_MAX_DIST entries; `ndist` says how many are in use (0, 4, 5, 8, 12, 14).
+ * Rotation vectors are Rodrigues vectors; (rvec, tvec) maps object points
+ * into the camera frame as in cv::solvePnP.
+ */
+#ifndef CVWRAP_H
+#define CVWRAP_H
+
+#include "tt_image.h"
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CVW_MAX_DIST 14
+
+typedef struct cvw_camera {
+    int width, height;           /* image size the intrinsics belong to */
+    double K[9];                 /* camera matrix, row-major */
+    double dist[CVW_MAX_DIST];   /* distortion coefficients */
+    int ndist;
+} cvw_camera;
+
+/* Read an image file (PNG, JPEG, PGM, ...).  channels: 1 = gray, 3 = BGR.
+ * The image is allocated into *out (free with tt_image_free).
+ * Missing file -> TT_ERR_IO; undecodable -> TT_ERR_FORMAT. */
+tt_status cvw_image_read(const char *path, int channels, tt_image *out, tt_err *err);
+
+/* Decode an image held in memory (same rules as cvw_image_read). */
+tt_status cvw_image_decode(const void *buf, size_t len, int channels, tt_image *out, tt_err *err);
+
+/* Write an image; the format follows the file extension (.png, .jpg, .pgm).
+ * Written to a temporary file and renamed, so nothing half-written remains. */
+tt_status cvw_image_write(const char *path, const tt_image *im, tt_err *err);
+
+/* Read / write OpenCV FileStorage YAML with image_width, image_height,
+ * camera_matrix and distortion_coefficients (the layout of OpenCV's
+ * calibration sample).  write adds avg_reprojection_error when rms >= 0. */
+tt_status cvw_camera_read(const char *path, cvw_camera *cam, tt_err *err);
+tt_status cvw_camera_write(const char *path, const cvw_camera *cam, double rms, tt_err *err);
+
+/* Undistort n pixel points to normalised camera coordinates (x/z, y/z).
+ * in and out are n*2 doubles and may alias. */
+tt_status cvw_undistort_points(const cvw_camera *cam, const double *in, int n, double *out, tt_err *err);
+
+/* Project n object points (n*3) into pixels (n*2) with distortion. */
+tt_status cvw_project_points(const cvw_camera *cam, const double *obj, int n, const double rvec[3],
+                             const double tvec[3], double *out, tt_err *err);
+
+/* Camera pose from n >= 4 object/image correspondences.  If use_guess is
+ * non-zero, rvec/tvec hold the starting pose.  Refined with Levenberg-
+ * Marquardt; *rms receives the reprojection RMS in pixels (may be NULL). */
+tt_status cvw_solve_pnp(const cvw_camera *cam, const double *obj, const double *img, int n, int use_guess,
+                        double rvec[3], double tvec[3], double *rms, tt_err *err);
+
+/* Rodrigues vector -> row-major 3x3 rotation matrix. */
+tt_status cvw_rodrigues(const double rvec[3], double R[9], tt_err *err);
+
+/* Calibrate intrinsics from nviews views.  counts[v] points in view v; obj is
+ * sum(counts)*3 doubles, img sum(counts)*2.  cam->width/height must be set;
+ * flags_fix_k3 non-zero keeps k3 = 0 (recommended with few views).
+ * Fills cam->K, cam->dist (ndist = 5); *rms = overall reprojection RMS px.
+ * per_view_rms (nviews doubles) may be NULL. */
+tt_status cvw_calibrate_camera(cvw_camera *cam, int nviews, const int *counts, const double *obj,
+                               const double *img, int flags_fix_k3, double *rms, double *per_view_rms,
+                               tt_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,77 @@
+/* vision.h - AprilTag detection on camera frames (pixels only: no inches,
+ * no rules, no drawing).
+ *
+ * Corners and centres are in OpenCV's pixel convention: the centre of the
+ * first pixel is (0,0).  libapriltag reports (0,0) at the top-left corner of
+ * the first pixel, so vision_detect subtracts 0.5 from every coordinate.
+ * Corner order is libapriltag's: for an upright printed tag, corners[0] is
+ * bottom-left, [1] bottom-right, [2] top-right, [3] top-left, so the printed
+ * top edge runs from corners[3] to corners[2].
+ */
+#ifndef TT_VISION_H
+#define TT_VISION_H
+
+#include "tt_image.h"
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VISION_MAX_FAMILIES 9
+#define VISION_FAMILY_LEN 24
+
+typedef struct vision_detector_opts {
+    const char *families[VISION_MAX_FAMILIES]; /* names; none = tag36h11 */
+    int nfamilies;
+    double decimate;   /* libapriltag quad_decimate; default 2 */
+    int refine_edges;  /* 0 or 1; default 1 */
+    double sigma;      /* quad_sigma; default 0 */
+    int nthreads;      /* default 1 */
+} vision_detector_opts;
+
+/* Fill opts with the defaults above. */
+void vision_detector_opts_default(vision_detector_opts *opts);
+
+typedef struct vision_detection {
+    char family[VISION_FAMILY_LEN];
+    int id;
+    int hamming;
+    double margin;        /* libapriltag decision_margin */
+    double center[2];     /* OpenCV pixel convention */
+    double corners[4][2]; /* libapriltag order, OpenCV pixel convention */
+} vision_detection;
+
+typedef struct vision_detections {
+    vision_detection *items; /* owned; free with vision_detections_free */
+    int count;
+} vision_detections;
+
+typedef struct vision_detector vision_detector;
+
+/* Is name a family libapriltag 3.3 ships?  The large families
+ * (tagCircle49h12, tagCustom48h12, tagStandard52h13) are added with 1
+ * corrected bit, the others with 2. */
+int vision_family_known(const char *name);
+
+/* Comma-separated list of the known family names (static string). */
+const char *vision_family_list(void);
+
+/* Create a detector.  Unknown family -> TT_ERR_UNKNOWN naming the known
+ * ones.  *out is owned by the caller: vision_detector_destroy. */
+tt_status vision_detector_create(const vision_detector_opts *opts, vision_detector **out, tt_err *err);
+void vision_detector_destroy(vision_detector *det);
+
+/* Detect tags in an 8-bit gray image (channels == 1).  out is filled with
+ * a new list (free with vision_detections_free), sorted by family then id. */
+tt_status vision_detect(vision_detector *det, const tt_image *gray, vision_detections *out, tt_err *err);
+void vision_detections_free(vision_detections *d);
+
+/* The underlying libapriltag detector (apriltag_detector_t *), for
+ * benchmarks that compare against raw apriltag_detector_detect. */
+void *vision_detector_raw(vision_detector *det);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

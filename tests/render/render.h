@@ -1,0 +1,131 @@
+/* render.h - synthetic scene renderer for tests and benchmarks (C, no
+ * OpenCV).  It draws what a camera above a wargames table would see, with a
+ * known truth: a pinhole camera with radial/tangential distortion and tilt,
+ * a felt table, anchor tags flat on the felt, base tags raised on their
+ * bases, blur, noise, uneven light and occluders ("hands").
+ *
+ * Coordinates
+ * - Table frame: inches, origin at a table corner, x along the width
+ *   (0..width_in), y along the depth (0..depth_in) -- as in the rig file.
+ *   Heights are given as `height_in` above the felt (>= 0).  Internally the
+ *   3D frame is right-handed with z = -height (the camera is at negative z),
+ *   which is the frame cv::solvePnP recovers from anchor corners at z = 0.
+ * - rnd_camera.rvec/tvec map a 3D table point P = (x, y, -height) into the
+ *   camera frame: Pc = R(rvec) * P + tvec (OpenCV's solvePnP convention).
+ * - Pixels: OpenCV convention, the centre of pixel (0,0) is at (0,0).
+ * - A tag's `facing_deg` is the direction from its centre to the midpoint of
+ *   its printed top edge, atan2(dy, dx) in table coordinates.  An anchor
+ *   printed with its top edge toward y = 0 has facing -90.
+ * - A tag's `size_in` is the edge of the detected square (libapriltag's tag
+ *   size: the black border of tag36h11 is 8 of its 10 cells); the printed
+ *   tag including its white quiet border is larger.
+ *
+ * Ownership: the caller owns every struct passed in; rnd_render allocates
+ * the output image (free with tt_image_free).
+ */
+#ifndef TT_RENDER_H
+#define TT_RENDER_H
+
+#include <stdint.h>
+
+#include "tt_image.h"
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rnd_camera {
+    int width, height;
+    double K[9];     /* row-major camera matrix */
+    double dist[5];  /* k1 k2 p1 p2 k3 (OpenCV order) */
+    double rvec[3];  /* table -> camera rotation (Rodrigues) */
+    double tvec[3];  /* table -> camera translation, inches */
+} rnd_camera;
+
+typedef struct rnd_tag {
+    char family[24];       /* libapriltag family name, e.g. "tag36h11" */
+    int id;
+    double x, y;           /* centre, table inches */
+    double height_in;      /* 0 for anchors on the felt; base height for figures */
+    double size_in;        /* edge of the detected square */
+    double facing_deg;     /* direction of the printed top edge */
+    double base_radius_in; /* > 0: a round base of this radius (dark grey) under the tag, same height */
+} rnd_tag;
+
+/* An occluder: an opaque flat ellipse (e.g. a hand) at some height above the
+ * felt.  It hides whatever is under it from the camera. */
+typedef struct rnd_occluder {
+    double x, y, height_in;
+    double rx, ry, angle_deg;
+    uint8_t gray;
+} rnd_occluder;
+
+/* Optional extra light falling on the table (e.g. a projector): called per
+ * sample with the 3D table point hit (x, y, height_in); returns light to add
+ * in units of full white (0..1+).  May be NULL. */
+typedef double (*rnd_light_fn)(double x, double y, double height_in, void *user);
+
+typedef struct rnd_scene {
+    double width_in, depth_in; /* table size; outside it is the dark floor */
+    uint8_t felt_gray;         /* felt albedo, 0..255 (green felt ~ 90) */
+    uint8_t floor_gray;        /* outside the table */
+    const rnd_tag *tags;
+    int ntags;
+    const rnd_occluder *occluders;
+    int noccluders;
+    double light_gradient;     /* 0 = even light; 0.3 = 30% darker at the far corner */
+    double ambient;            /* global light level multiplier, 1 = nominal */
+    double blur_sigma_px;      /* Gaussian optical blur, pixels (0 = none) */
+    double noise_sigma;        /* Gaussian sensor noise, gray levels */
+    int supersample;           /* samples per pixel edge (1..8); 3 is good */
+    unsigned seed;             /* noise seed; same seed, same image */
+    rnd_light_fn light;        /* optional */
+    void *light_user;
+} rnd_scene;
+
+/* Camera with focal length f_px, principal point at the image centre,
+ * distortion k1, k2 (p1 = p2 = k3 = 0), placed at eye (x, y, height above the
+ * felt, inches) looking at the table point (tx, ty) on the felt, with the
+ * image's "up" pointing as close as possible to table -y. */
+void rnd_camera_look_at(rnd_camera *cam, int width, int height, double f_px, double k1, double k2, double eye_x,
+                        double eye_y, double eye_height_in, double tx, double ty);
+
+/* Project a table point (x, y, height_in) into pixels with distortion.
+ * Returns 0 if it is behind the camera. */
+int rnd_project(const rnd_camera *cam, double x, double y, double height_in, double px[2]);
+
+/* The four corners of a tag's detected square in table coordinates, in
+ * libapriltag's order (bottom-left, bottom-right, top-right, top-left of
+ * the printed tag). */
+void rnd_tag_corners(const rnd_tag *tag, double corners[4][2]);
+
+/* Render the scene into a new 8-bit gray image of cam->width x cam->height. */
+tt_status rnd_render(const rnd_scene *scene, const rnd_camera *cam, tt_image *out, tt_err *err);
+
+/* 1 if every sample of the tag's printed area (including its quiet border)
+ * is inside the image and not hidden by an occluder; else 0. */
+int rnd_tag_unoccluded(const rnd_scene *scene, const rnd_camera *cam, const rnd_tag *tag);
+
+/* Write a camera.yaml (OpenCV FileStorage YAML: image_width, image_height,
+ * camera_matrix, distortion_coefficients) for cam. */
+tt_status rnd_write_camera_yaml(const rnd_camera *cam, const char *path, tt_err *err);
+
+/* A standard test rig: a 72x48 table, `nanchors` (4..8) tag36h11 anchors of
+ * 2.4" with ids 0.. placed near the corners (and edge midpoints), flat on the
+ * felt with top edge toward y = 0; `nbases` tag36h11 base tags of size_in
+ * (ids 100..), height base_height_mm, random position and facing from seed,
+ * never overlapping each other or the anchors.  Fills tags (caller provides
+ * an array of nanchors + nbases) and returns the count. */
+int rnd_standard_tags(rnd_tag *tags, int nanchors, int nbases, double size_in, double base_height_mm,
+                      double width_in, double depth_in, unsigned seed);
+
+/* Write rig.json for a scene: table size, "camera": camera_yaml_name, the
+ * anchors (tags[0..nanchors-1]) and "bases" {families, size_in, height_mm}. */
+tt_status rnd_write_rig(const char *path, const char *camera_yaml_name, const rnd_scene *scene, int nanchors,
+                        double base_size_in, double base_height_mm, tt_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

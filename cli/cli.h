@@ -4,6 +4,7 @@
 #define TT_CLI_H
 
 #include "tt_status.h"
+#include "vision.h"
 
 int cmd_detect(int argc, char **argv);
 int cmd_locate(int argc, char **argv);
@@ -27,5 +28,11 @@ int cli_usage(const char *cmd, const char *usage, const char *fmt, ...)
 
 /* Write text to path atomically (temp file + rename); "-" means stdout. */
 tt_status cli_write_text(const char *path, const char *text, tt_err *err);
+
+/* Parse one detector option at argv[i] (--family, --decimate,
+ * --refine-edges, --threads) into o.  Returns the number of argv entries
+ * consumed, 0 if argv[i] is not a detector option, -1 on a bad or missing
+ * value (*bad names the option). */
+int cli_detector_opt(int argc, char **argv, int i, vision_detector_opts *o, const char **bad);
 
 #endif

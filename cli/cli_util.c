@@ -53,3 +53,48 @@ tt_status cli_write_text(const char *path, const char *text, tt_err *err)
     free(tmp);
     return TT_OK;
 }
+
+/* Parse detector options shared by detect and other commands.  Returns the
+ * number of argv entries consumed (0 if argv[i] is not a detector option),
+ * -1 on a bad value. */
+int cli_detector_opt(int argc, char **argv, int i, vision_detector_opts *o, const char **bad)
+{
+    const char *a = argv[i];
+    if (!strcmp(a, "--family") || !strcmp(a, "--decimate") || !strcmp(a, "--refine-edges") ||
+        !strcmp(a, "--threads")) {
+        if (i + 1 >= argc) {
+            *bad = a;
+            return -1;
+        }
+        const char *v = argv[i + 1];
+        char *end;
+        if (!strcmp(a, "--family")) {
+            if (o->nfamilies >= VISION_MAX_FAMILIES) {
+                *bad = a;
+                return -1;
+            }
+            o->families[o->nfamilies++] = v;
+        } else if (!strcmp(a, "--decimate")) {
+            o->decimate = strtod(v, &end);
+            if (*end || end == v) {
+                *bad = a;
+                return -1;
+            }
+        } else if (!strcmp(a, "--refine-edges")) {
+            if (strcmp(v, "0") && strcmp(v, "1")) {
+                *bad = a;
+                return -1;
+            }
+            o->refine_edges = v[0] == '1';
+        } else {
+            o->nthreads = (int)strtol(v, &end, 10);
+            if (*end || end == v) {
+                *bad = a;
+                return -1;
+            }
+        }
+        return 2;
+    }
+    return 0;
+}
+

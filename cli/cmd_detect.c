@@ -11,50 +11,6 @@
 static const char *USAGE =
     "tabletrack detect [--family NAME]... [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE";
 
-/* Parse detector options shared by detect and other commands.  Returns the
- * number of argv entries consumed (0 if argv[i] is not a detector option),
- * -1 on a bad value. */
-static int parse_opt(int argc, char **argv, int i, vision_detector_opts *o, const char **bad)
-{
-    const char *a = argv[i];
-    if (!strcmp(a, "--family") || !strcmp(a, "--decimate") || !strcmp(a, "--refine-edges") ||
-        !strcmp(a, "--threads")) {
-        if (i + 1 >= argc) {
-            *bad = a;
-            return -1;
-        }
-        const char *v = argv[i + 1];
-        char *end;
-        if (!strcmp(a, "--family")) {
-            if (o->nfamilies >= VISION_MAX_FAMILIES) {
-                *bad = a;
-                return -1;
-            }
-            o->families[o->nfamilies++] = v;
-        } else if (!strcmp(a, "--decimate")) {
-            o->decimate = strtod(v, &end);
-            if (*end || end == v) {
-                *bad = a;
-                return -1;
-            }
-        } else if (!strcmp(a, "--refine-edges")) {
-            if (strcmp(v, "0") && strcmp(v, "1")) {
-                *bad = a;
-                return -1;
-            }
-            o->refine_edges = v[0] == '1';
-        } else {
-            o->nthreads = (int)strtol(v, &end, 10);
-            if (*end || end == v) {
-                *bad = a;
-                return -1;
-            }
-        }
-        return 2;
-    }
-    return 0;
-}
-
 int cmd_detect(int argc, char **argv)
 {
     vision_detector_opts o;
@@ -72,7 +28,7 @@ int cmd_detect(int argc, char **argv)
             printf("usage: %s\n", USAGE);
             return 0;
         }
-        int k = parse_opt(argc, argv, i, &o, &bad);
+        int k = cli_detector_opt(argc, argv, i, &o, &bad);
         if (k < 0)
             return cli_usage("detect", USAGE, "bad or missing value for %s", bad);
         if (k > 0) {

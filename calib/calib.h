@@ -1,0 +1,111 @@
+/* calib.h - rig files, the table pose from anchor tags, and the mapping from
+ * camera pixels to table inches (no rules, no drawing).
+ *
+ * Frames
+ * - Table: inches, origin at a table corner, x along the width, y along the
+ *   depth, as defined by the rig's anchors.  The 3D table frame is the one
+ *   cv::solvePnP recovers from anchor corners at z = 0; the camera's side of
+ *   the felt is found from the solved pose, so heights are applied toward
+ *   the camera whatever the handedness.
+ * - Pixels: OpenCV convention (vision/ has already removed libapriltag's
+ *   half-pixel offset).
+ *
+ * Mapping a base tag: undistort its corners -> rays from the camera centre ->
+ * intersect with the plane at the base height -> centre = mean of the four
+ * corners on that plane (exact for a square); facing from the four edges.
+ */
+#ifndef TT_CALIB_H
+#define TT_CALIB_H
+
+#include "cvwrap.h"
+#include "tt_status.h"
+#include "vision.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct calib_anchor {
+    char family[VISION_FAMILY_LEN];
+    int id;
+    double x, y;    /* centre on the felt, inches */
+    double size_in; /* edge of the detected square */
+} calib_anchor;
+
+typedef struct calib_rig {
+    double width_in, depth_in;
+    char camera_path[4096]; /* resolved against the rig file's folder */
+    cvw_camera camera;      /* loaded from camera_path */
+    calib_anchor *anchors;  /* owned by the rig */
+    int nanchors;
+    char base_families[VISION_MAX_FAMILIES][VISION_FAMILY_LEN];
+    int nbase_families;
+    double base_size_in;
+    double base_height_mm;
+} calib_rig;
+
+/* Load and validate a rig file and the camera.yaml it names.  Malformed JSON
+ * is reported with line and column; a missing or wrong field by name.
+ * *out is owned by the caller: calib_rig_destroy (accepts NULL). */
+tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err);
+void calib_rig_destroy(calib_rig *rig);
+
+/* Index of the anchor with this family and id, or -1. */
+int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id);
+
+/* Detector options covering every family the rig uses (anchors and bases);
+ * the family names point into rig, so rig must outlive opts. */
+void calib_rig_detector_opts(const calib_rig *rig, vision_detector_opts *opts);
+
+/* Check that an image of width x height fits the rig's camera.yaml. */
+tt_status calib_rig_check_image(const calib_rig *rig, int width, int height, tt_err *err);
+
+typedef struct calib_pose {
+    double rvec[3], tvec[3]; /* table -> camera (cv::solvePnP convention) */
+    double R[9];             /* rotation of rvec, row-major */
+    double center[3];        /* camera centre in the table frame */
+    double up;               /* +1 or -1: the sign of z on the camera's side */
+    int anchors_used;
+    double rms_px;           /* reprojection RMS of the anchor corners */
+} calib_pose;
+
+/* Solve the camera pose from every corner of every visible anchor.  Needs at
+ * least 2 anchors; fewer -> TT_ERR_ANCHORS naming the ids not seen.  An
+ * anchor whose corners disagree with the others by more than a few pixels
+ * (moved, or a stray tag with an anchor's id) is left out when at least 3
+ * remain. */
+tt_status calib_pose_solve(const calib_rig *rig, const vision_detections *dets, calib_pose *pose, tt_err *err);
+
+/* Map n pixels (n*2, OpenCV convention) to table inches (n*2) on the plane
+ * height_in above the felt.  A pixel whose ray misses the plane (e.g. above
+ * the horizon) gets NaN. */
+tt_status calib_map_pixels(const cvw_camera *cam, const calib_pose *pose, const double *px, int n, double height_in,
+                           double *out, tt_err *err);
+
+/* Table inches (with height) -> pixels, with distortion. */
+tt_status calib_project(const cvw_camera *cam, const calib_pose *pose, const double *xy, int n, double height_in,
+                        double *px, tt_err *err);
+
+typedef struct calib_figure {
+    char family[VISION_FAMILY_LEN];
+    int id;
+    double x, y;       /* centre of the base on the table, inches */
+    double facing_deg; /* (-180, 180] */
+    int det_index;     /* index into the detections it came from */
+} calib_figure;
+
+/* Every detection of a base family that is not an anchor, mapped through
+ * the base-height plane.  *out (count *n) is allocated (free()) and sorted
+ * by family, then id.  An empty table gives *n = 0 and TT_OK. */
+tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                       calib_figure **out, int *n, tt_err *err);
+
+/* Facing from a tag's four corners in table inches (libapriltag order):
+ * the direction from the centre toward the printed top edge, using all four
+ * edges.  Degrees in (-180, 180]. */
+double calib_facing_deg(const double corners[4][2]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,257 @@
+/* pose.c - camera pose from anchor corners, pixel <-> table mapping, and
+ * figure positions on the base-height plane. */
+#include "calib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Anchor corners on the felt in libapriltag order (bottom-left, bottom-right,
+ * top-right, top-left of the printed tag); the printed top edge faces y = 0. */
+static void calib__anchor_corners(const calib_anchor *a, double obj[4][3])
+{
+    double h = a->size_in / 2;
+    const double sx[4] = {-1, 1, 1, -1}, sy[4] = {1, 1, -1, -1};
+    for (int k = 0; k < 4; k++) {
+        obj[k][0] = a->x + sx[k] * h;
+        obj[k][1] = a->y + sy[k] * h;
+        obj[k][2] = 0;
+    }
+}
+
+static tt_status calib__solve(const calib_rig *rig, const vision_detections *dets, const int *use, int nuse,
+                              calib_pose *pose, double *per_anchor_err, tt_err *err)
+{
+    int n = nuse * 4;
+    double *obj = malloc(sizeof(double) * 3 * (size_t)n), *img = malloc(sizeof(double) * 2 * (size_t)n);
+    double *back = malloc(sizeof(double) * 2 * (size_t)n);
+    tt_status st = TT_OK;
+    if (!obj || !img || !back) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nuse; i++) {
+        const vision_detection *d = &dets->items[use[i]];
+        int ai = calib_rig_anchor_index(rig, d->family, d->id);
+        double o[4][3];
+        calib__anchor_corners(&rig->anchors[ai], o);
+        for (int k = 0; k < 4; k++) {
+            memcpy(&obj[(i * 4 + k) * 3], o[k], sizeof o[k]);
+            img[(i * 4 + k) * 2] = d->corners[k][0];
+            img[(i * 4 + k) * 2 + 1] = d->corners[k][1];
+        }
+    }
+    st = cvw_solve_pnp(&rig->camera, obj, img, n, 0, pose->rvec, pose->tvec, &pose->rms_px, err);
+    if (st != TT_OK)
+        goto done;
+    if ((st = cvw_rodrigues(pose->rvec, pose->R, err)) != TT_OK)
+        goto done;
+    if (per_anchor_err) {
+        if ((st = cvw_project_points(&rig->camera, obj, n, pose->rvec, pose->tvec, back, err)) != TT_OK)
+            goto done;
+        for (int i = 0; i < nuse; i++) {
+            double worst = 0;
+            for (int k = 0; k < 4; k++) {
+                int j = i * 4 + k;
+                double e = hypot(back[2 * j] - img[2 * j], back[2 * j + 1] - img[2 * j + 1]);
+                worst = e > worst ? e : worst;
+            }
+            per_anchor_err[i] = worst;
+        }
+    }
+    /* Camera centre C = -R^T t, in the table frame. */
+    for (int r = 0; r < 3; r++)
+        pose->center[r] = -(pose->R[0 * 3 + r] * pose->tvec[0] + pose->R[1 * 3 + r] * pose->tvec[1] +
+                            pose->R[2 * 3 + r] * pose->tvec[2]);
+    pose->up = pose->center[2] < 0 ? -1.0 : 1.0;
+    pose->anchors_used = nuse;
+done:
+    free(obj);
+    free(img);
+    free(back);
+    return st;
+}
+
+tt_status calib_pose_solve(const calib_rig *rig, const vision_detections *dets, calib_pose *pose, tt_err *err)
+{
+    int *use = NULL, nuse = 0;
+    double *perr = NULL;
+    tt_status st = TT_OK;
+    memset(pose, 0, sizeof *pose);
+
+    use = calloc((size_t)rig->nanchors + 1, sizeof *use);
+    perr = calloc((size_t)rig->nanchors + 1, sizeof *perr);
+    if (!use || !perr) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    /* Each anchor seen exactly once; a duplicate id makes both suspect. */
+    for (int a = 0; a < rig->nanchors; a++) {
+        int found = -1, count = 0;
+        for (int i = 0; i < dets->count; i++)
+            if (dets->items[i].id == rig->anchors[a].id && !strcmp(dets->items[i].family, rig->anchors[a].family)) {
+                found = i;
+                count++;
+            }
+        if (count == 1)
+            use[nuse++] = found;
+    }
+    if (nuse < 2) {
+        char missing[512] = "";
+        size_t len = 0;
+        for (int a = 0; a < rig->nanchors && len < sizeof missing - 40; a++) {
+            int seen = 0;
+            for (int i = 0; i < nuse; i++)
+                seen |= dets->items[use[i]].id == rig->anchors[a].id &&
+                        !strcmp(dets->items[use[i]].family, rig->anchors[a].family);
+            if (!seen)
+                len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%s %d", len ? ", " : "",
+                                        rig->anchors[a].family, rig->anchors[a].id);
+        }
+        st = tt_err_set(err, TT_ERR_ANCHORS,
+                        "only %d of %d anchor tags visible; not seen: %s. At least 2 are needed: are they covered, "
+                        "out of the camera's view or too small?",
+                        nuse, rig->nanchors, missing);
+        goto done;
+    }
+    if ((st = calib__solve(rig, dets, use, nuse, pose, perr, err)) != TT_OK)
+        goto done;
+    /* Leave out one anchor at a time that disagrees with the rest (moved or a
+     * stray tag with its id), while at least 3 remain. */
+    while (nuse > 3) {
+        int worst = 0;
+        for (int i = 1; i < nuse; i++)
+            if (perr[i] > perr[worst])
+                worst = i;
+        if (perr[worst] < 3.0)
+            break;
+        use[worst] = use[--nuse];
+        if ((st = calib__solve(rig, dets, use, nuse, pose, perr, err)) != TT_OK)
+            goto done;
+    }
+done:
+    free(use);
+    free(perr);
+    return st;
+}
+
+tt_status calib_map_pixels(const cvw_camera *cam, const calib_pose *pose, const double *px, int n, double height_in,
+                           double *out, tt_err *err)
+{
+    tt_status st = cvw_undistort_points(cam, px, n, out, err);
+    if (st != TT_OK)
+        return st;
+    const double *R = pose->R, *C = pose->center;
+    double zp = pose->up * height_in;
+    for (int i = 0; i < n; i++) {
+        double xn = out[2 * i], yn = out[2 * i + 1];
+        /* Ray direction in the table frame: R^T (xn, yn, 1). */
+        double dx = R[0] * xn + R[3] * yn + R[6];
+        double dy = R[1] * xn + R[4] * yn + R[7];
+        double dz = R[2] * xn + R[5] * yn + R[8];
+        double s = (zp - C[2]) / dz;
+        if (!(s > 0) || !isfinite(s)) {
+            out[2 * i] = out[2 * i + 1] = NAN;
+            continue;
+        }
+        out[2 * i] = C[0] + s * dx;
+        out[2 * i + 1] = C[1] + s * dy;
+    }
+    return TT_OK;
+}
+
+tt_status calib_project(const cvw_camera *cam, const calib_pose *pose, const double *xy, int n, double height_in,
+                        double *px, tt_err *err)
+{
+    double *obj = malloc(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
+    if (!obj)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+        obj[3 * i] = xy[2 * i];
+        obj[3 * i + 1] = xy[2 * i + 1];
+        obj[3 * i + 2] = pose->up * height_in;
+    }
+    tt_status st = cvw_project_points(cam, obj, n, pose->rvec, pose->tvec, px, err);
+    free(obj);
+    return st;
+}
+
+double calib_facing_deg(const double c[4][2])
+{
+    /* up: bottom -> top edges; right: left -> right edges, turned to "up"
+     * (in print coordinates right = (1,0), up = (0,-1): up = (r.y, -r.x)). */
+    double ux = (c[3][0] - c[0][0]) + (c[2][0] - c[1][0]);
+    double uy = (c[3][1] - c[0][1]) + (c[2][1] - c[1][1]);
+    double rx = (c[1][0] - c[0][0]) + (c[2][0] - c[3][0]);
+    double ry = (c[1][1] - c[0][1]) + (c[2][1] - c[3][1]);
+    double deg = atan2(uy - rx, ux + ry) * (180.0 / M_PI);
+    if (deg <= -180.0)
+        deg += 360.0;
+    return deg;
+}
+
+static int calib__is_base_family(const calib_rig *rig, const char *family)
+{
+    for (int i = 0; i < rig->nbase_families; i++)
+        if (!strcmp(rig->base_families[i], family))
+            return 1;
+    return 0;
+}
+
+tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                       calib_figure **out, int *n, tt_err *err)
+{
+    int nf = 0;
+    double *px = NULL, *tab = NULL;
+    calib_figure *figs = NULL;
+    tt_status st = TT_OK;
+
+    *out = NULL;
+    *n = 0;
+    for (int i = 0; i < dets->count; i++)
+        if (calib__is_base_family(rig, dets->items[i].family) &&
+            calib_rig_anchor_index(rig, dets->items[i].family, dets->items[i].id) < 0)
+            nf++;
+    if (nf == 0)
+        return TT_OK;
+    figs = calloc((size_t)nf, sizeof *figs);
+    px = malloc(sizeof(double) * 8 * (size_t)nf);
+    tab = malloc(sizeof(double) * 8 * (size_t)nf);
+    if (!figs || !px || !tab) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
+        goto fail;
+    }
+    nf = 0;
+    for (int i = 0; i < dets->count; i++) {
+        const vision_detection *d = &dets->items[i];
+        if (!calib__is_base_family(rig, d->family) || calib_rig_anchor_index(rig, d->family, d->id) >= 0)
+            continue;
+        snprintf(figs[nf].family, sizeof figs[nf].family, "%s", d->family);
+        figs[nf].id = d->id;
+        figs[nf].det_index = i;
+        memcpy(&px[nf * 8], d->corners, sizeof d->corners);
+        nf++;
+    }
+    /* One batched undistortion for every corner of every figure. */
+    if ((st = calib_map_pixels(&rig->camera, pose, px, nf * 4, rig->base_height_mm / 25.4, tab, err)) != TT_OK)
+        goto fail;
+    for (int f = 0; f < nf; f++) {
+        double c[4][2];
+        memcpy(c, &tab[f * 8], sizeof c);
+        figs[f].x = (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4;
+        figs[f].y = (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4;
+        figs[f].facing_deg = calib_facing_deg(c);
+    }
+    free(px);
+    free(tab);
+    *out = figs;
+    *n = nf;
+    return TT_OK;
+
+fail:
+    free(px);
+    free(tab);
+    free(figs);
+    return st;
+}

@@ -1,0 +1,220 @@
+/* rig.c - loading and validating rig files. */
+#include "calib.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_json.h"
+
+static tt_status calib__string(const json_t *obj, const char *key, const char *where, const char **out,
+                               tt_err *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"%s\"", where, key);
+    if (!json_is_string(v))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be a string", where, key);
+    *out = json_string_value(v);
+    return TT_OK;
+}
+
+static tt_status calib__family(const char *name, const char *where, char out[VISION_FAMILY_LEN], tt_err *err)
+{
+    if (!vision_family_known(name))
+        return tt_err_set(err, TT_ERR_UNKNOWN, "%s: unknown tag family '%s' (known: %s)", where, name,
+                          vision_family_list());
+    snprintf(out, VISION_FAMILY_LEN, "%s", name);
+    return TT_OK;
+}
+
+static tt_status calib__anchors(calib_rig *rig, const json_t *arr, const char *path, tt_err *err)
+{
+    char where[256];
+    size_t n;
+    if (!arr)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"anchors\" (list the anchor tags on the felt)", path);
+    if (!json_is_array(arr))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"anchors\" must be a list", path);
+    n = json_array_size(arr);
+    if (n < 2)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"anchors\" lists %zu anchor(s); at least 2 are needed (4 in the "
+                          "corners is best)", path, n);
+    rig->anchors = calloc(n, sizeof *rig->anchors);
+    if (!rig->anchors)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *a = json_array_get(arr, i);
+        calib_anchor *an = &rig->anchors[i];
+        const char *fam = "tag36h11";
+        double id;
+        snprintf(where, sizeof where, "%s: anchors[%zu]", path, i);
+        if (!json_is_object(a))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", where);
+        if (json_object_get(a, "family") && calib__string(a, "family", where, &fam, err) != TT_OK)
+            return err ? err->status : TT_ERR_FORMAT;
+        if (calib__family(fam, where, an->family, err) != TT_OK || tt_json_number(a, "id", where, &id, err) != TT_OK ||
+            tt_json_number(a, "x", where, &an->x, err) != TT_OK ||
+            tt_json_number(a, "y", where, &an->y, err) != TT_OK ||
+            tt_json_number(a, "size_in", where, &an->size_in, err) != TT_OK)
+            return err ? err->status : TT_ERR_FORMAT;
+        if (id < 0 || id != floor(id) || id > INT_MAX)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"id\" must be a whole number >= 0", where);
+        an->id = (int)id;
+        if (!(an->size_in > 0 && an->size_in < 100))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"size_in\" must be a positive size in inches", where);
+        if (an->x < -rig->width_in || an->x > 2 * rig->width_in || an->y < -rig->depth_in || an->y > 2 * rig->depth_in)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: (%g, %g) is far off the %gx%g table: check the units (inches)",
+                              where, an->x, an->y, rig->width_in, rig->depth_in);
+        for (size_t j = 0; j < i; j++)
+            if (rig->anchors[j].id == an->id && !strcmp(rig->anchors[j].family, an->family))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: anchor %s id %d is listed twice", where, an->family, an->id);
+        rig->nanchors++;
+    }
+    return TT_OK;
+}
+
+static tt_status calib__bases(calib_rig *rig, const json_t *b, const char *path, tt_err *err)
+{
+    char where[256];
+    snprintf(where, sizeof where, "%s: bases", path);
+    if (!b)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: missing \"bases\" (e.g. {\"families\": [\"tag36h11\"], \"size_in\": 0.8, \"height_mm\": 3})",
+                          path);
+    if (!json_is_object(b))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", where);
+    if (tt_json_number(b, "size_in", where, &rig->base_size_in, err) != TT_OK ||
+        tt_json_number(b, "height_mm", where, &rig->base_height_mm, err) != TT_OK)
+        return err ? err->status : TT_ERR_FORMAT;
+    if (!(rig->base_size_in > 0 && rig->base_size_in < 100))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"size_in\" must be a positive size in inches", where);
+    if (!(rig->base_height_mm >= 0 && rig->base_height_mm < 1000))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"height_mm\" must be 0 or more millimetres", where);
+    const json_t *fams = json_object_get(b, "families");
+    if (!fams) {
+        snprintf(rig->base_families[0], VISION_FAMILY_LEN, "tag36h11");
+        rig->nbase_families = 1;
+        return TT_OK;
+    }
+    if (!json_is_array(fams) || json_array_size(fams) == 0 || json_array_size(fams) > VISION_MAX_FAMILIES)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"families\" must be a list of 1 to %d family names", where,
+                          VISION_MAX_FAMILIES);
+    for (size_t i = 0; i < json_array_size(fams); i++) {
+        const json_t *f = json_array_get(fams, i);
+        if (!json_is_string(f))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"families\"[%zu] must be a string", where, i);
+        if (calib__family(json_string_value(f), where, rig->base_families[rig->nbase_families], err) != TT_OK)
+            return err ? err->status : TT_ERR_UNKNOWN;
+        rig->nbase_families++;
+    }
+    return TT_OK;
+}
+
+tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
+{
+    json_t *root = NULL;
+    calib_rig *rig = NULL;
+    const char *cam = NULL;
+    const json_t *table;
+    char where[256];
+    tt_status st;
+
+    *out = NULL;
+    st = tt_json_load_file(path, &root, err);
+    if (st != TT_OK)
+        goto fail;
+    if (!json_is_object(root)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: the rig must be a JSON object", path);
+        goto fail;
+    }
+    rig = calloc(1, sizeof *rig);
+    if (!rig) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    table = json_object_get(root, "table");
+    snprintf(where, sizeof where, "%s: table", path);
+    if (!json_is_object(table)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"table\" (e.g. {\"width_in\": 72, \"depth_in\": 48})", path);
+        goto fail;
+    }
+    if ((st = tt_json_number(table, "width_in", where, &rig->width_in, err)) != TT_OK ||
+        (st = tt_json_number(table, "depth_in", where, &rig->depth_in, err)) != TT_OK)
+        goto fail;
+    if (!(rig->width_in > 0 && rig->depth_in > 0 && rig->width_in < 10000 && rig->depth_in < 10000)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: width_in and depth_in must be positive inches", where);
+        goto fail;
+    }
+    if ((st = calib__string(root, "camera", path, &cam, err)) != TT_OK)
+        goto fail;
+    if (cam[0] == '/') {
+        snprintf(rig->camera_path, sizeof rig->camera_path, "%s", cam);
+    } else {
+        const char *slash = strrchr(path, '/');
+        int dirlen = slash ? (int)(slash - path + 1) : 0;
+        if (snprintf(rig->camera_path, sizeof rig->camera_path, "%.*s%s", dirlen, path, cam) >=
+            (int)sizeof rig->camera_path) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: camera path is too long", path);
+            goto fail;
+        }
+    }
+    if ((st = calib__anchors(rig, json_object_get(root, "anchors"), path, err)) != TT_OK)
+        goto fail;
+    if ((st = calib__bases(rig, json_object_get(root, "bases"), path, err)) != TT_OK)
+        goto fail;
+    if ((st = cvw_camera_read(rig->camera_path, &rig->camera, err)) != TT_OK) {
+        tt_err_prefix(err, "rig %s", path);
+        goto fail;
+    }
+    json_decref(root);
+    *out = rig;
+    return TT_OK;
+
+fail:
+    json_decref(root);
+    calib_rig_destroy(rig);
+    return st;
+}
+
+void calib_rig_destroy(calib_rig *rig)
+{
+    if (!rig)
+        return;
+    free(rig->anchors);
+    free(rig);
+}
+
+int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id)
+{
+    for (int i = 0; i < rig->nanchors; i++)
+        if (rig->anchors[i].id == id && !strcmp(rig->anchors[i].family, family))
+            return i;
+    return -1;
+}
+
+void calib_rig_detector_opts(const calib_rig *rig, vision_detector_opts *opts)
+{
+    opts->nfamilies = 0;
+    for (int i = 0; i < rig->nanchors + rig->nbase_families; i++) {
+        const char *f = i < rig->nanchors ? rig->anchors[i].family : rig->base_families[i - rig->nanchors];
+        int dup = 0;
+        for (int j = 0; j < opts->nfamilies; j++)
+            dup |= !strcmp(opts->families[j], f);
+        if (!dup && opts->nfamilies < VISION_MAX_FAMILIES)
+            opts->families[opts->nfamilies++] = f;
+    }
+}
+
+tt_status calib_rig_check_image(const calib_rig *rig, int width, int height, tt_err *err)
+{
+    if (width != rig->camera.width || height != rig->camera.height)
+        return tt_err_set(err, TT_ERR_MISMATCH,
+                          "the image is %dx%d but %s was calibrated at %dx%d: set the camera to %dx%d or "
+                          "recalibrate with 'tabletrack calib camera'",
+                          width, height, rig->camera_path, rig->camera.width, rig->camera.height, rig->camera.width,
+                          rig->camera.height);
+    return TT_OK;
+}

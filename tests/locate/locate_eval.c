@@ -1,0 +1,225 @@
+#include "locate_eval.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void le_options_default(le_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->width = 3840;
+    o->height = 2160;
+    o->nbases = 120;
+    o->base_size_in = 0.8;
+    o->base_height_mm = 3.0;
+    o->hands = 0;
+    o->blur = 0.8;
+    o->noise = 2.0;
+    o->gradient = 0.3;
+    o->seed = 1;
+}
+
+tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
+{
+    char p[512];
+    tt_status st;
+    memset(f, 0, sizeof *f);
+    const int nanch = 6;
+    f->tags = calloc((size_t)(nanch + o->nbases), sizeof *f->tags);
+    if (!f->tags)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    f->ntags = rnd_standard_tags(f->tags, nanch, o->nbases, o->base_size_in, o->base_height_mm, 72, 48, o->seed);
+    f->nanchors = nanch;
+    /* ~35 px/inch at the table centre: f = 35 * distance.  The camera sits
+     * off-centre toward y = 0 and looks at the middle of the table (tilt),
+     * with a typical webcam's barrel distortion. */
+    double scale = o->width / 3840.0;
+    rnd_camera_look_at(&f->cam, o->width, o->height, 35.0 * 84.0 * scale, -0.08, 0.02, 36, 12, 80, 36, 24);
+    f->scene.width_in = 72;
+    f->scene.depth_in = 48;
+    f->scene.felt_gray = 90;
+    f->scene.floor_gray = 40;
+    f->scene.tags = f->tags;
+    f->scene.ntags = f->ntags;
+    f->scene.light_gradient = o->gradient;
+    f->scene.ambient = 1.0;
+    f->scene.blur_sigma_px = o->blur;
+    f->scene.noise_sigma = o->noise;
+    f->scene.supersample = 3;
+    f->scene.seed = o->seed;
+    unsigned s = o->seed * 7919u + 1;
+    for (int h = 0; h < o->hands && h < 8; h++) {
+        rnd_occluder *oc = &f->occ[h];
+        oc->x = 10 + 52 * (rand_r(&s) / (double)RAND_MAX);
+        oc->y = 10 + 28 * (rand_r(&s) / (double)RAND_MAX);
+        oc->height_in = 6;
+        oc->rx = 2.5;
+        oc->ry = 4;
+        oc->angle_deg = 180 * (rand_r(&s) / (double)RAND_MAX);
+        oc->gray = 170;
+    }
+    f->scene.occluders = f->occ;
+    f->scene.noccluders = o->hands < 8 ? o->hands : 8;
+
+    if ((st = rnd_render(&f->scene, &f->cam, &f->image, err)) != TT_OK)
+        goto fail;
+    snprintf(f->dir, sizeof f->dir, "/tmp/tt_locate_XXXXXX");
+    if (!mkdtemp(f->dir)) {
+        st = tt_err_set(err, TT_ERR_IO, "cannot make a temporary folder");
+        goto fail;
+    }
+    snprintf(p, sizeof p, "%s/camera.yaml", f->dir);
+    if ((st = rnd_write_camera_yaml(&f->cam, p, err)) != TT_OK)
+        goto fail;
+    snprintf(p, sizeof p, "%s/rig.json", f->dir);
+    if ((st = rnd_write_rig(p, "camera.yaml", &f->scene, nanch, o->base_size_in, o->base_height_mm, err)) != TT_OK)
+        goto fail;
+    if ((st = calib_rig_load(p, &f->rig, err)) != TT_OK)
+        goto fail;
+    return TT_OK;
+fail:
+    le_frame_free(f);
+    return st;
+}
+
+void le_frame_free(le_frame *f)
+{
+    if (f->dir[0]) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/rig.json", f->dir);
+        remove(p);
+        snprintf(p, sizeof p, "%s/camera.yaml", f->dir);
+        remove(p);
+        remove(f->dir);
+    }
+    calib_rig_destroy(f->rig);
+    tt_image_free(&f->image);
+    free(f->tags);
+    memset(f, 0, sizeof *f);
+}
+
+static int le__cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double le__pct(double *v, int n, double q)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, le__cmp);
+    int k = (int)ceil(q * n) - 1;
+    return v[k < 0 ? 0 : k];
+}
+
+/* Solve the 3x3 homography mapping 4 src points to 4 dst points (DLT with
+ * h33 = 1, Gaussian elimination). */
+static int le__homography4(const double src[4][2], const double dst[4][2], double H[9])
+{
+    double A[8][9];
+    for (int i = 0; i < 4; i++) {
+        double x = src[i][0], y = src[i][1], u = dst[i][0], v = dst[i][1];
+        double r1[9] = {x, y, 1, 0, 0, 0, -u * x, -u * y, u};
+        double r2[9] = {0, 0, 0, x, y, 1, -v * x, -v * y, v};
+        memcpy(A[2 * i], r1, sizeof r1);
+        memcpy(A[2 * i + 1], r2, sizeof r2);
+    }
+    for (int c = 0; c < 8; c++) {
+        int piv = c;
+        for (int r = c + 1; r < 8; r++)
+            if (fabs(A[r][c]) > fabs(A[piv][c]))
+                piv = r;
+        if (fabs(A[piv][c]) < 1e-12)
+            return 0;
+        for (int k = 0; k < 9; k++) {
+            double t = A[c][k];
+            A[c][k] = A[piv][k];
+            A[piv][k] = t;
+        }
+        for (int r = 0; r < 8; r++) {
+            if (r == c)
+                continue;
+            double m = A[r][c] / A[c][c];
+            for (int k = c; k < 9; k++)
+                A[r][k] -= m * A[c][k];
+        }
+    }
+    for (int i = 0; i < 8; i++)
+        H[i] = A[i][8] / A[i][i];
+    H[8] = 1;
+    return 1;
+}
+
+void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const calib_pose *pose,
+                      const vision_detections *dets, le_score *s)
+{
+    int nb = f->ntags - f->nanchors;
+    double *pe = calloc((size_t)nb + 1, sizeof *pe), *fe = calloc((size_t)nb + 1, sizeof *fe);
+    double *he = calloc((size_t)nb + 1, sizeof *he);
+    int m = 0, nh = 0;
+    double s2 = 0, h2 = 0;
+    (void)pose;
+    memset(s, 0, sizeof *s);
+
+    /* Baseline: homography from the 4 corner anchors' centres (distorted
+     * pixels) to their table positions, applied to each tag centre. */
+    double src[4][2], dst[4][2], H[9];
+    int have = 0;
+    for (int a = 0; a < 4 && a < f->nanchors; a++)
+        for (int i = 0; i < dets->count; i++)
+            if (dets->items[i].id == f->tags[a].id && !strcmp(dets->items[i].family, f->tags[a].family)) {
+                src[have][0] = dets->items[i].center[0];
+                src[have][1] = dets->items[i].center[1];
+                dst[have][0] = f->tags[a].x;
+                dst[have][1] = f->tags[a].y;
+                have++;
+                break;
+            }
+    int hok = have == 4 && le__homography4(src, dst, H);
+
+    for (int t = f->nanchors; t < f->ntags; t++) {
+        const rnd_tag *tag = &f->tags[t];
+        int vis = rnd_tag_unoccluded(&f->scene, &f->cam, tag);
+        const calib_figure *hit = NULL;
+        for (int i = 0; i < n; i++)
+            if (figs[i].id == tag->id && !strcmp(figs[i].family, tag->family))
+                hit = &figs[i];
+        if (vis)
+            s->expected++;
+        if (!hit)
+            continue;
+        if (vis)
+            s->found++;
+        double e = hypot(hit->x - tag->x, hit->y - tag->y);
+        pe[m] = e;
+        fe[m] = fabs(remainder(hit->facing_deg - tag->facing_deg, 360.0));
+        s2 += e * e;
+        m++;
+        if (hok) {
+            const vision_detection *d = &dets->items[hit->det_index];
+            double x = d->center[0], y = d->center[1];
+            double w = H[6] * x + H[7] * y + H[8];
+            double hx = (H[0] * x + H[1] * y + H[2]) / w, hy = (H[3] * x + H[4] * y + H[5]) / w;
+            double eh = hypot(hx - tag->x, hy - tag->y);
+            he[nh++] = eh;
+            h2 += eh * eh;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int known = 0;
+        for (int t = f->nanchors; t < f->ntags; t++)
+            known |= figs[i].id == f->tags[t].id && !strcmp(figs[i].family, f->tags[t].family);
+        s->spurious += !known;
+    }
+    s->rms = m ? sqrt(s2 / m) : 0;
+    s->p95 = le__pct(pe, m, 0.95);
+    s->max = m ? pe[m - 1] : 0;
+    s->facing_p95 = le__pct(fe, m, 0.95);
+    s->facing_max = m ? fe[m - 1] : 0;
+    s->homography_rms = nh ? sqrt(h2 / nh) : NAN;
+    free(pe);
+    free(fe);
+    free(he);
+}

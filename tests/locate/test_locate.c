@@ -1,0 +1,181 @@
+/* test_locate.c - accuracy of the whole camera-frame -> table-inch path on
+ * rendered frames with known truth (issue 2's targets), and 'locate' end
+ * to end through the CLI. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cvwrap.h"
+#include "locate_eval.h"
+#include "run.h"
+#include "vision.h"
+
+static void run_locate(le_frame *f, le_score *s)
+{
+    vision_detector_opts o;
+    vision_detector *det = NULL;
+    vision_detections ds = {0};
+    calib_pose pose;
+    calib_figure *figs = NULL;
+    int n = 0;
+    tt_err err = {0};
+    vision_detector_opts_default(&o);
+    calib_rig_detector_opts(f->rig, &o);
+    o.nthreads = 2;
+    assert_int_equal(vision_detector_create(&o, &det, &err), TT_OK);
+    assert_int_equal(calib_rig_check_image(f->rig, f->image.width, f->image.height, &err), TT_OK);
+    assert_int_equal(vision_detect(det, &f->image, &ds, &err), TT_OK);
+    if (calib_pose_solve(f->rig, &ds, &pose, &err) != TT_OK)
+        fail_msg("pose: %s", err.msg);
+    assert_int_equal(pose.anchors_used, f->nanchors);
+    assert_int_equal(calib_locate(f->rig, &pose, &ds, &figs, &n, &err), TT_OK);
+    le_score_figures(f, figs, n, &pose, &ds, s);
+    print_message("expected %d found %d spurious %d | pos rms %.4f p95 %.4f max %.4f in | facing p95 %.3f max %.3f deg"
+                  " | pose rms %.3f px | 4-anchor homography rms %.3f in\n",
+                  s->expected, s->found, s->spurious, s->rms, s->p95, s->max, s->facing_p95, s->facing_max,
+                  pose.rms_px, s->homography_rms);
+    free(figs);
+    vision_detections_free(&ds);
+    vision_detector_destroy(det);
+}
+
+/* Issue 2: 3840x2160, 120 bases of 0.8", blur, noise, uneven light. */
+static void test_accuracy_4k(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    le_score s;
+    tt_err err = {0};
+    le_options_default(&o);
+    o.seed = 21;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    run_locate(&f, &s);
+    assert_int_equal(s.expected, 120);
+    assert_int_equal(s.found, s.expected);
+    assert_int_equal(s.spurious, 0);
+    assert_true(s.rms <= 0.01);
+    assert_true(s.p95 <= 0.02);
+    assert_true(s.facing_p95 <= 0.5);
+    /* The naive method is an order of magnitude worse on the same rig. */
+    assert_true(s.homography_rms > 10 * s.rms);
+    le_frame_free(&f);
+}
+
+/* Hands over the table: every tag still fully visible is found, hidden
+ * ones are not invented, accuracy holds. */
+static void test_accuracy_with_hands(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    le_score s;
+    tt_err err = {0};
+    le_options_default(&o);
+    o.seed = 5;
+    o.hands = 3;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    run_locate(&f, &s);
+    assert_true(s.expected < 120); /* the hands hide some */
+    assert_int_equal(s.found, s.expected);
+    assert_int_equal(s.spurious, 0);
+    assert_true(s.rms <= 0.01);
+    assert_true(s.p95 <= 0.02);
+    assert_true(s.facing_p95 <= 0.5);
+    le_frame_free(&f);
+}
+
+/* The CLI on a rendered frame: the JSON contract and the numbers. */
+static void test_cli_end_to_end(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    tt_err err = {0};
+    char img[512], rig[512];
+    le_options_default(&o);
+    o.nbases = 30;
+    o.seed = 9;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    snprintf(img, sizeof img, "%s/frame.png", f.dir);
+    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
+    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    char *argv[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
+    run_result r = run_cmd(argv, NULL);
+    remove(img);
+    if (r.status != 0)
+        fail_msg("locate failed: %s", r.err);
+    json_error_t je;
+    json_t *root = json_loads(r.out, 0, &je);
+    assert_non_null(root);
+    assert_int_equal(json_integer_value(json_object_get(root, "anchors_used")), 6);
+    assert_true(json_real_value(json_object_get(root, "reprojection_rms_px")) < 0.5);
+    json_t *figs = json_object_get(root, "figures");
+    assert_int_equal(json_array_size(figs), 30);
+    for (size_t i = 0; i < json_array_size(figs); i++) {
+        json_t *g = json_array_get(figs, i);
+        int id = (int)json_integer_value(json_object_get(g, "id"));
+        assert_string_equal(json_string_value(json_object_get(g, "family")), "tag36h11");
+        const rnd_tag *t = NULL;
+        for (int k = f.nanchors; k < f.ntags; k++)
+            if (f.tags[k].id == id)
+                t = &f.tags[k];
+        assert_non_null(t);
+        double x = json_number_value(json_object_get(g, "x")), y = json_number_value(json_object_get(g, "y"));
+        double fd = json_number_value(json_object_get(g, "facing_deg"));
+        assert_true(hypot(x - t->x, y - t->y) < 0.03);
+        assert_true(fabs(remainder(fd - t->facing_deg, 360)) < 1.0);
+        assert_true(fd > -180 && fd <= 180);
+    }
+    json_decref(root);
+    run_free(&r);
+    le_frame_free(&f);
+}
+
+/* No figures on the table is a valid answer, not an error. */
+static void test_cli_empty_table(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    tt_err err = {0};
+    char img[512], rig[512];
+    le_options_default(&o);
+    o.nbases = 0;
+    o.width = 1920;
+    o.height = 1080;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    snprintf(img, sizeof img, "%s/frame.png", f.dir);
+    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
+    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    char *argv[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
+    run_result r = run_cmd(argv, NULL);
+    remove(img);
+    if (r.status != 0)
+        fail_msg("locate failed: %s", r.err);
+    assert_non_null(strstr(r.out, "{\"figures\":[],\"anchors_used\":6,"));
+    run_free(&r);
+    le_frame_free(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_accuracy_4k),
+        cmocka_unit_test(test_accuracy_with_hands),
+        cmocka_unit_test(test_cli_end_to_end),
+        cmocka_unit_test(test_cli_empty_table),
+    };
+    return cmocka_run_group_tests_name("locate", tests, NULL, NULL);
+}

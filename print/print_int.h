@@ -1,0 +1,36 @@
+/* print_int.h - the document structure shared by print/'s layout (layout.c)
+ * and drawing (draw.c).  Not part of the public interface. */
+#ifndef TT_PRINT_INT_H
+#define TT_PRINT_INT_H
+
+#include <apriltag/apriltag.h>
+
+#include "print.h"
+
+#define PRINT__MARGIN_IN 0.5
+#define PRINT__HEADER_IN 1.25 /* check square (1") + gap */
+#define PRINT__LABEL_GAP_IN 0.06
+#define PRINT__LABEL_W_IN 0.5
+#define PRINT__CAPTION_LEN 256
+
+struct print_doc {
+    apriltag_family_t *fam; /* owned */
+    int famidx;
+    double page_w, page_h; /* inches */
+    int npages;
+    print_item *items; /* owned, nitems */
+    int nitems;
+    int is_board;
+    print_base base;             /* tags: cut outline shape */
+    double outline_w, outline_h; /* tags: outline size, centred on the tag */
+    double check_x, check_y;     /* top-left of the 1" check square */
+    char desc[PRINT__CAPTION_LEN];
+};
+
+/* Family table shared by layout.c and draw.c. */
+int print__family_index(const char *name);
+apriltag_family_t *print__family_create(int idx);
+void print__family_destroy(int idx, apriltag_family_t *fam);
+const char *print__family_list(void);
+
+#endif

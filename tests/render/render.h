@@ -63,7 +63,8 @@ typedef struct rnd_occluder {
 
 /* Optional extra light falling on the table (e.g. a projector): called per
  * sample with the 3D table point hit (x, y, height_in); returns light to add
- * in units of full white (0..1+).  May be NULL. */
+ * in units of full white (0..1+).  May be NULL.  When set, rnd_render runs
+ * on one thread, so the callback need not be thread-safe. */
 typedef double (*rnd_light_fn)(double x, double y, double height_in, void *user);
 
 typedef struct rnd_scene {
@@ -124,6 +125,35 @@ int rnd_standard_tags(rnd_tag *tags, int nanchors, int nbases, double size_in, d
  * anchors (tags[0..nanchors-1]) and "bases" {families, size_in, height_mm}. */
 tt_status rnd_write_rig(const char *path, const char *camera_yaml_name, const rnd_scene *scene, int nanchors,
                         double base_size_in, double base_height_mm, tt_err *err);
+
+/* ---- Additions (beyond the original interface) ---- */
+
+/* Inverse of rnd_project: the table point (xy) at height_in seen at pixel
+ * (u, v), through the exact inverse of the distortion.  0 if the ray does
+ * not reach that plane in front of the camera. */
+int rnd_unproject(const rnd_camera *cam, double u, double v, double height_in, double xy[2]);
+
+/* Base radius rnd_standard_tags gives a base tag of size_in. */
+double rnd_standard_base_radius(double size_in);
+
+/* Write truth.json: {"figures": [{family, id, x, y, facing_deg, unoccluded,
+ * size_in, height_in}] for tags[nanchors..], "anchors": [...] likewise,
+ * "camera": {rvec, tvec}}. */
+tt_status rnd_write_truth(const char *path, const rnd_scene *scene, const rnd_camera *cam, int nanchors,
+                          tt_err *err);
+
+/* Family names the renderer knows (", "-separated) and a family's number of
+ * ids (0 if unknown). */
+const char *rnd_family_list(void);
+int rnd_family_ncodes(const char *family);
+
+/* Tag textures are cached for the life of the process; this frees them.
+ * Call only when no rnd_render is running. */
+void rnd_texture_cache_clear(void);
+
+/* Deterministic random numbers for scene generation (xorshift64*). */
+uint64_t rnd_rng_seed(unsigned seed);
+double rnd_rng_uniform(uint64_t *state); /* [0, 1) */
 
 #ifdef __cplusplus
 }

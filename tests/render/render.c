@@ -1,0 +1,702 @@
+/* render.c - rnd_render and rnd_tag_unoccluded: per-sample ray casting
+ * through the exact inverse of the lens distortion, a per-height grid of
+ * tags in table space, box-filtered supersampling, separable Gaussian blur
+ * and counter-based (thread-order independent) noise.
+ *
+ * Surfaces, highest first: occluders and tag levels (all tags of one
+ * height share a level with its own grid), each a flat plane z = -height;
+ * raised round bases also have a side wall down to the felt; then the felt
+ * (z = 0, inside the table) or the floor.  A sample takes the albedo of the
+ * texture cell it falls in (no filtering), so edges are exact and the
+ * supersampling box filter does the anti-aliasing. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct rnd__ptag {
+    double cx, cy, h;
+    double rx, ry;       /* printed "right", table xy */
+    double dx, dy;       /* printed "down" */
+    double inv_cell;     /* cells per inch */
+    double half_cells;   /* total_width / 2 */
+    double half_print;   /* half the printed edge, inches */
+    double base_r, base_r2;
+    double bound;        /* radius of a circle holding tag, base and wall */
+    int total;
+    const uint8_t *cells; /* NULL when textures were not requested */
+} rnd__ptag;
+
+typedef struct rnd__level {
+    double h;
+    int occ;          /* >= 0: an occluder index; -1: a tag level */
+    int has_walls;
+    double gx0, gy0, ginv;
+    int gnx, gny;
+    int *start;       /* gnx*gny + 1 */
+    int *items;       /* tag indices */
+} rnd__level;
+
+typedef struct rnd__occ {
+    double x, y, h, c, s, irx, iry, gray;
+} rnd__occ;
+
+typedef struct rnd__ctx {
+    rnd__cam cam;
+    const rnd_scene *sc;
+    int width, height;
+    rnd__ptag *tags;
+    int ntags;
+    rnd__occ *occ;
+    int nocc;
+    rnd__level *levels;
+    int nlevels;
+    double inv_diag;
+} rnd__ctx;
+
+enum { RND__HIT_NONE, RND__HIT_OCC, RND__HIT_TAG, RND__HIT_BASE, RND__HIT_WALL, RND__HIT_FELT, RND__HIT_FLOOR };
+
+typedef struct rnd__hit {
+    int kind, index;
+    double albedo, x, y, h;
+} rnd__hit;
+
+#define RND__MAX_WALL_LEVELS 8
+
+static void rnd__ctx_free(rnd__ctx *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->nlevels; i++) {
+        free(c->levels[i].start);
+        free(c->levels[i].items);
+    }
+    free(c->levels);
+    free(c->tags);
+    free(c->occ);
+    memset(c, 0, sizeof *c);
+}
+
+static int rnd__cmp_level(const void *a, const void *b)
+{
+    const rnd__level *la = a, *lb = b;
+    if (la->h != lb->h)
+        return la->h > lb->h ? -1 : 1;
+    /* occluders before tags at the same height, then by index (stable) */
+    if ((la->occ >= 0) != (lb->occ >= 0))
+        return la->occ >= 0 ? -1 : 1;
+    return la->occ < lb->occ ? -1 : la->occ > lb->occ;
+}
+
+static tt_status rnd__build_grid(rnd__ctx *c, rnd__level *lv, tt_err *err)
+{
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, maxb = 0;
+    for (int i = 0; i < c->ntags; i++) {
+        const rnd__ptag *t = &c->tags[i];
+        if (t->h != lv->h)
+            continue;
+        x0 = fmin(x0, t->cx - t->bound);
+        x1 = fmax(x1, t->cx + t->bound);
+        y0 = fmin(y0, t->cy - t->bound);
+        y1 = fmax(y1, t->cy + t->bound);
+        maxb = fmax(maxb, t->bound);
+        if (t->base_r > 0 && t->h > 0)
+            lv->has_walls = 1;
+    }
+    double cell = fmax(2 * maxb, 1e-3);
+    double ext = fmax(x1 - x0, y1 - y0);
+    if (ext / cell > 1024)
+        cell = ext / 1024;
+    lv->gx0 = x0;
+    lv->gy0 = y0;
+    lv->ginv = 1 / cell;
+    lv->gnx = (int)floor((x1 - x0) / cell) + 1;
+    lv->gny = (int)floor((y1 - y0) / cell) + 1;
+    size_t ncell = (size_t)lv->gnx * (size_t)lv->gny;
+    lv->start = calloc(ncell + 1, sizeof *lv->start);
+    if (!lv->start)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the renderer's tag grid");
+    /* two passes: count, then fill (CSR) */
+    for (int pass = 0; pass < 2; pass++) {
+        int *fill = NULL;
+        if (pass == 1) {
+            for (size_t k = 0; k < ncell; k++)
+                lv->start[k + 1] += lv->start[k];
+            lv->items = malloc(((size_t)lv->start[ncell] + 1) * sizeof *lv->items);
+            fill = calloc(ncell, sizeof *fill);
+            if (!lv->items || !fill) {
+                free(fill);
+                return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the renderer's tag grid");
+            }
+        }
+        for (int i = 0; i < c->ntags; i++) {
+            const rnd__ptag *t = &c->tags[i];
+            if (t->h != lv->h)
+                continue;
+            int ia = (int)floor((t->cx - t->bound - x0) * lv->ginv), ib = (int)floor((t->cx + t->bound - x0) * lv->ginv);
+            int ja = (int)floor((t->cy - t->bound - y0) * lv->ginv), jb = (int)floor((t->cy + t->bound - y0) * lv->ginv);
+            ia = ia < 0 ? 0 : ia;
+            ja = ja < 0 ? 0 : ja;
+            ib = ib >= lv->gnx ? lv->gnx - 1 : ib;
+            jb = jb >= lv->gny ? lv->gny - 1 : jb;
+            for (int j = ja; j <= jb; j++)
+                for (int k = ia; k <= ib; k++) {
+                    size_t cell_i = (size_t)j * lv->gnx + k;
+                    if (pass == 0)
+                        lv->start[cell_i + 1]++;
+                    else
+                        lv->items[lv->start[cell_i] + fill[cell_i]++] = i;
+                }
+        }
+        free(fill);
+    }
+    return TT_OK;
+}
+
+static tt_status rnd__ctx_build(rnd__ctx *c, const rnd_scene *sc, const rnd_camera *cam, int textures, tt_err *err)
+{
+    tt_status st;
+    memset(c, 0, sizeof *c);
+    c->sc = sc;
+    c->width = cam->width;
+    c->height = cam->height;
+    rnd__cam_prepare(cam, &c->cam);
+    double diag = hypot(sc->width_in, sc->depth_in);
+    c->inv_diag = diag > 0 ? 1 / diag : 0;
+    if (sc->ntags < 0 || sc->noccluders < 0 || (sc->ntags > 0 && !sc->tags) || (sc->noccluders > 0 && !sc->occluders))
+        return tt_err_set(err, TT_ERR_ARG, "scene has a negative count or a NULL tags/occluders array");
+
+    c->ntags = sc->ntags;
+    c->tags = calloc(sc->ntags > 0 ? (size_t)sc->ntags : 1, sizeof *c->tags);
+    c->nocc = sc->noccluders;
+    c->occ = calloc(sc->noccluders > 0 ? (size_t)sc->noccluders : 1, sizeof *c->occ);
+    c->levels = calloc((size_t)sc->ntags + (size_t)sc->noccluders + 1, sizeof *c->levels);
+    if (!c->tags || !c->occ || !c->levels) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory preparing the scene");
+        goto fail;
+    }
+    for (int i = 0; i < sc->ntags; i++) {
+        const rnd_tag *in = &sc->tags[i];
+        rnd__ptag *t = &c->tags[i];
+        int tw, wb;
+        if (textures) {
+            rnd__texture tex;
+            if ((st = rnd__texture_get(in->family, in->id, &tex, err)) != TT_OK) {
+                tt_err_prefix(err, "scene tag %d", i);
+                goto fail;
+            }
+            tw = tex.total_width;
+            wb = tex.width_at_border;
+            t->cells = tex.cells;
+        } else if (!rnd__family_widths(in->family, &tw, &wb)) {
+            st = tt_err_set(err, TT_ERR_UNKNOWN, "scene tag %d: unknown tag family '%s'", i, in->family);
+            goto fail;
+        }
+        if (!(in->size_in > 0) || !(in->height_in >= 0) || !(in->base_radius_in >= 0) || !isfinite(in->x) ||
+            !isfinite(in->y) || !isfinite(in->facing_deg)) {
+            st = tt_err_set(err, TT_ERR_ARG,
+                            "scene tag %d (%s id %d): size_in must be > 0, height_in and base_radius_in >= 0, "
+                            "position and facing finite",
+                            i, in->family, in->id);
+            goto fail;
+        }
+        double f = in->facing_deg * (M_PI / 180);
+        double cf = cos(f), sf = sin(f);
+        t->cx = in->x;
+        t->cy = in->y;
+        t->h = in->height_in;
+        t->rx = -sf;
+        t->ry = cf;
+        t->dx = -cf;
+        t->dy = -sf;
+        t->total = tw;
+        t->inv_cell = wb / in->size_in;
+        t->half_cells = tw * 0.5;
+        t->half_print = in->size_in * tw / wb * 0.5;
+        t->base_r = in->base_radius_in;
+        t->base_r2 = in->base_radius_in * in->base_radius_in;
+        t->bound = fmax(t->half_print * M_SQRT2, t->base_r) + 0.05;
+    }
+    for (int i = 0; i < sc->noccluders; i++) {
+        const rnd_occluder *o = &sc->occluders[i];
+        if (!(o->rx > 0) || !(o->ry > 0) || !(o->height_in >= 0)) {
+            st = tt_err_set(err, TT_ERR_ARG, "occluder %d: rx and ry must be > 0 and height_in >= 0", i);
+            goto fail;
+        }
+        double a = o->angle_deg * (M_PI / 180);
+        c->occ[i] = (rnd__occ){o->x, o->y, o->height_in, cos(a), sin(a), 1 / o->rx, 1 / o->ry, o->gray};
+        c->levels[c->nlevels++] = (rnd__level){.h = o->height_in, .occ = i};
+    }
+    /* one level per distinct tag height */
+    for (int i = 0; i < c->ntags; i++) {
+        int seen = 0;
+        for (int k = 0; k < c->nlevels && !seen; k++)
+            seen = c->levels[k].occ < 0 && c->levels[k].h == c->tags[i].h;
+        if (!seen)
+            c->levels[c->nlevels++] = (rnd__level){.h = c->tags[i].h, .occ = -1};
+    }
+    qsort(c->levels, (size_t)c->nlevels, sizeof *c->levels, rnd__cmp_level);
+    for (int k = 0; k < c->nlevels; k++)
+        if (c->levels[k].occ < 0 && (st = rnd__build_grid(c, &c->levels[k], err)) != TT_OK)
+            goto fail;
+    return TT_OK;
+fail:
+    rnd__ctx_free(c);
+    return st;
+}
+
+static inline int rnd__grid_cell(const rnd__level *lv, double x, double y)
+{
+    double fx = (x - lv->gx0) * lv->ginv, fy = (y - lv->gy0) * lv->ginv;
+    if (!(fx >= 0 && fy >= 0 && fx < lv->gnx && fy < lv->gny))
+        return -1;
+    return (int)fy * lv->gnx + (int)fx;
+}
+
+/* Does the segment a->b (table xy, going down from the level's height to a
+ * lower plane) enter the wall of one of the level's bases near cell? */
+static int rnd__wall_in_cell(const rnd__ctx *c, const rnd__level *lv, int cell, double ax, double ay, double bx,
+                             double by)
+{
+    if (cell < 0)
+        return -1;
+    double ex = bx - ax, ey = by - ay, ee = ex * ex + ey * ey;
+    for (int k = lv->start[cell]; k < lv->start[cell + 1]; k++) {
+        const rnd__ptag *t = &c->tags[lv->items[k]];
+        if (t->base_r <= 0)
+            continue;
+        double px = t->cx - ax, py = t->cy - ay;
+        double s = ee > 0 ? (px * ex + py * ey) / ee : 0;
+        s = s < 0 ? 0 : s > 1 ? 1 : s;
+        double qx = px - s * ex, qy = py - s * ey;
+        if (qx * qx + qy * qy < t->base_r2)
+            return lv->items[k];
+    }
+    return -1;
+}
+
+/* Cast the ray C + s d (s > 0).  Only surfaces strictly above min_h are
+ * considered when min_h >= 0 (then a miss returns RND__HIT_NONE); with
+ * min_h < 0 the felt / floor end every ray. */
+static void rnd__cast(const rnd__ctx *c, const double d[3], double min_h, rnd__hit *hit)
+{
+    const double *C = c->cam.C;
+    struct {
+        const rnd__level *lv;
+        double x, y;
+        int cell;
+    } walls[RND__MAX_WALL_LEVELS];
+    int nwalls = 0;
+    hit->kind = RND__HIT_NONE;
+    hit->index = -1;
+    hit->albedo = hit->x = hit->y = hit->h = 0;
+    if (!(d[2] > 0)) /* looking up or level: nothing but the dark */
+        return;
+    double inv_dz = 1 / d[2];
+    for (int li = 0; li <= c->nlevels; li++) {
+        const rnd__level *lv = li < c->nlevels ? &c->levels[li] : NULL;
+        double h = lv ? lv->h : 0;
+        if (min_h >= 0 && h <= min_h)
+            h = min_h, lv = NULL; /* stop at the plane of interest */
+        double s = (-h - C[2]) * inv_dz;
+        if (!(s > 0)) /* plane above the camera */
+            continue;
+        double x = C[0] + s * d[0], y = C[1] + s * d[1];
+        /* walls of higher bases between their top and this plane */
+        for (int w = 0; w < nwalls; w++) {
+            int ti = rnd__wall_in_cell(c, walls[w].lv, walls[w].cell, walls[w].x, walls[w].y, x, y);
+            if (ti < 0)
+                ti = rnd__wall_in_cell(c, walls[w].lv, rnd__grid_cell(walls[w].lv, x, y), walls[w].x, walls[w].y, x,
+                                       y);
+            if (ti >= 0) {
+                hit->kind = RND__HIT_WALL;
+                hit->index = ti;
+                hit->albedo = RND__BASE_WALL;
+                hit->x = x;
+                hit->y = y;
+                hit->h = c->tags[ti].h * 0.5;
+                return;
+            }
+        }
+        if (!lv) {
+            if (min_h >= 0)
+                return; /* nothing above min_h */
+            const rnd_scene *sc = c->sc;
+            int in = x >= 0 && y >= 0 && x <= sc->width_in && y <= sc->depth_in;
+            hit->kind = in ? RND__HIT_FELT : RND__HIT_FLOOR;
+            hit->albedo = in ? sc->felt_gray : sc->floor_gray;
+            hit->x = x;
+            hit->y = y;
+            hit->h = 0;
+            return;
+        }
+        if (lv->occ >= 0) {
+            const rnd__occ *o = &c->occ[lv->occ];
+            double lx = x - o->x, ly = y - o->y;
+            double a = (lx * o->c + ly * o->s) * o->irx, b = (-lx * o->s + ly * o->c) * o->iry;
+            if (a * a + b * b <= 1) {
+                hit->kind = RND__HIT_OCC;
+                hit->index = lv->occ;
+                hit->albedo = o->gray;
+                hit->x = x;
+                hit->y = y;
+                hit->h = o->h;
+                return;
+            }
+            continue;
+        }
+        int cell = rnd__grid_cell(lv, x, y);
+        if (cell >= 0) {
+            int base = -1;
+            for (int k = lv->start[cell]; k < lv->start[cell + 1]; k++) {
+                int ti = lv->items[k];
+                const rnd__ptag *t = &c->tags[ti];
+                double lx = x - t->cx, ly = y - t->cy;
+                double u = lx * t->rx + ly * t->ry, v = lx * t->dx + ly * t->dy;
+                if (fabs(u) < t->half_print && fabs(v) < t->half_print) {
+                    int col = (int)floor(u * t->inv_cell + t->half_cells);
+                    int row = (int)floor(v * t->inv_cell + t->half_cells);
+                    col = col < 0 ? 0 : col >= t->total ? t->total - 1 : col;
+                    row = row < 0 ? 0 : row >= t->total ? t->total - 1 : row;
+                    hit->kind = RND__HIT_TAG;
+                    hit->index = ti;
+                    hit->albedo = t->cells && !t->cells[row * t->total + col] ? RND__INK_BLACK : RND__PAPER_WHITE;
+                    hit->x = x;
+                    hit->y = y;
+                    hit->h = h;
+                    return;
+                }
+                if (base < 0 && t->base_r > 0 && lx * lx + ly * ly < t->base_r2)
+                    base = ti;
+            }
+            if (base >= 0) {
+                hit->kind = RND__HIT_BASE;
+                hit->index = base;
+                hit->albedo = RND__BASE_TOP;
+                hit->x = x;
+                hit->y = y;
+                hit->h = h;
+                return;
+            }
+        }
+        if (lv->has_walls && h > 0 && nwalls < RND__MAX_WALL_LEVELS) {
+            walls[nwalls].lv = lv;
+            walls[nwalls].x = x;
+            walls[nwalls].y = y;
+            walls[nwalls].cell = cell;
+            nwalls++;
+        }
+    }
+    /* unreachable when min_h < 0 (the felt ends the loop) */
+}
+
+static inline double rnd__shade(const rnd__ctx *c, const rnd__hit *hit)
+{
+    const rnd_scene *sc = c->sc;
+    if (hit->albedo <= 0)
+        return 0;
+    double dist = hypot(hit->x, hit->y) * c->inv_diag;
+    double L = sc->ambient * (1 - sc->light_gradient * dist);
+    if (L < 0)
+        L = 0;
+    if (sc->light)
+        L += sc->light(hit->x, hit->y, hit->h, sc->light_user);
+    return hit->albedo * L;
+}
+
+/* ---- parallel rows ---- */
+
+typedef struct rnd__job {
+    const rnd__ctx *c;
+    float *acc;     /* width*height, averaged shade */
+    float *tmp;     /* blur scratch */
+    const double *kernel;
+    int radius;
+    tt_image *out;
+    atomic_int next;
+    int stage;
+} rnd__job;
+
+#define RND__ROWS_PER_CHUNK 8
+
+static void rnd__render_rows(const rnd__ctx *c, float *acc, int j0, int j1)
+{
+    const rnd__cam *cam = &c->cam;
+    int W = c->width, ss = c->sc->supersample < 1 ? 1 : c->sc->supersample;
+    double inv_ss = 1.0 / ss, norm = 1.0 / (ss * ss);
+    for (int j = j0; j < j1; j++) {
+        float *row = acc + (size_t)j * W;
+        for (int sy = 0; sy < ss; sy++) {
+            double v = j - 0.5 + (sy + 0.5) * inv_ss;
+            double x = 0, y = 0, xp = 0, yp = 0;
+            int have = 0;
+            for (int i = 0; i < W; i++) {
+                double sum = 0;
+                for (int sx = 0; sx < ss; sx++) {
+                    double u = i - 0.5 + (sx + 0.5) * inv_ss, xd, yd, d[3];
+                    rnd__pixel_to_normalised(cam, u, v, &xd, &yd);
+                    if (have == 0) {
+                        rnd__undistort(cam, xd, yd, &x, &y);
+                    } else {
+                        /* start from the linear extrapolation of the last two */
+                        double nx = have > 1 ? 2 * x - xp : x, ny = have > 1 ? 2 * y - yp : y;
+                        xp = x;
+                        yp = y;
+                        x = nx;
+                        y = ny;
+                        rnd__undistort_from(cam, xd, yd, &x, &y);
+                    }
+                    if (have < 2)
+                        have++;
+                    if (have == 1)
+                        xp = x, yp = y;
+                    rnd__ray_dir(cam, x, y, d);
+                    rnd__hit hit;
+                    rnd__cast(c, d, -1, &hit);
+                    sum += rnd__shade(c, &hit);
+                }
+                if (sy == 0)
+                    row[i] = (float)(sum * norm);
+                else
+                    row[i] += (float)(sum * norm);
+            }
+        }
+    }
+}
+
+static uint64_t rnd__mix64(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A standard normal deviate that depends only on (seed, index). */
+static double rnd__gauss(unsigned seed, uint64_t index)
+{
+    uint64_t a = rnd__mix64(((uint64_t)seed << 32) ^ rnd__mix64(index));
+    uint64_t b = rnd__mix64(a);
+    double u1 = ((a >> 11) + 1.0) * (1.0 / 9007199254740993.0); /* (0, 1] */
+    double u2 = (b >> 11) * (1.0 / 9007199254740992.0);
+    return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+static void rnd__stage_rows(rnd__job *jb, int j0, int j1)
+{
+    const rnd__ctx *c = jb->c;
+    int W = c->width, H = c->height, r = jb->radius;
+    const double *k = jb->kernel;
+    switch (jb->stage) {
+    case 0:
+        rnd__render_rows(c, jb->acc, j0, j1);
+        break;
+    case 1: /* horizontal blur acc -> tmp */
+        for (int j = j0; j < j1; j++) {
+            const float *src = jb->acc + (size_t)j * W;
+            float *dst = jb->tmp + (size_t)j * W;
+            for (int i = 0; i < W; i++) {
+                double s = 0;
+                for (int t = -r; t <= r; t++) {
+                    int ii = i + t;
+                    ii = ii < 0 ? 0 : ii >= W ? W - 1 : ii;
+                    s += k[t + r] * src[ii];
+                }
+                dst[i] = (float)s;
+            }
+        }
+        break;
+    case 2: /* vertical blur tmp -> acc */
+        for (int j = j0; j < j1; j++) {
+            float *dst = jb->acc + (size_t)j * W;
+            for (int i = 0; i < W; i++) {
+                double s = 0;
+                for (int t = -r; t <= r; t++) {
+                    int jj = j + t;
+                    jj = jj < 0 ? 0 : jj >= H ? H - 1 : jj;
+                    s += k[t + r] * jb->tmp[(size_t)jj * W + i];
+                }
+                dst[i] = (float)s;
+            }
+        }
+        break;
+    case 3: { /* noise, quantise */
+        double sigma = c->sc->noise_sigma;
+        for (int j = j0; j < j1; j++) {
+            const float *src = jb->acc + (size_t)j * W;
+            uint8_t *dst = jb->out->data + (size_t)j * jb->out->stride;
+            for (int i = 0; i < W; i++) {
+                double v = src[i];
+                if (sigma > 0)
+                    v += sigma * rnd__gauss(c->sc->seed, (uint64_t)j * (uint64_t)W + (uint64_t)i);
+                long q = lrint(v);
+                dst[i] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
+            }
+        }
+        break;
+    }
+    }
+}
+
+static void *rnd__worker(void *arg)
+{
+    rnd__job *jb = arg;
+    int H = jb->c->height;
+    for (;;) {
+        int j0 = atomic_fetch_add(&jb->next, RND__ROWS_PER_CHUNK);
+        if (j0 >= H)
+            break;
+        int j1 = j0 + RND__ROWS_PER_CHUNK > H ? H : j0 + RND__ROWS_PER_CHUNK;
+        rnd__stage_rows(jb, j0, j1);
+    }
+    return NULL;
+}
+
+static int rnd__nthreads(const rnd_scene *sc)
+{
+    if (sc->light) /* the callback is not promised to be thread-safe */
+        return 1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("TT_RENDER_THREADS");
+    if (env && atoi(env) > 0)
+        n = atoi(env);
+    return n < 1 ? 1 : n > 16 ? 16 : (int)n;
+}
+
+static void rnd__run_stage(rnd__job *jb, int stage, int nthreads)
+{
+    pthread_t th[16];
+    int started = 0;
+    jb->stage = stage;
+    atomic_store(&jb->next, 0);
+    for (int t = 1; t < nthreads; t++)
+        if (pthread_create(&th[started], NULL, rnd__worker, jb) == 0)
+            started++;
+    rnd__worker(jb);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+}
+
+tt_status rnd_render(const rnd_scene *scene, const rnd_camera *cam, tt_image *out, tt_err *err)
+{
+    rnd__ctx c;
+    tt_status st;
+    float *acc = NULL, *tmp = NULL;
+    double *kernel = NULL;
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!scene || !cam || !out)
+        return tt_err_set(err, TT_ERR_ARG, "rnd_render: scene, camera and output image are required");
+    if (cam->width <= 0 || cam->height <= 0 || cam->width > 65536 || cam->height > 65536)
+        return tt_err_set(err, TT_ERR_ARG, "camera image size %dx%d is not valid", cam->width, cam->height);
+    if (!(cam->K[0] > 0 && cam->K[4] > 0))
+        return tt_err_set(err, TT_ERR_ARG, "camera focal lengths must be positive (K[0], K[4])");
+    if (scene->supersample > 8 || scene->supersample < 0)
+        return tt_err_set(err, TT_ERR_ARG, "supersample %d out of range (1..8; 3 is good)", scene->supersample);
+    if (!(scene->blur_sigma_px >= 0 && scene->blur_sigma_px <= 50) || !(scene->noise_sigma >= 0))
+        return tt_err_set(err, TT_ERR_ARG, "blur sigma must be 0..50 px and noise sigma >= 0");
+    if ((st = rnd__ctx_build(&c, scene, cam, 1, err)) != TT_OK)
+        return st;
+    size_t npix = (size_t)cam->width * (size_t)cam->height;
+    acc = malloc(npix * sizeof *acc);
+    if (!acc) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for a %dx%d render", cam->width, cam->height);
+        goto fail;
+    }
+    if ((st = tt_image_alloc(out, cam->width, cam->height, 1, err)) != TT_OK)
+        goto fail;
+
+    rnd__job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.c = &c;
+    jb.acc = acc;
+    jb.out = out;
+    int nth = rnd__nthreads(scene);
+    rnd__run_stage(&jb, 0, nth);
+
+    if (scene->blur_sigma_px > 0) {
+        int r = (int)ceil(4 * scene->blur_sigma_px);
+        tmp = malloc(npix * sizeof *tmp);
+        kernel = malloc((size_t)(2 * r + 1) * sizeof *kernel);
+        if (!tmp || !kernel) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the blur of a %dx%d render", cam->width,
+                            cam->height);
+            goto fail;
+        }
+        double sum = 0;
+        for (int t = -r; t <= r; t++)
+            sum += kernel[t + r] = exp(-0.5 * t * t / (scene->blur_sigma_px * scene->blur_sigma_px));
+        for (int t = 0; t <= 2 * r; t++)
+            kernel[t] /= sum;
+        jb.tmp = tmp;
+        jb.kernel = kernel;
+        jb.radius = r;
+        rnd__run_stage(&jb, 1, nth);
+        rnd__run_stage(&jb, 2, nth);
+    }
+    rnd__run_stage(&jb, 3, nth);
+    free(acc);
+    free(tmp);
+    free(kernel);
+    rnd__ctx_free(&c);
+    return TT_OK;
+fail:
+    free(acc);
+    free(tmp);
+    free(kernel);
+    tt_image_free(out);
+    rnd__ctx_free(&c);
+    return st;
+}
+
+int rnd_tag_unoccluded(const rnd_scene *scene, const rnd_camera *cam, const rnd_tag *tag)
+{
+    rnd__ctx c;
+    if (!scene || !cam || !tag)
+        return 0;
+    if (rnd__ctx_build(&c, scene, cam, 0, NULL) != TT_OK)
+        return 0;
+    int tw, wb, ok = 1;
+    if (!rnd__family_widths(tag->family, &tw, &wb) || !(tag->size_in > 0)) {
+        rnd__ctx_free(&c);
+        return 0;
+    }
+    double half = tag->size_in * tw / wb * 0.5 * (1 - 1e-9);
+    double f = tag->facing_deg * (M_PI / 180);
+    double rx = -sin(f), ry = cos(f), dx = -cos(f), dy = -sin(f);
+    const int n = 25;
+    for (int a = 0; a < n && ok; a++)
+        for (int b = 0; b < n && ok; b++) {
+            double u = -half + 2 * half * a / (n - 1), v = -half + 2 * half * b / (n - 1);
+            double x = tag->x + u * rx + v * dx, y = tag->y + u * ry + v * dy, px[2];
+            if (!rnd__project_prepared(&c.cam, x, y, tag->height_in, px) || !(px[0] >= -0.5) ||
+                !(px[0] < cam->width - 0.5) || !(px[1] >= -0.5) || !(px[1] < cam->height - 0.5)) {
+                ok = 0;
+                break;
+            }
+            double d[3] = {x - c.cam.C[0], y - c.cam.C[1], -tag->height_in - c.cam.C[2]};
+            rnd__hit hit;
+            rnd__cast(&c, d, tag->height_in, &hit);
+            if (hit.kind != RND__HIT_NONE)
+                ok = 0;
+        }
+    rnd__ctx_free(&c);
+    return ok;
+}
+
+void rnd_tag_corners(const rnd_tag *tag, double corners[4][2])
+{
+    /* tag-local (right, down) offsets in half sizes: bottom-left,
+     * bottom-right, top-right, top-left of the printed tag */
+    static const double uv[4][2] = {{-1, 1}, {1, 1}, {1, -1}, {-1, -1}};
+    double f = tag->facing_deg * (M_PI / 180), hs = tag->size_in * 0.5;
+    double rx = -sin(f), ry = cos(f), dx = -cos(f), dy = -sin(f);
+    for (int k = 0; k < 4; k++) {
+        corners[k][0] = tag->x + hs * (uv[k][0] * rx + uv[k][1] * dx);
+        corners[k][1] = tag->y + hs * (uv[k][0] * ry + uv[k][1] * dy);
+    }
+}

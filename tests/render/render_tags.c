@@ -1,0 +1,168 @@
+/* render_tags.c - tag textures straight from libapriltag
+ * (apriltag_to_image), cached per family and id for the life of the
+ * process (rnd_texture_cache_clear frees them).  Thread-safe. */
+#include "render_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apriltag/apriltag.h>
+#include <apriltag/tag16h5.h>
+#include <apriltag/tag25h9.h>
+#include <apriltag/tag36h10.h>
+#include <apriltag/tag36h11.h>
+#include <apriltag/tagCircle21h7.h>
+#include <apriltag/tagCircle49h12.h>
+#include <apriltag/tagCustom48h12.h>
+#include <apriltag/tagStandard41h12.h>
+#include <apriltag/tagStandard52h13.h>
+
+static const struct {
+    const char *name;
+    apriltag_family_t *(*create)(void);
+    void (*destroy)(apriltag_family_t *);
+} rnd__fams[] = {
+    {"tag36h11", tag36h11_create, tag36h11_destroy},
+    {"tag36h10", tag36h10_create, tag36h10_destroy},
+    {"tag25h9", tag25h9_create, tag25h9_destroy},
+    {"tag16h5", tag16h5_create, tag16h5_destroy},
+    {"tagCircle21h7", tagCircle21h7_create, tagCircle21h7_destroy},
+    {"tagStandard41h12", tagStandard41h12_create, tagStandard41h12_destroy},
+    {"tagCircle49h12", tagCircle49h12_create, tagCircle49h12_destroy},
+    {"tagCustom48h12", tagCustom48h12_create, tagCustom48h12_destroy},
+    {"tagStandard52h13", tagStandard52h13_create, tagStandard52h13_destroy},
+};
+#define RND__NFAM ((int)(sizeof rnd__fams / sizeof rnd__fams[0]))
+
+/* Debian's libapriltag exports apriltag_to_image but not image_u8_destroy;
+ * the image is two calloc'ed blocks (struct and buffer), freed the same way
+ * image_u8_destroy does. */
+static void rnd__image_free(image_u8_t *im)
+{
+    if (!im)
+        return;
+    free(im->buf);
+    free(im);
+}
+
+static struct {
+    apriltag_family_t *fam;
+    uint8_t **tex; /* ncodes entries, lazily filled */
+} rnd__cache[RND__NFAM];
+static pthread_mutex_t rnd__cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int rnd__family_index(const char *name)
+{
+    for (int i = 0; i < RND__NFAM; i++)
+        if (!strcmp(rnd__fams[i].name, name))
+            return i;
+    return -1;
+}
+
+const char *rnd_family_list(void)
+{
+    return "tag36h11, tag36h10, tag25h9, tag16h5, tagCircle21h7, tagStandard41h12, tagCircle49h12, "
+           "tagCustom48h12, tagStandard52h13";
+}
+
+/* call with the lock held */
+static apriltag_family_t *rnd__family_locked(int fi)
+{
+    if (!rnd__cache[fi].fam)
+        rnd__cache[fi].fam = rnd__fams[fi].create();
+    return rnd__cache[fi].fam;
+}
+
+int rnd__family_widths(const char *family, int *total_width, int *width_at_border)
+{
+    int fi = rnd__family_index(family);
+    if (fi < 0)
+        return 0;
+    pthread_mutex_lock(&rnd__cache_lock);
+    apriltag_family_t *fam = rnd__family_locked(fi);
+    if (fam) {
+        *total_width = fam->total_width;
+        *width_at_border = fam->width_at_border;
+    }
+    pthread_mutex_unlock(&rnd__cache_lock);
+    return fam != NULL;
+}
+
+int rnd_family_ncodes(const char *family)
+{
+    int fi = rnd__family_index(family);
+    if (fi < 0)
+        return 0;
+    pthread_mutex_lock(&rnd__cache_lock);
+    apriltag_family_t *fam = rnd__family_locked(fi);
+    int n = fam ? (int)fam->ncodes : 0;
+    pthread_mutex_unlock(&rnd__cache_lock);
+    return n;
+}
+
+tt_status rnd__texture_get(const char *family, int id, rnd__texture *tex, tt_err *err)
+{
+    int fi = rnd__family_index(family);
+    tt_status st = TT_OK;
+    if (fi < 0)
+        return tt_err_set(err, TT_ERR_UNKNOWN, "unknown tag family '%s' (known: %s)", family, rnd_family_list());
+    pthread_mutex_lock(&rnd__cache_lock);
+    apriltag_family_t *fam = rnd__family_locked(fi);
+    if (!fam) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory creating tag family %s", family);
+        goto done;
+    }
+    if (id < 0 || (uint32_t)id >= fam->ncodes) {
+        st = tt_err_set(err, TT_ERR_ARG, "tag id %d does not exist in %s (ids 0..%u)", id, family,
+                        fam->ncodes - 1);
+        goto done;
+    }
+    if (!rnd__cache[fi].tex) {
+        rnd__cache[fi].tex = calloc(fam->ncodes, sizeof *rnd__cache[fi].tex);
+        if (!rnd__cache[fi].tex) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the %s texture cache", family);
+            goto done;
+        }
+    }
+    int tw = fam->total_width;
+    if (!rnd__cache[fi].tex[id]) {
+        image_u8_t *im = apriltag_to_image(fam, id);
+        uint8_t *cells = im ? malloc((size_t)tw * (size_t)tw) : NULL;
+        if (!cells) {
+            if (im)
+                rnd__image_free(im);
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the texture of %s id %d", family, id);
+            goto done;
+        }
+        for (int r = 0; r < tw; r++)
+            for (int c = 0; c < tw; c++)
+                cells[r * tw + c] = im->buf[r * im->stride + c] > 127;
+        rnd__image_free(im);
+        rnd__cache[fi].tex[id] = cells;
+    }
+    tex->total_width = tw;
+    tex->width_at_border = fam->width_at_border;
+    tex->cells = rnd__cache[fi].tex[id];
+done:
+    pthread_mutex_unlock(&rnd__cache_lock);
+    return st;
+}
+
+void rnd_texture_cache_clear(void)
+{
+    pthread_mutex_lock(&rnd__cache_lock);
+    for (int i = 0; i < RND__NFAM; i++) {
+        if (rnd__cache[i].tex) {
+            for (uint32_t k = 0; k < rnd__cache[i].fam->ncodes; k++)
+                free(rnd__cache[i].tex[k]);
+            free(rnd__cache[i].tex);
+            rnd__cache[i].tex = NULL;
+        }
+        if (rnd__cache[i].fam) {
+            rnd__fams[i].destroy(rnd__cache[i].fam);
+            rnd__cache[i].fam = NULL;
+        }
+    }
+    pthread_mutex_unlock(&rnd__cache_lock);
+}

@@ -154,11 +154,24 @@ static int vision__cmp(const void *a, const void *b)
 
 tt_status vision_detect(vision_detector *det, const tt_image *gray, vision_detections *out, tt_err *err)
 {
+    if (!gray)
+        return tt_err_set(err, TT_ERR_ARG, "tag detection needs an 8-bit gray image");
+    return vision_detect_rect(det, gray, 0, 0, gray->width, gray->height, out, err);
+}
+
+tt_status vision_detect_rect(vision_detector *det, const tt_image *gray, int x0, int y0, int w, int h,
+                             vision_detections *out, tt_err *err)
+{
     out->items = NULL;
     out->count = 0;
     if (!det || !gray || !gray->data || gray->channels != 1)
         return tt_err_set(err, TT_ERR_ARG, "tag detection needs an 8-bit gray image");
-    image_u8_t im = {.width = gray->width, .height = gray->height, .stride = gray->stride, .buf = gray->data};
+    if (x0 < 0 || y0 < 0 || w < 1 || h < 1 || x0 + w > gray->width || y0 + h > gray->height)
+        return tt_err_set(err, TT_ERR_ARG, "detection window %dx%d+%d+%d is outside the %dx%d frame", w, h, x0, y0,
+                          gray->width, gray->height);
+    /* A view into the frame: libapriltag only reads its input. */
+    image_u8_t im = {.width = w, .height = h, .stride = gray->stride,
+                     .buf = gray->data + (size_t)y0 * gray->stride + x0};
     zarray_t *zs = apriltag_detector_detect(det->td, &im);
     if (!zs)
         return tt_err_set(err, TT_ERR_NOMEM, "tag detection failed (out of memory?)");
@@ -178,11 +191,11 @@ tt_status vision_detect(vision_detector *det, const tt_image *gray, vision_detec
         o->id = d->id;
         o->hamming = d->hamming;
         o->margin = d->decision_margin;
-        o->center[0] = d->c[0] - 0.5;
-        o->center[1] = d->c[1] - 0.5;
+        o->center[0] = d->c[0] - 0.5 + x0;
+        o->center[1] = d->c[1] - 0.5 + y0;
         for (int k = 0; k < 4; k++) {
-            o->corners[k][0] = d->p[k][0] - 0.5;
-            o->corners[k][1] = d->p[k][1] - 0.5;
+            o->corners[k][0] = d->p[k][0] - 0.5 + x0;
+            o->corners[k][1] = d->p[k][1] - 0.5 + y0;
         }
     }
     out->count = n;

@@ -67,6 +67,11 @@ void vision_detector_destroy(vision_detector *det);
 tt_status vision_detect(vision_detector *det, const tt_image *gray, vision_detections *out, tt_err *err);
 void vision_detections_free(vision_detections *d);
 
+/* Detect only inside the window (x0, y0, w, h) of the frame (no copy: the
+ * detector reads a view).  Coordinates come back in full-frame pixels. */
+tt_status vision_detect_rect(vision_detector *det, const tt_image *gray, int x0, int y0, int w, int h,
+                             vision_detections *out, tt_err *err);
+
 /* The underlying libapriltag detector (apriltag_detector_t *), for
  * benchmarks that compare against raw apriltag_detector_detect. */
 void *vision_detector_raw(vision_detector *det);

@@ -1,0 +1,69 @@
+/* source.h - where camera frames come from: a V4L2 camera (/dev/videoN), a
+ * USB camera chosen by serial number (usb:SERIAL), a video file, or a
+ * sorted image glob ('frames/NAME.png' patterns).  Frames are delivered as 8-bit gray.
+ *
+ * A vision_source is owned by the caller: vision_source_destroy (accepts
+ * NULL).  Images it returns are owned by the source and valid until the
+ * next call to vision_source_next.
+ */
+#ifndef TT_VISION_SOURCE_H
+#define TT_VISION_SOURCE_H
+
+#include "tt_image.h"
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vision_source_kind {
+    VISION_SRC_IMAGES = 0, /* image glob */
+    VISION_SRC_VIDEO,      /* video file */
+    VISION_SRC_CAMERA      /* V4L2 device (incl. usb:SERIAL) */
+} vision_source_kind;
+
+typedef struct vision_source_opts {
+    int width, height; /* camera resolution request (0 = default) */
+    double fps;        /* camera frame rate request (0 = default) */
+    int mjpeg;         /* ask the camera for MJPEG */
+} vision_source_opts;
+
+typedef enum vision_frame_status {
+    VISION_FRAME = 0, /* a new frame */
+    VISION_END,       /* no more frames (file/glob ended) */
+    VISION_CORRUPT,   /* this frame could not be decoded: skipped (counted) */
+    VISION_LOST       /* the camera vanished; call vision_source_reconnect */
+} vision_frame_status;
+
+typedef struct vision_source vision_source;
+
+/* Open SRC.  Errors say what is wrong: no file matches the glob, the video
+ * cannot be read, no camera with that serial, ... */
+tt_status vision_source_open(const char *spec, const vision_source_opts *opts, vision_source **out, tt_err *err);
+void vision_source_destroy(vision_source *src);
+
+vision_source_kind vision_source_get_kind(const vision_source *src);
+
+/* Decode every frame into memory now (files and globs only), so later
+ * reads cost nothing: benchmarks then measure tracking, not decoding. */
+tt_status vision_source_preload(vision_source *src, tt_err *err);
+
+/* Next frame.  *frame points at the source's buffer; *t_ms is the frame's
+ * time (file: frame index / fps; camera: monotonic capture time). */
+tt_status vision_source_next(vision_source *src, const tt_image **frame, double *t_ms, vision_frame_status *status,
+                             tt_err *err);
+
+/* After VISION_LOST: try once to reopen the camera (same serial or path).
+ * TT_OK when it is back; TT_ERR_DEVICE while it is still missing. */
+tt_status vision_source_reconnect(vision_source *src, tt_err *err);
+
+/* Frames skipped as corrupt so far. */
+int vision_source_corrupt_count(const vision_source *src);
+
+/* For cameras: the /dev/video path in use (else NULL). */
+const char *vision_source_device(const vision_source *src);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -399,7 +399,7 @@ static inline double rnd__shade(const rnd__ctx *c, const rnd__hit *hit)
     const rnd_scene *sc = c->sc;
     if (hit->albedo <= 0)
         return 0;
-    double dist = hypot(hit->x, hit->y) * c->inv_diag;
+    double dist = sqrt(hit->x * hit->x + hit->y * hit->y) * c->inv_diag;
     double L = sc->ambient * (1 - sc->light_gradient * dist);
     if (L < 0)
         L = 0;
@@ -423,46 +423,169 @@ typedef struct rnd__job {
 
 #define RND__ROWS_PER_CHUNK 8
 
+/* Undistortion along a line of samples, each started from the linear
+ * extrapolation of the two before it (one Newton step usually suffices). */
+typedef struct rnd__walker {
+    double x, y, xp, yp;
+    int have;
+} rnd__walker;
+
+static inline void rnd__walk(const rnd__cam *cam, rnd__walker *w, double u, double v, double d[3])
+{
+    double xd, yd;
+    rnd__pixel_to_normalised(cam, u, v, &xd, &yd);
+    if (w->have == 0) {
+        rnd__undistort(cam, xd, yd, &w->x, &w->y);
+        w->xp = w->x;
+        w->yp = w->y;
+        w->have = 1;
+    } else {
+        double nx = w->have > 1 ? 2 * w->x - w->xp : w->x, ny = w->have > 1 ? 2 * w->y - w->yp : w->y;
+        w->xp = w->x;
+        w->yp = w->y;
+        w->x = nx;
+        w->y = ny;
+        rnd__undistort_from(cam, xd, yd, &w->x, &w->y);
+        w->have = 2;
+    }
+    rnd__ray_dir(cam, w->x, w->y, d);
+}
+
+typedef struct rnd__box {
+    double x0, y0, x1, y1;
+} rnd__box;
+
+static int rnd__box_circle(const rnd__box *b, double cx, double cy, double r)
+{
+    double dx = cx < b->x0 ? b->x0 - cx : cx > b->x1 ? cx - b->x1 : 0;
+    double dy = cy < b->y0 ? b->y0 - cy : cy > b->y1 ? cy - b->y1 : 0;
+    return dx * dx + dy * dy <= r * r;
+}
+
+/* Footprint (table xy bounding box, with a margin) of the pixel rectangle
+ * [u0,u1]x[v0,v1] on the plane z = -h.  0 if some ray misses the plane. */
+static int rnd__footprint(const rnd__ctx *c, const double rays[9][3], double h, rnd__box *b)
+{
+    const double *C = c->cam.C;
+    b->x0 = b->y0 = INFINITY;
+    b->x1 = b->y1 = -INFINITY;
+    for (int k = 0; k < 9; k++) {
+        const double *d = rays[k];
+        if (!(d[2] > 0))
+            return 0;
+        double s = (-h - C[2]) / d[2];
+        if (!(s > 0))
+            return 0;
+        double x = C[0] + s * d[0], y = C[1] + s * d[1];
+        b->x0 = fmin(b->x0, x);
+        b->x1 = fmax(b->x1, x);
+        b->y0 = fmin(b->y0, y);
+        b->y1 = fmax(b->y1, y);
+    }
+    double m = 0.02 + 0.05 * fmax(b->x1 - b->x0, b->y1 - b->y0);
+    b->x0 -= m;
+    b->y0 -= m;
+    b->x1 += m;
+    b->y1 += m;
+    return 1;
+}
+
+/* 1 if every sample of the pixel rectangle sees plain felt (or plain floor)
+ * under smooth light, so one sample per pixel gives the box-filtered value
+ * (the light is linear to ~1e-6 gray levels across a pixel). */
+static int rnd__tile_plain(const rnd__ctx *c, double u0, double v0, double u1, double v1)
+{
+    if (c->sc->light)
+        return 0;
+    double rays[9][3];
+    for (int k = 0; k < 9; k++) {
+        double u = u0 + (u1 - u0) * (k % 3) * 0.5, v = v0 + (v1 - v0) * (k / 3) * 0.5, xd, yd, x, y;
+        rnd__pixel_to_normalised(&c->cam, u, v, &xd, &yd);
+        rnd__undistort(&c->cam, xd, yd, &x, &y);
+        rnd__ray_dir(&c->cam, x, y, rays[k]);
+    }
+    rnd__box felt, b;
+    if (!rnd__footprint(c, rays, 0, &felt))
+        return 0;
+    const rnd_scene *sc = c->sc;
+    int inside = felt.x0 > 0 && felt.y0 > 0 && felt.x1 < sc->width_in && felt.y1 < sc->depth_in;
+    int outside = felt.x1 < 0 || felt.y1 < 0 || felt.x0 > sc->width_in || felt.y0 > sc->depth_in;
+    if (!inside && !outside)
+        return 0;
+    for (int li = 0; li < c->nlevels; li++) {
+        const rnd__level *lv = &c->levels[li];
+        if (!rnd__footprint(c, rays, lv->h, &b))
+            return 0;
+        if (lv->occ >= 0) {
+            const rnd__occ *o = &c->occ[lv->occ];
+            if (rnd__box_circle(&b, o->x, o->y, fmax(1 / o->irx, 1 / o->iry)))
+                return 0;
+            continue;
+        }
+        if (lv->has_walls) { /* a wall spans from the level down to the felt */
+            b.x0 = fmin(b.x0, felt.x0);
+            b.y0 = fmin(b.y0, felt.y0);
+            b.x1 = fmax(b.x1, felt.x1);
+            b.y1 = fmax(b.y1, felt.y1);
+        }
+        int ia = (int)floor((b.x0 - lv->gx0) * lv->ginv), ib = (int)floor((b.x1 - lv->gx0) * lv->ginv);
+        int ja = (int)floor((b.y0 - lv->gy0) * lv->ginv), jb = (int)floor((b.y1 - lv->gy0) * lv->ginv);
+        ia = ia < 0 ? 0 : ia;
+        ja = ja < 0 ? 0 : ja;
+        ib = ib >= lv->gnx ? lv->gnx - 1 : ib;
+        jb = jb >= lv->gny ? lv->gny - 1 : jb;
+        for (int j = ja; j <= jb; j++)
+            for (int i = ia; i <= ib; i++) {
+                int cell = j * lv->gnx + i;
+                for (int k = lv->start[cell]; k < lv->start[cell + 1]; k++) {
+                    const rnd__ptag *t = &c->tags[lv->items[k]];
+                    if (rnd__box_circle(&b, t->cx, t->cy, t->bound))
+                        return 0;
+                }
+            }
+    }
+    return 1;
+}
+
+#define RND__TILE 8
+
 static void rnd__render_rows(const rnd__ctx *c, float *acc, int j0, int j1)
 {
     const rnd__cam *cam = &c->cam;
     int W = c->width, ss = c->sc->supersample < 1 ? 1 : c->sc->supersample;
     double inv_ss = 1.0 / ss, norm = 1.0 / (ss * ss);
-    for (int j = j0; j < j1; j++) {
-        float *row = acc + (size_t)j * W;
-        for (int sy = 0; sy < ss; sy++) {
-            double v = j - 0.5 + (sy + 0.5) * inv_ss;
-            double x = 0, y = 0, xp = 0, yp = 0;
-            int have = 0;
-            for (int i = 0; i < W; i++) {
-                double sum = 0;
-                for (int sx = 0; sx < ss; sx++) {
-                    double u = i - 0.5 + (sx + 0.5) * inv_ss, xd, yd, d[3];
-                    rnd__pixel_to_normalised(cam, u, v, &xd, &yd);
-                    if (have == 0) {
-                        rnd__undistort(cam, xd, yd, &x, &y);
-                    } else {
-                        /* start from the linear extrapolation of the last two */
-                        double nx = have > 1 ? 2 * x - xp : x, ny = have > 1 ? 2 * y - yp : y;
-                        xp = x;
-                        yp = y;
-                        x = nx;
-                        y = ny;
-                        rnd__undistort_from(cam, xd, yd, &x, &y);
-                    }
-                    if (have < 2)
-                        have++;
-                    if (have == 1)
-                        xp = x, yp = y;
-                    rnd__ray_dir(cam, x, y, d);
+    for (int i0 = 0; i0 < W; i0 += RND__TILE) {
+        int i1 = i0 + RND__TILE > W ? W : i0 + RND__TILE;
+        int plain = rnd__tile_plain(c, i0 - 0.5, j0 - 0.5, i1 - 0.5, j1 - 0.5);
+        for (int j = j0; j < j1; j++) {
+            float *row = acc + (size_t)j * W;
+            if (plain) {
+                rnd__walker w = {0};
+                for (int i = i0; i < i1; i++) {
+                    double d[3];
                     rnd__hit hit;
+                    rnd__walk(cam, &w, i, j, d);
                     rnd__cast(c, d, -1, &hit);
-                    sum += rnd__shade(c, &hit);
+                    row[i] = (float)rnd__shade(c, &hit);
                 }
-                if (sy == 0)
-                    row[i] = (float)(sum * norm);
-                else
+                continue;
+            }
+            for (int i = i0; i < i1; i++)
+                row[i] = 0;
+            for (int sy = 0; sy < ss; sy++) {
+                double v = j - 0.5 + (sy + 0.5) * inv_ss;
+                rnd__walker w = {0};
+                for (int i = i0; i < i1; i++) {
+                    double sum = 0;
+                    for (int sx = 0; sx < ss; sx++) {
+                        double d[3];
+                        rnd__hit hit;
+                        rnd__walk(cam, &w, i - 0.5 + (sx + 0.5) * inv_ss, v, d);
+                        rnd__cast(c, d, -1, &hit);
+                        sum += rnd__shade(c, &hit);
+                    }
                     row[i] += (float)(sum * norm);
+                }
             }
         }
     }

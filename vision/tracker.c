@@ -1,0 +1,504 @@
+/* tracker.c - see tracker.h for the method. */
+#include "tracker.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRK__STEP 4   /* change-map sample spacing, pixels */
+#define TRK__BLOCK 8  /* change-map block, in samples (32 px) */
+#define TRK__SETTLE 2 /* quiet frames before a changed block is searched */
+#define TRK__MAXWIN 4096
+
+typedef struct trk__track {
+    vision_track pub;
+    int rx, ry, rw, rh; /* reference patch rectangle */
+    uint8_t *ref;       /* samples at step 2, (rw/2) x (rh/2) */
+    int window;         /* window searched this frame, -1 if none */
+} trk__track;
+
+typedef enum { TRK__WIN_TRACK, TRK__WIN_SETTLED, TRK__WIN_SWEEP } trk__wkind;
+
+typedef struct trk__window {
+    int x, y, w, h;
+    trk__wkind kind;
+    vision_detections found;
+    tt_status st;
+} trk__window;
+
+struct vision_tracker {
+    vision_tracker_opts o;
+    int nthreads;
+    vision_detector *roi[8], *sweep[8], *full;
+    trk__track *tr;
+    int ntr, captr;
+    vision_track *pub; /* output array */
+    int width, height;
+    int gw, gh;        /* sample grid */
+    uint8_t *grid;
+    int bw, bh;        /* block grid */
+    int *quiet;        /* frames since the block last changed */
+    uint8_t *pending;  /* changed and not yet searched */
+    int need_full;
+    int tile;
+    trk__window *win;
+    int nwin;
+    int next_win;      /* work queue (atomic) */
+    const tt_image *frame;
+};
+
+void vision_tracker_opts_default(vision_tracker_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    vision_detector_opts_default(&o->det);
+    o->tiles_x = 4;
+    o->tiles_y = 3;
+    o->grace_frames = 45;
+    o->change_level = 8.0;
+    o->threads = 2;
+}
+
+tt_status vision_tracker_create(const vision_tracker_opts *opts, vision_tracker **out, tt_err *err)
+{
+    vision_tracker *t;
+    tt_status st;
+    *out = NULL;
+    if (opts->threads < 1 || opts->threads > 8)
+        return tt_err_set(err, TT_ERR_ARG, "tracker threads must be 1..8");
+    if (opts->tiles_x < 1 || opts->tiles_y < 1 || opts->grace_frames < 0)
+        return tt_err_set(err, TT_ERR_ARG, "tracker tiles must be >= 1 and grace >= 0");
+    t = calloc(1, sizeof *t);
+    if (!t)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    t->o = *opts;
+    t->nthreads = opts->threads;
+    t->win = calloc(TRK__MAXWIN, sizeof *t->win);
+    if (!t->win) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < t->nthreads; i++) {
+        vision_detector_opts d = opts->det;
+        d.nthreads = 1;
+        if ((st = vision_detector_create(&d, &t->sweep[i], err)) != TT_OK)
+            goto fail;
+        d.decimate = 1; /* windows are small: full resolution */
+        if ((st = vision_detector_create(&d, &t->roi[i], err)) != TT_OK)
+            goto fail;
+    }
+    {
+        vision_detector_opts d = opts->det;
+        d.nthreads = t->nthreads;
+        if ((st = vision_detector_create(&d, &t->full, err)) != TT_OK)
+            goto fail;
+    }
+    t->need_full = 1;
+    *out = t;
+    return TT_OK;
+fail:
+    vision_tracker_destroy(t);
+    return st;
+}
+
+void vision_tracker_destroy(vision_tracker *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < 8; i++) {
+        vision_detector_destroy(t->roi[i]);
+        vision_detector_destroy(t->sweep[i]);
+    }
+    vision_detector_destroy(t->full);
+    for (int i = 0; i < t->ntr; i++)
+        free(t->tr[i].ref);
+    if (t->win)
+        for (int i = 0; i < TRK__MAXWIN; i++)
+            vision_detections_free(&t->win[i].found);
+    free(t->win);
+    free(t->tr);
+    free(t->pub);
+    free(t->grid);
+    free(t->quiet);
+    free(t->pending);
+    free(t);
+}
+
+void vision_tracker_request_full(vision_tracker *t)
+{
+    if (t)
+        t->need_full = 1;
+}
+
+static int trk__clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Bounding box of a detection's corners, grown by margin, clipped. */
+static void trk__bbox(const vision_tracker *t, const vision_detection *d, int margin, int *x, int *y, int *w, int *h)
+{
+    double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+    for (int k = 0; k < 4; k++) {
+        x0 = fmin(x0, d->corners[k][0]);
+        x1 = fmax(x1, d->corners[k][0]);
+        y0 = fmin(y0, d->corners[k][1]);
+        y1 = fmax(y1, d->corners[k][1]);
+    }
+    int ax = trk__clampi((int)floor(x0) - margin, 0, t->width - 1);
+    int ay = trk__clampi((int)floor(y0) - margin, 0, t->height - 1);
+    int bx = trk__clampi((int)ceil(x1) + margin, 0, t->width - 1);
+    int by = trk__clampi((int)ceil(y1) + margin, 0, t->height - 1);
+    *x = ax;
+    *y = ay;
+    *w = bx - ax + 1;
+    *h = by - ay + 1;
+}
+
+static double trk__tag_px(const vision_detection *d)
+{
+    return 0.5 * (hypot(d->corners[1][0] - d->corners[0][0], d->corners[1][1] - d->corners[0][1]) +
+                  hypot(d->corners[2][0] - d->corners[1][0], d->corners[2][1] - d->corners[1][1]));
+}
+
+/* Sample the reference patch of a track from the frame. */
+static tt_status trk__set_ref(vision_tracker *t, trk__track *k, const tt_image *f, tt_err *err)
+{
+    trk__bbox(t, &k->pub.det, 3, &k->rx, &k->ry, &k->rw, &k->rh);
+    int sw = (k->rw + 1) / 2, sh = (k->rh + 1) / 2;
+    uint8_t *ref = realloc(k->ref, (size_t)sw * (size_t)sh);
+    if (!ref)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    k->ref = ref;
+    for (int j = 0; j < sh; j++) {
+        const uint8_t *row = f->data + (size_t)(k->ry + 2 * j < t->height ? k->ry + 2 * j : t->height - 1) * f->stride;
+        for (int i = 0; i < sw; i++) {
+            int x = k->rx + 2 * i < t->width ? k->rx + 2 * i : t->width - 1;
+            ref[j * sw + i] = row[x];
+        }
+    }
+    return TT_OK;
+}
+
+/* Mean absolute difference between the frame and a track's reference. */
+static double trk__ref_diff(const vision_tracker *t, const trk__track *k, const tt_image *f)
+{
+    int sw = (k->rw + 1) / 2, sh = (k->rh + 1) / 2;
+    long sum = 0;
+    for (int j = 0; j < sh; j++) {
+        const uint8_t *row = f->data + (size_t)(k->ry + 2 * j < t->height ? k->ry + 2 * j : t->height - 1) * f->stride;
+        const uint8_t *ref = k->ref + j * sw;
+        for (int i = 0; i < sw; i++) {
+            int x = k->rx + 2 * i < t->width ? k->rx + 2 * i : t->width - 1;
+            sum += abs((int)row[x] - (int)ref[i]);
+        }
+    }
+    return (double)sum / ((double)sw * sh);
+}
+
+static tt_status trk__resize(vision_tracker *t, const tt_image *f, tt_err *err)
+{
+    t->width = f->width;
+    t->height = f->height;
+    t->gw = f->width / TRK__STEP;
+    t->gh = f->height / TRK__STEP;
+    t->bw = (t->gw + TRK__BLOCK - 1) / TRK__BLOCK;
+    t->bh = (t->gh + TRK__BLOCK - 1) / TRK__BLOCK;
+    free(t->grid);
+    free(t->quiet);
+    free(t->pending);
+    t->grid = malloc((size_t)t->gw * (size_t)t->gh);
+    t->quiet = calloc((size_t)t->bw * (size_t)t->bh, sizeof *t->quiet);
+    t->pending = calloc((size_t)t->bw * (size_t)t->bh, 1);
+    if (!t->grid || !t->quiet || !t->pending)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory for a %dx%d frame", f->width, f->height);
+    for (int j = 0; j < t->gh; j++)
+        for (int i = 0; i < t->gw; i++)
+            t->grid[j * t->gw + i] = f->data[(size_t)(j * TRK__STEP + TRK__STEP / 2) * f->stride + i * TRK__STEP +
+                                             TRK__STEP / 2];
+    return TT_OK;
+}
+
+/* Update the sample grid; mark blocks that changed. */
+static void trk__change_map(vision_tracker *t, const tt_image *f)
+{
+    int nb = t->bw * t->bh;
+    long *sum = calloc((size_t)nb, sizeof *sum);
+    int *cnt = calloc((size_t)nb, sizeof *cnt);
+    if (!sum || !cnt) {
+        free(sum);
+        free(cnt);
+        return;
+    }
+    for (int j = 0; j < t->gh; j++) {
+        const uint8_t *row = f->data + (size_t)(j * TRK__STEP + TRK__STEP / 2) * f->stride + TRK__STEP / 2;
+        uint8_t *g = t->grid + j * t->gw;
+        long *bs = sum + (j / TRK__BLOCK) * t->bw;
+        int *bc = cnt + (j / TRK__BLOCK) * t->bw;
+        for (int i = 0; i < t->gw; i++) {
+            int v = row[i * TRK__STEP];
+            bs[i / TRK__BLOCK] += abs(v - g[i]);
+            bc[i / TRK__BLOCK]++;
+            g[i] = (uint8_t)v;
+        }
+    }
+    for (int b = 0; b < nb; b++) {
+        if (cnt[b] && (double)sum[b] / cnt[b] > t->o.change_level * 0.5) {
+            t->quiet[b] = 0;
+            t->pending[b] = 1;
+        } else {
+            t->quiet[b]++;
+        }
+    }
+    free(sum);
+    free(cnt);
+}
+
+static int trk__add_window(vision_tracker *t, int x, int y, int w, int h, trk__wkind kind)
+{
+    x = trk__clampi(x, 0, t->width - 1);
+    y = trk__clampi(y, 0, t->height - 1);
+    w = trk__clampi(w, 1, t->width - x);
+    h = trk__clampi(h, 1, t->height - y);
+    if (t->nwin >= TRK__MAXWIN || w < 16 || h < 16)
+        return -1;
+    trk__window *wd = &t->win[t->nwin];
+    vision_detections_free(&wd->found);
+    wd->x = x;
+    wd->y = y;
+    wd->w = w;
+    wd->h = h;
+    wd->kind = kind;
+    wd->st = TT_OK;
+    return t->nwin++;
+}
+
+/* Settled regions: connected changed blocks that have been quiet for a
+ * while, as rectangles grown by a margin. */
+static void trk__settled_windows(vision_tracker *t, int margin)
+{
+    int nb = t->bw * t->bh;
+    int *stack = malloc(sizeof(int) * (size_t)nb);
+    if (!stack)
+        return;
+    for (int b = 0; b < nb; b++) {
+        if (!t->pending[b] || t->quiet[b] < TRK__SETTLE)
+            continue;
+        int sp = 0, bx0 = t->bw, by0 = t->bh, bx1 = -1, by1 = -1;
+        stack[sp++] = b;
+        t->pending[b] = 0;
+        while (sp) {
+            int c = stack[--sp], cx = c % t->bw, cy = c / t->bw;
+            bx0 = cx < bx0 ? cx : bx0;
+            bx1 = cx > bx1 ? cx : bx1;
+            by0 = cy < by0 ? cy : by0;
+            by1 = cy > by1 ? cy : by1;
+            const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+            for (int k = 0; k < 4; k++) {
+                int nx = cx + dx[k], ny = cy + dy[k];
+                if (nx < 0 || ny < 0 || nx >= t->bw || ny >= t->bh)
+                    continue;
+                int n = ny * t->bw + nx;
+                if (t->pending[n] && t->quiet[n] >= TRK__SETTLE) {
+                    t->pending[n] = 0;
+                    stack[sp++] = n;
+                }
+            }
+        }
+        int px = TRK__STEP * TRK__BLOCK;
+        trk__add_window(t, bx0 * px - margin, by0 * px - margin, (bx1 - bx0 + 1) * px + 2 * margin,
+                        (by1 - by0 + 1) * px + 2 * margin, TRK__WIN_SETTLED);
+    }
+    free(stack);
+}
+
+typedef struct trk__worker {
+    vision_tracker *t;
+    int idx;
+} trk__worker;
+
+static void *trk__work(void *arg)
+{
+    trk__worker *w = arg;
+    vision_tracker *t = w->t;
+    for (;;) {
+        int i = __atomic_fetch_add(&t->next_win, 1, __ATOMIC_RELAXED);
+        if (i >= t->nwin)
+            break;
+        trk__window *wd = &t->win[i];
+        vision_detector *d = wd->kind == TRK__WIN_SWEEP ? t->sweep[w->idx] : t->roi[w->idx];
+        wd->st = vision_detect_rect(d, t->frame, wd->x, wd->y, wd->w, wd->h, &wd->found, NULL);
+    }
+    return NULL;
+}
+
+static void trk__run_windows(vision_tracker *t, const tt_image *f)
+{
+    pthread_t th[8];
+    trk__worker wk[8];
+    int started = 0;
+    t->frame = f;
+    t->next_win = 0;
+    for (int i = 1; i < t->nthreads; i++) {
+        wk[i].t = t;
+        wk[i].idx = i;
+        if (pthread_create(&th[i], NULL, trk__work, &wk[i]) == 0)
+            started |= 1 << i;
+    }
+    wk[0].t = t;
+    wk[0].idx = 0;
+    trk__work(&wk[0]);
+    for (int i = 1; i < t->nthreads; i++)
+        if (started & (1 << i))
+            pthread_join(th[i], NULL);
+}
+
+static int trk__cmp(const void *a, const void *b)
+{
+    const trk__track *x = a, *y = b;
+    int c = strcmp(x->pub.det.family, y->pub.det.family);
+    if (c)
+        return c;
+    return (x->pub.det.id > y->pub.det.id) - (x->pub.det.id < y->pub.det.id);
+}
+
+static trk__track *trk__find(vision_tracker *t, const char *family, int id)
+{
+    for (int i = 0; i < t->ntr; i++)
+        if (t->tr[i].pub.det.id == id && !strcmp(t->tr[i].pub.det.family, family))
+            return &t->tr[i];
+    return NULL;
+}
+
+/* Apply one detection: update its track or start a new one. */
+static tt_status trk__apply(vision_tracker *t, const vision_detection *d, const tt_image *f, int frame_no, tt_err *err)
+{
+    trk__track *k = trk__find(t, d->family, d->id);
+    if (k && k->pub.fresh) {
+        /* Seen twice this frame (overlapping windows): the first stands. */
+        return TT_OK;
+    }
+    if (!k) {
+        if (t->ntr == t->captr) {
+            int nc = t->captr ? t->captr * 2 : 64;
+            trk__track *n = realloc(t->tr, sizeof *n * (size_t)nc);
+            if (!n)
+                return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            t->tr = n;
+            t->captr = nc;
+        }
+        k = &t->tr[t->ntr++];
+        memset(k, 0, sizeof *k);
+        k->pub.first_frame = frame_no;
+        k->window = -1;
+    }
+    k->pub.det = *d;
+    k->pub.state = VISION_TAG_SEEN;
+    k->pub.fresh = 1;
+    k->pub.last_seen_frame = frame_no;
+    return trk__set_ref(t, k, f, err);
+}
+
+tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_no, const vision_track **tracks,
+                                int *n, vision_tracker_stats *stats, tt_err *err)
+{
+    tt_status st = TT_OK;
+    vision_tracker_stats s = {0};
+    *tracks = NULL;
+    *n = 0;
+    if (!f || !f->data || f->channels != 1)
+        return tt_err_set(err, TT_ERR_ARG, "the tracker needs 8-bit gray frames");
+    if (f->width != t->width || f->height != t->height) {
+        if ((st = trk__resize(t, f, err)) != TT_OK)
+            return st;
+        t->need_full = 1;
+    }
+    for (int i = 0; i < t->ntr; i++) {
+        t->tr[i].pub.fresh = 0;
+        t->tr[i].window = -1;
+    }
+    t->nwin = 0;
+
+    if (t->need_full) {
+        vision_detections all = {0};
+        if ((st = vision_detect(t->full, f, &all, err)) != TT_OK)
+            return st;
+        for (int i = 0; i < all.count && st == TT_OK; i++)
+            st = trk__apply(t, &all.items[i], f, frame_no, err);
+        vision_detections_free(&all);
+        if (st != TT_OK)
+            return st;
+        /* Tracks not found in a full frame: hidden or gone. */
+        for (int i = 0; i < t->ntr; i++)
+            if (!t->tr[i].pub.fresh && t->tr[i].pub.state == VISION_TAG_SEEN)
+                t->tr[i].pub.state = VISION_TAG_OCCLUDED;
+        trk__resize(t, f, NULL); /* fresh change map */
+        t->need_full = 0;
+        s.full_frame = 1;
+        s.windows = 1;
+        s.pixels = (long)f->width * f->height;
+    } else {
+        trk__change_map(t, f);
+        /* 1. Tracks whose patch changed: search a window around them. */
+        for (int i = 0; i < t->ntr; i++) {
+            trk__track *k = &t->tr[i];
+            if (k->pub.state == VISION_TAG_LOST || !k->ref)
+                continue;
+            double diff = trk__ref_diff(t, k, f);
+            if (diff <= t->o.change_level) {
+                /* Unchanged: the tag is where it was (a hand has left). */
+                k->pub.state = VISION_TAG_SEEN;
+                k->pub.last_seen_frame = frame_no;
+                continue;
+            }
+            int margin = (int)fmax(32.0, trk__tag_px(&k->pub.det));
+            int x, y, w, h;
+            trk__bbox(t, &k->pub.det, margin, &x, &y, &w, &h);
+            k->window = trk__add_window(t, x, y, w, h, TRK__WIN_TRACK);
+        }
+        /* 2. Regions that changed and settled again. */
+        trk__settled_windows(t, 48);
+        /* 3. One sweep tile, overlapping its neighbours by 96 px. */
+        int ntiles = t->o.tiles_x * t->o.tiles_y, ti = t->tile++ % ntiles;
+        int tw = (t->width + t->o.tiles_x - 1) / t->o.tiles_x, th = (t->height + t->o.tiles_y - 1) / t->o.tiles_y;
+        trk__add_window(t, (ti % t->o.tiles_x) * tw - 48, (ti / t->o.tiles_x) * th - 48, tw + 96, th + 96,
+                        TRK__WIN_SWEEP);
+
+        trk__run_windows(t, f);
+        for (int w = 0; w < t->nwin && st == TT_OK; w++) {
+            trk__window *wd = &t->win[w];
+            s.windows++;
+            s.pixels += (long)wd->w * wd->h;
+            if (wd->st != TT_OK)
+                continue;
+            for (int i = 0; i < wd->found.count && st == TT_OK; i++)
+                st = trk__apply(t, &wd->found.items[i], f, frame_no, err);
+        }
+        if (st != TT_OK)
+            return st;
+        /* Searched but not found: occluded (or moved out of its window). */
+        for (int i = 0; i < t->ntr; i++) {
+            trk__track *k = &t->tr[i];
+            if (k->window >= 0 && !k->pub.fresh && k->pub.state == VISION_TAG_SEEN)
+                k->pub.state = VISION_TAG_OCCLUDED;
+        }
+    }
+    /* Occluded too long: lost. */
+    for (int i = 0; i < t->ntr; i++) {
+        trk__track *k = &t->tr[i];
+        if (k->pub.state == VISION_TAG_OCCLUDED && frame_no - k->pub.last_seen_frame > t->o.grace_frames)
+            k->pub.state = VISION_TAG_LOST;
+    }
+    qsort(t->tr, (size_t)t->ntr, sizeof *t->tr, trk__cmp);
+    vision_track *pub = realloc(t->pub, sizeof *pub * (size_t)(t->ntr ? t->ntr : 1));
+    if (!pub)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    t->pub = pub;
+    for (int i = 0; i < t->ntr; i++)
+        pub[i] = t->tr[i].pub;
+    *tracks = pub;
+    *n = t->ntr;
+    if (stats)
+        *stats = s;
+    return TT_OK;
+}

@@ -1,0 +1,129 @@
+/* fire.c - the 'los' and 'fire' queries: line of sight, range bracket,
+ * cover and the score needed to hit. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
+{
+    int i, j, bl;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_LOS;
+    if ((st = rules_scenario_figure(sc, from, "from", &i, err)) || (st = rules_scenario_figure(sc, to, "to", &j, err)))
+        return st;
+    out->visible = rules_los_decide(sc, i, j, 0, 1, &bl);
+    out->blocked_by = rules_blocker_id(sc, bl);
+    out->line[0] = rules_pt_in(rules_fire_origin(sc, &sc->figs[i]));
+    out->line[1] = rules_pt_in(sc->figs[j].shape.c);
+    return TT_OK;
+}
+
+/* Figure distance under the ruleset's measuring convention, inches. */
+double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b)
+{
+    if (sc->prof->centre_measure)
+        return rules_in(1) * hypot((double)(a->shape.c.x - b->shape.c.x), (double)(a->shape.c.y - b->shape.c.y));
+    return rules_in(1) * rules_geom_shape_shape_dist(&a->shape, &b->shape);
+}
+
+int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R)
+{
+    if (sc->prof->centre_measure)
+        return rules_len2(rules_sub(a->shape.c, b->shape.c)) <= (rules_i128)R * R;
+    return rules_geom_shape_shape_within(&a->shape, &b->shape, R);
+}
+
+tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
+                          tt_err *err)
+{
+    if (name) {
+        *w = rules_profile_weapon(sc->prof, name);
+        if (!*w) {
+            char names[512];
+            rules_profile_weapon_names(sc->prof, names, sizeof names);
+            return tt_err_set(err, TT_ERR_UNKNOWN, "unknown weapon \"%s\" in ruleset %s (known: %s)", name,
+                              sc->prof->name, names);
+        }
+        return TT_OK;
+    }
+    *w = f->weapon;
+    if (!*w)
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" has no weapon: give it one in the scenario or add "
+                                           "\"weapon\" to the query",
+                          f->id);
+    return TT_OK;
+}
+
+tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
+                     tt_err *err)
+{
+    int i, j, bl;
+    tt_status st;
+    const rules_weapon *w;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_FIRE;
+    if ((st = rules_scenario_figure(sc, from, "from", &i, err)) || (st = rules_scenario_figure(sc, to, "to", &j, err)))
+        return st;
+    if (i == j)
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    if ((st = rules_weapon_of(sc, fi, weapon, &w, err)))
+        return st;
+    out->distance_in = rules_figure_distance(sc, fi, fj);
+    const rules_bracket *br = NULL;
+    for (int k = 0; k < w->nbr && !br; k++)
+        if (rules_figure_within(sc, fi, fj, w->br[k].max_fx))
+            br = &w->br[k];
+    out->bracket = br ? br->name : "out";
+    out->visible = rules_los_decide(sc, i, j, 1, 0, &bl);
+    rules_cover cv = rules_cover_for(sc, i, j);
+    out->cover = rules_cover_name(cv);
+    double arc = w->arc_deg + 2 * w->pivot_deg;
+    rules_arc a;
+    rules_arc_init(&a, fi->shape.c, fi->facing_deg, arc, rules_fx(RULES_MAX_IN));
+    int in_arc = rules_arc_meets(&a, &fj->shape);
+    out->to_hit = RULES_NULL;
+    if (br && br->to_hit != RULES_NULL && in_arc && (out->visible || w->indirect)) {
+        int th = br->to_hit + sc->prof->cover_mod[cv];
+        if (th < 1)
+            th = 1;
+        if (th <= sc->prof->to_hit_max)
+            out->to_hit = th;
+    }
+    out->line[0] = rules_pt_in(rules_fire_origin(sc, fi));
+    out->line[1] = rules_pt_in(fj->shape.c);
+    return TT_OK;
+}
+
+tt_status rules_aspect(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
+{
+    int i, j;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_ASPECT;
+    if ((st = rules_scenario_figure(sc, from, "from", &i, err)) || (st = rules_scenario_figure(sc, to, "to", &j, err)))
+        return st;
+    const rules_figure *fa = &sc->figs[i], *fb = &sc->figs[j];
+    rules_pt ref = rules_fire_origin(sc, fa);
+    rules_pt p = rules_sub(ref, fb->shape.c);
+    /* the line from the attacker meets the target's base: through the front
+     * edge (front corners count as front), the rear edge (rear corners count
+     * as flank) or a side */
+    rules_i128 u = rules_dot(p, fb->f), v = rules_cross(fb->f, p);
+    if (v < 0)
+        v = -v;
+    rules_i128 U = u * fb->w, V = v * fb->d;
+    if (u > 0 && U >= V)
+        out->aspect = "front";
+    else if (u < 0 && -U > V)
+        out->aspect = "rear";
+    else if (u == 0 && v == 0)
+        out->aspect = "front";
+    else
+        out->aspect = "flank";
+    out->line[0] = rules_pt_in(ref);
+    out->line[1] = rules_pt_in(fb->shape.c);
+    return TT_OK;
+}

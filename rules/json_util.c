@@ -1,0 +1,39 @@
+/* json_util.c - typed optional members (see rules_json.h). */
+#include "rules_json.h"
+
+tt_status rules_json_bool(const json_t *o, const char *key, const char *where, int *out, tt_err *err)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v)
+        return TT_OK;
+    if (!json_is_boolean(v))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be true or false", where, key);
+    *out = json_is_true(v);
+    return TT_OK;
+}
+
+tt_status rules_json_num(const json_t *o, const char *key, const char *where, double lo, double hi, double *out,
+                         tt_err *err)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v)
+        return TT_OK;
+    if (!json_is_number(v))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be a number", where, key);
+    double d = json_number_value(v);
+    if (!(d >= lo && d <= hi))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" is %g, it must be between %g and %g", where, key, d, lo, hi);
+    *out = d;
+    return TT_OK;
+}
+
+tt_status rules_json_str(const json_t *o, const char *key, const char *where, const char **out, tt_err *err)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v)
+        return TT_OK;
+    if (!json_is_string(v))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be a string", where, key);
+    *out = json_string_value(v);
+    return TT_OK;
+}

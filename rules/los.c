@@ -1,0 +1,247 @@
+/* los.c - line of sight between figures and the cover a target gets. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rules_piece_cuts(const rules_piece *pc, rules_pt a, rules_pt b)
+{
+    rules_pt lo = {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y};
+    rules_pt hi = {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y};
+    if (hi.x < pc->lo.x || lo.x > pc->hi.x || hi.y < pc->lo.y || lo.y > pc->hi.y)
+        return 0;
+    if (a.x == b.x && a.y == b.y)
+        return pc->closed && rules_geom_point_in_poly(pc->v, pc->n, a) > 0;
+    if (pc->closed)
+        return rules_geom_seg_meets_interior(pc->v, pc->n, a, b);
+    return rules_geom_seg_crosses_chain(pc->v, pc->n, a, b);
+}
+
+static int rules__cmpd(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Parameters along a-b where it meets the piece's boundary (unsorted). */
+static int rules__boundary_ts(const rules_piece *pc, rules_pt a, rules_pt b, double *ts, int cap)
+{
+    int nt = 0;
+    double dx = (double)(b.x - a.x), dy = (double)(b.y - a.y), L2 = dx * dx + dy * dy;
+    int ne = pc->closed ? pc->n : pc->n - 1;
+    for (int i = 0; i < pc->n && nt < cap; i++) {
+        rules_pt v = pc->v[i];
+        if (rules_orient(a, b, v) == 0 && rules_geom_between_closed(a, b, v))
+            ts[nt++] = ((double)(v.x - a.x) * dx + (double)(v.y - a.y) * dy) / L2;
+    }
+    for (int i = 0; i < ne && nt < cap; i++) {
+        rules_pt p = pc->v[i], q = pc->v[(i + 1) % pc->n];
+        if (rules_geom_cross_proper(a, b, p, q)) {
+            double ex = (double)(q.x - p.x), ey = (double)(q.y - p.y);
+            double den = dx * ey - dy * ex;
+            ts[nt++] = ((double)(p.x - a.x) * ey - (double)(p.y - a.y) * ex) / den;
+        }
+    }
+    return nt;
+}
+
+double rules_piece_depth(const rules_piece *pc, rules_pt a, rules_pt b)
+{
+    if (!pc->closed || (a.x == b.x && a.y == b.y))
+        return 0;
+    double *ts = malloc(((size_t)pc->n * 2 + 2) * sizeof *ts);
+    if (!ts)
+        return INFINITY; /* out of memory: err on the side of blocked */
+    int nt = rules__boundary_ts(pc, a, b, ts, pc->n * 2);
+    ts[nt++] = 0;
+    ts[nt++] = 1;
+    qsort(ts, (size_t)nt, sizeof *ts, rules__cmpd);
+    double len = hypot((double)(b.x - a.x), (double)(b.y - a.y)), in = 0;
+    for (int i = 0; i + 1 < nt; i++) {
+        double t0 = ts[i] < 0 ? 0 : ts[i], t1 = ts[i + 1] > 1 ? 1 : ts[i + 1];
+        if (t1 <= t0)
+            continue;
+        double tm = (t0 + t1) / 2;
+        rules_pt m = {llround((double)a.x + tm * (double)(b.x - a.x)), llround((double)a.y + tm * (double)(b.y - a.y))};
+        if (rules_geom_point_in_poly(pc->v, pc->n, m) > 0)
+            in += (t1 - t0) * len;
+    }
+    free(ts);
+    return rules_in((int64_t)llround(in));
+}
+
+double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b)
+{
+    if (pc->closed && rules_geom_point_in_poly(pc->v, pc->n, a) >= 0)
+        return 0;
+    if (a.x == b.x && a.y == b.y)
+        return 2;
+    double best = 2;
+    int ne = pc->closed ? pc->n : pc->n - 1;
+    double dx = (double)(b.x - a.x), dy = (double)(b.y - a.y), L2 = dx * dx + dy * dy;
+    for (int i = 0; i < pc->n; i++) {
+        rules_pt v = pc->v[i];
+        if (rules_orient(a, b, v) == 0 && rules_geom_between_closed(a, b, v)) {
+            double t = ((double)(v.x - a.x) * dx + (double)(v.y - a.y) * dy) / L2;
+            if (t < best)
+                best = t;
+        }
+    }
+    for (int i = 0; i < ne; i++) {
+        rules_pt p = pc->v[i], q = pc->v[(i + 1) % pc->n];
+        if (rules_geom_cross_proper(a, b, p, q)) {
+            double ex = (double)(q.x - p.x), ey = (double)(q.y - p.y);
+            double t = ((double)(p.x - a.x) * ey - (double)(p.y - a.y) * ex) / (dx * ey - dy * ex);
+            if (t < best)
+                best = t;
+        }
+    }
+    return best;
+}
+
+rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f)
+{
+    return sc->prof->fire_from_front ? f->front : f->shape.c;
+}
+
+static int rules__in(const int *list, int n, int v)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == v)
+            return 1;
+    return 0;
+}
+
+/* Does figure k stand in the way of i firing at j under the ruleset? */
+static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rules_pt a, rules_pt b)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fk = &sc->figs[k];
+    const rules_profile *p = sc->prof;
+    if (k == i || k == j || !strcmp(fk->unit, fi->unit) || !strcmp(fk->unit, fj->unit))
+        return 0;
+    if (fk->skirmisher && !p->own_skirmishers_block && !strcmp(fk->side, fi->side))
+        return 0;
+    if (p->hill_overfire_in > 0 && fi->on_hill && fi->weapon && (fi->weapon->ball || fi->weapon->grape_range_in > 0) &&
+        !rules_geom_shape_shape_within(&fk->shape, &fj->shape, rules_fx(p->hill_overfire_in)))
+        return 0;
+    return rules_geom_shape_seg_blocks(&fk->shape, a, b);
+}
+
+int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
+    double best_t = 3;
+    int best = -1;
+    *blocker = -1;
+    if (i == j || (a.x == b.x && a.y == b.y))
+        return 1;
+    if (use_grid && !want_blocker) {
+        if (rules_grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside))
+            return 0;
+    }
+    int fast = use_grid && !want_blocker;
+    size_t nk = fast ? sc->ndeep : sc->npieces;
+    for (size_t kk = 0; kk < nk; kk++) {
+        size_t k = fast ? (size_t)sc->deep[kk] : kk;
+        const rules_piece *pc = &sc->pieces[k];
+        if (!pc->p.blocks_los)
+            continue;
+        int blocked;
+        if (pc->p.los_depth_in > 0) {
+            rules_pt lo = {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y};
+            rules_pt hi = {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y};
+            if (hi.x < pc->lo.x || lo.x > pc->hi.x || hi.y < pc->lo.y || lo.y > pc->hi.y)
+                continue;
+            blocked = rules_piece_depth(pc, a, b) > pc->p.los_depth_in;
+        } else {
+            if (rules__in(fi->inside, fi->ninside, (int)k) || rules__in(fj->inside, fj->ninside, (int)k))
+                continue;
+            blocked = rules_piece_cuts(pc, a, b);
+        }
+        if (blocked) {
+            if (!want_blocker)
+                return 0;
+            double t = rules_piece_entry_t(pc, a, b);
+            if (t < best_t) {
+                best_t = t;
+                best = (int)k;
+            }
+        }
+    }
+    if (sc->prof->figures_block)
+        for (size_t k = 0; k < sc->nfigs; k++) {
+            if (!rules__figure_in_the_way(sc, i, j, (int)k, a, b))
+                continue;
+            if (!want_blocker)
+                return 0;
+            double t = rules_geom_shape_entry_t(&sc->figs[k].shape, a, b);
+            if (t < best_t) {
+                best_t = t;
+                best = -(int)k - 2;
+            }
+        }
+    *blocker = best;
+    return best == -1;
+}
+
+const char *rules_blocker_id(const rules_scenario *sc, int blocker)
+{
+    if (blocker >= 0)
+        return sc->pieces[blocker].id;
+    if (blocker <= -2)
+        return sc->figs[-blocker - 2].id;
+    return NULL;
+}
+
+int rules_los_index(rules_scenario *sc, size_t i, size_t j)
+{
+    int bl;
+    if (!sc || i >= sc->nfigs || j >= sc->nfigs)
+        return 0;
+    return rules_los_decide(sc, (int)i, (int)j, 1, 0, &bl);
+}
+
+int rules_los_index_bruteforce(rules_scenario *sc, size_t i, size_t j)
+{
+    int bl;
+    if (!sc || i >= sc->nfigs || j >= sc->nfigs)
+        return 0;
+    return rules_los_decide(sc, (int)i, (int)j, 0, 0, &bl);
+}
+
+/* How far the target's base reaches from its centre towards direction
+ * (ux, uy) (unit vector), inches. */
+static double rules__extent(const rules_figure *f, double ux, double uy)
+{
+    if (f->shape.round)
+        return f->w_in / 2;
+    double a = f->facing_deg * (M_PI / 180.0);
+    double u = fabs(ux * cos(a) + uy * sin(a)), v = fabs(-ux * sin(a) + uy * cos(a));
+    double e1 = u > 0 ? (f->d_in / 2) / u : INFINITY, e2 = v > 0 ? (f->w_in / 2) / v : INFINITY;
+    return e1 < e2 ? e1 : e2;
+}
+
+rules_cover rules_cover_for(rules_scenario *sc, int i, int j)
+{
+    const rules_figure *fj = &sc->figs[j];
+    rules_pt a = rules_fire_origin(sc, &sc->figs[i]), b = fj->shape.c, q = a;
+    double dx = rules_in(a.x - b.x), dy = rules_in(a.y - b.y), L = hypot(dx, dy);
+    rules_cover best = RULES_COVER_NONE;
+    if (L > 0) {
+        double reach = rules__extent(fj, dx / L, dy / L) + sc->prof->cover_within_in;
+        if (reach < L) {
+            q.x = b.x + rules_fx(dx * reach / L);
+            q.y = b.y + rules_fx(dy * reach / L);
+        }
+    }
+    for (size_t k = 0; k < sc->npieces; k++) {
+        const rules_piece *pc = &sc->pieces[k];
+        if (pc->p.cover <= best)
+            continue;
+        if (rules_piece_contains(pc, b) || rules_piece_cuts(pc, q, b))
+            best = pc->p.cover;
+    }
+    return best;
+}

@@ -1,0 +1,418 @@
+/* profile.c - rule-set profiles: JSON -> rules_profile (see
+ * rules/profiles/NAME.json and the README for the format). */
+#include "rules_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_json.h"
+
+static const char *const rules__required_kinds[] = {"building", "wall",  "hedge", "woods",
+                                                    "hill",     "river", "rough", "breastworks"};
+
+tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err)
+{
+    const char *s;
+    tt_status st;
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", where);
+    if ((st = rules_json_bool(o, "blocks_los", where, &p->blocks_los, err)) ||
+        (st = rules_json_num(o, "los_depth_in", where, 0, RULES_MAX_IN, &p->los_depth_in, err)) ||
+        (st = rules_json_bool(o, "shields_blast", where, &p->shields_blast, err)) ||
+        (st = rules_json_bool(o, "stops_ball", where, &p->stops_ball, err)) ||
+        (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)))
+        return st;
+    s = NULL;
+    if ((st = rules_json_str(o, "cover", where, &s, err)))
+        return st;
+    if (s) {
+        if (!strcmp(s, "none"))
+            p->cover = RULES_COVER_NONE;
+        else if (!strcmp(s, "soft"))
+            p->cover = RULES_COVER_SOFT;
+        else if (!strcmp(s, "hard"))
+            p->cover = RULES_COVER_HARD;
+        else
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: cover \"%s\" must be none, soft or hard", where, s);
+    }
+    s = NULL;
+    if ((st = rules_json_str(o, "movement", where, &s, err)))
+        return st;
+    if (s) {
+        if (!strcmp(s, "open"))
+            p->movement = RULES_MOVE_OPEN;
+        else if (!strcmp(s, "difficult"))
+            p->movement = RULES_MOVE_DIFFICULT;
+        else if (!strcmp(s, "obstacle"))
+            p->movement = RULES_MOVE_OBSTACLE;
+        else if (!strcmp(s, "impassable"))
+            p->movement = RULES_MOVE_IMPASSABLE;
+        else
+            return tt_err_set(err, TT_ERR_FORMAT,
+                              "%s: movement \"%s\" must be open, difficult, obstacle or impassable", where, s);
+    }
+    return TT_OK;
+}
+
+static tt_status rules__weapon_parse(const char *name, const json_t *o, const char *where, rules_weapon *w,
+                                     tt_err *err)
+{
+    char at[256];
+    tt_status st;
+    snprintf(at, sizeof at, "%s: weapon \"%s\"", where, name);
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+    w->arc_deg = 360;
+    w->range_in = -1;
+    if ((st = rules_json_num(o, "range_in", at, 0, RULES_MAX_IN, &w->range_in, err)))
+        return st;
+    if (w->range_in < 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"range_in\" (its longest range in inches)", at);
+    if ((st = rules_json_bool(o, "indirect", at, &w->indirect, err)) ||
+        (st = rules_json_num(o, "arc_deg", at, 0, 360, &w->arc_deg, err)) ||
+        (st = rules_json_num(o, "pivot_deg", at, 0, 180, &w->pivot_deg, err)) ||
+        (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||
+        (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)))
+        return st;
+    const json_t *g = json_object_get(o, "grape");
+    if (g) {
+        char gat[300];
+        snprintf(gat, sizeof gat, "%s: grape", at);
+        if (!json_is_object(g))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object {\"range_in\":R,\"arc_deg\":A}", gat);
+        w->grape_arc_deg = 360;
+        if ((st = rules_json_num(g, "range_in", gat, 0, RULES_MAX_IN, &w->grape_range_in, err)) ||
+            (st = rules_json_num(g, "arc_deg", gat, 0, 360, &w->grape_arc_deg, err)))
+            return st;
+        if (w->grape_range_in <= 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"range_in\" must be > 0", gat);
+    }
+    const json_t *b = json_object_get(o, "brackets");
+    if (b) {
+        if (!json_is_array(b) || json_array_size(b) < 1 || json_array_size(b) > 3)
+            return tt_err_set(err, TT_ERR_FORMAT,
+                              "%s: \"brackets\" must be a list of 1 to 3 {\"name\",\"max_in\",\"to_hit\"}", at);
+        double prev = 0;
+        for (size_t i = 0; i < json_array_size(b); i++) {
+            const json_t *e = json_array_get(b, i);
+            char bat[320];
+            const char *bn = NULL;
+            snprintf(bat, sizeof bat, "%s: brackets[%zu]", at, i);
+            if (!json_is_object(e))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", bat);
+            if ((st = rules_json_str(e, "name", bat, &bn, err)))
+                return st;
+            if (!bn || (strcmp(bn, "short") && strcmp(bn, "medium") && strcmp(bn, "long")))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"name\" must be short, medium or long", bat);
+            rules_bracket *br = &w->br[i];
+            snprintf(br->name, sizeof br->name, "%s", bn);
+            br->max_in = -1;
+            if ((st = rules_json_num(e, "max_in", bat, 0, RULES_MAX_IN, &br->max_in, err)))
+                return st;
+            if (br->max_in < 0 || br->max_in < prev)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"max_in\" missing or shorter than the bracket before",
+                                  bat);
+            prev = br->max_in;
+            br->max_fx = rules_fx(br->max_in);
+            const json_t *th = json_object_get(e, "to_hit");
+            if (!th || json_is_null(th))
+                br->to_hit = RULES_NULL;
+            else if (json_is_integer(th) && json_integer_value(th) >= 1 && json_integer_value(th) <= 100)
+                br->to_hit = (int)json_integer_value(th);
+            else
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"to_hit\" must be a whole number (the score needed)",
+                                  bat);
+        }
+        w->nbr = (int)json_array_size(b);
+    } else {
+        snprintf(w->br[0].name, sizeof w->br[0].name, "long");
+        w->br[0].max_in = w->range_in;
+        w->br[0].max_fx = rules_fx(w->range_in);
+        w->br[0].to_hit = RULES_NULL;
+        w->nbr = 1;
+    }
+    return TT_OK;
+}
+
+static tt_status rules__base_parse(const json_t *o, const char *where, int *round, double *w, double *d,
+                                   tt_err *err)
+{
+    const json_t *r = json_object_get(o, "round_in"), *q = json_object_get(o, "rect_in");
+    if (r && !q) {
+        if (!json_is_number(r) || json_number_value(r) <= 0 || json_number_value(r) > 100)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"round_in\" must be the base diameter in inches (> 0)",
+                              where);
+        *round = 1;
+        *w = *d = json_number_value(r);
+        return TT_OK;
+    }
+    if (q && !r) {
+        if (!json_is_array(q) || json_array_size(q) != 2 || !json_is_number(json_array_get(q, 0)) ||
+            !json_is_number(json_array_get(q, 1)) || json_number_value(json_array_get(q, 0)) <= 0 ||
+            json_number_value(json_array_get(q, 1)) <= 0 || json_number_value(json_array_get(q, 0)) > 100 ||
+            json_number_value(json_array_get(q, 1)) > 100)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"rect_in\" must be [width, depth] in inches (> 0)", where);
+        *round = 0;
+        *w = json_number_value(json_array_get(q, 0));
+        *d = json_number_value(json_array_get(q, 1));
+        return TT_OK;
+    }
+    return tt_err_set(err, TT_ERR_FORMAT, "%s: give exactly one of \"round_in\" or \"rect_in\"", where);
+}
+
+tt_status rules_base_parse(const json_t *o, const char *where, int *round, double *w, double *d, tt_err *err)
+{
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"base\" must be an object", where);
+    return rules__base_parse(o, where, round, w, d, err);
+}
+
+tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err)
+{
+    rules_profile *p = NULL;
+    const char *s = NULL;
+    tt_status st;
+    char at[256];
+    *out = NULL;
+    if (!json_is_object(j))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: a ruleset profile must be a JSON object", where);
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if ((st = rules_json_str(j, "ruleset", where, &s, err)))
+        goto fail;
+    if (!s) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"ruleset\" (the rule system's name)", where);
+        goto fail;
+    }
+    if (!(p->name = strdup(s))) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    s = NULL;
+    if ((st = rules_json_str(j, "measure", where, &s, err)))
+        goto fail;
+    if (s && strcmp(s, "base-edge") && strcmp(s, "centre-to-centre")) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"measure\" must be \"base-edge\" or \"centre-to-centre\"", where);
+        goto fail;
+    }
+    p->centre_measure = s && !strcmp(s, "centre-to-centre");
+    p->cover_within_in = 1.0;
+    p->to_hit_max = 6;
+    p->cover_mod[RULES_COVER_SOFT] = 1;
+    p->cover_mod[RULES_COVER_HARD] = 2;
+    p->base_round = 1;
+    p->base_w_in = p->base_d_in = 1.0;
+    p->difficult_factor = 0.5;
+    if ((st = rules_json_num(j, "cover_within_in", where, 0, RULES_MAX_IN, &p->cover_within_in, err)) ||
+        (st = rules_json_num(j, "command_radius_in", where, 0, RULES_MAX_IN, &p->command_in, err)))
+        goto fail;
+    const json_t *b = json_object_get(j, "base");
+    if (b) {
+        snprintf(at, sizeof at, "%s: base", where);
+        if ((st = rules_base_parse(b, at, &p->base_round, &p->base_w_in, &p->base_d_in, err)))
+            goto fail;
+    }
+    const json_t *th = json_object_get(j, "to_hit");
+    if (th) {
+        snprintf(at, sizeof at, "%s: to_hit", where);
+        double mx = 6, soft = 1, hard = 2;
+        if (!json_is_object(th)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+            goto fail;
+        }
+        if ((st = rules_json_num(th, "max", at, 1, 100, &mx, err)))
+            goto fail;
+        const json_t *cv = json_object_get(th, "cover");
+        if (cv) {
+            snprintf(at, sizeof at, "%s: to_hit: cover", where);
+            if (!json_is_object(cv)) {
+                st = tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+                goto fail;
+            }
+            if ((st = rules_json_num(cv, "soft", at, -20, 20, &soft, err)) ||
+                (st = rules_json_num(cv, "hard", at, -20, 20, &hard, err)))
+                goto fail;
+        }
+        p->to_hit_max = (int)mx;
+        p->cover_mod[RULES_COVER_SOFT] = (int)soft;
+        p->cover_mod[RULES_COVER_HARD] = (int)hard;
+    }
+    const json_t *los = json_object_get(j, "los");
+    if (los) {
+        snprintf(at, sizeof at, "%s: los", where);
+        if (!json_is_object(los)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+            goto fail;
+        }
+        s = NULL;
+        if ((st = rules_json_bool(los, "figures_block", at, &p->figures_block, err)) ||
+            (st = rules_json_bool(los, "own_skirmishers_block", at, &p->own_skirmishers_block, err)) ||
+            (st = rules_json_num(los, "artillery_on_hill_fires_over_in", at, 0, RULES_MAX_IN, &p->hill_overfire_in,
+                                 err)) ||
+            (st = rules_json_str(los, "from", at, &s, err)))
+            goto fail;
+        if (s && strcmp(s, "centre") && strcmp(s, "front-centre")) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"from\" must be \"centre\" or \"front-centre\"", at);
+            goto fail;
+        }
+        p->fire_from_front = s && !strcmp(s, "front-centre");
+    }
+    const json_t *te = json_object_get(j, "terrain_effects");
+    if (te) {
+        snprintf(at, sizeof at, "%s: terrain_effects", where);
+        if (!json_is_object(te)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+            goto fail;
+        }
+        if ((st = rules_json_num(te, "difficult_factor", at, 0, 1, &p->difficult_factor, err)) ||
+            (st = rules_json_num(te, "obstacle_cost_in", at, 0, RULES_MAX_IN, &p->obstacle_cost_in, err)))
+            goto fail;
+    }
+
+    /* terrain kinds */
+    const json_t *tk = json_object_get(j, "terrain");
+    if (!json_is_object(tk)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"terrain\" must map each terrain kind to its effects", where);
+        goto fail;
+    }
+    p->kinds = calloc(json_object_size(tk) + 1, sizeof *p->kinds);
+    if (!p->kinds) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)tk, key, val)
+    {
+        rules_terrain_kind *k = &p->kinds[p->nkinds];
+        if (!(k->name = strdup(key))) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        p->nkinds++;
+        snprintf(at, sizeof at, "%s: terrain \"%s\"", where, key);
+        if ((st = rules_terrain_props_parse(val, at, &k->props, err)))
+            goto fail;
+    }
+    for (size_t i = 0; i < sizeof rules__required_kinds / sizeof *rules__required_kinds; i++)
+        if (!rules_profile_kind(p, rules__required_kinds[i])) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: terrain kind \"%s\" is missing (every profile describes "
+                                                "building, wall, hedge, woods, hill, river, rough, breastworks)",
+                            where, rules__required_kinds[i]);
+            goto fail;
+        }
+
+    /* weapons */
+    const json_t *wp = json_object_get(j, "weapons");
+    if (!json_is_object(wp) || json_object_size(wp) == 0) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"weapons\" must map weapon names to their ranges", where);
+        goto fail;
+    }
+    p->weapons = calloc(json_object_size(wp), sizeof *p->weapons);
+    if (!p->weapons) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    json_object_foreach((json_t *)wp, key, val)
+    {
+        rules_weapon *w = &p->weapons[p->nweapons];
+        if (!(w->name = strdup(key))) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        p->nweapons++;
+        if ((st = rules__weapon_parse(key, val, where, w, err)))
+            goto fail;
+    }
+
+    /* movement allowances */
+    const json_t *mv = json_object_get(j, "movement");
+    if (mv) {
+        if (!json_is_object(mv)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"movement\" must map figure types to inches or dice", where);
+            goto fail;
+        }
+        p->moves = calloc(json_object_size(mv) + 1, sizeof *p->moves);
+        if (!p->moves) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        json_object_foreach((json_t *)mv, key, val)
+        {
+            rules_allowance *a = &p->moves[p->nmoves];
+            if (!(a->type = strdup(key))) {
+                st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+                goto fail;
+            }
+            p->nmoves++;
+            if (json_is_number(val) && json_number_value(val) >= 0 && json_number_value(val) <= RULES_MAX_IN) {
+                a->inches = json_number_value(val);
+            } else if (json_is_string(val)) {
+                a->inches = -1;
+                if (!(a->dice = strdup(json_string_value(val)))) {
+                    st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+                    goto fail;
+                }
+            } else {
+                st = tt_err_set(err, TT_ERR_FORMAT,
+                                "%s: movement \"%s\" must be inches (a number) or dice (a string like \"1d6+3\")",
+                                where, key);
+                goto fail;
+            }
+        }
+    }
+    *out = p;
+    return TT_OK;
+fail:
+    rules_profile_destroy(p);
+    return st;
+}
+
+void rules_profile_destroy(rules_profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nkinds; i++)
+        free(p->kinds[i].name);
+    for (size_t i = 0; i < p->nweapons; i++)
+        free(p->weapons[i].name);
+    for (size_t i = 0; i < p->nmoves; i++) {
+        free(p->moves[i].type);
+        free(p->moves[i].dice);
+    }
+    free(p->kinds);
+    free(p->weapons);
+    free(p->moves);
+    free(p->name);
+    free(p);
+}
+
+const rules_weapon *rules_profile_weapon(const rules_profile *p, const char *name)
+{
+    for (size_t i = 0; i < p->nweapons; i++)
+        if (!strcmp(p->weapons[i].name, name))
+            return &p->weapons[i];
+    return NULL;
+}
+
+const rules_terrain_kind *rules_profile_kind(const rules_profile *p, const char *name)
+{
+    for (size_t i = 0; i < p->nkinds; i++)
+        if (!strcmp(p->kinds[i].name, name))
+            return &p->kinds[i];
+    return NULL;
+}
+
+void rules_profile_weapon_names(const rules_profile *p, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->nweapons && used + 1 < n; i++) {
+        int k = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", p->weapons[i].name);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+}

@@ -1,0 +1,145 @@
+/* query.c - JSON queries of the contract -> the query functions -> JSON
+ * answers.  Every bad query becomes an error status with a message; the
+ * line-based entry point turns it into {"error": "..."}. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_json.h"
+
+static tt_status rules__str(const json_t *q, const char *key, int required, const char **out, tt_err *err)
+{
+    const json_t *v = json_object_get(q, key);
+    *out = NULL;
+    if (!v || json_is_null(v)) {
+        if (required)
+            return tt_err_set(err, TT_ERR_ARG, "missing \"%s\" (a figure id)", key);
+        return TT_OK;
+    }
+    if (!json_is_string(v))
+        return tt_err_set(err, TT_ERR_ARG, "\"%s\" must be a string (a figure id)", key);
+    *out = json_string_value(v);
+    return TT_OK;
+}
+
+static tt_status rules__xy(const json_t *q, const char *key, rules_point *p, tt_err *err)
+{
+    const json_t *v = json_object_get(q, key);
+    if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_number(json_array_get(v, 0)) ||
+        !json_is_number(json_array_get(v, 1)))
+        return tt_err_set(err, TT_ERR_ARG, "\"%s\" must be a point [x, y] in inches", key);
+    p->x = json_number_value(json_array_get(v, 0));
+    p->y = json_number_value(json_array_get(v, 1));
+    if (!isfinite(p->x) || !isfinite(p->y))
+        return tt_err_set(err, TT_ERR_ARG, "\"%s\" must be finite", key);
+    return TT_OK;
+}
+
+tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer, tt_err *err)
+{
+    rules_result r;
+    const char *from = NULL, *to = NULL, *weapon = NULL;
+    tt_status st;
+    *answer = NULL;
+    memset(&r, 0, sizeof r);
+    if (!sc)
+        return tt_err_set(err, TT_ERR_ARG, "no scenario loaded");
+    if (!json_is_object(q))
+        return tt_err_set(err, TT_ERR_ARG, "a query must be a JSON object like {\"q\":\"los\",\"from\":\"A\",\"to\":\"B\"}");
+    const json_t *qv = json_object_get(q, "q");
+    if (!json_is_string(qv))
+        return tt_err_set(err, TT_ERR_ARG, "missing \"q\" (los, fire, grape, ball, blast, command, aspect, "
+                                           "visibility or move)");
+    const char *k = json_string_value(qv);
+    if (!strcmp(k, "los") || !strcmp(k, "fire") || !strcmp(k, "aspect")) {
+        if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)))
+            return st;
+        if (!strcmp(k, "los"))
+            st = rules_los(sc, from, to, &r, err);
+        else if (!strcmp(k, "aspect"))
+            st = rules_aspect(sc, from, to, &r, err);
+        else {
+            const json_t *w = json_object_get(q, "weapon");
+            if (w && !json_is_string(w))
+                return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
+            weapon = w ? json_string_value(w) : NULL;
+            st = rules_fire(sc, from, to, weapon, &r, err);
+        }
+    } else if (!strcmp(k, "grape") || !strcmp(k, "command") || !strcmp(k, "visibility")) {
+        if ((st = rules__str(q, "from", 1, &from, err)))
+            return st;
+        st = !strcmp(k, "grape")     ? rules_grape(sc, from, &r, err)
+             : !strcmp(k, "command") ? rules_command(sc, from, &r, err)
+                                     : rules_visibility(sc, from, &r, err);
+    } else if (!strcmp(k, "ball")) {
+        rules_point at;
+        if ((st = rules__str(q, "from", 1, &from, err)))
+            return st;
+        const json_t *tv = json_object_get(q, "to");
+        if (tv && json_is_string(tv)) {
+            st = rules_ball(sc, from, json_string_value(tv), NULL, &r, err);
+        } else if (json_object_get(q, "at")) {
+            if ((st = rules__xy(q, "at", &at, err)))
+                return st;
+            st = rules_ball(sc, from, NULL, &at, &r, err);
+        } else if (tv && json_is_array(tv)) {
+            if ((st = rules__xy(q, "to", &at, err)))
+                return st;
+            st = rules_ball(sc, from, NULL, &at, &r, err);
+        } else {
+            return tt_err_set(err, TT_ERR_ARG, "give \"to\" (a figure id) or \"at\" ([x, y]) for the ball");
+        }
+    } else if (!strcmp(k, "blast")) {
+        rules_point at;
+        double radius = 0;
+        if ((st = rules__xy(q, "at", &at, err)))
+            return st;
+        const json_t *rv = json_object_get(q, "radius_in"), *wv = json_object_get(q, "weapon");
+        if (rv) {
+            if (!json_is_number(rv) || !(json_number_value(rv) > 0))
+                return tt_err_set(err, TT_ERR_ARG, "\"radius_in\" must be a number of inches > 0");
+            radius = json_number_value(rv);
+        }
+        if (wv && !json_is_string(wv))
+            return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
+        st = rules_blast(sc, at, radius, wv ? json_string_value(wv) : NULL, &r, err);
+    } else if (!strcmp(k, "move")) {
+        rules_point at;
+        if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__xy(q, "to", &at, err)))
+            return st;
+        st = rules_move(sc, from, at, &r, err);
+    } else {
+        return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (los, fire, grape, ball, blast, command, aspect, "
+                                           "visibility, move)",
+                          k);
+    }
+    if (st) {
+        rules_result_free(&r);
+        return st;
+    }
+    *answer = rules_result_to_json(&r);
+    rules_result_free(&r);
+    if (!*answer)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    return TT_OK;
+}
+
+char *rules_query_line(rules_scenario *sc, const char *line)
+{
+    json_t *q = NULL, *a = NULL;
+    tt_err err = {0};
+    char *s;
+    if (tt_json_parse(line, "query", &q, &err) == TT_OK)
+        rules_query_json(sc, q, &a, &err);
+    json_decref(q);
+    if (!a) {
+        a = json_pack("{ss}", "error", err.msg[0] ? err.msg : "out of memory");
+        if (!a)
+            return NULL;
+    }
+    s = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    json_decref(a);
+    return s;
+}

@@ -1,0 +1,120 @@
+/* result.c - query results: id lists and the JSON of the query contract. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rules_result_free(rules_result *r)
+{
+    if (!r)
+        return;
+    free((void *)r->ids);
+    free(r->polygon);
+    memset(r, 0, sizeof *r);
+}
+
+tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err)
+{
+    for (size_t i = 0; i < r->n_ids; i++)
+        if (!strcmp(r->ids[i], id))
+            return TT_OK; /* lists hold each id once */
+    if (r->n_ids == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        const char **ni = realloc((void *)r->ids, nc * sizeof *ni);
+        if (!ni)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        r->ids = ni;
+        *cap = nc;
+    }
+    r->ids[r->n_ids++] = id;
+    return TT_OK;
+}
+
+static int rules__cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void rules_result_sort_ids(rules_result *r)
+{
+    if (r->n_ids > 1)
+        qsort((void *)r->ids, r->n_ids, sizeof *r->ids, rules__cmp_str);
+}
+
+const char *rules_cover_name(rules_cover c)
+{
+    return c == RULES_COVER_HARD ? "hard" : c == RULES_COVER_SOFT ? "soft" : "none";
+}
+
+static json_t *rules__round(double v, double scale) { return json_real(round(v * scale) / scale); }
+
+static json_t *rules__ids(const rules_result *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < r->n_ids; i++)
+        if (json_array_append_new(a, json_string(r->ids[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+json_t *rules_result_to_json(const rules_result *r)
+{
+    json_t *o = json_object(), *v;
+    if (!o)
+        return NULL;
+    int bad = 0;
+    switch (r->kind) {
+    case RULES_Q_LOS:
+        bad |= json_object_set_new(o, "visible", json_boolean(r->visible));
+        bad |= json_object_set_new(o, "blocked_by", r->blocked_by ? json_string(r->blocked_by) : json_null());
+        break;
+    case RULES_Q_FIRE:
+        bad |= json_object_set_new(o, "distance_in", rules__round(r->distance_in, 100));
+        bad |= json_object_set_new(o, "bracket", json_string(r->bracket));
+        bad |= json_object_set_new(o, "visible", json_boolean(r->visible));
+        bad |= json_object_set_new(o, "cover", json_string(r->cover));
+        bad |= json_object_set_new(o, "to_hit", r->to_hit == RULES_NULL ? json_null() : json_integer(r->to_hit));
+        break;
+    case RULES_Q_GRAPE:
+    case RULES_Q_BALL:
+    case RULES_Q_BLAST:
+    case RULES_Q_COMMAND:
+        v = rules__ids(r);
+        bad |= !v;
+        bad |= json_object_set_new(o,
+                                   r->kind == RULES_Q_GRAPE  ? "targets"
+                                   : r->kind == RULES_Q_BALL ? "touched"
+                                   : r->kind == RULES_Q_BLAST ? "hit"
+                                                              : "units",
+                                   v);
+        break;
+    case RULES_Q_ASPECT:
+        bad |= json_object_set_new(o, "aspect", json_string(r->aspect));
+        break;
+    case RULES_Q_VISIBILITY:
+        v = json_array();
+        bad |= !v;
+        for (size_t i = 0; v && i < r->n_polygon; i++)
+            bad |= json_array_append_new(v, json_pack("[oo]", rules__round(r->polygon[i].x, 1e4),
+                                                      rules__round(r->polygon[i].y, 1e4)));
+        bad |= json_object_set_new(o, "polygon", v);
+        break;
+    case RULES_Q_MOVE:
+        bad |= json_object_set_new(o, "distance_in", rules__round(r->distance_in, 100));
+        bad |= json_object_set_new(o, "allowed_in",
+                                   r->allowed_known ? rules__round(r->allowed_in, 100) : json_null());
+        bad |= json_object_set_new(o, "ok", r->ok == RULES_NULL ? json_null() : json_boolean(r->ok));
+        v = rules__ids(r);
+        bad |= !v;
+        bad |= json_object_set_new(o, "crossed", v);
+        break;
+    }
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}

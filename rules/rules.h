@@ -1,0 +1,179 @@
+/* rules.h - the rules engine: exact table geometry (line of sight, ranges,
+ * grape arcs, cannonball lines, blasts, command radius, aspect, visibility,
+ * movement) for miniature wargames, driven by JSON rule-set profiles.
+ *
+ * Units are table inches in the table frame (origin at a table corner, x
+ * along the width, y along the depth); angles in degrees, facing as in
+ * docs/architecture.md.  Internally every coordinate is rounded once to
+ * 1/10000" and all geometric decisions use exact integer predicates, so ties
+ * are always decided the same way (see README, "Rules engine").
+ *
+ * Ownership:
+ *  - rules_scenario_* handles are opaque, made by _load/_from_json and freed
+ *    by rules_scenario_destroy (accepts NULL).  A scenario owns its profile,
+ *    terrain and figures.  A scenario is not safe for concurrent queries
+ *    (it keeps scratch memory); use one per thread.
+ *  - rules_result is filled by a query; the caller owns it and releases it
+ *    with rules_result_free.  Id strings in a result point into the
+ *    scenario: they stay valid while the scenario lives.
+ *  - json_t values returned by functions here are owned by the caller.
+ */
+#ifndef TT_RULES_H
+#define TT_RULES_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rules_scenario rules_scenario;
+
+typedef struct rules_point {
+    double x, y; /* inches */
+} rules_point;
+
+typedef enum rules_query_kind {
+    RULES_Q_LOS,
+    RULES_Q_FIRE,
+    RULES_Q_GRAPE,
+    RULES_Q_BALL,
+    RULES_Q_BLAST,
+    RULES_Q_COMMAND,
+    RULES_Q_ASPECT,
+    RULES_Q_VISIBILITY,
+    RULES_Q_MOVE
+} rules_query_kind;
+
+/* "Not known / not allowed" value of the tri-state and integer fields. */
+#define RULES_NULL (-1)
+
+/* The answer to one query, with the geometry the overlay draws.  Which
+ * fields are meaningful depends on `kind` (see each query below). */
+typedef struct rules_result {
+    rules_query_kind kind;
+
+    /* los, fire */
+    int visible;              /* 1 / 0 */
+    const char *blocked_by;   /* id of the terrain piece or figure, or NULL */
+    /* fire, move */
+    double distance_in;
+    /* fire */
+    const char *bracket;      /* "short" "medium" "long" "out" */
+    const char *cover;        /* "none" "soft" "hard" */
+    int to_hit;               /* d6 score needed, RULES_NULL if not allowed */
+    /* grape (targets), ball (touched, in flight order), blast (hit),
+     * command (units), move (crossed): sorted except for ball */
+    const char **ids;
+    size_t n_ids;
+    /* aspect */
+    const char *aspect;       /* "front" "flank" "rear" */
+    /* move */
+    double allowed_in;        /* valid when allowed_known */
+    int allowed_known;        /* 0 where dice decide */
+    int ok;                   /* 1, 0 or RULES_NULL */
+
+    /* Geometry for drawing. */
+    rules_point line[2];      /* los/fire: line of sight; ball: flight up to
+                                 where it stops; move: the path;
+                                 aspect: attacker point -> target centre */
+    rules_point centre;       /* blast/command/grape: circle centre */
+    double radius_in;         /* blast/command/grape radius */
+    rules_point *polygon;     /* grape: the arc as a polygon; visibility: the
+                                 visible area, counter-clockwise */
+    size_t n_polygon;
+} rules_result;
+
+/* Release the lists owned by a result and zero it (accepts NULL). */
+void rules_result_free(rules_result *r);
+
+/* The result as the JSON object of the query contract (issue 3), e.g.
+ * {"visible":true,"blocked_by":null}.  NULL only when out of memory. */
+json_t *rules_result_to_json(const rules_result *r);
+
+/* ---- scenarios -------------------------------------------------------- */
+
+/* Load a scenario file.  The ruleset it names is found by
+ * rules_profile_path(); `data_dirs` is a NULL-terminated list of data
+ * directories to search (may be NULL).  Malformed JSON is reported with its
+ * line and column; bad content (self-intersecting polygon, figure off the
+ * table, unknown weapon or terrain kind...) with what to fix. */
+tt_status rules_scenario_load(const char *path, const char *const *data_dirs, rules_scenario **out, tt_err *err);
+
+/* Same from parsed JSON.  `where` names the source in messages; relative
+ * profile paths are resolved against `base_dir` (may be NULL). */
+tt_status rules_scenario_from_json(const json_t *root, const char *where, const char *base_dir,
+                                   const char *const *data_dirs, rules_scenario **out, tt_err *err);
+
+void rules_scenario_destroy(rules_scenario *sc);
+
+/* Find the profile for a ruleset name: for each data dir D in order,
+ * D/rules/profiles/NAME.json, D/profiles/NAME.json, D/NAME.json.  A name
+ * containing '/' or ending in ".json" is a file path (relative to base_dir).
+ * Writes the path into buf. */
+tt_status rules_profile_path(const char *name, const char *base_dir, const char *const *data_dirs, char *buf,
+                             size_t bufsize, tt_err *err);
+
+/* Figures, by index 0..count-1 (scenario order). */
+size_t rules_scenario_figure_count(const rules_scenario *sc);
+const char *rules_scenario_figure_id(const rules_scenario *sc, size_t i);
+/* The figure a tag id belongs to (the scenario's "tags"), or NULL. */
+const char *rules_scenario_tag_figure(const rules_scenario *sc, int tag_id);
+const char *rules_scenario_ruleset(const rules_scenario *sc);
+
+/* Move a figure (live pipeline: once per frame).  Fails, leaving the figure
+ * where it was, if the new position is off the table. */
+tt_status rules_scenario_place(rules_scenario *sc, const char *id, double x, double y, double facing_deg,
+                               tt_err *err);
+
+/* ---- queries (all fill *out; the caller frees it) --------------------- */
+
+/* Line of sight A -> B (ruleset LOS mode).  visible, blocked_by, line. */
+tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err);
+/* Shooting A -> B with A's weapon (or `weapon` if not NULL): distance_in,
+ * bracket, visible, cover, to_hit, line. */
+tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
+                     tt_err *err);
+/* Every figure caught by GUN's grape arc: ids, centre, radius_in, polygon. */
+tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt_err *err);
+/* Cannonball from GUN towards figure `to` (or the point `at` when `to` is
+ * NULL) over the weapon's full range: ids in flight order, line. */
+tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const rules_point *at, rules_result *out,
+                     tt_err *err);
+/* Blast at `at`: radius_in > 0, or the radius of `weapon` in the ruleset. */
+tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, const char *weapon, rules_result *out,
+                      tt_err *err);
+/* Units of GENERAL's side with any figure inside the command radius. */
+tt_status rules_command(rules_scenario *sc, const char *general, rules_result *out, tt_err *err);
+/* front / flank / rear of B as seen from A. */
+tt_status rules_aspect(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err);
+/* The area A can see (terrain that blocks LOS), as a polygon. */
+tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *out, tt_err *err);
+/* A straight move of A's centre to `to`. */
+tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, rules_result *out, tt_err *err);
+
+/* One query object of the contract -> its answer object.  On a bad query
+ * returns an error status and a message; the CLI prints {"error": msg}. */
+tt_status rules_query_json(rules_scenario *sc, const json_t *query, json_t **answer, tt_err *err);
+
+/* One JSON Lines query line -> one answer line (no newline), always: a bad
+ * line gives {"error":"..."}.  The string is malloc'd, caller frees; NULL
+ * only when out of memory. */
+char *rules_query_line(rules_scenario *sc, const char *line);
+
+/* ---- for benchmarks and tests ----------------------------------------- */
+
+/* LOS between figures i and j by index: 1 visible, 0 blocked.  Uses the
+ * spatial grid. */
+int rules_los_index(rules_scenario *sc, size_t i, size_t j);
+/* The same decision testing every terrain piece and figure (no grid): the
+ * brute-force reference. */
+int rules_los_index_bruteforce(rules_scenario *sc, size_t i, size_t j);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,226 @@
+/* rules_internal.h - data structures shared by the files of rules/ (not part
+ * of the public API).
+ *
+ * Fixed point: every coordinate is an int64 count of 1/10000 inch.  Input
+ * coordinates are limited to |v| <= RULES_MAX_IN inches so that every
+ * orientation determinant (products of two differences) fits in int64;
+ * squared distances are compared in __int128.
+ */
+#ifndef TT_RULES_INTERNAL_H
+#define TT_RULES_INTERNAL_H
+
+#include <stdint.h>
+
+#include "rules.h"
+#include "rules_geom.h"
+
+#define RULES_MAX_IN 20000.0 /* largest |coordinate| or range accepted, inches */
+
+typedef enum { RULES_COVER_NONE = 0, RULES_COVER_SOFT = 1, RULES_COVER_HARD = 2 } rules_cover;
+typedef enum {
+    RULES_MOVE_OPEN = 0,
+    RULES_MOVE_DIFFICULT,
+    RULES_MOVE_OBSTACLE,
+    RULES_MOVE_IMPASSABLE
+} rules_move_kind;
+
+/* What a terrain kind (or one piece) does. */
+typedef struct rules_terrain_props {
+    int blocks_los;       /* LOS through the piece is blocked */
+    double los_depth_in;  /* > 0: LOS may pass through up to this depth */
+    rules_cover cover;
+    rules_move_kind movement;
+    int shields_blast;    /* blasts do not reach through it */
+    int stops_ball;       /* cannonballs stop at it */
+    double height_in;
+} rules_terrain_props;
+
+typedef struct rules_terrain_kind {
+    char *name;
+    rules_terrain_props props;
+} rules_terrain_kind;
+
+typedef struct rules_bracket {
+    char name[8]; /* short / medium / long */
+    double max_in;
+    int64_t max_fx;
+    int to_hit;
+} rules_bracket;
+
+typedef struct rules_weapon {
+    char *name;
+    double range_in;
+    rules_bracket br[3];
+    int nbr;
+    int indirect;          /* needs no LOS (mortars, howitzers) */
+    double arc_deg;        /* firing arc, full width; >= 360 any direction */
+    double pivot_deg;      /* added on each side of the arc */
+    double grape_range_in; /* 0: no grape */
+    double grape_arc_deg;
+    int ball;              /* fires roundshot along a line */
+    double blast_in;       /* blast radius, 0: none */
+} rules_weapon;
+
+typedef struct rules_allowance {
+    char *type;    /* figure type, e.g. "foot" */
+    double inches; /* < 0 when dice decide */
+    char *dice;    /* e.g. "1d6+3", or NULL */
+} rules_allowance;
+
+typedef struct rules_profile {
+    char *name;
+    int centre_measure;      /* distances centre to centre */
+    double cover_within_in;  /* cover counts this close to the target */
+    int to_hit_max;          /* scores above this cannot succeed */
+    int cover_mod[3];        /* added to the score needed */
+    int figures_block;       /* intervening figures block LOS */
+    int own_skirmishers_block;
+    int fire_from_front;     /* lines of fire from the front-centre */
+    double hill_overfire_in; /* > 0: artillery on a hill fires over figures
+                                further than this from the target */
+    double command_in;
+    int base_round;
+    double base_w_in, base_d_in; /* default base: diameter, or rect w x d */
+    double difficult_factor, obstacle_cost_in;
+    rules_terrain_kind *kinds;
+    size_t nkinds;
+    rules_weapon *weapons;
+    size_t nweapons;
+    rules_allowance *moves;
+    size_t nmoves;
+} rules_profile;
+
+typedef struct rules_piece {
+    char *id;
+    const char *kind; /* points into the profile */
+    int closed;       /* polygon (area) vs line (wall, hedge) */
+    rules_pt *v;      /* closed polygons counter-clockwise */
+    int n;
+    rules_pt lo, hi;  /* bounding box */
+    rules_terrain_props p;
+    double *vin;      /* vertices in inches (2n), for output */
+} rules_piece;
+
+typedef struct rules_figure {
+    char *id, *side, *unit, *type;
+    const rules_weapon *weapon; /* NULL if none */
+    double x, y, facing_deg;
+    rules_shape shape;          /* the base, fixed point */
+    rules_pt f;                 /* facing as an integer vector, |f| ~ 2^20 */
+    double w_in, d_in;          /* base width (across facing) and depth */
+    int64_t w, d;               /* the same in fixed point */
+    rules_pt front;             /* front-centre of the base */
+    int *inside;                /* closed pieces containing the centre */
+    int ninside;
+    int on_hill;
+    int skirmisher;
+} rules_figure;
+
+typedef struct rules_tag {
+    int tag;
+    int fig;
+} rules_tag;
+
+struct rules_grid;
+
+struct rules_scenario {
+    rules_profile *prof;
+    double width_in, depth_in;
+    rules_piece *pieces;
+    size_t npieces;
+    rules_figure *figs;
+    size_t nfigs;
+    rules_tag *tags;
+    size_t ntags;
+    int *deep;               /* pieces whose LOS limit is a depth */
+    size_t ndeep;
+    struct rules_grid *grid; /* LOS-blocking terrain edges */
+    unsigned *piece_mark;    /* scratch, one per piece */
+    unsigned mark;
+};
+
+/* ---- profile.c ---- */
+tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err);
+void rules_profile_destroy(rules_profile *p);
+const rules_weapon *rules_profile_weapon(const rules_profile *p, const char *name);
+const rules_terrain_kind *rules_profile_kind(const rules_profile *p, const char *name);
+/* "pistol, musket, ..." for messages. */
+void rules_profile_weapon_names(const rules_profile *p, char *buf, size_t n);
+/* Override *p with the members present in o (terrain kind or piece). */
+tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err);
+/* {"round_in": D} or {"rect_in": [W, D]}. */
+tt_status rules_base_parse(const json_t *o, const char *where, int *round, double *w, double *d, tt_err *err);
+
+/* ---- scenario.c ---- */
+int rules_scenario_find(const rules_scenario *sc, const char *id); /* -1 if none */
+tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const char *role, int *out, tt_err *err);
+/* (Re)compute a figure's fixed-point shape and containing pieces. */
+tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err);
+int64_t rules_fx(double in);
+double rules_in(int64_t fx);
+rules_point rules_pt_in(rules_pt p);
+
+/* ---- grid.c ---- */
+struct rules_grid *rules_grid_create(const rules_scenario *sc);
+void rules_grid_destroy(struct rules_grid *g);
+/* Is the segment a-b blocked by a LOS-blocking terrain edge (excluding
+ * pieces flagged in `skip`, a list of piece indices)?  Pieces whose
+ * vertices touch the segment are decided by rules_piece_blocks. */
+int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
+                       int nskip, const int *skip2, int nskip2);
+
+/* Nearest hit of the ray p + t*d, 0 < t <= tmax (fixed-point units, in
+ * double) with a LOS-blocking edge, ignoring edges with an end at `ignore`
+ * and pieces in skip; tmax when none.  Inexact: for drawing. */
+double rules_grid_ray(struct rules_grid *g, double px, double py, double dx, double dy, double tmax, rules_pt ignore,
+                      const int *skip, int nskip);
+
+/* ---- los.c ---- */
+/* Exact: does the piece block / cut the segment a-b?  Closed pieces: the
+ * segment meets the open interior; lines: the segment crosses the line. */
+int rules_piece_cuts(const rules_piece *pc, rules_pt a, rules_pt b);
+/* The length of a-b inside a closed piece, inches. */
+double rules_piece_depth(const rules_piece *pc, rules_pt a, rules_pt b);
+/* Parameter t in [0,1] where a-b first meets the piece (inexact, for
+ * ordering). */
+double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b);
+int rules_piece_contains(const rules_piece *pc, rules_pt p); /* closed, incl. boundary */
+/* The point a line of fire from figure i starts at. */
+rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f);
+/* Full LOS decision between figures i and j.  blocker: piece index >= 0,
+ * or -(figure index) - 2, or -1 when visible.  grid: use the grid. */
+int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker);
+const char *rules_blocker_id(const rules_scenario *sc, int blocker);
+/* Cover of figure j against a line of fire from figure i. */
+rules_cover rules_cover_for(rules_scenario *sc, int i, int j);
+
+/* ---- fire.c ---- */
+/* Distance between figures under the ruleset's convention, inches. */
+double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b);
+/* ... is <= R (exact). */
+int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R);
+/* The weapon `name` (if not NULL) or the figure's own. */
+tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
+                          tt_err *err);
+
+/* ---- arc.c ---- */
+/* An arc of total width arc_deg (>= 360: a full circle) centred on
+ * facing_deg, apex p, radius R, split into sectors of <= 180 degrees. */
+typedef struct rules_arc {
+    rules_pt p;
+    int64_t R;
+    int full, nsec;
+    rules_pt lo[2], hi[2], elo[2], ehi[2];
+} rules_arc;
+void rules_arc_init(rules_arc *a, rules_pt p, double facing_deg, double arc_deg, int64_t R);
+/* Some part of the base lies in the arc. */
+int rules_arc_meets(const rules_arc *a, const rules_shape *s);
+/* The arc as a polygon for drawing (malloc'd, n points). */
+rules_point *rules_arc_polygon(rules_pt p, double facing_deg, double arc_deg, double R_in, size_t *n);
+
+/* ---- result.c ---- */
+tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);
+void rules_result_sort_ids(rules_result *r);
+const char *rules_cover_name(rules_cover c);
+
+#endif

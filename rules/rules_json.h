@@ -1,0 +1,18 @@
+/* rules_json.h - typed access to optional members of JSON objects, with
+ * messages that name where the bad value is ("scenario.json: figure \"m1\":
+ * \"x\" must be a number").  Absent members leave *out unchanged. */
+#ifndef TT_RULES_JSON_H
+#define TT_RULES_JSON_H
+
+#include <jansson.h>
+
+#include "tt_status.h"
+
+tt_status rules_json_bool(const json_t *o, const char *key, const char *where, int *out, tt_err *err);
+/* A number in [lo, hi]. */
+tt_status rules_json_num(const json_t *o, const char *key, const char *where, double lo, double hi, double *out,
+                         tt_err *err);
+/* A string; *out points into o. */
+tt_status rules_json_str(const json_t *o, const char *key, const char *where, const char **out, tt_err *err);
+
+#endif

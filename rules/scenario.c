@@ -1,0 +1,507 @@
+/* scenario.c - scenario files: table, terrain pieces, figures, tags.  Checks
+ * everything a query relies on (simple polygons, figures on the table, known
+ * weapons and terrain kinds) once, at load. */
+#include "rules_internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_json.h"
+#include "tt_json.h"
+
+int64_t rules_fx(double in) { return llround(in * 10000.0); }
+double rules_in(int64_t fx) { return (double)fx / 10000.0; }
+rules_point rules_pt_in(rules_pt p)
+{
+    rules_point r = {rules_in(p.x), rules_in(p.y)};
+    return r;
+}
+
+static char *rules__dup(const char *s, tt_err *err)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    return d;
+}
+
+static tt_status rules__point(const json_t *e, const char *where, size_t k, double *x, double *y, tt_err *err)
+{
+    if (!json_is_array(e) || json_array_size(e) != 2 || !json_is_number(json_array_get(e, 0)) ||
+        !json_is_number(json_array_get(e, 1)))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: corner %zu must be [x, y] in inches", where, k + 1);
+    *x = json_number_value(json_array_get(e, 0));
+    *y = json_number_value(json_array_get(e, 1));
+    if (fabs(*x) > RULES_MAX_IN || fabs(*y) > RULES_MAX_IN)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: corner %zu (%g, %g) is too far from the table", where, k + 1, *x,
+                          *y);
+    return TT_OK;
+}
+
+static tt_status rules__piece_parse(rules_scenario *sc, const json_t *o, size_t idx, const char *file,
+                                    rules_piece *pc, tt_err *err)
+{
+    char at[256];
+    const char *id = NULL, *kind = NULL;
+    tt_status st;
+    snprintf(at, sizeof at, "%s: terrain[%zu]", file, idx);
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+    if ((st = rules_json_str(o, "id", at, &id, err)) || (st = rules_json_str(o, "kind", at, &kind, err)))
+        return st;
+    if (!id || !*id)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"id\" (a name for the piece)", at);
+    if (!(pc->id = rules__dup(id, err)))
+        return TT_ERR_NOMEM;
+    snprintf(at, sizeof at, "%s: terrain \"%s\"", file, id);
+    for (size_t i = 0; i < idx; i++)
+        if (!strcmp(sc->pieces[i].id, id))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: the id is used twice; give each piece its own id", at);
+    if (!kind)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"kind\" (building, wall, hedge, woods, hill, ...)", at);
+    const rules_terrain_kind *k = rules_profile_kind(sc->prof, kind);
+    if (!k) {
+        char names[512];
+        size_t used = 0;
+        names[0] = '\0';
+        for (size_t i = 0; i < sc->prof->nkinds && used + 1 < sizeof names; i++) {
+            int n = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", sc->prof->kinds[i].name);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+        }
+        return tt_err_set(err, TT_ERR_UNKNOWN, "%s: kind \"%s\" is not in ruleset %s (known: %s)", at, kind,
+                          sc->prof->name, names);
+    }
+    pc->kind = k->name;
+    pc->p = k->props;
+    if ((st = rules_terrain_props_parse(o, at, &pc->p, err)))
+        return st;
+    const json_t *poly = json_object_get(o, "polygon"), *line = json_object_get(o, "line");
+    if (!!poly == !!line)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: give exactly one of \"polygon\" (an area: [[x,y],...]) or \"line\" (a wall or "
+                          "hedge: [[x,y],...])",
+                          at);
+    const json_t *pts = poly ? poly : line;
+    pc->closed = poly != NULL;
+    size_t need = pc->closed ? 3 : 2;
+    if (!json_is_array(pts) || json_array_size(pts) < need || json_array_size(pts) > 100000)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be a list of at least %zu [x, y] corners", at,
+                          poly ? "polygon" : "line", need);
+    size_t n = json_array_size(pts);
+    pc->v = calloc(n, sizeof *pc->v);
+    pc->vin = calloc(2 * n, sizeof *pc->vin);
+    if (!pc->v || !pc->vin)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    pc->n = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        double x = 0, y = 0;
+        if ((st = rules__point(json_array_get(pts, i), at, i, &x, &y, err)))
+            return st;
+        pc->v[i].x = rules_fx(x);
+        pc->v[i].y = rules_fx(y);
+    }
+    if (pc->closed) {
+        int e1, e2;
+        if (!rules_geom_poly_simple(pc->v, pc->n, &e1, &e2)) {
+            if (e1 == e2)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: the polygon has no area; list at least 3 corners that "
+                                                      "are not all on one line",
+                                  at);
+            return tt_err_set(err, TT_ERR_FORMAT,
+                              "%s: the polygon is self-intersecting (edge %d-%d meets edge %d-%d); list the corners "
+                              "in order around the outline",
+                              at, e1 + 1, (e1 + 1) % pc->n + 1, e2 + 1, (e2 + 1) % pc->n + 1);
+        }
+        if (rules_geom_area2(pc->v, pc->n) < 0)
+            for (int i = 0, j = pc->n - 1; i < j; i++, j--) {
+                rules_pt t = pc->v[i];
+                pc->v[i] = pc->v[j];
+                pc->v[j] = t;
+            }
+    } else {
+        for (int i = 0; i + 1 < pc->n; i++)
+            if (pc->v[i].x == pc->v[i + 1].x && pc->v[i].y == pc->v[i + 1].y)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: corners %d and %d of the line are the same point", at,
+                                  i + 1, i + 2);
+    }
+    pc->lo = pc->hi = pc->v[0];
+    for (int i = 0; i < pc->n; i++) {
+        pc->vin[2 * i] = rules_in(pc->v[i].x);
+        pc->vin[2 * i + 1] = rules_in(pc->v[i].y);
+        if (pc->v[i].x < pc->lo.x)
+            pc->lo.x = pc->v[i].x;
+        if (pc->v[i].y < pc->lo.y)
+            pc->lo.y = pc->v[i].y;
+        if (pc->v[i].x > pc->hi.x)
+            pc->hi.x = pc->v[i].x;
+        if (pc->v[i].y > pc->hi.y)
+            pc->hi.y = pc->v[i].y;
+    }
+    return TT_OK;
+}
+
+int rules_piece_contains(const rules_piece *pc, rules_pt p)
+{
+    if (!pc->closed || p.x < pc->lo.x || p.x > pc->hi.x || p.y < pc->lo.y || p.y > pc->hi.y)
+        return 0;
+    return rules_geom_point_in_poly(pc->v, pc->n, p) >= 0;
+}
+
+tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
+{
+    if (!(f->x >= 0 && f->x <= sc->width_in && f->y >= 0 && f->y <= sc->depth_in))
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "figure \"%s\" at (%g, %g) is off the %g x %g table; check its x and y (inches from the "
+                          "table corner)",
+                          f->id, f->x, f->y, sc->width_in, sc->depth_in);
+    if (!isfinite(f->facing_deg) || fabs(f->facing_deg) > 1e6)
+        return tt_err_set(err, TT_ERR_FORMAT, "figure \"%s\": facing_deg %g is not an angle", f->id, f->facing_deg);
+    double a = f->facing_deg * (M_PI / 180.0), cx = cos(a), cy = sin(a);
+    rules_shape *s = &f->shape;
+    s->c.x = rules_fx(f->x);
+    s->c.y = rules_fx(f->y);
+    f->f = rules_geom_dir(f->facing_deg);
+    f->w = rules_fx(f->w_in);
+    f->d = rules_fx(f->d_in);
+    if (s->round) {
+        s->r = rules_fx(f->w_in / 2);
+        s->n = 0;
+    } else {
+        double hw = f->w_in / 2, hd = f->d_in / 2;
+        const double lx[4] = {hd, hd, -hd, -hd}, ly[4] = {-hw, hw, hw, -hw};
+        s->n = 4;
+        for (int k = 0; k < 4; k++) {
+            s->v[k].x = rules_fx(f->x + lx[k] * cx - ly[k] * cy);
+            s->v[k].y = rules_fx(f->y + lx[k] * cy + ly[k] * cx);
+        }
+    }
+    f->front.x = rules_fx(f->x + cx * f->d_in / 2);
+    f->front.y = rules_fx(f->y + cy * f->d_in / 2);
+    f->ninside = 0;
+    f->on_hill = 0;
+    for (size_t i = 0; i < sc->npieces; i++)
+        if (rules_piece_contains(&sc->pieces[i], s->c)) {
+            int *ni = realloc(f->inside, (size_t)(f->ninside + 1) * sizeof *ni);
+            if (!ni)
+                return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            f->inside = ni;
+            f->inside[f->ninside++] = (int)i;
+            if (!strcmp(sc->pieces[i].kind, "hill"))
+                f->on_hill = 1;
+        }
+    return TT_OK;
+}
+
+static tt_status rules__figure_parse(rules_scenario *sc, const json_t *o, size_t idx, const char *file,
+                                     rules_figure *f, tt_err *err)
+{
+    char at[256];
+    const char *id = NULL, *side = NULL, *unit = NULL, *type = NULL, *weapon = NULL;
+    tt_status st;
+    snprintf(at, sizeof at, "%s: figures[%zu]", file, idx);
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+    if ((st = rules_json_str(o, "id", at, &id, err)))
+        return st;
+    if (!id || !*id)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"id\" (the figure's name)", at);
+    if (!(f->id = rules__dup(id, err)))
+        return TT_ERR_NOMEM;
+    snprintf(at, sizeof at, "%s: figure \"%s\"", file, id);
+    for (size_t i = 0; i < idx; i++)
+        if (!strcmp(sc->figs[i].id, id))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: the id is used twice; give each figure its own id", at);
+    if ((st = rules_json_str(o, "side", at, &side, err)) || (st = rules_json_str(o, "unit", at, &unit, err)) ||
+        (st = rules_json_str(o, "type", at, &type, err)) || (st = rules_json_str(o, "weapon", at, &weapon, err)))
+        return st;
+    if (!(f->side = rules__dup(side, err)) || !(f->unit = rules__dup(unit ? unit : id, err)) ||
+        !(f->type = rules__dup(type ? type : "foot", err)))
+        return TT_ERR_NOMEM;
+    if (weapon) {
+        f->weapon = rules_profile_weapon(sc->prof, weapon);
+        if (!f->weapon) {
+            char names[512];
+            rules_profile_weapon_names(sc->prof, names, sizeof names);
+            return tt_err_set(err, TT_ERR_UNKNOWN, "%s: weapon \"%s\" is not in ruleset %s (known: %s)", at, weapon,
+                              sc->prof->name, names);
+        }
+    }
+    f->skirmisher = !strcmp(f->type, "skirmisher") || !strcmp(f->type, "skirmishers") ||
+                    (weapon && !strcmp(weapon, "skirmisher"));
+    f->x = f->y = NAN;
+    if ((st = tt_json_number(o, "x", at, &f->x, err)) || (st = tt_json_number(o, "y", at, &f->y, err)) ||
+        (st = rules_json_num(o, "facing_deg", at, -1e6, 1e6, &f->facing_deg, err)))
+        return st;
+    f->shape.round = sc->prof->base_round;
+    f->w_in = sc->prof->base_w_in;
+    f->d_in = sc->prof->base_d_in;
+    const json_t *b = json_object_get(o, "base");
+    if (b && (st = rules_base_parse(b, at, &f->shape.round, &f->w_in, &f->d_in, err)))
+        return st;
+    if ((st = rules_figure_setup(sc, f, err))) {
+        tt_err_prefix(err, "%s", file);
+        return st;
+    }
+    return TT_OK;
+}
+
+static tt_status rules__load_profile(rules_scenario *sc, const json_t *root, const char *where,
+                                     const char *base_dir, const char *const *data_dirs, tt_err *err)
+{
+    const json_t *rs = json_object_get(root, "ruleset");
+    char path[4096];
+    json_t *pj = NULL;
+    tt_status st;
+    if (json_is_object(rs)) /* an inline profile */
+        return rules_profile_from_json(rs, where, &sc->prof, err);
+    if (!json_is_string(rs))
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: missing \"ruleset\" (into-the-breach, thin-red-line, all-the-kings-men, "
+                          "fixed-bayonet, or a profile file)",
+                          where);
+    if ((st = rules_profile_path(json_string_value(rs), base_dir, data_dirs, path, sizeof path, err)))
+        return st;
+    if ((st = tt_json_load_file(path, &pj, err)))
+        return st;
+    st = rules_profile_from_json(pj, path, &sc->prof, err);
+    json_decref(pj);
+    return st;
+}
+
+tt_status rules_scenario_from_json(const json_t *root, const char *where, const char *base_dir,
+                                   const char *const *data_dirs, rules_scenario **out, tt_err *err)
+{
+    rules_scenario *sc = NULL;
+    tt_status st;
+    double w = -1, d = -1;
+    *out = NULL;
+    if (!json_is_object(root))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: a scenario must be a JSON object", where);
+    sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if ((st = rules__load_profile(sc, root, where, base_dir, data_dirs, err)))
+        goto fail;
+    const json_t *t = json_object_get(root, "table");
+    if (!json_is_object(t)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"table\": {\"width_in\": W, \"depth_in\": D}", where);
+        goto fail;
+    }
+    char at[256];
+    snprintf(at, sizeof at, "%s: table", where);
+    if ((st = tt_json_number(t, "width_in", at, &w, err)) || (st = tt_json_number(t, "depth_in", at, &d, err)))
+        goto fail;
+    if (!(w > 0 && d > 0 && w <= RULES_MAX_IN / 2 && d <= RULES_MAX_IN / 2)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: size %g x %g must be positive inches (at most %g)", at, w, d,
+                        RULES_MAX_IN / 2);
+        goto fail;
+    }
+    sc->width_in = w;
+    sc->depth_in = d;
+
+    const json_t *ter = json_object_get(root, "terrain");
+    if (ter && !json_is_array(ter)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"terrain\" must be a list of pieces", where);
+        goto fail;
+    }
+    size_t nt = ter ? json_array_size(ter) : 0;
+    if (nt > (size_t)INT_MAX / 4) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: too many terrain pieces", where);
+        goto fail;
+    }
+    sc->pieces = calloc(nt + 1, sizeof *sc->pieces);
+    sc->piece_mark = calloc(nt + 1, sizeof *sc->piece_mark);
+    if (!sc->pieces || !sc->piece_mark) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < nt; i++) {
+        sc->npieces = i + 1;
+        if ((st = rules__piece_parse(sc, json_array_get(ter, i), i, where, &sc->pieces[i], err)))
+            goto fail;
+    }
+
+    const json_t *figs = json_object_get(root, "figures");
+    if (figs && !json_is_array(figs)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"figures\" must be a list", where);
+        goto fail;
+    }
+    size_t nf = figs ? json_array_size(figs) : 0;
+    if (nf > (size_t)INT_MAX / 4) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: too many figures", where);
+        goto fail;
+    }
+    sc->figs = calloc(nf + 1, sizeof *sc->figs);
+    if (!sc->figs) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < nf; i++) {
+        sc->nfigs = i + 1;
+        if ((st = rules__figure_parse(sc, json_array_get(figs, i), i, where, &sc->figs[i], err)))
+            goto fail;
+    }
+
+    const json_t *tags = json_object_get(root, "tags");
+    if (tags) {
+        const char *key;
+        json_t *val;
+        if (!json_is_object(tags)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"tags\" must map tag ids to figure ids", where);
+            goto fail;
+        }
+        sc->tags = calloc(json_object_size(tags) + 1, sizeof *sc->tags);
+        if (!sc->tags) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        json_object_foreach((json_t *)tags, key, val)
+        {
+            char *end;
+            long tag = strtol(key, &end, 10);
+            if (!*key || *end || tag < 0 || tag > 1000000) {
+                st = tt_err_set(err, TT_ERR_FORMAT, "%s: tags: \"%s\" is not a tag id (a whole number)", where, key);
+                goto fail;
+            }
+            int fi = json_is_string(val) ? rules_scenario_find(sc, json_string_value(val)) : -1;
+            if (fi < 0) {
+                st = tt_err_set(err, TT_ERR_UNKNOWN, "%s: tag %ld names figure %s%s%s, which is not in \"figures\"",
+                                where, tag, json_is_string(val) ? "\"" : "",
+                                json_is_string(val) ? json_string_value(val) : "(not a string)",
+                                json_is_string(val) ? "\"" : "");
+                goto fail;
+            }
+            sc->tags[sc->ntags].tag = (int)tag;
+            sc->tags[sc->ntags].fig = fi;
+            sc->ntags++;
+        }
+    }
+    sc->deep = calloc(sc->npieces + 1, sizeof *sc->deep);
+    if (!sc->deep) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < sc->npieces; i++)
+        if (sc->pieces[i].p.blocks_los && sc->pieces[i].p.los_depth_in > 0)
+            sc->deep[sc->ndeep++] = (int)i;
+    sc->grid = rules_grid_create(sc);
+    if (!sc->grid) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the terrain grid");
+        goto fail;
+    }
+    *out = sc;
+    return TT_OK;
+fail:
+    rules_scenario_destroy(sc);
+    return st;
+}
+
+tt_status rules_scenario_load(const char *path, const char *const *data_dirs, rules_scenario **out, tt_err *err)
+{
+    json_t *root = NULL;
+    char dir[4096];
+    tt_status st;
+    *out = NULL;
+    if ((st = tt_json_load_file(path, &root, err)))
+        return st;
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    st = rules_scenario_from_json(root, path, dir, data_dirs, out, err);
+    json_decref(root);
+    return st;
+}
+
+void rules_scenario_destroy(rules_scenario *sc)
+{
+    if (!sc)
+        return;
+    rules_grid_destroy(sc->grid);
+    for (size_t i = 0; i < sc->npieces; i++) {
+        free(sc->pieces[i].id);
+        free(sc->pieces[i].v);
+        free(sc->pieces[i].vin);
+    }
+    for (size_t i = 0; i < sc->nfigs; i++) {
+        rules_figure *f = &sc->figs[i];
+        free(f->id);
+        free(f->side);
+        free(f->unit);
+        free(f->type);
+        free(f->inside);
+    }
+    free(sc->pieces);
+    free(sc->piece_mark);
+    free(sc->deep);
+    free(sc->figs);
+    free(sc->tags);
+    rules_profile_destroy(sc->prof);
+    free(sc);
+}
+
+int rules_scenario_find(const rules_scenario *sc, const char *id)
+{
+    for (size_t i = 0; i < sc->nfigs; i++)
+        if (!strcmp(sc->figs[i].id, id))
+            return (int)i;
+    return -1;
+}
+
+tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const char *role, int *out, tt_err *err)
+{
+    *out = -1;
+    if (!id)
+        return tt_err_set(err, TT_ERR_ARG, "missing \"%s\" (a figure id)", role);
+    *out = rules_scenario_find(sc, id);
+    if (*out < 0)
+        return tt_err_set(err, TT_ERR_UNKNOWN, "unknown figure \"%s\" in \"%s\": it is not in the scenario", id,
+                          role);
+    return TT_OK;
+}
+
+size_t rules_scenario_figure_count(const rules_scenario *sc) { return sc ? sc->nfigs : 0; }
+
+const char *rules_scenario_figure_id(const rules_scenario *sc, size_t i)
+{
+    return sc && i < sc->nfigs ? sc->figs[i].id : NULL;
+}
+
+const char *rules_scenario_tag_figure(const rules_scenario *sc, int tag_id)
+{
+    for (size_t i = 0; sc && i < sc->ntags; i++)
+        if (sc->tags[i].tag == tag_id)
+            return sc->figs[sc->tags[i].fig].id;
+    return NULL;
+}
+
+const char *rules_scenario_ruleset(const rules_scenario *sc) { return sc ? sc->prof->name : NULL; }
+
+tt_status rules_scenario_place(rules_scenario *sc, const char *id, double x, double y, double facing_deg,
+                               tt_err *err)
+{
+    int i = -1;
+    tt_status st;
+    if ((st = rules_scenario_figure(sc, id, "id", &i, err)))
+        return st;
+    rules_figure *f = &sc->figs[i], old = *f;
+    f->x = x;
+    f->y = y;
+    f->facing_deg = facing_deg;
+    f->inside = NULL;
+    f->ninside = 0;
+    if ((st = rules_figure_setup(sc, f, err))) {
+        free(f->inside);
+        *f = old;
+        return st;
+    }
+    free(old.inside);
+    return TT_OK;
+}

@@ -1,0 +1,116 @@
+/* templates.c - area queries: grape arcs, blasts, command radius. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt_err *err)
+{
+    int i;
+    size_t cap = 0;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_GRAPE;
+    if ((st = rules_scenario_figure(sc, gun, "from", &i, err)))
+        return st;
+    const rules_figure *g = &sc->figs[i];
+    const rules_weapon *w = g->weapon;
+    if (!w || w->grape_range_in <= 0)
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) fires no grape in ruleset %s", gun,
+                          w ? w->name : "no weapon", sc->prof->name);
+    rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
+    rules_arc a;
+    rules_arc_init(&a, apex, g->facing_deg, w->grape_arc_deg, rules_fx(w->grape_range_in));
+    for (size_t k = 0; k < sc->nfigs; k++)
+        if ((int)k != i && rules_arc_meets(&a, &sc->figs[k].shape) &&
+            (st = rules_result_add_id(out, sc->figs[k].id, &cap, err)))
+            return st;
+    rules_result_sort_ids(out);
+    out->centre = rules_pt_in(apex);
+    out->radius_in = w->grape_range_in;
+    out->polygon = rules_arc_polygon(apex, g->facing_deg, w->grape_arc_deg, w->grape_range_in, &out->n_polygon);
+    if (!out->polygon)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    return TT_OK;
+}
+
+/* Is a piece between the blast point p and the figure's centre? */
+static int rules__shielded(const rules_scenario *sc, rules_pt p, const rules_figure *f)
+{
+    for (size_t k = 0; k < sc->npieces; k++) {
+        const rules_piece *pc = &sc->pieces[k];
+        if (!pc->p.shields_blast || rules_piece_contains(pc, p) || rules_piece_contains(pc, f->shape.c))
+            continue;
+        if (rules_piece_cuts(pc, p, f->shape.c))
+            return 1;
+    }
+    return 0;
+}
+
+tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, const char *weapon, rules_result *out,
+                      tt_err *err)
+{
+    size_t cap = 0;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_BLAST;
+    if (!(fabs(at.x) <= RULES_MAX_IN && fabs(at.y) <= RULES_MAX_IN))
+        return tt_err_set(err, TT_ERR_ARG, "blast point (%g, %g) is not on the table", at.x, at.y);
+    if (!(radius_in > 0)) {
+        const rules_weapon *w = weapon ? rules_profile_weapon(sc->prof, weapon) : NULL;
+        if (!weapon)
+            return tt_err_set(err, TT_ERR_ARG, "give \"radius_in\" (inches) or \"weapon\" for the blast");
+        if (!w) {
+            char names[512];
+            rules_profile_weapon_names(sc->prof, names, sizeof names);
+            return tt_err_set(err, TT_ERR_UNKNOWN, "unknown weapon \"%s\" in ruleset %s (known: %s)", weapon,
+                              sc->prof->name, names);
+        }
+        if (w->blast_in <= 0)
+            return tt_err_set(err, TT_ERR_ARG, "weapon \"%s\" has no blast in ruleset %s", weapon, sc->prof->name);
+        radius_in = w->blast_in;
+    }
+    if (radius_in > RULES_MAX_IN)
+        return tt_err_set(err, TT_ERR_ARG, "blast radius %g\" is larger than any table", radius_in);
+    rules_pt p = {rules_fx(at.x), rules_fx(at.y)};
+    int64_t R = rules_fx(radius_in);
+    rules_arc a;
+    rules_arc_init(&a, p, 0, 360, R);
+    for (size_t k = 0; k < sc->nfigs; k++) {
+        const rules_figure *f = &sc->figs[k];
+        if (rules_arc_meets(&a, &f->shape) && !rules__shielded(sc, p, f) &&
+            (st = rules_result_add_id(out, f->id, &cap, err)))
+            return st;
+    }
+    rules_result_sort_ids(out);
+    out->centre = rules_pt_in(p);
+    out->radius_in = rules_in(R);
+    return TT_OK;
+}
+
+tt_status rules_command(rules_scenario *sc, const char *general, rules_result *out, tt_err *err)
+{
+    int i;
+    size_t cap = 0;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_COMMAND;
+    if ((st = rules_scenario_figure(sc, general, "from", &i, err)))
+        return st;
+    if (sc->prof->command_in <= 0)
+        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no command radius (add \"command_radius_in\" to it)",
+                          sc->prof->name);
+    const rules_figure *g = &sc->figs[i];
+    int64_t R = rules_fx(sc->prof->command_in);
+    for (size_t k = 0; k < sc->nfigs; k++) {
+        const rules_figure *f = &sc->figs[k];
+        if ((int)k == i || strcmp(f->side, g->side))
+            continue;
+        if (rules_figure_within(sc, g, f, R) && (st = rules_result_add_id(out, f->unit, &cap, err)))
+            return st;
+    }
+    rules_result_sort_ids(out);
+    out->centre = rules_pt_in(g->shape.c);
+    out->radius_in = sc->prof->command_in + (sc->prof->centre_measure || !g->shape.round ? 0 : g->w_in / 2);
+    return TT_OK;
+}

@@ -1,0 +1,175 @@
+/* visibility.c - the 'visibility' query: the part of the table a figure can
+ * see past LOS-blocking terrain, as a polygon for drawing.
+ *
+ * Rotational sweep by ray casting: a ray to every terrain corner (and table
+ * corner); a visible corner whose edges lie on one side of the ray lets the
+ * ray go on to the next obstacle, giving a "shadow" edge.  Rays walk the
+ * terrain grid and stop at the first hit, so cluttered tables are quick.
+ * Figures do not hide the ground; pieces the viewer stands in do not block.
+ * Floating point: the polygon is for drawing; decisions use rules_los. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rules__vpt {
+    double ang, x, y;
+    int order;
+} rules__vpt;
+
+static int rules__cmp_vpt(const void *x, const void *y)
+{
+    const rules__vpt *a = x, *b = y;
+    if (a->ang != b->ang)
+        return a->ang < b->ang ? -1 : 1;
+    return a->order - b->order;
+}
+
+typedef struct rules__vis {
+    rules_scenario *sc;
+    const rules_figure *f;
+    double px, py, W, D;
+    rules__vpt *pts;
+    size_t n, cap;
+} rules__vis;
+
+static int rules__push(rules__vis *v, double x, double y, double ang, int order)
+{
+    if (v->n == v->cap) {
+        size_t nc = v->cap ? v->cap * 2 : 256;
+        rules__vpt *np = realloc(v->pts, nc * sizeof *np);
+        if (!np)
+            return -1;
+        v->pts = np;
+        v->cap = nc;
+    }
+    rules__vpt *p = &v->pts[v->n++];
+    p->x = x;
+    p->y = y;
+    p->ang = ang;
+    p->order = order;
+    return 0;
+}
+
+static double rules__table_exit(const rules__vis *v, double dx, double dy)
+{
+    double tx = dx > 0 ? (v->W - v->px) / dx : dx < 0 ? -v->px / dx : INFINITY;
+    double ty = dy > 0 ? (v->D - v->py) / dy : dy < 0 ? -v->py / dy : INFINITY;
+    return tx < ty ? tx : ty;
+}
+
+/* Cast towards (vx, vy); nb neighbours of the corner (the other ends of
+ * its edges), nnb = 0 for table corners and boundary points. */
+static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, const rules_pt *nb, int nnb)
+{
+    double dx = vx - v->px, dy = vy - v->py;
+    if (dx == 0 && dy == 0)
+        return 0;
+    const rules_figure *f = v->f;
+    struct rules_grid *g = v->sc->grid;
+    double t = rules_grid_ray(g, v->px, v->py, dx, dy, 1.0, vfix, f->inside, f->ninside);
+    if (t < 1 - 1e-9)
+        return 0; /* hidden */
+    double ang = atan2(dy, dx);
+    int left = 0, right = 0;
+    for (int k = 0; k < nnb; k++) {
+        double s = dx * ((double)nb[k].y - vy) - dy * ((double)nb[k].x - vx);
+        left |= s > 0;
+        right |= s < 0;
+    }
+    if (nnb == 0 || (left && right) || (!left && !right))
+        return rules__push(v, vx, vy, ang, 1);
+    double tb = rules__table_exit(v, dx, dy);
+    double tf = rules_grid_ray(g, v->px, v->py, dx, dy, tb, vfix, f->inside, f->ninside);
+    if (tf < 1)
+        tf = 1;
+    double fx = v->px + tf * dx, fy = v->py + tf * dy;
+    /* sweeping counter-clockwise: edges on the left side are met after the
+     * ray, so the far point comes first */
+    if (left)
+        return rules__push(v, fx, fy, ang, 0) || rules__push(v, vx, vy, ang, 1);
+    return rules__push(v, vx, vy, ang, 1) || rules__push(v, fx, fy, ang, 2);
+}
+
+static int rules__skipped(const rules_figure *f, int piece)
+{
+    for (int i = 0; i < f->ninside; i++)
+        if (f->inside[i] == piece)
+            return 1;
+    return 0;
+}
+
+tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *out, tt_err *err)
+{
+    int i;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_VISIBILITY;
+    if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
+        return st;
+    rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0};
+    v.px = (double)v.f->shape.c.x;
+    v.py = (double)v.f->shape.c.y;
+    v.W = (double)rules_fx(sc->width_in);
+    v.D = (double)rules_fx(sc->depth_in);
+    const double cx[4] = {0, v.W, v.W, 0}, cy[4] = {0, 0, v.D, v.D};
+    int bad = 0;
+    for (int k = 0; k < 4 && !bad; k++) {
+        rules_pt c = {llround(cx[k]), llround(cy[k])};
+        bad |= rules__corner(&v, cx[k], cy[k], c, NULL, 0);
+    }
+    for (size_t p = 0; p < sc->npieces && !bad; p++) {
+        const rules_piece *pc = &sc->pieces[p];
+        if (!pc->p.blocks_los || pc->p.los_depth_in > 0 || rules__skipped(v.f, (int)p))
+            continue;
+        for (int k = 0; k < pc->n && !bad; k++) {
+            rules_pt V = pc->v[k], nb[2];
+            int nnb = 0;
+            if (pc->closed || k > 0)
+                nb[nnb++] = pc->v[(k + pc->n - 1) % pc->n];
+            if (pc->closed || k + 1 < pc->n)
+                nb[nnb++] = pc->v[(k + 1) % pc->n];
+            if (V.x >= 0 && V.x <= v.W && V.y >= 0 && V.y <= v.D)
+                bad |= rules__corner(&v, (double)V.x, (double)V.y, V, nb, nnb);
+            /* where an edge leaves the table, the boundary point is a corner */
+            if (k + 1 < pc->n || pc->closed) {
+                rules_pt B = pc->v[(k + 1) % pc->n];
+                double ax = (double)V.x, ay = (double)V.y, bx = (double)B.x, by = (double)B.y;
+                const double lines[4] = {0, v.W, 0, v.D};
+                for (int s = 0; s < 4 && !bad; s++) {
+                    int xs = s < 2;
+                    double a0 = xs ? ax : ay, b0 = xs ? bx : by, L = lines[s];
+                    if ((a0 < L && b0 > L) || (a0 > L && b0 < L)) {
+                        double t = (L - a0) / (b0 - a0);
+                        double qx = xs ? L : ax + t * (bx - ax), qy = xs ? ay + t * (by - ay) : L;
+                        if (qx >= 0 && qx <= v.W && qy >= 0 && qy <= v.D) {
+                            rules_pt none = {INT64_MIN, INT64_MIN};
+                            bad |= rules__corner(&v, qx, qy, none, NULL, 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (bad) {
+        free(v.pts);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    qsort(v.pts, v.n, sizeof *v.pts, rules__cmp_vpt);
+    out->polygon = malloc((v.n + 1) * sizeof *out->polygon);
+    if (!out->polygon) {
+        free(v.pts);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < v.n; k++) {
+        rules_point q = {rules_in(1) * v.pts[k].x, rules_in(1) * v.pts[k].y};
+        if (out->n_polygon && fabs(out->polygon[out->n_polygon - 1].x - q.x) < 1e-9 &&
+            fabs(out->polygon[out->n_polygon - 1].y - q.y) < 1e-9)
+            continue;
+        out->polygon[out->n_polygon++] = q;
+    }
+    free(v.pts);
+    out->centre = rules_pt_in(v.f->shape.c);
+    return TT_OK;
+}

@@ -1,0 +1,40 @@
+/* fuzz_scenario.c - libFuzzer target: scenario text -> load -> a few
+ * queries.  Build with clang (tests/rules/CMakeLists.txt), run e.g.
+ *   ./fuzz_rules_scenario -max_total_time=60 */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+#include "tt_json.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const dirs[] = {TT_SOURCE_DIR, NULL};
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    json_t *j = NULL;
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    if (tt_json_parse(text, "fuzz", &j, &err) == TT_OK &&
+        rules_scenario_from_json(j, "fuzz", NULL, dirs, &sc, &err) == TT_OK) {
+        size_t n = rules_scenario_figure_count(sc);
+        for (size_t i = 0; i < n && i < 4; i++) {
+            const char *a = rules_scenario_figure_id(sc, i), *b = rules_scenario_figure_id(sc, (i + 1) % n);
+            rules_result r;
+            if (rules_fire(sc, a, b, NULL, &r, &err) == TT_OK)
+                rules_result_free(&r);
+            if (rules_visibility(sc, a, &r, &err) == TT_OK)
+                rules_result_free(&r);
+            if (rules_grape(sc, a, &r, &err) == TT_OK)
+                rules_result_free(&r);
+        }
+    }
+    rules_scenario_destroy(sc);
+    json_decref(j);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,754 @@
+/* test_rules.c - the rules module's unit, property, error and fuzz tests
+ * (the rulebook numbers are in fixtures/, run by test_fixture.c). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rules.h"
+#include "rules_geom.h"
+#include "tt_json.h"
+
+static const char *const g_dirs[] = {TT_SOURCE_DIR, NULL};
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    g_rng ^= g_rng << 13;
+    g_rng ^= g_rng >> 7;
+    g_rng ^= g_rng << 17;
+    return g_rng;
+}
+static double rndu(double lo, double hi) { return lo + (hi - lo) * (double)(rnd() >> 11) / 9007199254740992.0; }
+
+static rules_pt P(double x, double y)
+{
+    rules_pt p = {llround(x * 10000), llround(y * 10000)};
+    return p;
+}
+
+static tt_status load_text(const char *text, rules_scenario **sc, tt_err *err)
+{
+    json_t *j = NULL;
+    tt_status st = tt_json_parse(text, "scenario", &j, err);
+    if (st)
+        return st;
+    st = rules_scenario_from_json(j, "scenario", NULL, g_dirs, sc, err);
+    json_decref(j);
+    return st;
+}
+
+static rules_scenario *load_ok(const char *text)
+{
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    if (load_text(text, &sc, &err) != TT_OK)
+        fail_msg("scenario did not load: %s", err.msg);
+    return sc;
+}
+
+static void expect_load_error(const char *text, tt_status want, const char *substr)
+{
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    tt_status st = load_text(text, &sc, &err);
+    assert_null(sc);
+    assert_int_equal(st, want);
+    if (!strstr(err.msg, substr))
+        fail_msg("message \"%s\" does not mention \"%s\"", err.msg, substr);
+}
+
+/* ---- exact predicates ------------------------------------------------- */
+
+static const rules_pt SQ[4] = {{0, 0}, {40000, 0}, {40000, 40000}, {0, 40000}}; /* 4" square, CCW */
+
+static void test_poly_grazing(void **state)
+{
+    (void)state;
+    /* through one corner only: grazing */
+    assert_false(rules_geom_seg_meets_interior(SQ, 4, P(-2, 2), P(2, -2)));
+    /* along an edge, longer than it and exactly on it */
+    assert_false(rules_geom_seg_meets_interior(SQ, 4, P(-1, 0), P(5, 0)));
+    assert_false(rules_geom_seg_meets_interior(SQ, 4, P(0, 0), P(4, 0)));
+    /* corner to corner through the inside */
+    assert_true(rules_geom_seg_meets_interior(SQ, 4, P(0, 0), P(4, 4)));
+    assert_true(rules_geom_seg_meets_interior(SQ, 4, P(-1, -1), P(5, 5)));
+    /* ending exactly on the boundary from outside: no */
+    assert_false(rules_geom_seg_meets_interior(SQ, 4, P(-3, 2), P(0, 2)));
+    /* ending on the boundary from inside: yes */
+    assert_true(rules_geom_seg_meets_interior(SQ, 4, P(0, 2), P(1, 2)));
+    /* a proper crossing */
+    assert_true(rules_geom_seg_meets_interior(SQ, 4, P(-1, 1), P(5, 3)));
+    /* starting along an edge, then into the inside where the outline steps */
+    const rules_pt step[6] = {P(0, 0), P(10, 0), P(10, -5), P(20, -5), P(20, 5), P(0, 5)};
+    assert_true(rules_geom_seg_meets_interior(step, 6, P(2, 0), P(15, 0)));
+    assert_false(rules_geom_seg_meets_interior(step, 6, P(2, 0), P(9, 0)));
+    /* an inner (reflex) corner touched from outside the notch */
+    const rules_pt ell[6] = {P(0, 0), P(4, 0), P(4, 2), P(2, 2), P(2, 4), P(0, 4)};
+    assert_false(rules_geom_seg_meets_interior(ell, 6, P(3, 3), P(5, 5)));
+    assert_true(rules_geom_seg_meets_interior(ell, 6, P(1, 1), P(3, 3)));
+}
+
+static void test_chain_crossing(void **state)
+{
+    (void)state;
+    const rules_pt vee[3] = {P(0, 2), P(2, 0), P(4, 2)};  /* apex at (2,0) */
+    const rules_pt zig[3] = {P(0, 2), P(2, 0), P(4, -2)}; /* straight through (2,0) */
+    /* touching the apex of a V: both arms on one side, no crossing */
+    assert_false(rules_geom_seg_crosses_chain(vee, 3, P(0, 0), P(4, 0)));
+    /* passing through a joint with the arms on both sides: a crossing */
+    assert_true(rules_geom_seg_crosses_chain(zig, 3, P(0, 0), P(4, 0)));
+    /* a proper crossing of an arm */
+    assert_true(rules_geom_seg_crosses_chain(vee, 3, P(0, 1), P(4, 1)));
+    /* running along an arm */
+    assert_false(rules_geom_seg_crosses_chain(zig, 3, P(-1, 3), P(5, -3)));
+    /* the wall's end touching the line */
+    const rules_pt wall[2] = {P(2, 0), P(2, 3)};
+    assert_false(rules_geom_seg_crosses_chain(wall, 2, P(0, 0), P(4, 0)));
+    /* a collinear run inside the segment, arms on opposite sides */
+    const rules_pt run[4] = {P(1, 1), P(1, 0), P(3, 0), P(3, -1)};
+    assert_true(rules_geom_seg_crosses_chain(run, 4, P(0, 0), P(4, 0)));
+    const rules_pt cup[4] = {P(1, 1), P(1, 0), P(3, 0), P(3, 1)};
+    assert_false(rules_geom_seg_crosses_chain(cup, 4, P(0, 0), P(4, 0)));
+}
+
+static void test_poly_simple(void **state)
+{
+    (void)state;
+    int e1, e2;
+    assert_true(rules_geom_poly_simple(SQ, 4, &e1, &e2));
+    const rules_pt bow[4] = {P(0, 0), P(4, 4), P(4, 0), P(0, 4)};
+    assert_false(rules_geom_poly_simple(bow, 4, &e1, &e2));
+    assert_int_equal(e1, 0);
+    assert_int_equal(e2, 2);
+    const rules_pt rep[4] = {P(0, 0), P(4, 0), P(4, 0), P(0, 4)};
+    assert_false(rules_geom_poly_simple(rep, 4, &e1, &e2));
+    const rules_pt flat[3] = {P(0, 0), P(2, 0), P(4, 0)};
+    assert_false(rules_geom_poly_simple(flat, 3, &e1, &e2));
+    /* touching itself at a corner */
+    const rules_pt touch[6] = {P(0, 0), P(4, 0), P(2, 2), P(4, 4), P(0, 4), P(2, 2)};
+    assert_false(rules_geom_poly_simple(touch, 6, &e1, &e2));
+}
+
+static void test_sector_ties(void **state)
+{
+    (void)state;
+    rules_pt apex = P(0, 0), lo = rules_geom_dir(0), hi = rules_geom_dir(90);
+    int64_t R = 60000;
+    rules_pt elo = rules_geom_ray_end(apex, R, lo), ehi = rules_geom_ray_end(apex, R, hi);
+    rules_shape s = {.round = 1, .c = P(3, -1), .r = 10000};
+    /* tangent to the sector's straight side: inside (closed) */
+    assert_true(rules_geom_shape_meets_sector(&s, apex, R, lo, hi, elo, ehi));
+    s.c = P(3, -1.0001);
+    assert_false(rules_geom_shape_meets_sector(&s, apex, R, lo, hi, elo, ehi));
+    /* touching the arc from outside: centre exactly 7" from the apex */
+    s.c = P(4.2, 5.6);
+    assert_true(rules_geom_shape_meets_sector(&s, apex, R, lo, hi, elo, ehi));
+    s.c = P(4.2, 5.6001);
+    assert_false(rules_geom_shape_meets_sector(&s, apex, R, lo, hi, elo, ehi));
+    /* a square base whose edge crosses the arc between its corners */
+    rules_shape q = {.round = 0, .n = 4, .v = {P(5.9, -0.5), P(6.5, -0.5), P(6.5, 0.5), P(5.9, 0.5)}};
+    assert_true(rules_geom_shape_meets_sector(&q, apex, R, lo, hi, elo, ehi));
+    rules_shape q2 = {.round = 0, .n = 4, .v = {P(-1, 6.01), P(1, 6.01), P(1, 7), P(-1, 7)}};
+    assert_false(rules_geom_shape_meets_sector(&q2, apex, R, lo, hi, elo, ehi));
+    rules_shape q3 = {.round = 0, .n = 4, .v = {P(-1, 5.99), P(1, 5.99), P(1, 7), P(-1, 7)}};
+    assert_true(rules_geom_shape_meets_sector(&q3, apex, R, lo, hi, elo, ehi));
+}
+
+static void test_within_ties(void **state)
+{
+    (void)state;
+    rules_shape a = {.round = 1, .c = P(0, 0), .r = 5000}, b = {.round = 1, .c = P(3, 4), .r = 5000};
+    /* centres 5" apart, edges 4" apart */
+    assert_true(rules_geom_shape_shape_within(&a, &b, 40000));
+    assert_false(rules_geom_shape_shape_within(&a, &b, 39999));
+    rules_shape r = {.round = 0, .n = 4, .v = {P(5, -1), P(6, -1), P(6, 1), P(5, 1)}};
+    assert_true(rules_geom_shape_shape_within(&a, &r, 45000));
+    assert_false(rules_geom_shape_shape_within(&a, &r, 44999));
+    rules_shape r2 = {.round = 0, .n = 4, .v = {P(8, 0), P(9, 0), P(9, 1), P(8, 1)}};
+    assert_true(rules_geom_shape_shape_within(&r, &r2, 20000));
+    assert_false(rules_geom_shape_shape_within(&r, &r2, 19999));
+}
+
+/* ---- errors: clear messages, never a crash ---------------------------- */
+
+#define FIG(id, x, y) "{\"id\":\"" id "\",\"x\":" #x ",\"y\":" #y "}"
+
+static void test_scenario_errors(void **state)
+{
+    (void)state;
+    expect_load_error("{\"ruleset\": \"into-the-breach\",\n \"table\": {\"width_in\": 72 \"depth_in\": 48}}",
+                      TT_ERR_FORMAT, "line 2, column");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"bow\",\"kind\":\"building\",\"polygon\":[[0,0],[4,4],[4,0],[0,4]]}]}",
+                      TT_ERR_FORMAT, "self-intersecting");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[" FIG("m1", 80, 23) "]}",
+                      TT_ERR_FORMAT, "off the 72 x 48 table");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"weapon\":\"laser\"}]}",
+                      TT_ERR_UNKNOWN, "weapon \"laser\" is not in ruleset into-the-breach");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"x\",\"kind\":\"lava\",\"polygon\":[[0,0],[4,0],[4,4]]}]}",
+                      TT_ERR_UNKNOWN, "kind \"lava\"");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[" FIG("m1", 1, 1) "," FIG("m1", 2, 2) "]}",
+                      TT_ERR_FORMAT, "used twice");
+    expect_load_error("{\"ruleset\":\"no-such-game\",\"table\":{\"width_in\":72,\"depth_in\":48}}", TT_ERR_UNKNOWN,
+                      "ruleset \"no-such-game\" not found");
+    expect_load_error("{\"ruleset\":\"into-the-breach\"}", TT_ERR_FORMAT, "missing \"table\"");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[" FIG("m1", 1, 1) "],\"tags\":{\"5\":\"m9\"}}",
+                      TT_ERR_UNKNOWN, "tag 5 names figure \"m9\"");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"m1\",\"x\":\"ten\",\"y\":1}]}",
+                      TT_ERR_FORMAT, "\"x\" must be a number");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"w\",\"kind\":\"wall\",\"line\":[[0,0]]}]}",
+                      TT_ERR_FORMAT, "at least 2");
+    expect_load_error("[1,2]", TT_ERR_FORMAT, "must be a JSON object");
+}
+
+static void test_query_errors(void **state)
+{
+    (void)state;
+    rules_scenario *sc = load_ok("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                 "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"weapon\":\"musket\"}," FIG("m2", 5, 1) "]}");
+    static const struct {
+        const char *q, *substr;
+    } cases[] = {
+        {"{\"q\":\"los\",\"from\":\"m1\",\"to\":\"m9\"}", "unknown figure \"m9\""},
+        {"{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"m2\",\"weapon\":\"laser\"}", "unknown weapon \"laser\""},
+        {"{\"q\":\"fire\",\"from\":\"m2\",\"to\":\"m1\"}", "has no weapon"},
+        {"{\"q\":\"grape\",\"from\":\"m1\"}", "fires no grape"},
+        {"{\"q\":\"ball\",\"from\":\"m1\",\"to\":\"m2\"}", "fires no roundshot"},
+        {"{\"q\":\"blast\",\"at\":[1,1]}", "give \"radius_in\""},
+        {"{\"q\":\"blast\",\"at\":[1,1],\"weapon\":\"musket\"}", "has no blast"},
+        {"{\"q\":\"move\",\"from\":\"m1\",\"to\":[100,1]}", "off the"},
+        {"{\"q\":\"warp\"}", "unknown query \"warp\""},
+        {"{\"from\":\"m1\"}", "missing \"q\""},
+        {"{\"q\":\"los\",\"from\":1,\"to\":\"m2\"}", "must be a string"},
+        {"[]", "must be a JSON object"},
+        {"{\"q\":\"los\"", "query: line 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *a = rules_query_line(sc, cases[i].q);
+        assert_non_null(a);
+        json_t *j = json_loads(a, 0, NULL);
+        const char *msg = json_string_value(json_object_get(j, "error"));
+        if (!msg || !strstr(msg, cases[i].substr))
+            fail_msg("query %s: got %s, want an error mentioning %s", cases[i].q, a, cases[i].substr);
+        json_decref(j);
+        free(a);
+    }
+    rules_scenario_destroy(sc);
+}
+
+/* ---- the C API the overlay uses --------------------------------------- */
+
+static void test_api(void **state)
+{
+    (void)state;
+    rules_scenario_destroy(NULL);
+    rules_result_free(NULL);
+    rules_scenario *sc = load_ok(
+        "{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+        "\"terrain\":[{\"id\":\"h\",\"kind\":\"building\",\"polygon\":[[30,20],[36,20],[36,26],[30,26]]}],"
+        "\"figures\":[{\"id\":\"g\",\"weapon\":\"artillery\",\"x\":10,\"y\":23,\"facing_deg\":0},"
+        "{\"id\":\"a\",\"x\":14,\"y\":23},{\"id\":\"b\",\"x\":40,\"y\":23}],\"tags\":{\"7\":\"a\"}}");
+    rules_result r;
+    tt_err err = {0};
+    assert_int_equal(rules_grape(sc, "g", &r, &err), TT_OK);
+    assert_int_equal(r.n_ids, 1);
+    assert_string_equal(r.ids[0], "a");
+    assert_true(r.n_polygon >= 4);
+    assert_float_equal(r.radius_in, 6.0, 0);
+    assert_float_equal(r.centre.x, 10.5, 0);
+    rules_result_free(&r);
+    assert_null(r.ids);
+    assert_int_equal(rules_los(sc, "g", "b", &r, &err), TT_OK);
+    assert_false(r.visible);
+    assert_string_equal(r.blocked_by, "h");
+    assert_float_equal(r.line[1].x, 40.0, 0);
+    rules_result_free(&r);
+    assert_int_equal(rules_visibility(sc, "g", &r, &err), TT_OK);
+    assert_true(r.n_polygon >= 6);
+    /* the point behind the house is not in the visible polygon, the point
+     * in front of it is */
+    int behind = 0, front = 0;
+    for (size_t i = 0, j = r.n_polygon - 1; i < r.n_polygon; j = i++) {
+        rules_point a = r.polygon[j], b = r.polygon[i];
+        if ((a.y > 23) != (b.y > 23)) {
+            double x = a.x + (23 - a.y) * (b.x - a.x) / (b.y - a.y);
+            behind ^= x > 40;
+            front ^= x > 20;
+        }
+    }
+    assert_false(behind);
+    assert_true(front);
+    rules_result_free(&r);
+    assert_string_equal(rules_scenario_tag_figure(sc, 7), "a");
+    assert_null(rules_scenario_tag_figure(sc, 8));
+    assert_string_equal(rules_scenario_ruleset(sc), "into-the-breach");
+    /* moving a figure: off the table is refused and nothing changes */
+    assert_int_equal(rules_scenario_place(sc, "b", 80, 23, 0, &err), TT_ERR_FORMAT);
+    assert_int_equal(rules_scenario_place(sc, "b", 20, 23, 0, &err), TT_OK);
+    assert_true(rules_los_index(sc, 0, 2));
+    assert_int_equal(rules_scenario_place(sc, "nobody", 20, 23, 0, &err), TT_ERR_UNKNOWN);
+    rules_scenario_destroy(sc);
+}
+
+/* ---- property tests against brute force / independent references ------ */
+
+/* A random table as scenario JSON text: nb buildings (quads, triangles),
+ * nw walls, nf figures.  snap: coordinates on a 1/2" lattice, so that
+ * lines graze corners and run along edges (ties); otherwise general
+ * position. */
+static char *random_table(int nb, int nw, int nf, int snap)
+{
+    size_t cap = 1 << 20, n = 0;
+    char *s = malloc(cap);
+    assert_non_null(s);
+#define OUT(...) (n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__))
+    OUT("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},\"terrain\":[");
+#define C(v) (snap ? round((v) * 2) / 2 : round((v) * 10000) / 10000)
+    for (int i = 0; i < nb; i++) {
+        double cx = rndu(2, 70), cy = rndu(2, 46), w = rndu(0.5, 4), h = rndu(0.5, 4);
+        if (rnd() % 3 == 0)
+            OUT("%s{\"id\":\"b%d\",\"kind\":\"%s\",\"polygon\":[[%.4f,%.4f],[%.4f,%.4f],[%.4f,%.4f]]}", i ? "," : "", i,
+                rnd() % 2 ? "building" : "woods", C(cx), C(cy), C(cx + w), C(cy), C(cx + w / 2), C(cy + h));
+        else
+            OUT("%s{\"id\":\"b%d\",\"kind\":\"building\",\"polygon\":[[%.4f,%.4f],[%.4f,%.4f],[%.4f,%.4f],[%.4f,%.4f]]}",
+                i ? "," : "", i, C(cx), C(cy), C(cx + w), C(cy), C(cx + w), C(cy + h), C(cx), C(cy + h));
+    }
+    for (int i = 0; i < nw; i++) {
+        double x = rndu(1, 71), y = rndu(1, 47);
+        OUT("%s{\"id\":\"w%d\",\"kind\":\"wall\",\"blocks_los\":true,\"line\":[[%.4f,%.4f],[%.4f,%.4f],[%.4f,%.4f]]}",
+            nb + i ? "," : "", i, C(x), C(y), C(x + rndu(-3, 3)), C(y + rndu(-3, 3)), C(x + rndu(-3, 3)),
+            C(y + rndu(-3, 3)));
+    }
+    OUT("],\"figures\":[");
+    for (int i = 0; i < nf; i++)
+        OUT("%s{\"id\":\"f%03d\",\"side\":\"%s\",\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.1f}", i ? "," : "", i,
+            i % 2 ? "red" : "blue", C(rndu(0.5, 71.5)), C(rndu(0.5, 47.5)), rndu(-179, 180));
+    OUT("]}");
+#undef C
+#undef OUT
+    return s;
+}
+
+static void test_property_los_grid_vs_bruteforce(void **state)
+{
+    (void)state;
+    int differ = 0, blocked = 0, total = 0;
+    for (int t = 0; t < 12; t++) {
+        char *txt = random_table(40 + t * 5, 10, 40, t % 2);
+        rules_scenario *sc = load_ok(txt);
+        size_t n = rules_scenario_figure_count(sc);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                int a = rules_los_index(sc, i, j), b = rules_los_index_bruteforce(sc, i, j);
+                differ += a != b;
+                blocked += !a;
+                total++;
+            }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_int_equal(differ, 0);
+    /* the tables are neither empty nor solid */
+    assert_true(blocked > total / 10);
+    assert_true(blocked < total * 9 / 10);
+}
+
+/* Independent floating-point reference for LOS between centres in general
+ * position: blocked iff the segment properly crosses an edge of a blocking
+ * piece that contains neither end.  Returns -1 when too close to call. */
+typedef struct {
+    int n, closed;
+    double v[2 * 8];
+} ref_piece;
+
+static double ref_orient(double ax, double ay, double bx, double by, double cx, double cy)
+{
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static int ref_inside(const ref_piece *p, double x, double y)
+{
+    int in = 0;
+    for (int i = 0, j = p->n - 1; i < p->n; j = i++) {
+        double xi = p->v[2 * i], yi = p->v[2 * i + 1], xj = p->v[2 * j], yj = p->v[2 * j + 1];
+        if ((yi > y) != (yj > y) && x < xj + (y - yj) * (xi - xj) / (yi - yj))
+            in = !in;
+    }
+    return in;
+}
+
+static int ref_los(const ref_piece *pcs, int np, double ax, double ay, double bx, double by)
+{
+    const double eps = 1e-6;
+    int blocked = 0;
+    for (int k = 0; k < np; k++) {
+        const ref_piece *p = &pcs[k];
+        if (p->closed && (ref_inside(p, ax, ay) || ref_inside(p, bx, by)))
+            continue;
+        int ne = p->closed ? p->n : p->n - 1;
+        for (int e = 0; e < ne; e++) {
+            int f = (e + 1) % p->n;
+            double cx = p->v[2 * e], cy = p->v[2 * e + 1], dx = p->v[2 * f], dy = p->v[2 * f + 1];
+            double o1 = ref_orient(ax, ay, bx, by, cx, cy), o2 = ref_orient(ax, ay, bx, by, dx, dy);
+            double o3 = ref_orient(cx, cy, dx, dy, ax, ay), o4 = ref_orient(cx, cy, dx, dy, bx, by);
+            if (fabs(o1) < eps || fabs(o2) < eps || fabs(o3) < eps || fabs(o4) < eps)
+                return -1;
+            if ((o1 > 0) != (o2 > 0) && (o3 > 0) != (o4 > 0))
+                blocked = 1;
+        }
+    }
+    return !blocked;
+}
+
+static void test_property_los_reference(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int t = 0; t < 6; t++) {
+        char *txt = random_table(30, 8, 30, 0);
+        json_t *j = json_loads(txt, 0, NULL);
+        assert_non_null(j);
+        rules_scenario *sc = load_ok(txt);
+        json_t *ter = json_object_get(j, "terrain"), *figs = json_object_get(j, "figures");
+        int np = (int)json_array_size(ter);
+        ref_piece *pcs = calloc((size_t)np + 1, sizeof *pcs);
+        assert_non_null(pcs);
+        for (int k = 0; k < np; k++) {
+            json_t *pc = json_array_get(ter, (size_t)k), *pts = json_object_get(pc, "polygon");
+            pcs[k].closed = pts != NULL;
+            if (!pts)
+                pts = json_object_get(pc, "line");
+            pcs[k].n = (int)json_array_size(pts);
+            for (int v = 0; v < pcs[k].n; v++) {
+                pcs[k].v[2 * v] = json_number_value(json_array_get(json_array_get(pts, (size_t)v), 0));
+                pcs[k].v[2 * v + 1] = json_number_value(json_array_get(json_array_get(pts, (size_t)v), 1));
+            }
+        }
+        size_t n = json_array_size(figs);
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = a + 1; b < n; b++) {
+                json_t *fa = json_array_get(figs, a), *fb = json_array_get(figs, b);
+                int want = ref_los(pcs, np, json_number_value(json_object_get(fa, "x")),
+                                   json_number_value(json_object_get(fa, "y")),
+                                   json_number_value(json_object_get(fb, "x")),
+                                   json_number_value(json_object_get(fb, "y")));
+                if (want < 0)
+                    continue;
+                if (rules_los_index(sc, a, b) != want)
+                    fail_msg("table %d: LOS %zu-%zu: engine %d, reference %d", t, a, b, !want, want);
+                checked++;
+            }
+        free(pcs);
+        json_decref(j);
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_true(checked > 2000);
+}
+
+/* Blasts and command radius against plain floating-point distances on
+ * random open tables (round 1" bases). */
+static void test_property_radius_reference(void **state)
+{
+    (void)state;
+    int checked = 0, hits = 0;
+    for (int t = 0; t < 20; t++) {
+        char *txt = random_table(0, 0, 80, 0);
+        json_t *j = json_loads(txt, 0, NULL);
+        rules_scenario *sc = load_ok(txt);
+        json_t *figs = json_object_get(j, "figures");
+        double px = rndu(0, 72), py = rndu(0, 48), R = rndu(0.5, 10);
+        rules_result r;
+        tt_err err = {0};
+        rules_point at = {round(px * 1e4) / 1e4, round(py * 1e4) / 1e4};
+        R = round(R * 1e4) / 1e4;
+        assert_int_equal(rules_blast(sc, at, R, NULL, &r, &err), TT_OK);
+        for (size_t k = 0; k < json_array_size(figs); k++) {
+            json_t *f = json_array_get(figs, k);
+            const char *id = json_string_value(json_object_get(f, "id"));
+            double d = hypot(json_number_value(json_object_get(f, "x")) - at.x,
+                             json_number_value(json_object_get(f, "y")) - at.y) - 0.5;
+            if (fabs(d - R) < 1e-6)
+                continue;
+            int got = 0;
+            for (size_t m = 0; m < r.n_ids; m++)
+                got |= !strcmp(r.ids[m], id);
+            assert_int_equal(got, d <= R);
+            hits += got;
+            checked++;
+        }
+        for (size_t m = 1; m < r.n_ids; m++)
+            assert_true(strcmp(r.ids[m - 1], r.ids[m]) < 0);
+        rules_result_free(&r);
+        json_decref(j);
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_true(checked > 1000);
+    assert_true(hits > 20);
+}
+
+/* Grape arcs against a floating-point distance-to-sector reference. */
+static double ref_sector_dist(double qx, double qy, double fdeg, double half, double R)
+{
+    double ang = atan2(qy, qx) * 180 / M_PI - fdeg;
+    while (ang > 180)
+        ang -= 360;
+    while (ang <= -180)
+        ang += 360;
+    double r = hypot(qx, qy);
+    if (fabs(ang) <= half)
+        return r > R ? r - R : 0;
+    double best = INFINITY;
+    for (int s = -1; s <= 1; s += 2) {
+        double a = (fdeg + s * half) * M_PI / 180, ux = cos(a), uy = sin(a);
+        double t = qx * ux + qy * uy;
+        t = t < 0 ? 0 : t > R ? R : t;
+        double d = hypot(qx - t * ux, qy - t * uy);
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+static void test_property_grape_reference(void **state)
+{
+    (void)state;
+    int checked = 0, hits = 0;
+    for (int t = 0; t < 40; t++) {
+        char *txt = random_table(0, 0, 120, 0);
+        json_t *j = json_loads(txt, 0, NULL);
+        json_t *figs = json_object_get(j, "figures");
+        /* figure 0 becomes a gun */
+        json_t *gun = json_array_get(figs, 0);
+        json_object_set_new(gun, "weapon", json_string("artillery"));
+        char *txt2 = json_dumps(j, JSON_COMPACT);
+        rules_scenario *sc = load_ok(txt2);
+        rules_result r;
+        tt_err err = {0};
+        assert_int_equal(rules_grape(sc, "f000", &r, &err), TT_OK);
+        double f = json_number_value(json_object_get(gun, "facing_deg"));
+        double ax = json_number_value(json_object_get(gun, "x")) + 0.5 * cos(f * M_PI / 180);
+        double ay = json_number_value(json_object_get(gun, "y")) + 0.5 * sin(f * M_PI / 180);
+        for (size_t k = 1; k < json_array_size(figs); k++) {
+            json_t *fg = json_array_get(figs, k);
+            const char *id = json_string_value(json_object_get(fg, "id"));
+            double d = ref_sector_dist(json_number_value(json_object_get(fg, "x")) - ax,
+                                       json_number_value(json_object_get(fg, "y")) - ay, f, 15, 6);
+            if (fabs(d - 0.5) < 1e-3) /* the apex and arc sides are rounded to 1/10000" */
+                continue;
+            int got = 0;
+            for (size_t m = 0; m < r.n_ids; m++)
+                got |= !strcmp(r.ids[m], id);
+            if (got != (d <= 0.5))
+                fail_msg("table %d figure %s: engine %d, reference distance %.6f", t, id, got, d);
+            hits += got;
+            checked++;
+        }
+        rules_result_free(&r);
+        rules_scenario_destroy(sc);
+        free(txt2);
+        json_decref(j);
+        free(txt);
+    }
+    assert_true(checked > 4000);
+    assert_true(hits > 10);
+}
+
+/* ---- deterministic mutation fuzzing of the parsers -------------------- */
+
+static const char *const SEED_SCENARIO =
+    "{\"ruleset\": \"into-the-breach\", \"table\": {\"width_in\": 72, \"depth_in\": 48},\n"
+    " \"terrain\": [{\"id\": \"house\", \"kind\": \"building\", \"polygon\": [[30,20],[36,20],[36,26],[30,26]],\n"
+    "   \"blocks_los\": true, \"cover\": \"hard\"},\n"
+    "  {\"id\": \"wall\", \"kind\": \"wall\", \"line\": [[20,10],[20,18],[22,19]]},\n"
+    "  {\"id\": \"wood\", \"kind\": \"woods\", \"polygon\": [[50,30],[60,30],[62,40],[52,42]], \"los_depth_in\": 3}],\n"
+    " \"figures\": [{\"id\": \"m1\", \"side\": \"british\", \"unit\": \"g\", \"type\": \"foot\", \"weapon\": \"musket\",\n"
+    "   \"x\": 10, \"y\": 23, \"facing_deg\": 0, \"base\": {\"round_in\": 1.0}},\n"
+    "  {\"id\": \"gun\", \"side\": \"british\", \"type\": \"artillery\", \"weapon\": \"artillery\", \"x\": 5, \"y\": 14,\n"
+    "   \"base\": {\"rect_in\": [1.5, 2]}},\n"
+    "  {\"id\": \"f1\", \"side\": \"french\", \"weapon\": \"mortar\", \"x\": 40, \"y\": 23, \"facing_deg\": 180}],\n"
+    " \"tags\": {\"17\": \"m1\"}}";
+
+static const char *const SEED_QUERIES[] = {
+    "{\"q\":\"los\",\"from\":\"m1\",\"to\":\"f1\"}",
+    "{\"q\":\"fire\",\"from\":\"f1\",\"to\":\"m1\"}",
+    "{\"q\":\"grape\",\"from\":\"gun\"}",
+    "{\"q\":\"ball\",\"from\":\"gun\",\"at\":[40,20]}",
+    "{\"q\":\"blast\",\"at\":[10,23],\"weapon\":\"mortar\"}",
+    "{\"q\":\"command\",\"from\":\"m1\"}",
+    "{\"q\":\"aspect\",\"from\":\"m1\",\"to\":\"f1\"}",
+    "{\"q\":\"visibility\",\"from\":\"f1\"}",
+    "{\"q\":\"move\",\"from\":\"m1\",\"to\":[12,23]}",
+};
+
+static const char *const TOKENS[] = {"{", "}", "[", "]", ",", ":", "\"", "0", "-1", "1e308", "-0", "null", "true",
+                                     "\"x\"", "[[0,0],[0,0],[0,0]]", "1e-9", "72.00001", "\"\\u0000\"", "999999999"};
+
+static char *mutate(const char *seed, size_t *len, int max_edits)
+{
+    size_t n = strlen(seed), cap = n * 2 + 64;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    memcpy(s, seed, n + 1);
+    int edits = 1 + (int)(rnd() % (unsigned)max_edits);
+    for (int e = 0; e < edits; e++) {
+        size_t pos = n ? rnd() % n : 0;
+        switch (rnd() % 4) {
+        case 0: /* flip a byte */
+            if (n)
+                s[pos] = (char)(rnd() % 95 + 32);
+            break;
+        case 1: { /* delete a run */
+            size_t k = 1 + rnd() % 8;
+            if (pos + k > n)
+                k = n - pos;
+            memmove(s + pos, s + pos + k, n - pos - k + 1);
+            n -= k;
+            break;
+        }
+        default: { /* insert a JSON token */
+            const char *t = TOKENS[rnd() % (sizeof TOKENS / sizeof *TOKENS)];
+            size_t k = strlen(t);
+            if (n + k + 1 > cap)
+                break;
+            memmove(s + pos + k, s + pos, n - pos + 1);
+            memcpy(s + pos, t, k);
+            n += k;
+            break;
+        }
+        }
+    }
+    *len = n;
+    return s;
+}
+
+static void test_fuzz_scenario(void **state)
+{
+    (void)state;
+    int loaded = 0, rejected = 0;
+    for (int it = 0; it < 3000; it++) {
+        size_t n;
+        char *s = mutate(SEED_SCENARIO, &n, 4);
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(s, &sc, &err) == TT_OK) {
+            assert_non_null(sc);
+            for (size_t q = 0; q < sizeof SEED_QUERIES / sizeof *SEED_QUERIES; q++) {
+                char *a = rules_query_line(sc, SEED_QUERIES[q]);
+                assert_non_null(a);
+                json_t *j = json_loads(a, 0, NULL);
+                assert_true(json_is_object(j));
+                json_decref(j);
+                free(a);
+            }
+            rules_scenario_destroy(sc);
+            loaded++;
+        } else {
+            assert_null(sc);
+            assert_true(strlen(err.msg) > 10); /* a sentence, not a bare code */
+            rejected++;
+        }
+        free(s);
+    }
+    assert_true(loaded > 50);
+    assert_true(rejected > 1000);
+}
+
+static void test_fuzz_queries(void **state)
+{
+    (void)state;
+    rules_scenario *sc = load_ok(SEED_SCENARIO);
+    int answered = 0, errors = 0;
+    for (int it = 0; it < 6000; it++) {
+        size_t n;
+        char *s = mutate(SEED_QUERIES[rnd() % (sizeof SEED_QUERIES / sizeof *SEED_QUERIES)], &n, 2);
+        char *a = rules_query_line(sc, s);
+        assert_non_null(a);
+        assert_null(strchr(a, '\n')); /* one line per answer */
+        json_t *j = json_loads(a, 0, NULL);
+        assert_true(json_is_object(j));
+        if (json_object_get(j, "error")) {
+            assert_true(json_is_string(json_object_get(j, "error")));
+            errors++;
+        } else {
+            answered++;
+        }
+        json_decref(j);
+        free(a);
+        free(s);
+    }
+    /* well-formed queries with random kinds, ids and numbers (extremes
+     * included) reach the query functions themselves */
+    static const char *const kinds[] = {"los", "fire", "grape", "ball", "blast", "command", "aspect", "visibility", "move"};
+    static const char *const ids[] = {"m1", "gun", "f1", "", "M1", "gun "};
+    static const double nums[] = {0, 1, 10, 23, 72, 48, -1, 1e300, -1e300, 1e-300, 20000, 19999.9999};
+    for (int it = 0; it < 6000; it++) {
+        json_t *q = json_pack("{ss}", "q", kinds[rnd() % 9]);
+        if (rnd() % 8)
+            json_object_set_new(q, "from", json_string(ids[rnd() % 6]));
+        if (rnd() % 2)
+            json_object_set_new(q, "to", json_string(ids[rnd() % 6]));
+        else
+            json_object_set_new(q, "to", json_pack("[ff]", nums[rnd() % 12] * rndu(0, 1), nums[rnd() % 12]));
+        if (rnd() % 2)
+            json_object_set_new(q, "at", json_pack("[ff]", nums[rnd() % 12] * rndu(0, 1), nums[rnd() % 12]));
+        if (rnd() % 3 == 0)
+            json_object_set_new(q, "radius_in", json_real(nums[rnd() % 12] * rndu(0, 1)));
+        if (rnd() % 3 == 0)
+            json_object_set_new(q, "weapon", json_string(rnd() % 2 ? "mortar" : "musket"));
+        char *line = json_dumps(q, JSON_COMPACT);
+        char *a = rules_query_line(sc, line);
+        assert_non_null(a);
+        json_t *j = json_loads(a, 0, NULL);
+        assert_true(json_is_object(j));
+        if (json_object_get(j, "error"))
+            errors++;
+        else
+            answered++;
+        json_decref(j);
+        free(a);
+        free(line);
+        json_decref(q);
+    }
+    assert_true(answered > 1000);
+    assert_true(errors > 3000);
+    rules_scenario_destroy(sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_poly_grazing),
+        cmocka_unit_test(test_chain_crossing),
+        cmocka_unit_test(test_poly_simple),
+        cmocka_unit_test(test_sector_ties),
+        cmocka_unit_test(test_within_ties),
+        cmocka_unit_test(test_scenario_errors),
+        cmocka_unit_test(test_query_errors),
+        cmocka_unit_test(test_api),
+        cmocka_unit_test(test_property_los_grid_vs_bruteforce),
+        cmocka_unit_test(test_property_los_reference),
+        cmocka_unit_test(test_property_radius_reference),
+        cmocka_unit_test(test_property_grape_reference),
+        cmocka_unit_test(test_fuzz_scenario),
+        cmocka_unit_test(test_fuzz_queries),
+    };
+    return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
+}

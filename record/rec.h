@@ -1,0 +1,172 @@
+/* rec.h - recording whole games into SQLite, and replaying them.
+ *
+ * Recording (the tracker calls these, one thread):
+ *
+ *     rec *r;
+ *     rec_open("game.sqlite", REC_APPEND, &r, &err);
+ *     rec_session_begin(r, rig_json, scenario_json, &meta, &err);
+ *     for each frame:  rec_frame(r, frame_no, t_ms, figures, n, &err);
+ *     when it happens: rec_event(...), rec_query(...)
+ *     rec_close(r, &err);
+ *
+ * Only changes are stored: a figure's state row is written when it first
+ * appears, moves more than pos_eps_in from its last *written* position,
+ * turns more than facing_eps_deg, or changes state (seen / occluded / lost).
+ * A figure missing from a frame's list is recorded once as `lost` at its
+ * last position.
+ *
+ * Crash safety: WAL journal, synchronous=NORMAL, and the writer commits its
+ * open transaction whenever commit_ms (default 500) has passed, by the wall
+ * clock or by the frames' t_ms, so after kill -9 the file opens cleanly and
+ * at most the last second is missing.  The commit check runs inside the
+ * rec_* calls: a tracker that stops calling them for a long time should
+ * call rec_flush.
+ *
+ * The schema (tables session, figure, state, event, query, meta) is
+ * documented in README.md, "Recording and replays".
+ *
+ * Replay: rec_game_load reads one session into memory; rec_game_write_json
+ * / _html / _video turn it into JSON Lines, a self-contained HTML page, or a
+ * top-down video.
+ *
+ * Ownership: a rec and a rec_game are opaque and owned by the caller
+ * (rec_close / rec_game_destroy, both accept NULL).  Strings passed in are
+ * copied; the library keeps no pointer to caller memory after a call.
+ */
+#ifndef TT_REC_H
+#define TT_REC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Schema written by this build; files with a higher version are refused. */
+#define REC_SCHEMA_VERSION 1
+/* PRAGMA application_id of every recording: 'TTRC'. */
+#define REC_APPLICATION_ID 0x54545243
+
+typedef struct rec rec;
+
+typedef enum rec_mode {
+    REC_APPEND = 0,  /* create the file, or add a new session to an existing recording */
+    REC_CREATE_NEW   /* create the file; refuse (TT_ERR_IO) if it already exists */
+} rec_mode;
+
+typedef enum rec_state { REC_SEEN = 0, REC_OCCLUDED = 1, REC_LOST = 2 } rec_state;
+
+typedef struct rec_figure {
+    const char *family;  /* tag family, e.g. "tag36h11" (at most 31 characters) */
+    int id;              /* tag id */
+    double x, y;         /* table inches */
+    double facing_deg;   /* (-180, 180] */
+    rec_state state;
+} rec_figure;
+
+typedef struct rec_options {
+    double pos_eps_in;     /* default 0.02" */
+    double facing_eps_deg; /* default 1.0 degree */
+    int commit_ms;         /* default 500; at most 1000 */
+} rec_options;
+
+typedef struct rec_meta {
+    const char *source;  /* e.g. "/dev/video0" or an image glob; may be NULL */
+    const char *note;    /* free text, e.g. the command line; may be NULL */
+} rec_meta;
+
+typedef enum rec_event_kind { REC_EV_MOVED = 0, REC_EV_APPEARED, REC_EV_REMOVED } rec_event_kind;
+
+/* Open (or create) a recording for writing.  An existing file must be a
+ * tabletrack recording of schema version <= REC_SCHEMA_VERSION and not be
+ * truncated; otherwise TT_ERR_FORMAT and the file is left untouched.
+ * REC_CREATE_NEW refuses an existing file.  No session is started yet. */
+tt_status rec_open(const char *path, rec_mode mode, rec **out, tt_err *err);
+
+/* Change the thresholds (before the first frame).  NULL or zero fields keep
+ * the defaults. */
+tt_status rec_set_options(rec *r, const rec_options *opt, tt_err *err);
+
+/* Start a new session.  rig_json and scenario_json are JSON texts (either
+ * may be NULL); they are validated and stored compact.  The scenario's
+ * "tags" and "figures" give each tag its figure name and side.  The session
+ * row is committed at once.  meta may be NULL. */
+tt_status rec_session_begin(rec *r, const char *rig_json, const char *scenario_json, const rec_meta *meta,
+                            tt_err *err);
+
+/* The session id of the current session (0 before rec_session_begin). */
+long long rec_session_id(const rec *r);
+
+/* One tracked frame: every figure the tracker knows.  Frames must come in
+ * order (t_ms not decreasing). */
+tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *figs, size_t n, tt_err *err);
+
+/* An event of the tracker.  from / to are [x, y] in inches, NULL when not
+ * applicable (appeared has no from, removed no to). */
+tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, const char *family, int id,
+                    const double *from, const double *to, tt_err *err);
+
+/* A rules query and the answer shown, both JSON texts (one object each). */
+tt_status rec_query(rec *r, long long t_ms, const char *query_json, const char *answer_json, tt_err *err);
+
+/* Commit what is pending now. */
+tt_status rec_flush(rec *r, tt_err *err);
+
+/* Commit, mark the session as ended cleanly, and close.  Accepts NULL.
+ * The handle is freed even when an error is returned. */
+tt_status rec_close(rec *r, tt_err *err);
+
+/* Number of state rows written so far in this session (for stats/tests). */
+long long rec_rows_written(const rec *r);
+
+/* Called after every commit with the last committed frame (tests use it
+ * to report durable progress); may be NULL. */
+void rec_set_commit_hook(rec *r, void (*hook)(void *user, long frame_no, long long t_ms), void *user);
+
+/* ---- replay ------------------------------------------------------------ */
+
+typedef struct rec_game rec_game;
+
+#define REC_TIME_UNSET (-1LL)
+
+/* Read one session of a recording (session 0 = the latest).  from_ms /
+ * to_ms (REC_TIME_UNSET for open ends) select a time range, counted from
+ * the session's first recorded moment; the state at from_ms is kept so the
+ * replay starts with every figure in place.
+ * The file is opened read-only and checked first: not a recording, a newer
+ * schema, a truncated or damaged file give TT_ERR_FORMAT with a message. */
+tt_status rec_game_load(const char *path, long long session, long long from_ms, long long to_ms, rec_game **out,
+                        tt_err *err);
+void rec_game_destroy(rec_game *g);
+
+/* Session id, first and last time of the (selected) replay. */
+long long rec_game_session(const rec_game *g);
+long long rec_game_t0(const rec_game *g);
+long long rec_game_t1(const rec_game *g);
+
+/* The game as JSON Lines (see README). */
+tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err);
+
+/* One self-contained HTML page (no network); written atomically. */
+tt_status rec_game_write_html(const rec_game *g, const char *path, tt_err *err);
+
+typedef struct rec_video_opts {
+    int width_px;   /* default 1280 */
+    double fps;     /* default 15 */
+    double speed;   /* game seconds per video second, default 1 */
+} rec_video_opts;
+
+/* The same top-down view as a video (.avi: MJPG, .mp4: mp4v). */
+tt_status rec_game_write_video(const rec_game *g, const char *path, const rec_video_opts *opt, tt_err *err);
+
+/* Parse a time: seconds ("75", "12.5"), mm:ss ("1:15") or h:mm:ss, into
+ * milliseconds.  TT_ERR_ARG on anything else. */
+tt_status rec_parse_time(const char *s, long long *ms, tt_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

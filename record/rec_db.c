@@ -1,0 +1,361 @@
+/* rec_db.c - opening a recording: checks on the raw file (not SQLite,
+ * truncated), then on its contents (application id, schema version,
+ * tables), and the schema of a new file.  Nothing is written to a file
+ * that fails a check. */
+#include "rec_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* The schema, version 1.  Documented in README.md ("Recording and
+ * replays"); keep the two in step and bump REC_SCHEMA_VERSION on any
+ * change that older readers would misread. */
+static const char rec__schema_sql[] =
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+    "CREATE TABLE session (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  started_utc TEXT NOT NULL,\n"
+    "  started_unix_ms INTEGER NOT NULL,\n"
+    "  source TEXT,\n"
+    "  note TEXT,\n"
+    "  rig_json TEXT,\n"
+    "  scenario_json TEXT,\n"
+    "  last_frame INTEGER,\n"
+    "  last_t_ms INTEGER,\n"
+    "  ended_utc TEXT\n"
+    ");\n"
+    "CREATE TABLE figure (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  session INTEGER NOT NULL REFERENCES session(id),\n"
+    "  family TEXT NOT NULL,\n"
+    "  tag INTEGER NOT NULL,\n"
+    "  name TEXT,\n"
+    "  side TEXT,\n"
+    "  UNIQUE (session, family, tag)\n"
+    ");\n"
+    "CREATE TABLE state (\n"
+    "  figure INTEGER NOT NULL REFERENCES figure(id),\n"
+    "  frame INTEGER NOT NULL,\n"
+    "  t_ms INTEGER NOT NULL,\n"
+    "  x REAL NOT NULL,\n"
+    "  y REAL NOT NULL,\n"
+    "  facing_deg REAL NOT NULL,\n"
+    "  state TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX state_by_figure ON state (figure, t_ms);\n"
+    "CREATE TABLE event (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  session INTEGER NOT NULL REFERENCES session(id),\n"
+    "  frame INTEGER NOT NULL,\n"
+    "  t_ms INTEGER NOT NULL,\n"
+    "  kind TEXT NOT NULL,\n"
+    "  figure INTEGER NOT NULL REFERENCES figure(id),\n"
+    "  from_x REAL, from_y REAL, to_x REAL, to_y REAL\n"
+    ");\n"
+    "CREATE TABLE query (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  session INTEGER NOT NULL REFERENCES session(id),\n"
+    "  frame INTEGER,\n"
+    "  t_ms INTEGER NOT NULL,\n"
+    "  query_json TEXT NOT NULL,\n"
+    "  answer_json TEXT NOT NULL\n"
+    ");\n";
+
+static const char *const rec__tables[] = {"meta", "session", "figure", "state", "event", "query"};
+
+double rec__mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+long long rec__unix_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void rec__utc_string(long long unix_ms, char *buf, size_t n)
+{
+    time_t s = (time_t)(unix_ms / 1000);
+    struct tm tm;
+    gmtime_r(&s, &tm);
+    char tmp[32];
+    strftime(tmp, sizeof tmp, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf, n, "%s.%03dZ", tmp, (int)(unix_ms % 1000));
+}
+
+tt_status rec__db_err(sqlite3 *db, tt_err *err, const char *path, const char *what)
+{
+    int rc = db ? sqlite3_errcode(db) : SQLITE_ERROR;
+    const char *m = db ? sqlite3_errmsg(db) : "unknown error";
+    if (rc == SQLITE_FULL)
+        return tt_err_set(err, TT_ERR_IO, "%s: %s: the disk is full (free some space)", path, what);
+    if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s is damaged (truncated or corrupt): %s: %s", path, what, m);
+    if (rc == SQLITE_NOMEM)
+        return tt_err_set(err, TT_ERR_NOMEM, "%s: %s: out of memory", path, what);
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+        return tt_err_set(err, TT_ERR_IO, "%s: %s: the file is locked by another program (is another tabletrack "
+                          "recording into it?)", path, what);
+    return tt_err_set(err, TT_ERR_IO, "%s: %s: %s", path, what, m);
+}
+
+tt_status rec__exec(sqlite3 *db, const char *sql, const char *path, tt_err *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        sqlite3_free(msg);
+        return rec__db_err(db, err, path, "writing");
+    }
+    return TT_OK;
+}
+
+static uint32_t rec__be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static const char rec__magic[16] = "SQLite format 3";  /* with its NUL: 16 bytes */
+
+/* Checks on the bytes of the file before SQLite sees it.  *exists and
+ * *empty describe what was found. */
+static tt_status rec__check_raw(const char *path, rec__open_kind kind, int *exists, int *empty, tt_err *err)
+{
+    struct stat sb;
+    *exists = 0;
+    *empty = 0;
+    if (stat(path, &sb) != 0) {
+        if (errno == ENOENT && kind != REC__READ)
+            return TT_OK;
+        return tt_err_set(err, TT_ERR_IO, "cannot open recording %s: %s (check the path)", path, strerror(errno));
+    }
+    *exists = 1;
+    if (S_ISDIR(sb.st_mode))
+        return tt_err_set(err, TT_ERR_IO, "%s is a folder, not a recording (give a file name such as game.sqlite)",
+                          path);
+    if (kind == REC__WRITE_NEW)
+        return tt_err_set(err, TT_ERR_IO,
+                          "refusing to overwrite %s: it already exists (choose a new file name, or append a new "
+                          "session to it)", path);
+
+    /* A crashed recording keeps recent pages in PATH-wal; SQLite merges
+     * them on open, so the main file alone may look short. */
+    size_t pl = strlen(path);
+    char *wal = malloc(pl + 5);
+    if (!wal)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    snprintf(wal, pl + 5, "%s-wal", path);
+    struct stat wb;
+    int has_wal = stat(wal, &wb) == 0 && wb.st_size > 0;
+    free(wal);
+
+    if (sb.st_size == 0) {
+        if (has_wal)
+            return TT_OK;
+        *empty = 1;
+        if (kind == REC__READ)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s is empty: not a tabletrack recording", path);
+        return TT_OK;
+    }
+    unsigned char h[100];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return tt_err_set(err, TT_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    size_t got = fread(h, 1, sizeof h, f);
+    fclose(f);
+    size_t cmp = got < sizeof rec__magic ? got : sizeof rec__magic;
+    if (memcmp(h, rec__magic, cmp) != 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s is not a tabletrack recording (not an SQLite database)", path);
+    if (got < sizeof h)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s is truncated (%zu bytes; a recording is at least 512): was the "
+                          "copy interrupted?", path, got);
+    long page = (long)h[16] << 8 | h[17];
+    if (page == 1)
+        page = 65536;
+    if (page < 512 || (page & (page - 1)) != 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s is damaged: invalid page size %ld in its header", path, page);
+    if (has_wal)
+        return TT_OK;
+    uint32_t npages = rec__be32(h + 28);
+    int size_valid = npages != 0 && rec__be32(h + 24) == rec__be32(h + 92);
+    long long want = (long long)npages * page;
+    if ((sb.st_size % page) != 0 || (size_valid && want > (long long)sb.st_size))
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s is truncated: it holds %lld bytes, its header says %lld (was the copy "
+                          "interrupted? copy it again from the recording machine)",
+                          path, (long long)sb.st_size, size_valid ? want : (long long)sb.st_size);
+    return TT_OK;
+}
+
+static tt_status rec__pragma_int(sqlite3 *db, const char *sql, long long *v, const char *path, tt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+        tt_status s = rec__db_err(db, err, path, "reading");
+        sqlite3_finalize(st);
+        return s;
+    }
+    *v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return TT_OK;
+}
+
+/* Which of our tables exist, and how many tables there are at all. */
+static tt_status rec__count_tables(sqlite3 *db, int *ours, int *all, const char *path, tt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    *ours = *all = 0;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &st, NULL) != SQLITE_OK)
+        return rec__db_err(db, err, path, "reading");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *n = (const char *)sqlite3_column_text(st, 0);
+        (*all)++;
+        for (size_t i = 0; n && i < sizeof rec__tables / sizeof rec__tables[0]; i++)
+            if (!strcmp(n, rec__tables[i]))
+                (*ours)++;
+    }
+    if (rc != SQLITE_DONE) {
+        tt_status s = rec__db_err(db, err, path, "reading");
+        sqlite3_finalize(st);
+        return s;
+    }
+    sqlite3_finalize(st);
+    return TT_OK;
+}
+
+static tt_status rec__quick_check(sqlite3 *db, const char *path, tt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK)
+        return rec__db_err(db, err, path, "checking");
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        tt_status s = rec__db_err(db, err, path, "checking");
+        sqlite3_finalize(st);
+        return s;
+    }
+    const char *r = (const char *)sqlite3_column_text(st, 0);
+    tt_status s = TT_OK;
+    if (!r || strcmp(r, "ok") != 0)
+        s = tt_err_set(err, TT_ERR_FORMAT, "%s is damaged (truncated or corrupt): %s", path, r ? r : "?");
+    sqlite3_finalize(st);
+    return s;
+}
+
+static tt_status rec__create_schema(sqlite3 *db, const char *path, tt_err *err)
+{
+    char sql[sizeof rec__schema_sql + 512];
+    char now[40];
+    rec__utc_string(rec__unix_ms(), now, sizeof now);
+    snprintf(sql, sizeof sql,
+             "BEGIN;\n"
+             "PRAGMA application_id = %d;\n"
+             "PRAGMA user_version = %d;\n"
+             "%s"
+             "INSERT INTO meta VALUES ('schema_version', '%d');\n"
+             "INSERT INTO meta VALUES ('created_by', 'tabletrack');\n"
+             "INSERT INTO meta VALUES ('created_utc', '%s');\n"
+             "COMMIT;\n",
+             REC_APPLICATION_ID, REC_SCHEMA_VERSION, rec__schema_sql, REC_SCHEMA_VERSION, now);
+    tt_status s = rec__exec(db, sql, path, err);
+    if (s != TT_OK)
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return s;
+}
+
+tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_err *err)
+{
+    sqlite3 *db = NULL;
+    int exists = 0, empty = 0;
+    *out = NULL;
+    if (!path || !*path)
+        return tt_err_set(err, TT_ERR_ARG, "no recording file given");
+    tt_status s = rec__check_raw(path, kind, &exists, &empty, err);
+    if (s != TT_OK)
+        return s;
+
+    int flags = kind == REC__READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+        s = tt_err_set(err, TT_ERR_IO, "cannot open recording %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+        goto fail;
+    }
+    sqlite3_busy_timeout(db, 2000);
+    sqlite3_extended_result_codes(db, 0);
+
+    long long app = 0, ver = 0;
+    s = rec__pragma_int(db, "PRAGMA application_id", &app, path, err);
+    if (s == TT_OK)
+        s = rec__pragma_int(db, "PRAGMA user_version", &ver, path, err);
+    if (s != TT_OK) {
+        if (sqlite3_errcode(db) == SQLITE_NOTADB)
+            s = tt_err_set(err, TT_ERR_FORMAT, "%s is not a tabletrack recording (not an SQLite database)", path);
+        goto fail;
+    }
+    int ours = 0, all = 0;
+    s = rec__count_tables(db, &ours, &all, path, err);
+    if (s != TT_OK)
+        goto fail;
+
+    int fresh = 0;
+    if (app == 0 && all == 0) {
+        if (kind == REC__READ) {
+            s = tt_err_set(err, TT_ERR_FORMAT, "%s holds no recording (an empty SQLite database)", path);
+            goto fail;
+        }
+        fresh = 1;
+    } else if (app != REC_APPLICATION_ID) {
+        s = tt_err_set(err, TT_ERR_FORMAT,
+                       "%s is not a tabletrack recording (an SQLite database of another program; application id "
+                       "0x%08llx)", path, (unsigned long long)app);
+        goto fail;
+    } else if (ver > REC_SCHEMA_VERSION) {
+        s = tt_err_set(err, TT_ERR_FORMAT,
+                       "%s was written by a newer tabletrack (recording schema version %lld; this build reads up to "
+                       "%d): update tabletrack to replay it", path, ver, REC_SCHEMA_VERSION);
+        goto fail;
+    } else if (ver < 1 || ours != (int)(sizeof rec__tables / sizeof rec__tables[0])) {
+        s = tt_err_set(err, TT_ERR_FORMAT,
+                       "%s is damaged: a tabletrack recording with schema version %lld but %d of its %d tables",
+                       path, ver, ours, (int)(sizeof rec__tables / sizeof rec__tables[0]));
+        goto fail;
+    }
+
+    if (kind == REC__READ) {
+        s = rec__quick_check(db, path, err);
+        if (s != TT_OK)
+            goto fail;
+    } else {
+        (void)empty;
+        (void)exists;
+        sqlite3_stmt *st = NULL;
+        const char *mode = NULL;
+        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            mode = (const char *)sqlite3_column_text(st, 0);
+        int wal = mode && !strcmp(mode, "wal");
+        sqlite3_finalize(st);
+        if (!wal) {
+            s = tt_err_set(err, TT_ERR_IO, "%s: cannot switch to WAL journaling (%s); is the folder on a network "
+                           "share? record to a local disk", path, sqlite3_errmsg(db));
+            goto fail;
+        }
+        s = rec__exec(db, "PRAGMA synchronous = NORMAL", path, err);
+        if (s == TT_OK && fresh)
+            s = rec__create_schema(db, path, err);
+        if (s != TT_OK)
+            goto fail;
+    }
+    *out = db;
+    return TT_OK;
+fail:
+    sqlite3_close(db);
+    return s;
+}

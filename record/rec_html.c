@@ -1,0 +1,177 @@
+/* rec_html.c - the replay page: the template (replay_template.html,
+ * compiled in) with the game embedded as JSON where it says @@TT_DATA@@.
+ * Tracks are streamed by hand (a long game has millions of samples);
+ * everything else goes through jansson.  Every '<' in the data is written
+ * as \u003c so nothing in it can close the <script> element. */
+#include "rec_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const unsigned char rec__template[];
+extern const unsigned long rec__template_len;
+
+static const char rec__marker[] = "@@TT_DATA@@";
+
+/* Write s with '<' escaped (valid inside JSON strings and outside them). */
+static void rec__put_escaped(FILE *f, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if (*p == '<')
+            fputs("\\u003c", f);
+        else
+            fputc(*p, f);
+    }
+}
+
+static int rec__put_json(FILE *f, json_t *j)
+{
+    if (!j)
+        return -1;
+    char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(7));
+    json_decref(j);
+    if (!s)
+        return -1;
+    rec__put_escaped(f, s);
+    free(s);
+    return 0;
+}
+
+/* A number without trailing zeros, at most 3 decimals. */
+static void rec__put_num(FILE *f, double v)
+{
+    char b[40];
+    snprintf(b, sizeof b, "%.3f", v);
+    char *e = b + strlen(b) - 1;
+    while (e > b && *e == '0')
+        *e-- = '\0';
+    if (*e == '.')
+        *e = '\0';
+    if (!strcmp(b, "-0"))
+        strcpy(b, "0");
+    fputs(b, f);
+}
+
+static json_t *rec__or_null(const char *text)
+{
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    return j ? j : json_object();
+}
+
+static int rec__write_data(FILE *f, const rec_game *g)
+{
+    fputc('{', f);
+    fputs("\"session\":", f);
+    if (rec__put_json(f, json_integer(g->session)) != 0)
+        return -1;
+    fputs(",\"started_utc\":", f);
+    if (rec__put_json(f, json_string(g->started_utc)) != 0)
+        return -1;
+    fputs(",\"source\":", f);
+    if (rec__put_json(f, g->source ? json_string(g->source) : json_null()) != 0)
+        return -1;
+    fprintf(f, ",\"ended_cleanly\":%s,\"t0\":%lld,\"t1\":%lld,\"overlay_ms\":%d", g->ended_cleanly ? "true" : "false",
+            g->t0, g->t1, REC_OVERLAY_MS);
+    fputs(",\"table\":{\"w\":", f);
+    rec__put_num(f, g->table_w);
+    fputs(",\"d\":", f);
+    rec__put_num(f, g->table_d);
+    fputs("},\"terrain\":[", f);
+    for (size_t i = 0; i < g->nterrain; i++) {
+        const rec__terrain *t = &g->terrain[i];
+        json_t *pts = json_array();
+        for (size_t k = 0; pts && k < t->n; k++)
+            json_array_append_new(pts, json_pack("[f,f]", t->pts[2 * k], t->pts[2 * k + 1]));
+        if (i)
+            fputc(',', f);
+        if (!pts || rec__put_json(f, json_pack("{s:s, s:s, s:s, s:b, s:o}", "id", t->id, "kind", t->kind, "colour",
+                                               rec__terrain_colour(t->kind), "closed", t->closed, "pts", pts)) != 0)
+            return -1;
+    }
+    fputs("],\"sides\":[", f);
+    for (size_t i = 0; i < g->nsides; i++) {
+        if (i)
+            fputc(',', f);
+        if (rec__put_json(f, json_pack("{s:s, s:s}", "name", g->sides[i].name, "colour", g->sides[i].colour)) != 0)
+            return -1;
+    }
+    fputs("],\"figs\":[", f);
+    for (size_t i = 0; i < g->nfigs; i++) {
+        const rec__fig *fg = &g->figs[i];
+        if (i)
+            fputc(',', f);
+        if (rec__put_json(f, json_pack("{s:s, s:i, s:s?, s:i, s:f}", "family", fg->family, "tag", fg->tag, "name",
+                                       fg->name, "side", fg->side, "r", fg->radius)) != 0)
+            return -1;
+    }
+    /* tracks[fig] = [t, x, y, facing, state, t, x, ...] */
+    fputs("],\"tracks\":[", f);
+    for (size_t i = 0; i < g->nfigs; i++) {
+        size_t n;
+        const long *ix = rec__game_fig_states(g, (int)i, &n);
+        fputs(i ? ",[" : "[", f);
+        for (size_t k = 0; k < n; k++) {
+            const rec__state *s = &g->states[ix[k]];
+            fprintf(f, "%s%lld,", k ? "," : "", s->t_ms);
+            rec__put_num(f, s->x);
+            fputc(',', f);
+            rec__put_num(f, s->y);
+            fputc(',', f);
+            rec__put_num(f, s->facing);
+            fprintf(f, ",%d", s->state);
+        }
+        fputc(']', f);
+    }
+    /* events[] = [t, kind, fig, from_x, from_y, to_x, to_y] (null when absent) */
+    fputs("],\"events\":[", f);
+    for (size_t i = 0; i < g->nevents; i++) {
+        const rec__event *e = &g->events[i];
+        fprintf(f, "%s[%lld,%d,%d", i ? "," : "", e->t_ms, e->kind, e->fig);
+        for (int k = 0; k < 2; k++) {
+            fputc(',', f);
+            if (e->has_from)
+                rec__put_num(f, e->from[k]);
+            else
+                fputs("null", f);
+        }
+        for (int k = 0; k < 2; k++) {
+            fputc(',', f);
+            if (e->has_to)
+                rec__put_num(f, e->to[k]);
+            else
+                fputs("null", f);
+        }
+        fputc(']', f);
+    }
+    fputs("],\"queries\":[", f);
+    for (size_t i = 0; i < g->nqueries; i++) {
+        const rec__query *q = &g->queries[i];
+        if (i)
+            fputc(',', f);
+        if (rec__put_json(f, json_pack("{s:I, s:o, s:o, s:O}", "t", (json_int_t)q->t_ms, "q", rec__or_null(q->query),
+                                       "a", rec__or_null(q->answer), "ov", q->overlay)) != 0)
+            return -1;
+    }
+    fputs("]}", f);
+    return ferror(f) ? -1 : 0;
+}
+
+tt_status rec_game_write_html(const rec_game *g, const char *path, tt_err *err)
+{
+    const char *tpl = (const char *)rec__template;
+    const char *mark = strstr(tpl, rec__marker);
+    if (!mark)
+        return tt_err_set(err, TT_ERR_INTERNAL, "the replay page template has no data marker (a build problem)");
+    rec__outfile o;
+    tt_status s = rec__outfile_open(&o, path, err);
+    if (s != TT_OK)
+        return s;
+    fwrite(tpl, 1, (size_t)(mark - tpl), o.f);
+    if (rec__write_data(o.f, g) != 0) {
+        rec__outfile_abort(&o);
+        return tt_err_set(err, TT_ERR_IO, "cannot write %s (disk full, or out of memory)", path);
+    }
+    const char *rest = mark + strlen(rec__marker);
+    fwrite(rest, 1, rec__template_len - (size_t)(rest - tpl), o.f);
+    return rec__outfile_commit(&o, err);
+}

@@ -1,0 +1,168 @@
+/* rec_internal.h - private to record/: the database layer shared by the
+ * writer and the reader, the figure map of the writer, and the in-memory
+ * game the replays are made from. */
+#ifndef TT_REC_INTERNAL_H
+#define TT_REC_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "rec.h"
+
+/* ---- rec_db.c: opening, checking and creating the file ----------------- */
+
+typedef enum rec__open_kind { REC__READ, REC__WRITE_APPEND, REC__WRITE_NEW } rec__open_kind;
+
+/* Open path as a recording.  READ: must exist, read-only, integrity
+ * checked.  WRITE_*: created with the schema when new (or empty); WAL mode.
+ * Nothing is written to a file that fails the checks. */
+tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_err *err);
+
+/* err from the last SQLite error on db, as "<what>: <sqlite message>". */
+tt_status rec__db_err(sqlite3 *db, tt_err *err, const char *path, const char *what);
+
+/* Run SQL without results. */
+tt_status rec__exec(sqlite3 *db, const char *sql, const char *path, tt_err *err);
+
+/* Milliseconds on the monotonic clock, and since the Unix epoch. */
+double rec__mono_ms(void);
+long long rec__unix_ms(void);
+/* ISO 8601 UTC, e.g. "2026-11-20T23:00:01.123Z", into buf (>= 32 bytes). */
+void rec__utc_string(long long unix_ms, char *buf, size_t n);
+
+/* ---- rec_figmap.c: (family, tag id) -> slot, for change detection ----- */
+
+typedef struct rec__slot {
+    char family[32];
+    int id;
+    long long row;        /* figure.id in the database */
+    double x, y, facing;  /* last written */
+    int state;            /* last written rec_state */
+    unsigned gen;         /* frame generation it was last seen in */
+    int used;
+} rec__slot;
+
+typedef struct rec__figmap {
+    rec__slot *slots;
+    size_t cap, count;    /* cap is a power of two */
+} rec__figmap;
+
+/* The slot for (family, id), or NULL. */
+rec__slot *rec__figmap_find(rec__figmap *m, const char *family, int id);
+/* Add a new slot (must not exist); NULL when out of memory. */
+rec__slot *rec__figmap_add(rec__figmap *m, const char *family, int id);
+void rec__figmap_free(rec__figmap *m);
+
+/* ---- rec_game.c: one session in memory --------------------------------- */
+
+typedef struct rec__fig {
+    char family[32];
+    int tag;
+    char *name;      /* scenario figure id, or NULL */
+    int side;        /* index into sides, -1 when unknown */
+    double radius;   /* base radius in inches (for drawing) */
+    double sc_x, sc_y, sc_facing; /* scenario position, if has_sc */
+    int has_sc;
+} rec__fig;
+
+typedef struct rec__state {
+    int fig;
+    int state;
+    long frame;
+    long long t_ms;
+    double x, y, facing;
+} rec__state;
+
+typedef struct rec__event {
+    long frame;
+    long long t_ms;
+    int kind;        /* rec_event_kind */
+    int fig;
+    int has_from, has_to;
+    double from[2], to[2];
+} rec__event;
+
+typedef struct rec__query {
+    long frame;
+    long long t_ms;
+    char *query, *answer;   /* compact JSON texts */
+    json_t *overlay;        /* primitives (rec_overlay.c), owned */
+} rec__query;
+
+typedef struct rec__terrain {
+    char *id, *kind;
+    double *pts;     /* x0 y0 x1 y1 ... */
+    size_t n;
+    int closed;      /* 1: "polygon" (an area), 0: "line" (a wall, hedge) */
+} rec__terrain;
+
+typedef struct rec__side {
+    char *name;
+    char colour[8];  /* "#rrggbb" */
+} rec__side;
+
+struct rec_game {
+    long long session;
+    char started_utc[40], ended_utc[40];
+    int ended_cleanly;
+    char *source;
+    char *rig_json, *scenario_json;   /* as stored, may be NULL */
+    json_t *scenario;                 /* parsed, may be NULL */
+    double table_w, table_d;
+
+    rec__fig *figs;
+    size_t nfigs;
+    rec__state *states;   /* in time order (then figure) */
+    size_t nstates;
+    rec__event *events;
+    size_t nevents;
+    rec__query *queries;
+    size_t nqueries;
+    rec__terrain *terrain;
+    size_t nterrain;
+    rec__side *sides;
+    size_t nsides;
+
+    long long t0, t1;           /* replay range */
+    long long rec_t0, rec_t1;   /* whole recording */
+};
+
+/* Index of the last state of figure `fig` at or before t (per-figure index
+ * built at load), or -1. */
+long rec__game_state_at(const rec_game *g, int fig, long long t);
+
+/* Per-figure list of indices into states, ascending in time. */
+const long *rec__game_fig_states(const rec_game *g, int fig, size_t *n);
+
+/* Colour for a terrain kind ("#rrggbb"). */
+const char *rec__terrain_colour(const char *kind);
+
+/* ---- rec_overlay.c: queries -> drawable primitives --------------------- */
+
+/* Primitives (JSON array) for query q at its time: objects
+ * {"type":"line","a":[x,y],"b":[x,y],"colour":C,"label":S}
+ * {"type":"circle","c":[x,y],"r":R,"colour":C}
+ * {"type":"sector","c":[x,y],"r":R,"a0":deg,"a1":deg,"colour":C}
+ * {"type":"polygon","pts":[[x,y],...],"colour":C}
+ * {"type":"ring","fig":I,"colour":C}  (a highlighted figure)
+ * plus {"type":"label","at":[x,y],"text":S}.  Never NULL unless out of
+ * memory; an unknown query gives an empty array. */
+json_t *rec__overlay_build(const rec_game *g, const rec__query *q);
+
+/* How long an answer stays on screen after it was asked. */
+#define REC_OVERLAY_MS 5000
+
+/* ---- rec_outfile.c: atomic output files --------------------------------- */
+
+typedef struct rec__outfile {
+    FILE *f;
+    char *path, *tmp;
+} rec__outfile;
+
+tt_status rec__outfile_open(rec__outfile *o, const char *path, tt_err *err);
+/* Close and rename into place; on any earlier write error, remove. */
+tt_status rec__outfile_commit(rec__outfile *o, tt_err *err);
+void rec__outfile_abort(rec__outfile *o);
+
+#endif

@@ -1,0 +1,116 @@
+/* rec_json.c - a session as JSON Lines, in the shapes of the tracker's
+ * --events output (README, "Recording and replays"): a session header,
+ * then in time order frame lines (the figures that changed), event lines
+ * and query lines, then an end line. */
+#include "rec_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const rec__states[] = {"seen", "occluded", "lost"};
+static const char *const rec__events[] = {"moved", "appeared", "removed"};
+
+static int rec__emit(FILE *f, json_t *o)
+{
+    if (!o)
+        return -1;
+    int rc = json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(7));
+    json_decref(o);
+    if (rc != 0 || fputc('\n', f) == EOF)
+        return -1;
+    return 0;
+}
+
+static json_t *rec__parsed_or_null(const char *text)
+{
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    return j ? j : json_null();
+}
+
+static json_t *rec__fig_json(const rec_game *g, const rec__state *s)
+{
+    const rec__fig *f = &g->figs[s->fig];
+    json_t *o = json_pack("{s:s, s:i, s:f, s:f, s:f, s:s}", "family", f->family, "id", f->tag, "x", s->x, "y", s->y,
+                          "facing_deg", s->facing, "state", rec__states[s->state]);
+    if (o && f->name && json_object_set_new(o, "name", json_string(f->name)) != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Frame line for states [i, j) (all at one t_ms). */
+static int rec__frame_line(FILE *f, const rec_game *g, size_t i, size_t j, int keyframe)
+{
+    json_t *figs = json_array();
+    if (!figs)
+        return -1;
+    for (size_t k = i; k < j; k++)
+        if (json_array_append_new(figs, rec__fig_json(g, &g->states[k])) != 0) {
+            json_decref(figs);
+            return -1;
+        }
+    json_t *o = json_pack("{s:I, s:I, s:o}", "frame", (json_int_t)g->states[j - 1].frame, "t_ms",
+                          (json_int_t)g->states[i].t_ms, "figures", figs);
+    if (o && keyframe)
+        json_object_set_new(o, "keyframe", json_true());
+    return rec__emit(f, o);
+}
+
+static int rec__event_line(FILE *f, const rec_game *g, const rec__event *e)
+{
+    const rec__fig *fig = &g->figs[e->fig];
+    json_t *o = json_pack("{s:I, s:I, s:s, s:s, s:i}", "frame", (json_int_t)e->frame, "t_ms", (json_int_t)e->t_ms,
+                          "event", rec__events[e->kind], "family", fig->family, "id", fig->tag);
+    if (!o)
+        return -1;
+    if (fig->name)
+        json_object_set_new(o, "name", json_string(fig->name));
+    json_object_set_new(o, "from", e->has_from ? json_pack("[f,f]", e->from[0], e->from[1]) : json_null());
+    json_object_set_new(o, "to", e->has_to ? json_pack("[f,f]", e->to[0], e->to[1]) : json_null());
+    return rec__emit(f, o);
+}
+
+static int rec__query_line(FILE *f, const rec__query *q)
+{
+    return rec__emit(f, json_pack("{s:I, s:I, s:o, s:o}", "frame", (json_int_t)q->frame, "t_ms", (json_int_t)q->t_ms,
+                                  "query", rec__parsed_or_null(q->query), "answer", rec__parsed_or_null(q->answer)));
+}
+
+tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err)
+{
+    json_t *head = json_pack("{s:I, s:s, s:s?, s:s?, s:I, s:I, s:o, s:o}", "session", (json_int_t)g->session,
+                             "started_utc", g->started_utc, "ended_utc", g->ended_cleanly ? g->ended_utc : NULL,
+                             "source", g->source, "from_ms", (json_int_t)g->t0, "to_ms", (json_int_t)g->t1, "rig",
+                             rec__parsed_or_null(g->rig_json), "scenario", rec__parsed_or_null(g->scenario_json));
+    if (rec__emit(f, head) != 0)
+        goto fail;
+    size_t i = 0, e = 0, q = 0;
+    int first = 1;
+    while (i < g->nstates || e < g->nevents || q < g->nqueries) {
+        long long ts = i < g->nstates ? g->states[i].t_ms : INT64_MAX;
+        long long te = e < g->nevents ? g->events[e].t_ms : INT64_MAX;
+        long long tq = q < g->nqueries ? g->queries[q].t_ms : INT64_MAX;
+        if (ts <= te && ts <= tq) {
+            size_t j = i + 1;
+            while (j < g->nstates && g->states[j].t_ms == ts)
+                j++;
+            if (rec__frame_line(f, g, i, j, first && g->t0 > g->rec_t0) != 0)
+                goto fail;
+            first = 0;
+            i = j;
+        } else if (te <= tq) {
+            if (rec__event_line(f, g, &g->events[e++]) != 0)
+                goto fail;
+        } else if (rec__query_line(f, &g->queries[q++]) != 0) {
+            goto fail;
+        }
+    }
+    if (rec__emit(f, json_pack("{s:b, s:I, s:b}", "end", 1, "t_ms", (json_int_t)g->t1, "ended_cleanly",
+                               g->ended_cleanly)) != 0 ||
+        fflush(f) != 0)
+        goto fail;
+    return TT_OK;
+fail:
+    return tt_err_set(err, TT_ERR_IO, "cannot write the JSON Lines output (disk full or pipe closed?)");
+}

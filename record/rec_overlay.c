@@ -1,0 +1,278 @@
+/* rec_overlay.c - a recorded query and its answer turned into simple
+ * drawable primitives in table inches, shared by the HTML page and the
+ * video.  Geometry the answer carries (line, centre, radius_in, polygon)
+ * wins; otherwise it is rebuilt from the query and where the figures stood
+ * when it was asked (e.g. a grape sector on the gun's facing). */
+#include "rec_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define C_YES "#2ecc71"
+#define C_NO "#e74c3c"
+#define C_GRAPE "#ff9800"
+#define C_BLAST "#ff5722"
+#define C_BALL "#6d4c41"
+#define C_COMMAND "#3498db"
+#define C_VIS "#f1c40f"
+#define C_HIT "#ff9800"
+#define C_NEUTRAL "#9e9e9e"
+
+typedef struct rec__where {
+    double x, y, facing;
+    int fig;      /* figure index, or -1 for a point / scenario position */
+    int ok;
+} rec__where;
+
+static int rec__fig_by_name(const rec_game *g, const char *name)
+{
+    for (size_t i = 0; i < g->nfigs; i++)
+        if (g->figs[i].name && !strcmp(g->figs[i].name, name))
+            return (int)i;
+    char *end;
+    long tag = strtol(name, &end, 10);
+    if (*name && !*end)
+        for (size_t i = 0; i < g->nfigs; i++)
+            if (g->figs[i].tag == tag)
+                return (int)i;
+    return -1;
+}
+
+/* Where a query's reference stood at time t: a figure id (tracked, or the
+ * scenario's position), a tag number, or a point [x, y]. */
+static rec__where rec__locate(const rec_game *g, const json_t *ref, long long t)
+{
+    rec__where w = {0, 0, 0, -1, 0};
+    if (json_is_array(ref) && json_array_size(ref) == 2) {
+        w.x = json_number_value(json_array_get(ref, 0));
+        w.y = json_number_value(json_array_get(ref, 1));
+        w.ok = 1;
+        return w;
+    }
+    const char *name = json_string_value(ref);
+    if (!name)
+        return w;
+    int f = rec__fig_by_name(g, name);
+    if (f >= 0) {
+        long k = rec__game_state_at(g, f, t);
+        if (k < 0) {
+            /* asked before the figure's first frame in range: use its first */
+            size_t n;
+            const long *ix = rec__game_fig_states(g, f, &n);
+            k = n ? ix[0] : -1;
+        }
+        if (k >= 0) {
+            w.x = g->states[k].x;
+            w.y = g->states[k].y;
+            w.facing = g->states[k].facing;
+            w.fig = f;
+            w.ok = 1;
+            return w;
+        }
+    }
+    size_t i;
+    json_t *sf;
+    json_array_foreach(json_object_get(g->scenario, "figures"), i, sf) {
+        const char *id = json_string_value(json_object_get(sf, "id"));
+        if (id && !strcmp(id, name)) {
+            w.x = json_number_value(json_object_get(sf, "x"));
+            w.y = json_number_value(json_object_get(sf, "y"));
+            w.facing = json_number_value(json_object_get(sf, "facing_deg"));
+            w.ok = 1;
+        }
+    }
+    return w;
+}
+
+static int rec__add(json_t *arr, json_t *prim)
+{
+    return prim ? json_array_append_new(arr, prim) : -1;
+}
+
+static int rec__line(json_t *arr, double ax, double ay, double bx, double by, const char *colour, const char *label)
+{
+    return rec__add(arr, json_pack("{s:s, s:[f,f], s:[f,f], s:s, s:s?}", "type", "line", "a", ax, ay, "b", bx, by,
+                                   "colour", colour, "label", label));
+}
+
+static int rec__label(json_t *arr, double x, double y, const char *text)
+{
+    return rec__add(arr, json_pack("{s:s, s:[f,f], s:s}", "type", "label", "at", x, y, "text", text));
+}
+
+/* A ring around every figure named in list. */
+static int rec__rings(json_t *arr, const rec_game *g, const json_t *list, const char *colour)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v) {
+        const char *name = json_string_value(v);
+        int f = name ? rec__fig_by_name(g, name) : -1;
+        if (f >= 0 && rec__add(arr, json_pack("{s:s, s:i, s:s}", "type", "ring", "fig", f, "colour", colour)) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The answer's own line [[x,y],[x,y]] if it has one. */
+static int rec__answer_line(const json_t *a, double l[4])
+{
+    const json_t *line = json_object_get(a, "line");
+    if (json_array_size(line) != 2)
+        return 0;
+    for (int k = 0; k < 2; k++) {
+        const json_t *p = json_array_get(line, (size_t)k);
+        if (json_array_size(p) != 2)
+            return 0;
+        l[2 * k] = json_number_value(json_array_get(p, 0));
+        l[2 * k + 1] = json_number_value(json_array_get(p, 1));
+    }
+    return 1;
+}
+
+static int rec__polygon(json_t *arr, const json_t *poly, const char *colour)
+{
+    if (json_array_size(poly) < 3)
+        return 0;
+    json_t *pts = json_deep_copy(poly);
+    return rec__add(arr, pts ? json_pack("{s:s, s:o, s:s}", "type", "polygon", "pts", pts, "colour", colour) : NULL);
+}
+
+static double rec__num(const json_t *o, const char *key, double dflt)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+/* Ruleset radius of a blast weapon when neither query nor answer says. */
+static double rec__blast_default(const char *weapon)
+{
+    if (weapon && !strcmp(weapon, "mortar"))
+        return 2.0;
+    if (weapon && (!strcmp(weapon, "shell") || !strcmp(weapon, "howitzer")))
+        return 3.0;
+    return 1.0;
+}
+
+static int rec__build(json_t *arr, const rec_game *g, const char *kind, const json_t *q, const json_t *a, long long t)
+{
+    char text[160];
+    rec__where from = rec__locate(g, json_object_get(q, "from"), t);
+    rec__where to = rec__locate(g, json_object_get(q, "to"), t);
+    double l[4];
+    int has_line = rec__answer_line(a, l);
+
+    if (!strcmp(kind, "los") || !strcmp(kind, "fire") || !strcmp(kind, "aspect")) {
+        if (!has_line) {
+            if (!from.ok || !to.ok)
+                return 0;
+            l[0] = from.x, l[1] = from.y, l[2] = to.x, l[3] = to.y;
+        }
+        const json_t *vis = json_object_get(a, "visible");
+        const char *colour = json_is_boolean(vis) ? (json_is_true(vis) ? C_YES : C_NO) : C_COMMAND;
+        const char *blocked = json_string_value(json_object_get(a, "blocked_by"));
+        if (!strcmp(kind, "fire")) {
+            const json_t *th = json_object_get(a, "to_hit");
+            char hit[16] = "no shot";
+            if (json_is_integer(th))
+                snprintf(hit, sizeof hit, "%d+", (int)json_integer_value(th));
+            snprintf(text, sizeof text, "%.1f\" %s, %s cover, %s", rec__num(a, "distance_in", 0),
+                     json_string_value(json_object_get(a, "bracket")) ? json_string_value(json_object_get(a, "bracket"))
+                                                                       : "?",
+                     json_string_value(json_object_get(a, "cover")) ? json_string_value(json_object_get(a, "cover"))
+                                                                     : "no",
+                     hit);
+        } else if (!strcmp(kind, "aspect")) {
+            snprintf(text, sizeof text, "%s", json_string_value(json_object_get(a, "aspect"))
+                                                  ? json_string_value(json_object_get(a, "aspect"))
+                                                  : "?");
+        } else {
+            snprintf(text, sizeof text, "%s%s%s", json_is_true(vis) ? "visible" : "blocked", blocked ? " by " : "",
+                     blocked ? blocked : "");
+        }
+        return rec__line(arr, l[0], l[1], l[2], l[3], colour, text);
+    }
+    if (!strcmp(kind, "grape")) {
+        if (!from.ok)
+            return 0;
+        double r = rec__num(a, "radius_in", 6.0), arc = rec__num(a, "arc_deg", 30.0);
+        const json_t *c = json_object_get(a, "centre");
+        double cx = json_array_size(c) == 2 ? json_number_value(json_array_get(c, 0)) : from.x;
+        double cy = json_array_size(c) == 2 ? json_number_value(json_array_get(c, 1)) : from.y;
+        if (json_array_size(json_object_get(a, "polygon")) >= 3) {
+            if (rec__polygon(arr, json_object_get(a, "polygon"), C_GRAPE) != 0)
+                return -1;
+        } else if (rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:f, s:f, s:s}", "type", "sector", "c", cx, cy, "r", r,
+                                           "a0", from.facing - arc / 2, "a1", from.facing + arc / 2, "colour",
+                                           C_GRAPE)) != 0)
+            return -1;
+        snprintf(text, sizeof text, "grape: %zu hit", json_array_size(json_object_get(a, "targets")));
+        return rec__rings(arr, g, json_object_get(a, "targets"), C_HIT) || rec__label(arr, cx, cy - 0.8, text);
+    }
+    if (!strcmp(kind, "ball")) {
+        if (!has_line) {
+            rec__where end = to.ok ? to : rec__locate(g, json_object_get(q, "at"), t);
+            if (!from.ok || !end.ok)
+                return 0;
+            l[0] = from.x, l[1] = from.y, l[2] = end.x, l[3] = end.y;
+        }
+        snprintf(text, sizeof text, "ball: %zu touched", json_array_size(json_object_get(a, "touched")));
+        return rec__line(arr, l[0], l[1], l[2], l[3], C_BALL, text) ||
+               rec__rings(arr, g, json_object_get(a, "touched"), C_HIT);
+    }
+    if (!strcmp(kind, "blast")) {
+        rec__where at = rec__locate(g, json_object_get(q, "at"), t);
+        const json_t *c = json_object_get(a, "centre");
+        if (json_array_size(c) == 2) {
+            at.x = json_number_value(json_array_get(c, 0));
+            at.y = json_number_value(json_array_get(c, 1));
+            at.ok = 1;
+        }
+        if (!at.ok)
+            return 0;
+        const char *weapon = json_string_value(json_object_get(q, "weapon"));
+        double r = rec__num(a, "radius_in", rec__num(q, "radius_in", rec__blast_default(weapon)));
+        snprintf(text, sizeof text, "%s%s%.1f\" blast: %zu hit", weapon ? weapon : "", weapon ? " " : "", r,
+                 json_array_size(json_object_get(a, "hit")));
+        return rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", at.x, at.y, "r", r, "colour",
+                                       C_BLAST)) ||
+               rec__rings(arr, g, json_object_get(a, "hit"), C_HIT) || rec__label(arr, at.x, at.y - r - 0.4, text);
+    }
+    if (!strcmp(kind, "command")) {
+        if (!from.ok)
+            return 0;
+        double r = rec__num(a, "radius_in", 12.0);
+        snprintf(text, sizeof text, "command %.0f\": %zu units", r, json_array_size(json_object_get(a, "units")));
+        return rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", from.x, from.y, "r", r,
+                                       "colour", C_COMMAND)) ||
+               rec__label(arr, from.x, from.y - r - 0.4, text);
+    }
+    if (!strcmp(kind, "visibility"))
+        return rec__polygon(arr, json_object_get(a, "polygon"), C_VIS);
+    if (!strcmp(kind, "move")) {
+        if (!from.ok || !to.ok)
+            return 0;
+        const json_t *ok = json_object_get(a, "ok");
+        const char *colour = json_is_boolean(ok) ? (json_is_true(ok) ? C_YES : C_NO) : C_NEUTRAL;
+        snprintf(text, sizeof text, "move %.1f\"", rec__num(a, "distance_in", hypot(to.x - from.x, to.y - from.y)));
+        return rec__line(arr, from.x, from.y, to.x, to.y, colour, text);
+    }
+    return 0;
+}
+
+json_t *rec__overlay_build(const rec_game *g, const rec__query *q)
+{
+    json_t *arr = json_array();
+    if (!arr)
+        return NULL;
+    json_t *qj = json_loads(q->query, 0, NULL), *aj = json_loads(q->answer, 0, NULL);
+    const char *kind = json_string_value(json_object_get(qj, "q"));
+    if (kind && !json_object_get(aj, "error") && rec__build(arr, g, kind, qj, aj, q->t_ms) != 0) {
+        json_decref(arr);
+        arr = NULL;
+    }
+    json_decref(qj);
+    json_decref(aj);
+    return arr;
+}

@@ -333,3 +333,22 @@ extern "C" tt_status cvw_calibrate_camera(cvw_camera *cam, int nviews, const int
     return TT_OK;
     CVW_CATCH("calibrating camera")
 }
+
+tt_status cvw_find_homography(const double *src, const double *dst, int n, double H[9], tt_err *err)
+{
+    CVW_TRY
+    if (!src || !dst || !H || n < 4)
+        return tt_err_set(err, TT_ERR_ARG, "homography: need at least 4 point pairs (got %d)", n);
+    cv::Mat s(n, 1, CV_64FC2, const_cast<double *>(src)), d(n, 1, CV_64FC2, const_cast<double *>(dst));
+    cv::Mat h = cv::findHomography(s, d, 0);
+    if (h.empty() || h.rows != 3 || h.cols != 3)
+        return tt_err_set(err, TT_ERR_CV, "homography: the points are degenerate (collinear or repeated)");
+    h.convertTo(h, CV_64F);
+    double w = h.at<double>(2, 2);
+    if (!(std::fabs(w) > 1e-300))
+        return tt_err_set(err, TT_ERR_CV, "homography: degenerate solution");
+    for (int i = 0; i < 9; i++)
+        H[i] = h.at<double>(i / 3, i % 3) / w;
+    return TT_OK;
+    CVW_CATCH("homography")
+}

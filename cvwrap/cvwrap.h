@@ -72,6 +72,13 @@ tt_status cvw_calibrate_camera(cvw_camera *cam, int nviews, const int *counts, c
                                const double *img, int flags_fix_k3, double *rms, double *per_view_rms,
                                tt_err *err);
 
+/* Least-squares homography dst ~ H * src from n >= 4 point pairs (src, dst:
+ * n*2 doubles each), normalised DLT refined with Levenberg-Marquardt (no
+ * outlier rejection: callers drop outliers and refit).  H is row-major,
+ * scaled so H[8] = 1.  Degenerate input (e.g. collinear points) ->
+ * TT_ERR_CV. */
+tt_status cvw_find_homography(const double *src, const double *dst, int n, double H[9], tt_err *err);
+
 #ifdef __cplusplus
 }
 #endif

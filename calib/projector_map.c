@@ -1,0 +1,402 @@
+/* projector_map.c - the table -> projector map: homography plus optional
+ * correction grid, and projector.json reading and writing. */
+#include "projector.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tt_json.h"
+
+struct calib_projector {
+    int width, height;
+    double H[9], Hinv[9];
+    int nx, ny; /* 0 when there is no grid */
+    double x0, y0, step;
+    double *dx, *dy; /* owned, nx*ny */
+    double rms_px, rms_in;
+    int npoints;
+};
+
+static int projector__invert3(const double m[9], double inv[9])
+{
+    double c0 = m[4] * m[8] - m[5] * m[7], c1 = m[5] * m[6] - m[3] * m[8], c2 = m[3] * m[7] - m[4] * m[6];
+    double det = m[0] * c0 + m[1] * c1 + m[2] * c2;
+    if (!(fabs(det) > 1e-300) || !isfinite(det))
+        return 0;
+    double id = 1.0 / det;
+    inv[0] = c0 * id;
+    inv[1] = (m[2] * m[7] - m[1] * m[8]) * id;
+    inv[2] = (m[1] * m[5] - m[2] * m[4]) * id;
+    inv[3] = c1 * id;
+    inv[4] = (m[0] * m[8] - m[2] * m[6]) * id;
+    inv[5] = (m[2] * m[3] - m[0] * m[5]) * id;
+    inv[6] = c2 * id;
+    inv[7] = (m[1] * m[6] - m[0] * m[7]) * id;
+    inv[8] = (m[0] * m[4] - m[1] * m[3]) * id;
+    return 1;
+}
+
+tt_status calib_projector_create(int width, int height, const double H[9], calib_projector **out, tt_err *err)
+{
+    calib_projector *pj = NULL;
+    *out = NULL;
+    if (width < 1 || height < 1 || width > CALIB_PROJECTOR_MAX_SIDE || height > CALIB_PROJECTOR_MAX_SIDE)
+        return tt_err_set(err, TT_ERR_ARG, "projector size %dx%d is not valid (1..%d pixels each side)", width, height,
+                          CALIB_PROJECTOR_MAX_SIDE);
+    for (int i = 0; i < 9; i++)
+        if (!isfinite(H[i]))
+            return tt_err_set(err, TT_ERR_ARG, "table_to_projector has a value that is not a finite number");
+    pj = calloc(1, sizeof *pj);
+    if (!pj)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    pj->width = width;
+    pj->height = height;
+    memcpy(pj->H, H, sizeof pj->H);
+    pj->rms_px = pj->rms_in = -1;
+    if (!projector__invert3(H, pj->Hinv)) {
+        tt_err_set(err, TT_ERR_FORMAT,
+                   "table_to_projector is singular (it maps the table onto a line): recalibrate the projector");
+        goto fail;
+    }
+    *out = pj;
+    return TT_OK;
+fail:
+    calib_projector_destroy(pj);
+    return err ? err->status : TT_ERR_FORMAT;
+}
+
+void calib_projector_destroy(calib_projector *pj)
+{
+    if (!pj)
+        return;
+    free(pj->dx);
+    free(pj->dy);
+    free(pj);
+}
+
+void calib_projector_size(const calib_projector *pj, int *width, int *height)
+{
+    if (width)
+        *width = pj->width;
+    if (height)
+        *height = pj->height;
+}
+
+void calib_projector_homography(const calib_projector *pj, double H[9])
+{
+    memcpy(H, pj->H, sizeof pj->H);
+}
+
+tt_status calib_projector_set_grid(calib_projector *pj, double x0, double y0, double step_in, int nx, int ny,
+                                   const double *dx, const double *dy, tt_err *err)
+{
+    if (nx < 2 || ny < 2 || nx > 4096 || ny > 4096 || !(step_in > 0) || !isfinite(x0) || !isfinite(y0) ||
+        !isfinite(step_in))
+        return tt_err_set(err, TT_ERR_FORMAT, "correction grid: needs nx, ny >= 2 and a positive step_in");
+    size_t n = (size_t)nx * (size_t)ny;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(dx[i]) || !isfinite(dy[i]))
+            return tt_err_set(err, TT_ERR_FORMAT, "correction grid: offset %zu is not a finite number", i);
+    double *ndx = malloc(n * sizeof *ndx), *ndy = malloc(n * sizeof *ndy);
+    if (!ndx || !ndy) {
+        free(ndx);
+        free(ndy);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    memcpy(ndx, dx, n * sizeof *ndx);
+    memcpy(ndy, dy, n * sizeof *ndy);
+    free(pj->dx);
+    free(pj->dy);
+    pj->dx = ndx;
+    pj->dy = ndy;
+    pj->nx = nx;
+    pj->ny = ny;
+    pj->x0 = x0;
+    pj->y0 = y0;
+    pj->step = step_in;
+    return TT_OK;
+}
+
+int calib_projector_has_grid(const calib_projector *pj)
+{
+    return pj && pj->nx > 0;
+}
+
+void calib_projector_set_residual(calib_projector *pj, double rms_px, double rms_in, int npoints)
+{
+    pj->rms_px = rms_px;
+    pj->rms_in = rms_in;
+    pj->npoints = npoints;
+}
+
+void calib_projector_residual(const calib_projector *pj, double *rms_px, double *rms_in, int *npoints)
+{
+    if (rms_px)
+        *rms_px = pj->rms_px;
+    if (rms_in)
+        *rms_in = pj->rms_in;
+    if (npoints)
+        *npoints = pj->npoints;
+}
+
+/* Bilinear offset of the grid at table point (x, y); clamped at the edges. */
+static void projector__grid(const calib_projector *pj, double x, double y, double *ox, double *oy)
+{
+    double gx = (x - pj->x0) / pj->step, gy = (y - pj->y0) / pj->step;
+    if (!(gx >= 0))
+        gx = 0;
+    if (!(gy >= 0))
+        gy = 0;
+    if (gx > pj->nx - 1)
+        gx = pj->nx - 1;
+    if (gy > pj->ny - 1)
+        gy = pj->ny - 1;
+    int i = (int)gx, j = (int)gy;
+    if (i > pj->nx - 2)
+        i = pj->nx - 2;
+    if (j > pj->ny - 2)
+        j = pj->ny - 2;
+    double fx = gx - i, fy = gy - j;
+    size_t k = (size_t)j * pj->nx + i;
+    double w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy;
+    *ox = w00 * pj->dx[k] + w10 * pj->dx[k + 1] + w01 * pj->dx[k + pj->nx] + w11 * pj->dx[k + pj->nx + 1];
+    *oy = w00 * pj->dy[k] + w10 * pj->dy[k + 1] + w01 * pj->dy[k + pj->nx] + w11 * pj->dy[k + pj->nx + 1];
+}
+
+void calib_projector_map(const calib_projector *pj, const double *xy, int n, double *px)
+{
+    const double *H = pj->H;
+    for (int i = 0; i < n; i++) {
+        double x = xy[2 * i], y = xy[2 * i + 1];
+        double w = H[6] * x + H[7] * y + H[8];
+        if (!(w > 1e-12)) {
+            px[2 * i] = px[2 * i + 1] = NAN;
+            continue;
+        }
+        double u = (H[0] * x + H[1] * y + H[2]) / w, v = (H[3] * x + H[4] * y + H[5]) / w;
+        if (pj->nx > 0) {
+            double ox, oy;
+            projector__grid(pj, x, y, &ox, &oy);
+            u += ox;
+            v += oy;
+        }
+        px[2 * i] = u;
+        px[2 * i + 1] = v;
+    }
+}
+
+int calib_projector_unmap(const calib_projector *pj, double u, double v, double xy[2])
+{
+    const double *M = pj->Hinv;
+    double w = M[6] * u + M[7] * v + M[8];
+    double x = (M[0] * u + M[1] * v + M[2]) / w, y = (M[3] * u + M[4] * v + M[5]) / w;
+    /* the point must be in front of the projector: positive w in H */
+    const double *H = pj->H;
+    if (!isfinite(x) || !isfinite(y) || !(H[6] * x + H[7] * y + H[8] > 0))
+        return 0;
+    xy[0] = x;
+    xy[1] = y;
+    return 1;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static tt_status projector__read_matrix(const json_t *m, const char *where, double H[9], tt_err *err)
+{
+    if (!json_is_array(m) || json_array_size(m) != 3)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"table_to_projector\" must be 3 rows of 3 numbers", where);
+    for (size_t r = 0; r < 3; r++) {
+        const json_t *row = json_array_get(m, r);
+        if (!json_is_array(row) || json_array_size(row) != 3)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"table_to_projector\" row %zu must have 3 numbers", where,
+                              r + 1);
+        for (size_t c = 0; c < 3; c++) {
+            const json_t *v = json_array_get(row, c);
+            if (!json_is_number(v))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"table_to_projector\"[%zu][%zu] is not a number", where,
+                                  r, c);
+            H[r * 3 + c] = json_number_value(v);
+        }
+    }
+    return TT_OK;
+}
+
+static tt_status projector__read_grid_array(const json_t *g, const char *key, const char *where, int nx, int ny,
+                                            double *out, tt_err *err)
+{
+    const json_t *a = json_object_get(g, key);
+    if (!json_is_array(a) || json_array_size(a) != (size_t)ny)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: correction.%s must be %d rows of %d numbers", where, key, ny, nx);
+    for (int j = 0; j < ny; j++) {
+        const json_t *row = json_array_get(a, j);
+        if (!json_is_array(row) || json_array_size(row) != (size_t)nx)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: correction.%s row %d must have %d numbers", where, key, j + 1,
+                              nx);
+        for (int i = 0; i < nx; i++) {
+            const json_t *v = json_array_get(row, i);
+            if (!json_is_number(v))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: correction.%s[%d][%d] is not a number", where, key, j, i);
+            out[(size_t)j * nx + i] = json_number_value(v);
+        }
+    }
+    return TT_OK;
+}
+
+static tt_status projector__read_int(const json_t *root, const char *key, const char *where, int lo, int hi, int *out,
+                                     tt_err *err)
+{
+    const json_t *v = json_object_get(root, key);
+    if (!v)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"%s\"", where, key);
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be a whole number from %d to %d", where, key, lo, hi);
+    *out = (int)json_integer_value(v);
+    return TT_OK;
+}
+
+tt_status calib_projector_load(const char *path, calib_projector **out, tt_err *err)
+{
+    json_t *root = NULL;
+    calib_projector *pj = NULL;
+    double H[9], *dx = NULL, *dy = NULL;
+    int w, h;
+    tt_status st;
+
+    *out = NULL;
+    st = tt_json_load_file(path, &root, err);
+    if (st != TT_OK)
+        return st;
+    if (!json_is_object(root)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: must be a JSON object with width, height, table_to_projector", path);
+        goto fail;
+    }
+    if ((st = projector__read_int(root, "width", path, 1, CALIB_PROJECTOR_MAX_SIDE, &w, err)) != TT_OK ||
+        (st = projector__read_int(root, "height", path, 1, CALIB_PROJECTOR_MAX_SIDE, &h, err)) != TT_OK)
+        goto fail;
+    if (!json_object_get(root, "table_to_projector")) {
+        st = tt_err_set(err, TT_ERR_FORMAT,
+                        "%s: missing \"table_to_projector\" (run 'tabletrack calib projector' to make this file)",
+                        path);
+        goto fail;
+    }
+    if ((st = projector__read_matrix(json_object_get(root, "table_to_projector"), path, H, err)) != TT_OK)
+        goto fail;
+    if ((st = calib_projector_create(w, h, H, &pj, err)) != TT_OK) {
+        tt_err_prefix(err, "%s", path);
+        goto fail;
+    }
+    const json_t *g = json_object_get(root, "correction");
+    if (g && !json_is_null(g)) {
+        double x0, y0, step;
+        int nx, ny;
+        if (!json_is_object(g)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"correction\" must be an object", path);
+            goto fail;
+        }
+        if ((st = tt_json_number(g, "x0", "correction", &x0, err)) != TT_OK ||
+            (st = tt_json_number(g, "y0", "correction", &y0, err)) != TT_OK ||
+            (st = tt_json_number(g, "step_in", "correction", &step, err)) != TT_OK ||
+            (st = projector__read_int(g, "nx", "correction", 2, 4096, &nx, err)) != TT_OK ||
+            (st = projector__read_int(g, "ny", "correction", 2, 4096, &ny, err)) != TT_OK) {
+            tt_err_prefix(err, "%s", path);
+            goto fail;
+        }
+        dx = malloc((size_t)nx * ny * sizeof *dx);
+        dy = malloc((size_t)nx * ny * sizeof *dy);
+        if (!dx || !dy) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        if ((st = projector__read_grid_array(g, "dx", path, nx, ny, dx, err)) != TT_OK ||
+            (st = projector__read_grid_array(g, "dy", path, nx, ny, dy, err)) != TT_OK ||
+            (st = calib_projector_set_grid(pj, x0, y0, step, nx, ny, dx, dy, err)) != TT_OK)
+            goto fail;
+    }
+    const json_t *r;
+    if ((r = json_object_get(root, "residual_px")) && json_is_number(r))
+        pj->rms_px = json_number_value(r);
+    if ((r = json_object_get(root, "residual_in")) && json_is_number(r))
+        pj->rms_in = json_number_value(r);
+    if ((r = json_object_get(root, "points")) && json_is_integer(r))
+        pj->npoints = (int)json_integer_value(r);
+    free(dx);
+    free(dy);
+    json_decref(root);
+    *out = pj;
+    return TT_OK;
+fail:
+    free(dx);
+    free(dy);
+    calib_projector_destroy(pj);
+    json_decref(root);
+    return st;
+}
+
+static json_t *projector__grid_json(const double *a, int nx, int ny)
+{
+    json_t *rows = json_array();
+    for (int j = 0; rows && j < ny; j++) {
+        json_t *row = json_array();
+        for (int i = 0; row && i < nx; i++)
+            json_array_append_new(row, json_real(round(a[(size_t)j * nx + i] * 1e4) / 1e4));
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
+tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_err *err)
+{
+    json_t *root = json_object(), *m = json_array();
+    char tmp[4200];
+    tt_status st = TT_OK;
+    if (!root || !m) {
+        json_decref(root);
+        json_decref(m);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    json_object_set_new(root, "width", json_integer(pj->width));
+    json_object_set_new(root, "height", json_integer(pj->height));
+    for (int r = 0; r < 3; r++) {
+        json_t *row = json_array();
+        for (int c = 0; c < 3; c++)
+            json_array_append_new(row, json_real(pj->H[r * 3 + c]));
+        json_array_append_new(m, row);
+    }
+    json_object_set_new(root, "table_to_projector", m);
+    if (pj->nx > 0) {
+        json_t *g = json_object();
+        json_object_set_new(g, "x0", json_real(pj->x0));
+        json_object_set_new(g, "y0", json_real(pj->y0));
+        json_object_set_new(g, "step_in", json_real(pj->step));
+        json_object_set_new(g, "nx", json_integer(pj->nx));
+        json_object_set_new(g, "ny", json_integer(pj->ny));
+        json_object_set_new(g, "dx", projector__grid_json(pj->dx, pj->nx, pj->ny));
+        json_object_set_new(g, "dy", projector__grid_json(pj->dy, pj->nx, pj->ny));
+        json_object_set_new(root, "correction", g);
+    }
+    if (pj->rms_px >= 0)
+        json_object_set_new(root, "residual_px", json_real(round(pj->rms_px * 1e4) / 1e4));
+    if (pj->rms_in >= 0)
+        json_object_set_new(root, "residual_in", json_real(round(pj->rms_in * 1e5) / 1e5));
+    if (pj->npoints > 0)
+        json_object_set_new(root, "points", json_integer(pj->npoints));
+
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+        json_decref(root);
+        return tt_err_set(err, TT_ERR_ARG, "output path is too long: %s", path);
+    }
+    if (json_dump_file(root, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) != 0) {
+        st = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (is the folder there and writable?)", path,
+                        strerror(errno));
+        unlink(tmp);
+    } else if (rename(tmp, path) != 0) {
+        st = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    json_decref(root);
+    return st;
+}

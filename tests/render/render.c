@@ -572,15 +572,20 @@ static void rnd__render_rows(const rnd__ctx *c, float *acc, int j0, int j1)
             }
             for (int i = i0; i < i1; i++)
                 row[i] = 0;
+            /* ss x ss strata, each sample offset within its stratum so that
+             * all ss^2 samples have distinct x and distinct y ("n-rooks"):
+             * an edge parallel to the pixel grid is then resolved to
+             * 1/ss^2 px, not 1/ss. */
             for (int sy = 0; sy < ss; sy++) {
-                double v = j - 0.5 + (sy + 0.5) * inv_ss;
                 rnd__walker w = {0};
                 for (int i = i0; i < i1; i++) {
                     double sum = 0;
                     for (int sx = 0; sx < ss; sx++) {
                         double d[3];
                         rnd__hit hit;
-                        rnd__walk(cam, &w, i - 0.5 + (sx + 0.5) * inv_ss, v, d);
+                        double u = i - 0.5 + (sx + (sy + 0.5) * inv_ss) * inv_ss;
+                        double v = j - 0.5 + (sy + (sx + 0.5) * inv_ss) * inv_ss;
+                        rnd__walk(cam, &w, u, v, d);
                         rnd__cast(c, d, -1, &hit);
                         sum += rnd__shade(c, &hit);
                     }

@@ -17,6 +17,7 @@ typedef struct rules_gedge {
 
 struct rules_grid {
     double x0, y0, cell; /* fixed-point units */
+    double inv_cell;
     int nx, ny;
     uint32_t *start;     /* nx*ny + 1 offsets into edges */
     rules_gedge *edges;
@@ -45,29 +46,31 @@ static int rules__walk(struct rules_grid *g, rules_pt a, rules_pt b, rules__cell
 {
     double ax = (double)a.x, ay = (double)a.y, bx = (double)b.x, by = (double)b.y;
     double slack = 2.0 + 1e-9 * (fabs(ax) + fabs(ay) + fabs(bx) + fabs(by));
-    int ca = rules__clampi((ax - g->x0) / g->cell, g->nx), cb = rules__clampi((bx - g->x0) / g->cell, g->nx);
-    int step = cb >= ca ? 1 : -1;
-    double dx = bx - ax;
+    double inv = g->inv_cell;
+    int ca = rules__clampi((ax - g->x0) * inv, g->nx), cb = rules__clampi((bx - g->x0) * inv, g->nx);
+    int step = cb >= ca ? 1 : -1, up = ay <= by;
+    double dx = bx - ax, slope = dx != 0 ? (by - ay) / dx : 0;
+    double lo = ax < bx ? ax : bx, hi = ax < bx ? bx : ax;
+    double sl = up ? slack : -slack;
     for (int c = ca;; c += step) {
-        double X0 = g->x0 + c * g->cell, X1 = X0 + g->cell;
         double ya, yb;
         if (dx == 0) {
             ya = ay;
             yb = by;
         } else {
-            double lo = ax < bx ? ax : bx, hi = ax < bx ? bx : ax;
+            double X0 = g->x0 + c * g->cell, X1 = X0 + g->cell;
             double xa = c == 0 ? lo : (X0 > lo ? X0 : lo);
             double xb = c == g->nx - 1 ? hi : (X1 < hi ? X1 : hi);
-            ya = ay + (by - ay) * (xa - ax) / dx;
-            yb = ay + (by - ay) * (xb - ax) / dx;
-            if (ay > by ? ya < yb : ya > yb) {
+            ya = ay + slope * (xa - ax);
+            yb = ay + slope * (xb - ax);
+            if (up ? ya > yb : ya < yb) {
                 double t = ya;
                 ya = yb;
                 yb = t;
             }
         }
-        int ra = rules__clampi((ya - (ay <= by ? slack : -slack) - g->y0) / g->cell, g->ny);
-        int rb = rules__clampi((yb + (ay <= by ? slack : -slack) - g->y0) / g->cell, g->ny);
+        int ra = rules__clampi((ya - sl - g->y0) * inv, g->ny);
+        int rb = rules__clampi((yb + sl - g->y0) * inv, g->ny);
         int rs = rb >= ra ? 1 : -1;
         for (int r = ra;; r += rs) {
             int v = fn(g, r * g->nx + c, ctx);
@@ -122,7 +125,7 @@ struct rules_grid *rules_grid_create(const rules_scenario *sc)
     }
     /* about one edge per cell, at least 1/4", at most 2^20 cells */
     double area = (hx - lx) * (hy - ly);
-    double cell = sqrt(area / (n > 0 ? n : 1)) * 1.0;
+    double cell = sqrt(area / (n > 0 ? n : 1)) * 0.8;
     if (cell < 2500)
         cell = 2500;
     while (((hx - lx) / cell + 1) * ((hy - ly) / cell + 1) > 1048576.0)
@@ -130,6 +133,7 @@ struct rules_grid *rules_grid_create(const rules_scenario *sc)
     g->x0 = lx;
     g->y0 = ly;
     g->cell = cell;
+    g->inv_cell = 1.0 / cell;
     g->nx = (int)((hx - lx) / cell) + 1;
     g->ny = (int)((hy - ly) / cell) + 1;
     g->nedges = n;
@@ -210,9 +214,7 @@ static int rules__query_cell(struct rules_grid *g, int cell, void *ctx)
     rules_pt a = q->a, b = q->b;
     for (uint32_t k = g->start[cell]; k < g->start[cell + 1]; k++) {
         const rules_gedge *e = &g->edges[k];
-        if (g->stamp[e->id] == g->cur)
-            continue;
-        g->stamp[e->id] = g->cur;
+        /* an edge in several cells may be tested twice: harmless */
         int o1 = rules_orient(a, b, e->a), o2 = rules_orient(a, b, e->b);
         if (o1 * o2 < 0) {
             if (rules_orient(e->a, e->b, a) * rules_orient(e->a, e->b, b) < 0 && !rules__skipped(q, e->piece))

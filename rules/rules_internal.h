@@ -116,6 +116,11 @@ typedef struct rules_figure {
     int skirmisher;
 } rules_figure;
 
+typedef struct rules_pbox {
+    rules_pt lo, hi;
+    int shields_blast;
+} rules_pbox;
+
 typedef struct rules_tag {
     int tag;
     int fig;
@@ -135,6 +140,13 @@ struct rules_scenario {
     int *deep;               /* pieces whose LOS limit is a depth */
     size_t ndeep;
     struct rules_grid *grid; /* LOS-blocking terrain edges */
+    rules_pbox *pbox;        /* piece bounding boxes, compact */
+    int *piece_cand;         /* scratch, one per piece */
+    /* figgrid.c: figures by cell, rebuilt when fg_dirty */
+    uint32_t *fg_start;
+    int *fg_idx, *fg_cand;
+    int fg_nx, fg_ny, fg_dirty;
+    int64_t fg_ext;
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
 };
@@ -174,6 +186,11 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
  * and pieces in skip; tmax when none.  Inexact: for drawing. */
 double rules_grid_ray(struct rules_grid *g, double px, double py, double dx, double dy, double tmax, rules_pt ignore,
                       const int *skip, int nskip);
+
+/* ---- figgrid.c ---- */
+/* Indices of the figures that may lie within R of p (a superset; scratch
+ * owned by the scenario, valid until the next call); -1 out of memory. */
+int rules_figs_near(rules_scenario *sc, rules_pt p, int64_t R, const int **out);
 
 /* ---- los.c ---- */
 /* Exact: does the piece block / cut the segment a-b?  Closed pieces: the

@@ -382,13 +382,19 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
         }
     }
     sc->deep = calloc(sc->npieces + 1, sizeof *sc->deep);
-    if (!sc->deep) {
+    sc->pbox = calloc(sc->npieces + 1, sizeof *sc->pbox);
+    sc->piece_cand = calloc(sc->npieces + 1, sizeof *sc->piece_cand);
+    if (!sc->deep || !sc->pbox || !sc->piece_cand) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    for (size_t i = 0; i < sc->npieces; i++)
+    for (size_t i = 0; i < sc->npieces; i++) {
         if (sc->pieces[i].p.blocks_los && sc->pieces[i].p.los_depth_in > 0)
             sc->deep[sc->ndeep++] = (int)i;
+        sc->pbox[i].lo = sc->pieces[i].lo;
+        sc->pbox[i].hi = sc->pieces[i].hi;
+        sc->pbox[i].shields_blast = sc->pieces[i].p.shields_blast;
+    }
     sc->grid = rules_grid_create(sc);
     if (!sc->grid) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the terrain grid");
@@ -441,6 +447,11 @@ void rules_scenario_destroy(rules_scenario *sc)
     free(sc->pieces);
     free(sc->piece_mark);
     free(sc->deep);
+    free(sc->pbox);
+    free(sc->piece_cand);
+    free(sc->fg_start);
+    free(sc->fg_idx);
+    free(sc->fg_cand);
     free(sc->figs);
     free(sc->tags);
     rules_profile_destroy(sc->prof);
@@ -503,5 +514,6 @@ tt_status rules_scenario_place(rules_scenario *sc, const char *id, double x, dou
         return st;
     }
     free(old.inside);
+    sc->fg_dirty = 1;
     return TT_OK;
 }

@@ -21,10 +21,16 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
     rules_arc a;
     rules_arc_init(&a, apex, g->facing_deg, w->grape_arc_deg, rules_fx(w->grape_range_in));
-    for (size_t k = 0; k < sc->nfigs; k++)
-        if ((int)k != i && rules_arc_meets(&a, &sc->figs[k].shape) &&
+    const int *near;
+    int nn = rules_figs_near(sc, apex, a.R, &near);
+    if (nn < 0)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (int m = 0; m < nn; m++) {
+        int k = near[m];
+        if (k != i && rules_arc_meets(&a, &sc->figs[k].shape) &&
             (st = rules_result_add_id(out, sc->figs[k].id, &cap, err)))
             return st;
+    }
     rules_result_sort_ids(out);
     out->centre = rules_pt_in(apex);
     out->radius_in = w->grape_range_in;
@@ -34,14 +40,20 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     return TT_OK;
 }
 
-/* Is a piece between the blast point p and the figure's centre? */
-static int rules__shielded(const rules_scenario *sc, rules_pt p, const rules_figure *f)
+/* Is a piece (among the candidates) between the blast point p and the
+ * figure's centre? */
+static int rules__shielded(const rules_scenario *sc, const int *cand, int nc, rules_pt p, const rules_figure *f)
 {
-    for (size_t k = 0; k < sc->npieces; k++) {
-        const rules_piece *pc = &sc->pieces[k];
-        if (!pc->p.shields_blast || rules_piece_contains(pc, p) || rules_piece_contains(pc, f->shape.c))
+    rules_pt c = f->shape.c;
+    rules_pt lo = {p.x < c.x ? p.x : c.x, p.y < c.y ? p.y : c.y}, hi = {p.x > c.x ? p.x : c.x, p.y > c.y ? p.y : c.y};
+    for (int m = 0; m < nc; m++) {
+        const rules_pbox *bx = &sc->pbox[cand[m]];
+        if (hi.x < bx->lo.x || lo.x > bx->hi.x || hi.y < bx->lo.y || lo.y > bx->hi.y)
             continue;
-        if (rules_piece_cuts(pc, p, f->shape.c))
+        const rules_piece *pc = &sc->pieces[cand[m]];
+        if (rules_piece_contains(pc, p) || rules_piece_contains(pc, c))
+            continue;
+        if (rules_piece_cuts(pc, p, c))
             return 1;
     }
     return 0;
@@ -76,10 +88,27 @@ tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, cons
     int64_t R = rules_fx(radius_in);
     rules_arc a;
     rules_arc_init(&a, p, 0, 360, R);
-    for (size_t k = 0; k < sc->nfigs; k++) {
-        const rules_figure *f = &sc->figs[k];
-        if (rules_arc_meets(&a, &f->shape) && !rules__shielded(sc, p, f) &&
-            (st = rules_result_add_id(out, f->id, &cap, err)))
+    const int *near;
+    int nn = rules_figs_near(sc, p, R, &near);
+    if (nn < 0)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    /* shielding pieces that reach into the blast's box, found once */
+    int nsh = 0, *sh = NULL;
+    for (int m = 0; m < nn; m++) {
+        const rules_figure *f = &sc->figs[near[m]];
+        if (!rules_arc_meets(&a, &f->shape))
+            continue;
+        if (!sh) {
+            int64_t M = R + sc->fg_ext;
+            sh = sc->piece_cand;
+            for (size_t k = 0; k < sc->npieces; k++) {
+                const rules_pbox *bx = &sc->pbox[k];
+                if (bx->shields_blast && bx->hi.x >= p.x - M && bx->lo.x <= p.x + M && bx->hi.y >= p.y - M &&
+                    bx->lo.y <= p.y + M)
+                    sh[nsh++] = (int)k;
+            }
+        }
+        if (!rules__shielded(sc, sh, nsh, p, f) && (st = rules_result_add_id(out, f->id, &cap, err)))
             return st;
     }
     rules_result_sort_ids(out);

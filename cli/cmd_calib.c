@@ -6,10 +6,12 @@
 
 #include "camera_calib.h"
 #include "cli.h"
+#include "cmd_calib_projector.h"
 #include "cvwrap.h"
 
 static const char *USAGE = "tabletrack calib camera --board BOARD --out camera.yaml [--min-tags N] [--decimate D] "
-                           "IMAGE...\n       tabletrack calib projector (not available yet)";
+                           "IMAGE...\n       tabletrack calib projector --rig RIG (--width W --height H --patterns-out DIR | "
+                           "--captures DIR --out projector.json)";
 static const char *USAGE_CAMERA =
     "tabletrack calib camera --board BOARD --out camera.yaml [--min-tags N] [--decimate D] IMAGE...";
 
@@ -171,10 +173,7 @@ int cmd_calib(int argc, char **argv)
     }
     if (!strcmp(argv[1], "camera"))
         return calib__camera(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "projector")) {
-        fprintf(stderr, "tabletrack calib projector: not available yet (projector calibration is still being "
-                        "built); 'tabletrack calib camera' works\n");
-        return 1;
-    }
+    if (!strcmp(argv[1], "projector"))
+        return cmd_calib_projector(argc - 1, argv + 1);
     return cli_usage("calib", USAGE, "unknown calibration '%s' (use 'camera' or 'projector')", argv[1]);
 }

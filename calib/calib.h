@@ -42,6 +42,13 @@ typedef struct calib_rig {
     int nbase_families;
     double base_size_in;
     double base_height_mm;
+    /* Optional "camera_settings" for live capture; -1 / 0 = camera default. */
+    struct {
+        int width, height; /* resolution to ask for */
+        double fps;
+        int mjpeg;         /* 1: ask for MJPEG (default 1) */
+        int exposure, focus, white_balance, gain; /* -1: leave on auto */
+    } capture;
 } calib_rig;
 
 /* Load and validate a rig file and the camera.yaml it names.  Malformed JSON

@@ -113,6 +113,42 @@ static tt_status calib__bases(calib_rig *rig, const json_t *b, const char *path,
     return TT_OK;
 }
 
+/* Optional live-capture settings: {"width": 3840, "height": 2160, "fps": 30,
+ * "mjpeg": true, "exposure": 156, "focus": 0, "white_balance": 4600,
+ * "gain": 0}; every member optional. */
+static tt_status calib__capture(calib_rig *rig, const json_t *c, const char *path, tt_err *err)
+{
+    const char *ints[] = {"width", "height", "exposure", "focus", "white_balance", "gain"};
+    int *dst[] = {&rig->capture.width, &rig->capture.height, &rig->capture.exposure,
+                  &rig->capture.focus, &rig->capture.white_balance, &rig->capture.gain};
+    rig->capture.width = rig->capture.height = 0;
+    rig->capture.fps = 0;
+    rig->capture.mjpeg = 1;
+    rig->capture.exposure = rig->capture.focus = rig->capture.white_balance = rig->capture.gain = -1;
+    if (!c)
+        return TT_OK;
+    if (!json_is_object(c))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"camera_settings\" must be an object", path);
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        const json_t *v = json_object_get(c, ints[i]);
+        if (!v)
+            continue;
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100000)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: camera_settings.%s must be a whole number >= 0", path, ints[i]);
+        *dst[i] = (int)json_integer_value(v);
+    }
+    const json_t *fps = json_object_get(c, "fps"), *mj = json_object_get(c, "mjpeg");
+    if (fps && (!json_is_number(fps) || json_number_value(fps) <= 0))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: camera_settings.fps must be a positive number", path);
+    if (fps)
+        rig->capture.fps = json_number_value(fps);
+    if (mj && !json_is_boolean(mj))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: camera_settings.mjpeg must be true or false", path);
+    if (mj)
+        rig->capture.mjpeg = json_is_true(mj);
+    return TT_OK;
+}
+
 tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
 {
     json_t *root = NULL;
@@ -164,6 +200,8 @@ tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
     if ((st = calib__anchors(rig, json_object_get(root, "anchors"), path, err)) != TT_OK)
         goto fail;
     if ((st = calib__bases(rig, json_object_get(root, "bases"), path, err)) != TT_OK)
+        goto fail;
+    if ((st = calib__capture(rig, json_object_get(root, "camera_settings"), path, err)) != TT_OK)
         goto fail;
     if ((st = cvw_camera_read(rig->camera_path, &rig->camera, err)) != TT_OK) {
         tt_err_prefix(err, "rig %s", path);

@@ -1,0 +1,394 @@
+/* test_track.c - 'tabletrack track' on rendered sequences: identity,
+ * occlusion, events, still-table jitter, faults (corrupt frames, sources
+ * that end, SIGINT, frame size changes) and TUIO output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cvwrap.h"
+#include "run.h"
+#include "seq.h"
+
+static char dir[256];
+static seq S;
+
+static int setup_all(void **state)
+{
+    (void)state;
+    seq_options o;
+    tt_err err = {0};
+    char p[600];
+    seq_options_small(&o);
+    snprintf(dir, sizeof dir, "/tmp/tt_track_XXXXXX");
+    if (!mkdtemp(dir) || seq_init(&o, &S, &err) != TT_OK)
+        return -1;
+    snprintf(p, sizeof p, "%s/frames", dir);
+    if (mkdir(p, 0755) != 0 || seq_write_rig(&S, dir, &err) != TT_OK)
+        return -1;
+    for (int f = 0; f < o.frames; f++) {
+        tt_image im = {0};
+        if (seq_render(&S, f, &im, &err) != TT_OK)
+            return -1;
+        snprintf(p, sizeof p, "%s/frames/frame_%04d.png", dir, f);
+        if (cvw_image_write(p, &im, &err) != TT_OK)
+            return -1;
+        tt_image_free(&im);
+    }
+    return 0;
+}
+
+static int teardown_all(void **state)
+{
+    (void)state;
+    char cmd[600];
+    seq_free(&S);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static char *P(const char *fmt, const char *a)
+{
+    static char buf[8][700];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], fmt, dir, a);
+    return buf[k];
+}
+
+/* Read a JSON Lines file; every line must parse (a complete file). */
+static json_t *read_jsonl(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    json_t *arr = json_array();
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        if (line[len - 1] != '\n')
+            fail_msg("%s: last line is not complete: '%.80s'", path, line);
+        json_error_t je;
+        json_t *j = json_loads(line, 0, &je);
+        if (!j)
+            fail_msg("%s: line does not parse: %s", path, je.text);
+        json_array_append_new(arr, j);
+    }
+    free(line);
+    fclose(f);
+    return arr;
+}
+
+static json_t *figure_in(json_t *frame, int id)
+{
+    json_t *figs = json_object_get(frame, "figures");
+    for (size_t i = 0; i < json_array_size(figs); i++)
+        if (json_integer_value(json_object_get(json_array_get(figs, i), "id")) == id)
+            return json_array_get(figs, i);
+    return NULL;
+}
+
+static void test_events_and_accuracy(void **state)
+{
+    (void)state;
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/frames/*.png%s", ""),
+                    "--events", P("%s/ev.jsonl%s", ""), "--stats", "--grace", "5", NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    /* --stats: one JSON line with the contract's fields. */
+    json_error_t je;
+    json_t *st = json_loads(r.out, 0, &je);
+    assert_non_null(st);
+    assert_int_equal(json_integer_value(json_object_get(st, "frames")), S.o.frames);
+    const char *fields[] = {"fps", "latency_ms_p50", "latency_ms_p95", "tracked_ratio", "full_frame_ms"};
+    for (size_t i = 0; i < 5; i++)
+        assert_true(json_is_number(json_object_get(st, fields[i])));
+    json_decref(st);
+    run_free(&r);
+
+    json_t *lines = read_jsonl(P("%s/ev.jsonl%s", ""));
+    int nframes = 0, moved100 = 0, removed101 = 0, appeared = 0, other_moves = 0, occluded101 = 0;
+    int mover = 100, taken = 100 + S.o.moving;
+    double err2 = 0, errmax = 0;
+    long nerr = 0;
+    /* A still figure: position spread over the whole sequence. */
+    int still = 100 + S.o.nbases - 1;
+    double sx = 0, sy = 0, sxx = 0, syy = 0;
+    int ns = 0;
+    rnd_tag *tags = malloc(sizeof *tags * (size_t)S.ntags);
+    for (size_t i = 0; i < json_array_size(lines); i++) {
+        json_t *l = json_array_get(lines, i);
+        const char *ev = json_string_value(json_object_get(l, "event"));
+        int id = (int)json_integer_value(json_object_get(l, "id"));
+        if (ev) {
+            if (!strcmp(ev, "appeared"))
+                appeared++;
+            else if (!strcmp(ev, "moved") && id == mover) {
+                moved100++;
+                /* From where it stood to where it settled. */
+                json_t *from = json_object_get(l, "from"), *to = json_object_get(l, "to");
+                double dx = json_number_value(json_array_get(to, 0)) - json_number_value(json_array_get(from, 0));
+                assert_true(fabs(fabs(dx) - 3.0) < 0.05);
+            } else if (!strcmp(ev, "moved"))
+                other_moves++;
+            else if (!strcmp(ev, "removed") && id == taken)
+                removed101++;
+            continue;
+        }
+        int f = (int)json_integer_value(json_object_get(l, "frame"));
+        nframes++;
+        rnd_occluder occ[4];
+        int nocc;
+        int nt = seq_frame(&S, f, tags, occ, &nocc);
+        json_t *t101 = figure_in(l, taken);
+        if (t101 && !strcmp(json_string_value(json_object_get(t101, "state")), "occluded"))
+            occluded101++;
+        for (int k = S.nanchors; k < nt; k++) {
+            json_t *g = figure_in(l, tags[k].id);
+            if (!g || strcmp(json_string_value(json_object_get(g, "state")), "seen"))
+                continue;
+            /* Skip the mover while it slides (the frame shows it mid-way). */
+            if (tags[k].id == mover && f > S.o.frames / 8 - 1 && f < 3 * S.o.frames / 8 + 3)
+                continue;
+            double e = hypot(json_number_value(json_object_get(g, "x")) - tags[k].x,
+                             json_number_value(json_object_get(g, "y")) - tags[k].y);
+            err2 += e * e;
+            errmax = fmax(errmax, e);
+            nerr++;
+        }
+        json_t *g = figure_in(l, still);
+        if (g) {
+            double x = json_number_value(json_object_get(g, "x")), y = json_number_value(json_object_get(g, "y"));
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            syy += y * y;
+            ns++;
+        }
+    }
+    free(tags);
+    double sdx = sqrt(fmax(0, sxx / ns - (sx / ns) * (sx / ns))), sdy = sqrt(fmax(0, syy / ns - (sy / ns) * (sy / ns)));
+    print_message("frames %d, position rms %.4f max %.4f in over %ld figure-frames; still figure sd %.5f/%.5f in; "
+                  "appeared %d, moved(mover) %d, other moves %d, occluded frames %d, removed %d\n",
+                  nframes, sqrt(err2 / nerr), errmax, nerr, sdx, sdy, appeared, moved100, other_moves, occluded101,
+                  removed101);
+    assert_int_equal(nframes, S.o.frames);
+    assert_int_equal(appeared, S.o.nbases);
+    assert_int_equal(moved100, 1);
+    assert_int_equal(other_moves, 0);
+    assert_true(occluded101 >= 3);
+    assert_int_equal(removed101, 1);
+    assert_true(sqrt(err2 / nerr) < 0.03);
+    assert_true(ns == S.o.frames);
+    assert_true(sdx <= 0.005 && sdy <= 0.005);
+    json_decref(lines);
+}
+
+static void test_corrupt_frame_skipped(void **state)
+{
+    (void)state;
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/c' && cp '%s'/frames/frame_000*.png '%s/c/' && "
+             "printf 'not a png at all' > '%s/c/frame_0005.png'", dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/c/*.png%s", ""), "--events",
+                    P("%s/c.jsonl%s", ""), "--stats", NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    assert_non_null(strstr(r.out, "\"frames\":9,"));
+    assert_non_null(strstr(r.out, "\"corrupt_frames\":1"));
+    run_free(&r);
+    json_t *lines = read_jsonl(P("%s/c.jsonl%s", ""));
+    for (size_t i = 0; i < json_array_size(lines); i++)
+        assert_true(json_integer_value(json_object_get(json_array_get(lines, i), "frame")) != 5);
+    json_decref(lines);
+}
+
+static void test_missing_source(void **state)
+{
+    (void)state;
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/nothing/*.png%s", ""), NULL};
+    run_result r = run_cmd(argv, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no files match"));
+    run_free(&r);
+    char *argv2[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", "/dev/video97", NULL};
+    r = run_cmd(argv2, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "camera /dev/video97 not found"));
+    run_free(&r);
+}
+
+static void test_frame_size_change(void **state)
+{
+    (void)state;
+    char cmd[2048];
+    tt_image small = {0};
+    assert_int_equal(tt_image_alloc(&small, 640, 360, 1, NULL), TT_OK);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/s' && cp '%s'/frames/frame_000[0-3].png '%s/s/'", dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(cvw_image_write(P("%s/s/frame_0004.png%s", ""), &small, NULL), TT_OK);
+    tt_image_free(&small);
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/s/*.png%s", ""), "--events",
+                    P("%s/s.jsonl%s", ""), NULL};
+    run_result r = run_cmd(argv, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "frame 4: the image is 640x360"));
+    run_free(&r);
+    json_t *lines = read_jsonl(P("%s/s.jsonl%s", "")); /* complete up to the change */
+    assert_true(json_array_size(lines) >= 4);
+    json_decref(lines);
+}
+
+static void test_sigint_clean_exit(void **state)
+{
+    (void)state;
+    char cmd[2048];
+    /* A long sequence: 50 passes over the frames, by symlink. */
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/long' && for r in $(seq -w 0 49); do for f in '%s'/frames/*.png; do "
+             "ln -s \"$f\" '%s/long/'$r\"_$(basename $f)\"; done; done",
+             dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    char *ev = P("%s/long.jsonl%s", "");
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", 1);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(TT_BIN, TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/long/*.png%s", ""),
+              "--events", ev, NULL);
+        _exit(127);
+    }
+    struct timespec ts = {1, 500000000};
+    nanosleep(&ts, NULL);
+    kill(pid, SIGINT);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    json_t *lines = read_jsonl(ev);
+    size_t n = json_array_size(lines);
+    print_message("SIGINT after 1.5 s: %zu complete lines\n", n);
+    assert_true(n > 0);
+    assert_true(n < 50u * (size_t)S.o.frames); /* it really was interrupted */
+    json_decref(lines);
+}
+
+/* Minimal OSC reader for the test. */
+static int osc_str(const uint8_t *b, size_t len, size_t *at, const char **s)
+{
+    if (*at >= len)
+        return 0;
+    *s = (const char *)b + *at;
+    size_t n = strnlen(*s, len - *at);
+    if (n == len - *at)
+        return 0;
+    *at += (n + 4) & ~(size_t)3;
+    return 1;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return ntohl(v);
+}
+
+static void test_tuio(void **state)
+{
+    (void)state;
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    socklen_t al = sizeof a;
+    getsockname(fd, (struct sockaddr *)&a, &al);
+    char hp[64];
+    snprintf(hp, sizeof hp, "127.0.0.1:%d", ntohs(a.sin_port));
+    struct timeval tv = {5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/frames/*.png%s", ""),
+                    "--tuio", hp, "--max-frames", "3", NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    run_free(&r);
+    uint8_t buf[65536];
+    ssize_t len = recv(fd, buf, sizeof buf, 0);
+    close(fd);
+    assert_true(len > 16);
+    size_t at = 0;
+    const char *s;
+    assert_true(osc_str(buf, (size_t)len, &at, &s));
+    assert_string_equal(s, "#bundle");
+    at += 8; /* time tag */
+    int sets = 0, fseq = 0, alive = 0;
+    rnd_tag *tags = malloc(sizeof *tags * (size_t)S.ntags);
+    rnd_occluder occ[4];
+    int nocc;
+    int nt = seq_frame(&S, 0, tags, occ, &nocc);
+    while (at + 4 <= (size_t)len) {
+        size_t sz = rd32(buf + at), m = at + 4;
+        at += 4 + sz;
+        const char *addr = NULL, *tt = NULL, *cmd = NULL;
+        assert_true(osc_str(buf, m + sz, &m, &addr));
+        assert_string_equal(addr, "/tuio/2Dobj");
+        assert_true(osc_str(buf, m + sz, &m, &tt));
+        assert_true(osc_str(buf, at, &m, &cmd));
+        if (!strcmp(cmd, "set")) {
+            assert_string_equal(tt, ",siiffffffff");
+            int cls = (int)rd32(buf + m + 4);
+            uint32_t u;
+            float x, y;
+            u = rd32(buf + m + 8);
+            memcpy(&x, &u, 4);
+            u = rd32(buf + m + 12);
+            memcpy(&y, &u, 4);
+            int found = 0;
+            for (int k = S.nanchors; k < nt; k++)
+                if (tags[k].id == cls) {
+                    found = 1;
+                    assert_true(fabs(x - tags[k].x / S.o.table_w) < 0.002);
+                    assert_true(fabs(y - tags[k].y / S.o.table_d) < 0.002);
+                }
+            assert_true(found);
+            sets++;
+        } else if (!strcmp(cmd, "fseq")) {
+            fseq++;
+        } else if (!strcmp(cmd, "alive")) {
+            alive = (int)strlen(tt) - 2;
+        }
+    }
+    free(tags);
+    assert_int_equal(sets, S.o.nbases);
+    assert_int_equal(alive, S.o.nbases);
+    assert_int_equal(fseq, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_events_and_accuracy), cmocka_unit_test(test_corrupt_frame_skipped),
+        cmocka_unit_test(test_missing_source),      cmocka_unit_test(test_frame_size_change),
+        cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_tuio),
+    };
+    return cmocka_run_group_tests_name("track", tests, setup_all, teardown_all);
+}

@@ -498,11 +498,11 @@ static tt_status rec__time_span(rec_game *g, sqlite3 *db, const char *path, tt_e
     return TT_OK;
 }
 
-/* Drop states before t0, except each figure's last one, which moves to t0
- * so the replay starts with every figure in place. */
+/* Keep of the states up to t0 only each figure's last one, moved to t0, so
+ * the replay starts with every figure in place, once. */
 static void rec__trim_before(rec_game *g)
 {
-    if (!g->nstates || g->states[0].t_ms >= g->t0)
+    if (!g->nstates || g->states[0].t_ms > g->t0)
         return;
     long *last = malloc(g->nfigs * sizeof *last);
     if (!last)
@@ -510,7 +510,7 @@ static void rec__trim_before(rec_game *g)
     for (size_t f = 0; f < g->nfigs; f++)
         last[f] = -1;
     size_t i = 0;
-    for (; i < g->nstates && g->states[i].t_ms < g->t0; i++)
+    for (; i < g->nstates && g->states[i].t_ms <= g->t0; i++)
         last[g->states[i].fig] = (long)i;
     size_t w = 0;
     for (size_t k = 0; k < i; k++)

@@ -28,7 +28,7 @@ static int rec__put_json(FILE *f, json_t *j)
 {
     if (!j)
         return -1;
-    char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(7));
+    char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY | JSON_REAL_PRECISION(7));
     json_decref(j);
     if (!s)
         return -1;

@@ -1,0 +1,542 @@
+/* test_record.c - the recording library: change-only storage, sessions,
+ * refusing to overwrite, bad files (not a recording, newer schema,
+ * truncated, empty) with nothing written, the replay loader, JSON Lines,
+ * HTML, video, and the README's example SQL. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cvwrap_capture.h"
+#include "rec.h"
+#include "rec_fixture.h"
+#include "test_util.h"
+
+/* ---- change detection --------------------------------------------------- */
+
+static long long count_rows(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long long n = -1;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    else
+        fail_msg("SQL failed: %s: %s", sql, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void test_stores_changes_only(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    rec *r = NULL;
+    tt_err err = {0};
+    assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, "{}", NULL, NULL, &err), TT_OK);
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN};
+    rec_figure g2 = {"tag36h11", 8, 20.0, 20.0, 0.0, REC_SEEN};
+    rec_figure both[2] = {f, g2};
+    long fr = 0;
+    assert_int_equal(rec_frame(r, fr++, 0, both, 2, &err), TT_OK); /* appear: 2 rows */
+    assert_int_equal(rec_rows_written(r), 2);
+    for (int i = 0; i < 50; i++) { /* jitter below 0.02" and 1 degree */
+        both[0].x = 10.0 + (i % 2 ? 0.009 : -0.009);
+        both[0].facing_deg = 45.0 + (i % 2 ? 0.4 : -0.4);
+        assert_int_equal(rec_frame(r, fr, fr * 33, both, 2, &err), TT_OK);
+        fr++;
+    }
+    assert_int_equal(rec_rows_written(r), 2);
+    both[0].x = 10.05; /* moved */
+    assert_int_equal(rec_frame(r, fr, fr * 33, both, 2, &err), TT_OK);
+    fr++;
+    assert_int_equal(rec_rows_written(r), 3);
+    both[0].facing_deg = 50; /* turned */
+    assert_int_equal(rec_frame(r, fr, fr * 33, both, 2, &err), TT_OK);
+    fr++;
+    assert_int_equal(rec_rows_written(r), 4);
+    both[1].facing_deg = 179.8; /* wrap-around: 179.8 vs -179.9 is 0.3 degrees */
+    assert_int_equal(rec_frame(r, fr, fr * 33, both, 2, &err), TT_OK);
+    fr++;
+    assert_int_equal(rec_rows_written(r), 5);
+    both[1].facing_deg = -179.9;
+    assert_int_equal(rec_frame(r, fr, fr * 33, both, 2, &err), TT_OK);
+    fr++;
+    assert_int_equal(rec_rows_written(r), 5);
+    both[0].state = REC_OCCLUDED; /* state change */
+    assert_int_equal(rec_frame(r, fr, fr * 33, both, 2, &err), TT_OK);
+    fr++;
+    assert_int_equal(rec_rows_written(r), 6);
+    assert_int_equal(rec_frame(r, fr, fr * 33, &both[1], 1, &err), TT_OK); /* 7 missing: lost */
+    fr++;
+    assert_int_equal(rec_rows_written(r), 7);
+    assert_int_equal(rec_frame(r, fr, fr * 33, &both[1], 1, &err), TT_OK); /* still missing: nothing */
+    fr++;
+    assert_int_equal(rec_rows_written(r), 7);
+    both[0].state = REC_SEEN; /* back */
+    assert_int_equal(rec_frame(r, fr, fr * 33, both, 2, &err), TT_OK);
+    assert_int_equal(rec_rows_written(r), 8);
+    assert_int_equal(rec_close(r, &err), TT_OK);
+
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state"), 8);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state WHERE state = 'lost'"), 1);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM figure"), 2);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM session WHERE ended_utc IS NOT NULL"), 1);
+    assert_int_equal(count_rows(path, "PRAGMA application_id"), REC_APPLICATION_ID);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), REC_SCHEMA_VERSION);
+    free(path);
+    tu_dir_remove(&d);
+}
+
+static void test_api_misuse(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    rec *r = NULL;
+    tt_err err = {0};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN};
+    assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
+    assert_int_equal(rec_frame(r, 0, 0, &f, 1, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "rec_session_begin"));
+    assert_int_equal(rec_session_begin(r, "{not json", NULL, NULL, &err), TT_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "line 1"));
+    assert_int_equal(rec_session_begin(r, "{}", "{}", NULL, &err), TT_OK);
+    assert_int_equal(rec_frame(r, 5, 500, &f, 1, &err), TT_OK);
+    assert_int_equal(rec_frame(r, 4, 400, &f, 1, &err), TT_ERR_ARG);
+    f.x = NAN;
+    assert_int_equal(rec_frame(r, 6, 600, &f, 1, &err), TT_ERR_ARG);
+    f.x = 1;
+    f.family = "a-family-name-that-is-much-too-long-to-store";
+    assert_int_equal(rec_frame(r, 6, 600, &f, 1, &err), TT_ERR_ARG);
+    assert_int_equal(rec_query(r, 600, "{\"q\":\"los\"", "{}", &err), TT_ERR_FORMAT);
+    assert_int_equal(rec_query(r, 600, "[1]", "{}", &err), TT_ERR_FORMAT);
+    rec_options bad = {0, 0, 5000};
+    assert_int_equal(rec_set_options(r, &bad, &err), TT_ERR_ARG);
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(rec_close(NULL, &err), TT_OK);
+    rec_game_destroy(NULL);
+    free(path);
+    tu_dir_remove(&d);
+}
+
+/* ---- sessions, overwrite ------------------------------------------------ */
+
+static void test_refuses_to_overwrite(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
+    tu_sum before = tu_file_sum(path);
+    rec *r = NULL;
+    assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_ERR_IO);
+    assert_null(r);
+    assert_non_null(strstr(err.msg, "refusing to overwrite"));
+    assert_true(tu_sum_equal(before, tu_file_sum(path)));
+    /* an unrelated file too */
+    char *txt = tu_path(&d, "notes.txt");
+    tu_write(txt, "my notes\n", 9);
+    assert_int_equal(rec_open(txt, REC_CREATE_NEW, &r, &err), TT_ERR_IO);
+    free(txt);
+    free(path);
+    tu_dir_remove(&d);
+}
+
+static void test_append_sessions(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_APPEND, &err), TT_OK);
+    assert_int_equal(fixture_record(path, REC_APPEND, &err), TT_OK);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM session"), 2);
+    assert_int_equal(count_rows(path, "SELECT count(DISTINCT session) FROM figure"), 2);
+    rec_game *g = NULL;
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    assert_int_equal(rec_game_session(g), 2);
+    rec_game_destroy(g);
+    assert_int_equal(rec_game_load(path, 1, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    assert_int_equal(rec_game_session(g), 1);
+    rec_game_destroy(g);
+    g = NULL;
+    assert_int_equal(rec_game_load(path, 9, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_ERR_ARG);
+    assert_null(g);
+    assert_non_null(strstr(err.msg, "sessions: 1, 2"));
+    free(path);
+    tu_dir_remove(&d);
+}
+
+/* ---- bad files: a clear message, and nothing written -------------------- */
+
+static void expect_refused(const char *path, const char *needle)
+{
+    tu_sum before = tu_file_sum(path);
+    tt_err err = {0};
+    rec *r = NULL;
+    rec_game *g = NULL;
+    assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_ERR_FORMAT);
+    assert_null(r);
+    if (!strstr(err.msg, needle))
+        fail_msg("rec_open: expected '%s' in: %s", needle, err.msg);
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_ERR_FORMAT);
+    assert_null(g);
+    if (!strstr(err.msg, needle))
+        fail_msg("rec_game_load: expected '%s' in: %s", needle, err.msg);
+    assert_true(tu_sum_equal(before, tu_file_sum(path)));
+    char side[4096];
+    snprintf(side, sizeof side, "%s-wal", path);
+    assert_int_not_equal(access(side, F_OK), 0);
+    snprintf(side, sizeof side, "%s-journal", path);
+    assert_int_not_equal(access(side, F_OK), 0);
+}
+
+static void test_not_a_recording(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *txt = tu_path(&d, "game.sqlite");
+    tu_write(txt, "{\"this\": \"is JSON, not a database\"}\n", 36);
+    expect_refused(txt, "not a tabletrack recording (not an SQLite database)");
+    /* an SQLite database of some other program */
+    char *other = tu_path(&d, "other.sqlite");
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(other, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE address_book (name TEXT); INSERT INTO address_book VALUES ('x')",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    expect_refused(other, "another program");
+    free(txt);
+    free(other);
+    tu_dir_remove(&d);
+}
+
+static void test_newer_schema(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 7", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    expect_refused(path, "newer tabletrack (recording schema version 7");
+    free(path);
+    tu_dir_remove(&d);
+}
+
+static void test_truncated(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_true(sb.st_size >= 8 * 4096);
+    /* cut at a page boundary, in the middle of a page, and inside the header */
+    off_t cuts[] = {sb.st_size / 2 / 4096 * 4096, sb.st_size / 2 + 100, 60};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        assert_int_equal(truncate(path, cuts[i]), 0);
+        expect_refused(path, "truncated");
+    }
+    /* an empty file holds no recording (but may be recorded into) */
+    assert_int_equal(truncate(path, 0), 0);
+    rec_game *g = NULL;
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "empty"));
+    assert_int_equal(fixture_record(path, REC_APPEND, &err), TT_OK);
+    free(path);
+    tu_dir_remove(&d);
+}
+
+/* ---- replay ------------------------------------------------------------- */
+
+static void test_time_parse(void **state)
+{
+    (void)state;
+    long long ms;
+    tt_err err = {0};
+    assert_int_equal(rec_parse_time("75", &ms, &err), TT_OK);
+    assert_int_equal(ms, 75000);
+    assert_int_equal(rec_parse_time("12.5", &ms, &err), TT_OK);
+    assert_int_equal(ms, 12500);
+    assert_int_equal(rec_parse_time("1:15", &ms, &err), TT_OK);
+    assert_int_equal(ms, 75000);
+    assert_int_equal(rec_parse_time("14:05", &ms, &err), TT_OK);
+    assert_int_equal(ms, 845000);
+    assert_int_equal(rec_parse_time("1:02:03.5", &ms, &err), TT_OK);
+    assert_int_equal(ms, 3723500);
+    const char *bad[] = {"", "x", "-3", "1:75", "1::2", "1:2:3:4", "3s", "1.5:00", NULL};
+    for (int i = 0; bad[i]; i++)
+        assert_int_equal(rec_parse_time(bad[i], &ms, &err), TT_ERR_ARG);
+}
+
+/* Read JSON Lines from f into an array. */
+static json_t *read_lines(FILE *f)
+{
+    json_t *all = json_array();
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    rewind(f);
+    while ((n = getline(&line, &cap, f)) > 0) {
+        json_error_t je;
+        json_t *j = json_loads(line, 0, &je);
+        if (!j)
+            fail_msg("bad JSON line: %s (%s)", line, je.text);
+        json_array_append_new(all, j);
+    }
+    free(line);
+    return all;
+}
+
+static void test_json_lines(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
+    rec_game *g = NULL;
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    assert_int_equal(rec_game_t0(g), 0);
+    assert_int_equal(rec_game_t1(g), (FIX_FRAMES - 1) * FIX_DT_MS);
+    FILE *f = tmpfile();
+    assert_int_equal(rec_game_write_json(g, f, &err), TT_OK);
+    rec_game_destroy(g);
+    json_t *lines = read_lines(f);
+    fclose(f);
+    size_t n = json_array_size(lines);
+    assert_true(n > 10);
+    json_t *head = json_array_get(lines, 0);
+    assert_int_equal(json_integer_value(json_object_get(head, "session")), 1);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(head, "scenario"), "ruleset")),
+                        "into-the-breach");
+    assert_true(json_is_object(json_object_get(head, "rig")));
+    assert_true(json_is_true(json_object_get(json_array_get(lines, n - 1), "end")));
+    /* replaying the frame lines gives back the fixture's positions */
+    int frames = 0, events = 0, queries = 0, moved = 0;
+    double m1x = -1;
+    long long last_t = -1;
+    for (size_t i = 1; i + 1 < n; i++) {
+        json_t *l = json_array_get(lines, i);
+        long long t = json_integer_value(json_object_get(l, "t_ms"));
+        assert_true(t >= last_t);
+        last_t = t;
+        if (json_object_get(l, "figures")) {
+            frames++;
+            size_t k;
+            json_t *fg;
+            json_array_foreach(json_object_get(l, "figures"), k, fg) {
+                assert_string_equal(json_string_value(json_object_get(fg, "family")), "tag36h11");
+                assert_true(json_is_number(json_object_get(fg, "facing_deg")));
+                if (json_integer_value(json_object_get(fg, "id")) == 10 && t <= 4000)
+                    m1x = json_number_value(json_object_get(fg, "x"));
+            }
+        } else if (json_object_get(l, "event")) {
+            events++;
+            if (!strcmp(json_string_value(json_object_get(l, "event")), "moved"))
+                moved++;
+        } else if (json_object_get(l, "query")) {
+            queries++;
+            assert_true(json_is_object(json_object_get(l, "answer")));
+        }
+    }
+    double want;
+    assert_true(fixture_pose(10, 4000, &want, NULL, NULL, NULL));
+    assert_true(fabs(m1x - want) < 0.03);
+    assert_true(frames > 20 && frames < FIX_FRAMES);
+    assert_int_equal(events, 8 + 3); /* 8 appeared at frame 0, 2 moved, 1 removed */
+    assert_int_equal(moved, 2);
+    assert_int_equal(queries, 4);
+    json_decref(lines);
+
+    /* a time range: a keyframe with every figure at --from, nothing outside */
+    assert_int_equal(rec_game_load(path, 0, 8500, 12000, &g, &err), TT_OK);
+    f = tmpfile();
+    assert_int_equal(rec_game_write_json(g, f, &err), TT_OK);
+    rec_game_destroy(g);
+    lines = read_lines(f);
+    fclose(f);
+    json_t *key = json_array_get(lines, 1);
+    assert_true(json_is_true(json_object_get(key, "keyframe")));
+    assert_int_equal(json_integer_value(json_object_get(key, "t_ms")), 8500);
+    assert_int_equal(json_array_size(json_object_get(key, "figures")), 9);
+    for (size_t i = 1; i + 1 < json_array_size(lines); i++) {
+        long long t = json_integer_value(json_object_get(json_array_get(lines, i), "t_ms"));
+        assert_true(t >= 8500 && t <= 12000);
+    }
+    json_decref(lines);
+    g = NULL;
+    assert_int_equal(rec_game_load(path, 0, 60000, REC_TIME_UNSET, &g, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "after the end"));
+    free(path);
+    tu_dir_remove(&d);
+}
+
+static void test_html_page(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite"), *html = tu_path(&d, "g.html");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
+    rec_game *g = NULL;
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    if (rec_game_write_html(g, html, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    rec_game_destroy(g);
+    size_t len;
+    char *text = tu_read(html, &len);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "<svg"));
+    assert_null(strstr(text, "@@TT_DATA@@"));
+    /* self-contained: nothing fetched */
+    assert_null(strstr(text, "<script src"));
+    assert_null(strstr(text, "<link"));
+    assert_null(strstr(text, "@import"));
+    assert_null(strstr(text, "url("));
+    /* the embedded data parses and holds the game */
+    char *a = strstr(text, "<script type=\"application/json\" id=\"tt-data\">");
+    assert_non_null(a);
+    a = strchr(a, '>') + 1;
+    char *b = strstr(a, "</script>");
+    assert_non_null(b);
+    json_error_t je;
+    json_t *data = json_loadb(a, (size_t)(b - a), 0, &je);
+    if (!data)
+        fail_msg("embedded data: %s at %d", je.text, je.column);
+    assert_int_equal(json_array_size(json_object_get(data, "figs")), 9);
+    assert_int_equal(json_array_size(json_object_get(data, "terrain")), 3);
+    assert_int_equal(json_array_size(json_object_get(data, "sides")), 2);
+    assert_int_equal(json_array_size(json_object_get(data, "queries")), 4);
+    /* the grape overlay is a sector on the gun's (pivoted) facing */
+    json_t *grape = json_array_get(json_object_get(data, "queries"), 1);
+    json_t *sector = json_array_get(json_object_get(grape, "ov"), 0);
+    assert_string_equal(json_string_value(json_object_get(sector, "type")), "sector");
+    double mid = (json_number_value(json_object_get(sector, "a0")) + json_number_value(json_object_get(sector, "a1"))) / 2;
+    assert_true(fabs(mid - 20) < 1.0);
+    /* the LOS overlay is a red line m1 -> f2 */
+    json_t *los = json_array_get(json_object_get(json_array_get(json_object_get(data, "queries"), 0), "ov"), 0);
+    assert_string_equal(json_string_value(json_object_get(los, "type")), "line");
+    assert_string_equal(json_string_value(json_object_get(los, "colour")), "#e74c3c");
+    json_decref(data);
+    free(text);
+    free(path);
+    free(html);
+    tu_dir_remove(&d);
+}
+
+static void test_video(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite"), *avi = tu_path(&d, "g.avi"), *mp4 = tu_path(&d, "g.mp4"),
+         *bad = tu_path(&d, "g.gif");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
+    rec_game *g = NULL;
+    assert_int_equal(rec_game_load(path, 0, 7000, 10000, &g, &err), TT_OK);
+    rec_video_opts o = {320, 10, 1};
+    assert_int_equal(rec_game_write_video(g, avi, &o, &err), TT_OK);
+    cvw_capture *cap = NULL;
+    assert_int_equal(cvw_capture_open_file(avi, &cap, &err), TT_OK);
+    assert_int_equal(cvw_capture_frame_count(cap), 31);
+    tt_image im = {0};
+    cvw_read_result res;
+    assert_int_equal(cvw_capture_read(cap, &im, &res, &err), TT_OK);
+    assert_int_equal(res, CVW_FRAME);
+    assert_int_equal(im.width, 320);
+    tt_image_free(&im);
+    cvw_capture_close(cap);
+    /* .mp4 needs FFmpeg's MPEG-4 encoder: report, do not fail, if absent */
+    tt_status s = rec_game_write_video(g, mp4, &o, &err);
+    if (s != TT_OK)
+        print_message("note: .mp4 not available here: %s\n", err.msg);
+    assert_int_equal(rec_game_write_video(g, bad, &o, &err), TT_ERR_ARG);
+    assert_int_not_equal(access(bad, F_OK), 0);
+    rec_game_destroy(g);
+    free(path);
+    free(avi);
+    free(mp4);
+    free(bad);
+    tu_dir_remove(&d);
+}
+
+/* The example queries of the README, "Recording and replays". */
+static void test_readme_queries(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    tt_err err = {0};
+    assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    /* where was the figure with tag 10 four seconds in? */
+    const char *where =
+        "SELECT s.x, s.y, s.facing_deg, s.state FROM state s JOIN figure f ON f.id = s.figure "
+        "WHERE f.session = (SELECT max(id) FROM session) AND f.tag = 10 AND s.t_ms <= 4000 "
+        "ORDER BY s.t_ms DESC LIMIT 1";
+    assert_int_equal(sqlite3_prepare_v2(db, where, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    double want;
+    fixture_pose(10, 4000, &want, NULL, NULL, NULL);
+    assert_true(fabs(sqlite3_column_double(st, 0) - want) < 0.03);
+    assert_string_equal((const char *)sqlite3_column_text(st, 3), "seen");
+    sqlite3_finalize(st);
+    /* every grape shot and what it hit */
+    const char *grape = "SELECT t_ms, json_extract(answer_json, '$.targets') FROM query "
+                        "WHERE json_extract(query_json, '$.q') = 'grape'";
+    assert_int_equal(sqlite3_prepare_v2(db, grape, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 9000);
+    assert_string_equal((const char *)sqlite3_column_text(st, 1), "[\"f1\"]");
+    sqlite3_finalize(st);
+    /* who moved, how often */
+    const char *moves = "SELECT f.name, count(*) FROM event e JOIN figure f ON f.id = e.figure "
+                        "WHERE e.kind = 'moved' GROUP BY f.id ORDER BY count(*) DESC, f.name";
+    assert_int_equal(sqlite3_prepare_v2(db, moves, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "f1");
+    assert_int_equal(sqlite3_column_int(st, 1), 1);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(path);
+    tu_dir_remove(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stores_changes_only), cmocka_unit_test(test_api_misuse),
+        cmocka_unit_test(test_refuses_to_overwrite), cmocka_unit_test(test_append_sessions),
+        cmocka_unit_test(test_not_a_recording),      cmocka_unit_test(test_newer_schema),
+        cmocka_unit_test(test_truncated),            cmocka_unit_test(test_time_parse),
+        cmocka_unit_test(test_json_lines),           cmocka_unit_test(test_html_page),
+        cmocka_unit_test(test_video),                cmocka_unit_test(test_readme_queries),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -358,10 +358,10 @@ static void test_cli_bad_input(void **state)
     r = run_calib(path_in("no-such-board.json"), out, b1, b2, b3);
     expect_fail(&r, out, "no-such-board.json");
 
-    char *argv2[] = {TT_BIN, "calib", "projector", NULL};
+    char *argv2[] = {TT_BIN, "calib", "lens", NULL};
     r = run_cmd(argv2, NULL);
-    assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "not available yet"));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "unknown calibration 'lens' (use 'camera' or 'projector')"));
     run_free(&r);
     char *argv3[] = {TT_BIN, "calib", "camera", "--board", (char *)board, (char *)b1, NULL};
     r = run_cmd(argv3, NULL);

@@ -94,7 +94,7 @@ static void print__draw_header(const print_doc *doc, cairo_t *cr, int page)
         cairo_show_text(cr, lines[i]);
         y += 0.2;
     }
-    char desc[PRINT__CAPTION_LEN + 32];
+    char desc[PRINT__CAPTION_LEN + 64];
     if (doc->npages > 1)
         snprintf(desc, sizeof desc, "%s - page %d of %d", doc->desc, page + 1, doc->npages);
     else

@@ -1,0 +1,145 @@
+/* overlay.h - drawing answers on the felt: primitives in table inches, mapped
+ * to projector (or camera) pixels geometry-first, drawn anti-aliased with
+ * cairo.  No detection, no rules internals.
+ *
+ * Every shape is built in table inches - strokes as outlines of the given
+ * width, curves densified - and only then mapped point by point, so widths,
+ * circles and arcs stay true under the projector's perspective, its
+ * correction grid, or a camera's lens distortion.  Text is drawn through the
+ * local affine of the map at its anchor, sized in inches.
+ *
+ * Colours are roles from the Okabe-Ito colour-blind-safe palette (see
+ * overlay_role_rgb); black is "no light", so a projector image has a black
+ * background.
+ *
+ * Ownership: overlay_list is an opaque handle (overlay_list_create /
+ * overlay_list_destroy, accepts NULL); adding copies the points and text.
+ * A mapper borrows what it maps through (projector map, camera): they must
+ * outlive it.
+ */
+#ifndef TT_OVERLAY_H
+#define TT_OVERLAY_H
+
+#include <cairo.h>
+
+#include "calib.h"
+#include "projector.h"
+#include "tt_image.h"
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum overlay_role {
+    OVERLAY_ROLE_NEUTRAL, /* white: labels, plain outlines */
+    OVERLAY_ROLE_CLEAR,   /* sky blue: clear line of sight */
+    OVERLAY_ROLE_BLOCKED, /* vermillion (drawn dashed by the adapter): blocked */
+    OVERLAY_ROLE_SHORT,   /* bluish green: short range band */
+    OVERLAY_ROLE_MEDIUM,  /* yellow: medium range band */
+    OVERLAY_ROLE_LONG,    /* orange: long range band */
+    OVERLAY_ROLE_ARC,     /* orange: grape cone, firing arc */
+    OVERLAY_ROLE_BLAST,   /* vermillion: blast template */
+    OVERLAY_ROLE_BALL,    /* yellow: cannonball line */
+    OVERLAY_ROLE_COMMAND, /* reddish purple: command radius */
+    OVERLAY_ROLE_TARGET,  /* yellow: figures caught, hit or touched */
+    OVERLAY_ROLE_COUNT
+} overlay_role;
+
+/* Colour of a role, components 0..1. */
+void overlay_role_rgb(overlay_role role, double rgb[3]);
+const char *overlay_role_name(overlay_role role);
+
+typedef struct overlay_style {
+    overlay_role role;
+    double width_in;   /* outline width, inches; 0 = no outline */
+    int dashed;        /* 1 = dashes (length ~ 0.4", or 4 widths if wider) */
+    double fill_alpha; /* 0 = no fill; up to 1 */
+    double alpha;      /* outline opacity, 0..1 (0 is taken as 1) */
+} overlay_style;
+
+/* A style with role, width, no dashes, no fill, full opacity. */
+overlay_style overlay_style_line(overlay_role role, double width_in);
+
+typedef struct overlay_list overlay_list;
+
+tt_status overlay_list_create(overlay_list **out, tt_err *err);
+void overlay_list_destroy(overlay_list *l);
+int overlay_list_count(const overlay_list *l);
+void overlay_list_clear(overlay_list *l);
+
+/* Shapes, all in table inches; angles in degrees in the table frame
+ * (atan2(dy, dx), as facings).  Each returns TT_ERR_ARG on bad geometry
+ * (non-finite values, negative radii, fewer than 2 or 3 points) and
+ * TT_ERR_NOMEM. */
+tt_status overlay_add_line(overlay_list *l, double x0, double y0, double x1, double y1, overlay_style st,
+                           tt_err *err);
+tt_status overlay_add_polyline(overlay_list *l, const double *xy, int n, overlay_style st, tt_err *err);
+tt_status overlay_add_polygon(overlay_list *l, const double *xy, int n, overlay_style st, tt_err *err);
+tt_status overlay_add_circle(overlay_list *l, double cx, double cy, double r, overlay_style st, tt_err *err);
+/* The arc of a circle only (no radii), from a0 to a1 counter-clockwise in
+ * table angles (a1 > a0; a1 - a0 <= 360). */
+tt_status overlay_add_arc(overlay_list *l, double cx, double cy, double r, double a0_deg, double a1_deg,
+                          overlay_style st, tt_err *err);
+/* A cone / pie slice: centre, two radii and the arc between (r0 > 0 cuts
+ * the tip off: an annular sector). */
+tt_status overlay_add_sector(overlay_list *l, double cx, double cy, double r0, double r1, double a0_deg,
+                             double a1_deg, overlay_style st, tt_err *err);
+/* A band between two radii (range band). */
+tt_status overlay_add_ring(overlay_list *l, double cx, double cy, double r0, double r1, overlay_style st,
+                           tt_err *err);
+/* Text centred on (x, y), cap height size_in inches, baseline along
+ * angle_deg (0: along +x, glyphs upright for a player at the y = depth
+ * edge looking toward y = 0). */
+tt_status overlay_add_text(overlay_list *l, double x, double y, const char *text, double size_in, double angle_deg,
+                           overlay_role role, tt_err *err);
+
+/* ---- mapping to pixels ------------------------------------------------ */
+
+typedef struct overlay_mapper {
+    /* table inches (n*2) -> pixels (n*2); NaN where the point cannot be
+     * mapped (those pieces are skipped). */
+    void (*map)(const void *user, const double *xy, int n, double *px);
+    const void *user;
+    int width, height; /* target image size */
+} overlay_mapper;
+
+/* Through projector.json's map (projector pixels). */
+void overlay_mapper_projector(overlay_mapper *m, const calib_projector *pj);
+
+/* Through a camera and its pose (camera pixels, with lens distortion), at
+ * height 0.  `state` is caller storage that must outlive the mapper. */
+typedef struct overlay_camera_map {
+    const cvw_camera *cam;
+    calib_pose pose;
+} overlay_camera_map;
+void overlay_mapper_camera(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
+                           const calib_pose *pose);
+
+/* ---- drawing ---------------------------------------------------------- */
+
+/* Draw every primitive (in order) onto cr, whose user space is the target
+ * pixels.  cr's state is saved and restored. */
+tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *cr, tt_err *err);
+
+/* A new W x H ARGB32 surface, black, with the overlay drawn (the projector
+ * image).  *out owned by the caller: cairo_surface_destroy. */
+tt_status overlay_render(const overlay_list *l, const overlay_mapper *m, cairo_surface_t **out, tt_err *err);
+
+/* The overlay drawn over a camera frame (8-bit gray or BGR, as read by
+ * cvw_image_read), for a monitor or stream.  *out: RGB24 surface. */
+tt_status overlay_render_on_image(const overlay_list *l, const overlay_mapper *m, const tt_image *frame,
+                                  cairo_surface_t **out, tt_err *err);
+
+/* Write a surface as PNG, atomically (temporary file + rename). */
+tt_status overlay_write_png(cairo_surface_t *s, const char *path, tt_err *err);
+
+/* Show a surface fullscreen with SDL2 on display `display` (an X display
+ * name like ":1"; NULL = $DISPLAY) until a key is pressed, the window is
+ * closed, or hold_ms milliseconds pass (hold_ms < 0: no time limit). */
+tt_status overlay_window_show(cairo_surface_t *s, const char *display, int hold_ms, tt_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,32 @@
+/* overlay_internal.h - the primitive list shared by overlay's files. */
+#ifndef TT_OVERLAY_INTERNAL_H
+#define TT_OVERLAY_INTERNAL_H
+
+#include "overlay.h"
+
+typedef enum overlay__kind {
+    OVERLAY__POLYLINE,
+    OVERLAY__POLYGON,
+    OVERLAY__CIRCLE,
+    OVERLAY__ARC,
+    OVERLAY__SECTOR,
+    OVERLAY__RING,
+    OVERLAY__TEXT
+} overlay__kind;
+
+typedef struct overlay__prim {
+    overlay__kind kind;
+    overlay_style st;
+    double *xy; /* polyline / polygon points, owned */
+    int n;
+    double cx, cy, r0, r1, a0, a1; /* circle, arc, sector, ring (degrees) */
+    char *text;                    /* owned */
+    double size_in, angle_deg;
+} overlay__prim;
+
+struct overlay_list {
+    overlay__prim *p;
+    int n, cap;
+};
+
+#endif

@@ -1,0 +1,107 @@
+/* overlay_output.c - projector images, camera composites and PNG files. */
+#include "overlay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static tt_status output__check(cairo_surface_t *s, tt_err *err)
+{
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return tt_err_set(err, TT_ERR_NOMEM, "cannot make the overlay image: %s",
+                          cairo_status_to_string(cairo_surface_status(s)));
+    }
+    return TT_OK;
+}
+
+tt_status overlay_render(const overlay_list *l, const overlay_mapper *m, cairo_surface_t **out, tt_err *err)
+{
+    cairo_surface_t *s = NULL;
+    cairo_t *cr = NULL;
+    tt_status st;
+    *out = NULL;
+    if (!m || m->width < 1 || m->height < 1)
+        return tt_err_set(err, TT_ERR_ARG, "overlay: the target image size is not set");
+    s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, m->width, m->height);
+    if ((st = output__check(s, err)) != TT_OK)
+        return st;
+    cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 0, 0, 0); /* black: no light */
+    cairo_paint(cr);
+    st = overlay_draw(l, m, cr, err);
+    cairo_destroy(cr);
+    if (st != TT_OK)
+        goto fail;
+    cairo_surface_flush(s);
+    *out = s;
+    return TT_OK;
+fail:
+    cairo_surface_destroy(s);
+    return st;
+}
+
+tt_status overlay_render_on_image(const overlay_list *l, const overlay_mapper *m, const tt_image *frame,
+                                  cairo_surface_t **out, tt_err *err)
+{
+    cairo_surface_t *s = NULL;
+    cairo_t *cr = NULL;
+    tt_status st;
+    *out = NULL;
+    if (!frame || !frame->data || (frame->channels != 1 && frame->channels != 3 && frame->channels != 4))
+        return tt_err_set(err, TT_ERR_ARG, "overlay: the camera frame must be gray, BGR or BGRA");
+    if (frame->width != m->width || frame->height != m->height)
+        return tt_err_set(err, TT_ERR_MISMATCH, "the camera frame is %dx%d but the camera was calibrated at %dx%d",
+                          frame->width, frame->height, m->width, m->height);
+    s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, frame->width, frame->height);
+    if ((st = output__check(s, err)) != TT_OK)
+        return st;
+    cairo_surface_flush(s);
+    unsigned char *d = cairo_image_surface_get_data(s);
+    int ds = cairo_image_surface_get_stride(s);
+    for (int y = 0; y < frame->height; y++) {
+        const uint8_t *src = frame->data + (size_t)y * frame->stride;
+        uint32_t *dst = (uint32_t *)(void *)(d + (size_t)y * ds);
+        for (int x = 0; x < frame->width; x++) {
+            uint32_t b, g, r;
+            if (frame->channels == 1) {
+                b = g = r = src[x];
+            } else {
+                b = src[x * frame->channels];
+                g = src[x * frame->channels + 1];
+                r = src[x * frame->channels + 2];
+            }
+            dst[x] = 0xff000000u | (r << 16) | (g << 8) | b;
+        }
+    }
+    cairo_surface_mark_dirty(s);
+    cr = cairo_create(s);
+    st = overlay_draw(l, m, cr, err);
+    cairo_destroy(cr);
+    if (st != TT_OK) {
+        cairo_surface_destroy(s);
+        return st;
+    }
+    cairo_surface_flush(s);
+    *out = s;
+    return TT_OK;
+}
+
+tt_status overlay_write_png(cairo_surface_t *s, const char *path, tt_err *err)
+{
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.png", path, (long)getpid()) >= (int)sizeof tmp)
+        return tt_err_set(err, TT_ERR_ARG, "output path is too long: %s", path);
+    cairo_status_t cs = cairo_surface_write_to_png(s, tmp);
+    if (cs != CAIRO_STATUS_SUCCESS) {
+        unlink(tmp);
+        return tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (is the folder there and writable?)", path,
+                          cairo_status_to_string(cs));
+    }
+    if (rename(tmp, path) != 0) {
+        unlink(tmp);
+        return tt_err_set(err, TT_ERR_IO, "cannot write %s", path);
+    }
+    return TT_OK;
+}

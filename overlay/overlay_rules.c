@@ -1,0 +1,439 @@
+/* overlay_rules.c - rules answers -> primitives (see overlay_rules.h). */
+#ifdef TT_HAVE_RULES
+#include "overlay_rules.h"
+
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+#include "tt_json.h"
+
+typedef struct orl__figure {
+    char *id, *unit, *weapon;
+    double x, y, facing_deg;
+    double radius_in; /* circle around the base: round radius or half diagonal */
+} orl__figure;
+
+typedef struct orl__piece {
+    double *xy; /* points, owned */
+    int n, closed, shields;
+} orl__piece;
+
+typedef struct orl__bracket {
+    char name[16];
+    double max_in;
+} orl__bracket;
+
+struct overlay_scene {
+    rules_scenario *sc;
+    json_t *profile; /* ruleset profile (owned) */
+    orl__figure *figs;
+    int nfigs;
+    orl__piece *pieces;
+    int npieces;
+};
+
+void overlay_scene_destroy(overlay_scene *s)
+{
+    if (!s)
+        return;
+    rules_scenario_destroy(s->sc);
+    json_decref(s->profile);
+    for (int i = 0; i < s->nfigs; i++) {
+        free(s->figs[i].id);
+        free(s->figs[i].unit);
+        free(s->figs[i].weapon);
+    }
+    free(s->figs);
+    for (int i = 0; i < s->npieces; i++)
+        free(s->pieces[i].xy);
+    free(s->pieces);
+    free(s);
+}
+
+/* Base size: the figure's own "base", else the profile's default, else a
+ * 1" round base. */
+static double orl__base_radius(const json_t *base)
+{
+    const json_t *r = json_object_get(base, "round_in"), *rc = json_object_get(base, "rect_in");
+    if (json_is_number(r))
+        return json_number_value(r) / 2;
+    if (json_is_array(rc) && json_array_size(rc) == 2)
+        return 0.5 * hypot(json_number_value(json_array_get(rc, 0)), json_number_value(json_array_get(rc, 1)));
+    return -1;
+}
+
+static int orl__points(const json_t *a, orl__piece *p)
+{
+    size_t n = json_array_size(a);
+    if (n < 2)
+        return 0;
+    p->xy = malloc(n * 2 * sizeof *p->xy);
+    if (!p->xy)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *pt = json_array_get(a, i);
+        p->xy[2 * i] = json_number_value(json_array_get(pt, 0));
+        p->xy[2 * i + 1] = json_number_value(json_array_get(pt, 1));
+    }
+    p->n = (int)n;
+    return 1;
+}
+
+tt_status overlay_scene_load(const char *path, const char *const *data_dirs, overlay_scene **out, tt_err *err)
+{
+    overlay_scene *s = NULL;
+    json_t *root = NULL;
+    char ppath[4096], dirbuf[4096];
+    tt_status st;
+    *out = NULL;
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    /* the rules engine validates everything; read the rest only after */
+    if ((st = rules_scenario_load(path, data_dirs, &s->sc, err)) != TT_OK ||
+        (st = tt_json_load_file(path, &root, err)) != TT_OK)
+        goto fail;
+    snprintf(dirbuf, sizeof dirbuf, "%s", path);
+    const char *base_dir = dirname(dirbuf);
+    const char *ruleset = json_string_value(json_object_get(root, "ruleset"));
+    if (ruleset && rules_profile_path(ruleset, base_dir, data_dirs, ppath, sizeof ppath, NULL) == TT_OK)
+        tt_json_load_file(ppath, &s->profile, NULL); /* optional: range bands, base defaults */
+    double def_r = orl__base_radius(json_object_get(s->profile, "base"));
+    if (def_r <= 0)
+        def_r = 0.5;
+
+    const json_t *figs = json_object_get(root, "figures");
+    size_t nf = json_array_size(figs);
+    s->figs = calloc(nf ? nf : 1, sizeof *s->figs);
+    if (!s->figs) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < nf; i++) {
+        const json_t *f = json_array_get(figs, i);
+        orl__figure *g = &s->figs[s->nfigs];
+        const char *id = json_string_value(json_object_get(f, "id"));
+        const char *unit = json_string_value(json_object_get(f, "unit"));
+        if (!id)
+            continue;
+        const char *weapon = json_string_value(json_object_get(f, "weapon"));
+        g->id = strdup(id);
+        g->unit = strdup(unit ? unit : "");
+        g->weapon = strdup(weapon ? weapon : "");
+        if (!g->id || !g->unit || !g->weapon) {
+            free(g->id);
+            free(g->unit);
+            free(g->weapon);
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        g->x = json_number_value(json_object_get(f, "x"));
+        g->y = json_number_value(json_object_get(f, "y"));
+        g->facing_deg = json_number_value(json_object_get(f, "facing_deg"));
+        g->radius_in = orl__base_radius(json_object_get(f, "base"));
+        if (g->radius_in <= 0)
+            g->radius_in = def_r;
+        s->nfigs++;
+    }
+
+    const json_t *ter = json_object_get(root, "terrain"), *kinds = json_object_get(s->profile, "terrain");
+    size_t nt = json_array_size(ter);
+    s->pieces = calloc(nt ? nt : 1, sizeof *s->pieces);
+    if (!s->pieces) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < nt; i++) {
+        const json_t *t = json_array_get(ter, i);
+        const char *kind = json_string_value(json_object_get(t, "kind"));
+        const json_t *sh = json_object_get(t, "shields_blast");
+        if (!json_is_boolean(sh) && kind)
+            sh = json_object_get(json_object_get(kinds, kind), "shields_blast");
+        if (!json_is_true(sh))
+            continue;
+        orl__piece *p = &s->pieces[s->npieces];
+        const json_t *poly = json_object_get(t, "polygon");
+        p->closed = json_is_array(poly);
+        if (!orl__points(p->closed ? poly : json_object_get(t, "line"), p))
+            continue;
+        p->shields = 1;
+        s->npieces++;
+    }
+    json_decref(root);
+    *out = s;
+    return TT_OK;
+fail:
+    json_decref(root);
+    overlay_scene_destroy(s);
+    return st;
+}
+
+static const orl__figure *orl__fig(const overlay_scene *s, const char *id)
+{
+    for (int i = 0; id && i < s->nfigs; i++)
+        if (!strcmp(s->figs[i].id, id))
+            return &s->figs[i];
+    return NULL;
+}
+
+/* ---- drawing helpers -------------------------------------------------- */
+
+static tt_status orl__ring_figure(overlay_list *l, const orl__figure *f, overlay_role role, tt_err *err)
+{
+    overlay_style st = overlay_style_line(role, OVERLAY_LINE_IN);
+    return overlay_add_circle(l, f->x, f->y, f->radius_in + 0.2, st, err);
+}
+
+static tt_status orl__ring_ids(const overlay_scene *s, overlay_list *l, const rules_result *r, overlay_role role,
+                               int numbered, tt_err *err)
+{
+    tt_status st = TT_OK;
+    for (size_t i = 0; i < r->n_ids && st == TT_OK; i++) {
+        const orl__figure *f = orl__fig(s, r->ids[i]);
+        if (!f)
+            continue;
+        st = orl__ring_figure(l, f, role, err);
+        if (st == TT_OK && numbered) {
+            char num[24];
+            snprintf(num, sizeof num, "%zu", i + 1);
+            st = overlay_add_text(l, f->x, f->y - f->radius_in - 0.7, num, OVERLAY_TEXT_IN * 0.8, 0, role, err);
+        }
+    }
+    return st;
+}
+
+/* A label just beyond point b, on the far side from a. */
+static tt_status orl__label_beyond(overlay_list *l, rules_point a, rules_point b, double clear_in, const char *text,
+                                   overlay_role role, tt_err *err)
+{
+    double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy);
+    if (d < 1e-9) {
+        dx = 0;
+        dy = -1;
+        d = 1;
+    }
+    double k = clear_in + 0.5 + 0.18 * strlen(text) * OVERLAY_TEXT_IN;
+    return overlay_add_text(l, b.x + dx / d * k, b.y + dy / d * k, text, OVERLAY_TEXT_IN, 0, role, err);
+}
+
+/* The blast area: for each of many directions from the centre, the radius
+ * up to the first edge of a piece that shields blasts. */
+static tt_status orl__blast_shape(const overlay_scene *s, overlay_list *l, double cx, double cy, double r,
+                                  tt_err *err)
+{
+    enum { RAYS = 720 };
+    double *xy = malloc(RAYS * 2 * sizeof *xy);
+    int clipped = 0;
+    if (!xy)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < RAYS; k++) {
+        double a = 2 * M_PI * k / RAYS, dx = cos(a), dy = sin(a), t = r;
+        for (int p = 0; p < s->npieces; p++) {
+            const orl__piece *pc = &s->pieces[p];
+            int ne = pc->closed ? pc->n : pc->n - 1;
+            for (int e = 0; e < ne; e++) {
+                const double *A = pc->xy + 2 * e, *B = pc->xy + 2 * ((e + 1) % pc->n);
+                double ex = B[0] - A[0], ey = B[1] - A[1];
+                double den = dx * ey - dy * ex;
+                if (fabs(den) < 1e-12)
+                    continue;
+                double wx = A[0] - cx, wy = A[1] - cy;
+                double tt = (wx * ey - wy * ex) / den, u = (wx * dy - wy * dx) / den;
+                if (tt > 1e-9 && tt < t && u >= 0 && u <= 1) {
+                    t = tt;
+                    clipped = 1;
+                }
+            }
+        }
+        xy[2 * k] = cx + t * dx;
+        xy[2 * k + 1] = cy + t * dy;
+    }
+    overlay_style fill = overlay_style_line(OVERLAY_ROLE_BLAST, OVERLAY_LINE_IN);
+    fill.fill_alpha = 0.35;
+    tt_status st = overlay_add_polygon(l, xy, RAYS, fill, err);
+    free(xy);
+    if (st == TT_OK && clipped) {
+        /* the whole template, faint and dashed, to show what was shielded */
+        overlay_style ghost = overlay_style_line(OVERLAY_ROLE_BLAST, OVERLAY_THIN_IN);
+        ghost.dashed = 1;
+        ghost.alpha = 0.6;
+        st = overlay_add_circle(l, cx, cy, r, ghost, err);
+    }
+    return st;
+}
+
+static overlay_role orl__bracket_role(const char *b)
+{
+    if (!b)
+        return OVERLAY_ROLE_BLOCKED;
+    if (!strcmp(b, "short"))
+        return OVERLAY_ROLE_SHORT;
+    if (!strcmp(b, "medium"))
+        return OVERLAY_ROLE_MEDIUM;
+    if (!strcmp(b, "long"))
+        return OVERLAY_ROLE_LONG;
+    return OVERLAY_ROLE_BLOCKED;
+}
+
+/* Range bands of the shooter's weapon, from the profile's brackets,
+ * measured from the base edge. */
+static tt_status orl__range_bands(const overlay_scene *s, overlay_list *l, const orl__figure *f, const char *weapon,
+                                  tt_err *err)
+{
+    const json_t *w = json_object_get(json_object_get(s->profile, "weapons"), weapon ? weapon : "");
+    const json_t *br = json_object_get(w, "brackets");
+    double r0 = f->radius_in;
+    tt_status st = TT_OK;
+    for (size_t i = 0; i < json_array_size(br) && st == TT_OK; i++) {
+        const json_t *b = json_array_get(br, i);
+        double mx = json_number_value(json_object_get(b, "max_in"));
+        const char *name = json_string_value(json_object_get(b, "name"));
+        if (!(mx > 0))
+            continue;
+        double r1 = f->radius_in + mx;
+        if (r1 <= r0)
+            continue;
+        overlay_style band = overlay_style_line(orl__bracket_role(name), OVERLAY_THIN_IN);
+        band.fill_alpha = 0.12;
+        band.alpha = 0.8;
+        st = overlay_add_ring(l, f->x, f->y, r0, r1, band, err);
+        r0 = r1;
+    }
+    return st;
+}
+
+static const char *orl__str(const json_t *q, const char *k)
+{
+    return json_string_value(json_object_get(q, k));
+}
+
+static const char *orl__weapon_of(const json_t *query)
+{
+    return orl__str(query, "weapon");
+}
+
+tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err)
+{
+    json_t *ans = NULL;
+    rules_result r;
+    tt_status st;
+    memset(&r, 0, sizeof r);
+    if (answer)
+        *answer = NULL;
+    /* the rules engine checks the query and gives its answer */
+    if ((st = rules_query_json(s->sc, query, &ans, err)) != TT_OK)
+        return st;
+    const char *q = orl__str(query, "q"), *from = orl__str(query, "from"), *to = orl__str(query, "to");
+    const json_t *at = json_object_get(query, "at");
+    rules_point atp = {json_number_value(json_array_get(at, 0)), json_number_value(json_array_get(at, 1))};
+    const json_t *tov = json_object_get(query, "to");
+    rules_point top = {json_number_value(json_array_get(tov, 0)), json_number_value(json_array_get(tov, 1))};
+    const orl__figure *ff = orl__fig(s, from), *tf = orl__fig(s, to);
+    overlay_style line = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_LINE_IN);
+    char text[96];
+
+    if (!strcmp(q, "los")) {
+        if ((st = rules_los(s->sc, from, to, &r, err)) != TT_OK)
+            goto done;
+        line.role = r.visible ? OVERLAY_ROLE_CLEAR : OVERLAY_ROLE_BLOCKED;
+        line.dashed = !r.visible;
+        st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err);
+        if (st == TT_OK && !r.visible && r.blocked_by) {
+            snprintf(text, sizeof text, "blocked: %s", r.blocked_by);
+            st = orl__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, text, OVERLAY_ROLE_BLOCKED,
+                                   err);
+        }
+    } else if (!strcmp(q, "fire")) {
+        if ((st = rules_fire(s->sc, from, to, orl__weapon_of(query), &r, err)) != TT_OK)
+            goto done;
+        const char *weapon = orl__weapon_of(query);
+        if (ff && (st = orl__range_bands(s, l, ff, weapon ? weapon : ff->weapon, err)) != TT_OK)
+            goto done;
+        int ok = r.visible && r.to_hit != RULES_NULL && r.bracket && strcmp(r.bracket, "out");
+        line.role = ok ? orl__bracket_role(r.bracket) : OVERLAY_ROLE_BLOCKED;
+        line.dashed = !ok;
+        if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK)
+            goto done;
+        if (r.to_hit != RULES_NULL)
+            snprintf(text, sizeof text, "%d+  %.1f\"", r.to_hit, r.distance_in);
+        else
+            snprintf(text, sizeof text, "%s  %.1f\"", !r.visible ? "no LOS" : "no shot", r.distance_in);
+        st = orl__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, text, line.role, err);
+    } else if (!strcmp(q, "grape")) {
+        if ((st = rules_grape(s->sc, from, &r, err)) != TT_OK)
+            goto done;
+        overlay_style cone = overlay_style_line(OVERLAY_ROLE_ARC, OVERLAY_LINE_IN);
+        cone.fill_alpha = 0.3;
+        if (r.n_polygon >= 3)
+            st = overlay_add_polygon(l, &r.polygon[0].x, (int)r.n_polygon, cone, err);
+        if (st == TT_OK)
+            st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
+    } else if (!strcmp(q, "ball")) {
+        if ((st = rules_ball(s->sc, from, tf ? to : NULL, tf ? NULL : &atp, &r, err)) != TT_OK)
+            goto done;
+        line.role = OVERLAY_ROLE_BALL;
+        line.width_in = 0.1;
+        if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) == TT_OK)
+            st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 1, err);
+    } else if (!strcmp(q, "blast")) {
+        double rad = json_number_value(json_object_get(query, "radius_in"));
+        if ((st = rules_blast(s->sc, atp, rad, orl__weapon_of(query), &r, err)) != TT_OK)
+            goto done;
+        if ((st = orl__blast_shape(s, l, r.centre.x, r.centre.y, r.radius_in, err)) == TT_OK)
+            st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
+    } else if (!strcmp(q, "command")) {
+        if ((st = rules_command(s->sc, from, &r, err)) != TT_OK)
+            goto done;
+        overlay_style c = overlay_style_line(OVERLAY_ROLE_COMMAND, OVERLAY_LINE_IN);
+        c.fill_alpha = 0.1;
+        if ((st = overlay_add_circle(l, r.centre.x, r.centre.y, r.radius_in, c, err)) != TT_OK)
+            goto done;
+        for (size_t i = 0; i < r.n_ids && st == TT_OK; i++)
+            for (int k = 0; k < s->nfigs && st == TT_OK; k++)
+                if (!strcmp(s->figs[k].unit, r.ids[i]) && strcmp(s->figs[k].id, from))
+                    st = orl__ring_figure(l, &s->figs[k], OVERLAY_ROLE_COMMAND, err);
+    } else if (!strcmp(q, "aspect")) {
+        if ((st = rules_aspect(s->sc, from, to, &r, err)) != TT_OK)
+            goto done;
+        line.role = OVERLAY_ROLE_NEUTRAL;
+        line.width_in = OVERLAY_THIN_IN;
+        if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) == TT_OK &&
+            r.aspect)
+            st = orl__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, r.aspect,
+                                   OVERLAY_ROLE_NEUTRAL, err);
+    } else if (!strcmp(q, "visibility")) {
+        if ((st = rules_visibility(s->sc, from, &r, err)) != TT_OK)
+            goto done;
+        overlay_style v = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_THIN_IN);
+        v.fill_alpha = 0.15;
+        if (r.n_polygon >= 3)
+            st = overlay_add_polygon(l, &r.polygon[0].x, (int)r.n_polygon, v, err);
+    } else if (!strcmp(q, "move")) {
+        if ((st = rules_move(s->sc, from, top, &r, err)) != TT_OK)
+            goto done;
+        line.role = r.ok == 0 ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_NEUTRAL;
+        line.dashed = r.ok == 0;
+        if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK)
+            goto done;
+        if (r.allowed_known)
+            snprintf(text, sizeof text, "%.1f\" of %.1f\"", r.distance_in, r.allowed_in);
+        else
+            snprintf(text, sizeof text, "%.1f\"", r.distance_in);
+        st = orl__label_beyond(l, r.line[0], r.line[1], 0.5, text, line.role, err);
+    }
+done:
+    rules_result_free(&r);
+    if (st == TT_OK && answer)
+        *answer = ans;
+    else
+        json_decref(ans);
+    return st;
+}
+#else
+/* rules/ is not in this build: nothing to adapt. */
+typedef int overlay_rules_not_built;
+#endif

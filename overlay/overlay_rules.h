@@ -1,0 +1,39 @@
+/* overlay_rules.h - the adapter from rules/ answers to overlay primitives
+ * (built when rules/ is part of the build: TT_HAVE_RULES).
+ *
+ * An overlay_scene is a rules scenario plus what drawing needs beyond the
+ * rules' answers: where each figure stands and how big its base is, which
+ * unit it belongs to, the terrain that shields blasts, and the weapons'
+ * range brackets - all read from the same scenario file and its ruleset
+ * profile.  Ownership: overlay_scene_load allocates, overlay_scene_destroy
+ * frees (accepts NULL); answers returned as json_t are the caller's.
+ */
+#ifndef TT_OVERLAY_RULES_H
+#define TT_OVERLAY_RULES_H
+
+#include <jansson.h>
+
+#include "overlay.h"
+#include "tt_status.h"
+
+typedef struct overlay_scene overlay_scene;
+
+/* data_dirs: NULL-terminated list where ruleset profiles are searched (as
+ * rules_scenario_load); empty strings are skipped. */
+tt_status overlay_scene_load(const char *path, const char *const *data_dirs, overlay_scene **out, tt_err *err);
+void overlay_scene_destroy(overlay_scene *s);
+
+/* Answer one query object of the rules contract (issue 3) and add what it
+ * means to l: lines of sight, range bands, arcs, blasts clipped by the
+ * terrain that shields them, the cannonball's line, command radius, labels.
+ * *answer (may be NULL) receives the rules' JSON answer.  A bad query
+ * (unknown figure, weapon, malformed) returns the rules' error and adds
+ * nothing. */
+tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err);
+
+/* Line and text sizes used by the adapter, inches. */
+#define OVERLAY_LINE_IN 0.08
+#define OVERLAY_THIN_IN 0.05
+#define OVERLAY_TEXT_IN 0.4
+
+#endif

@@ -493,7 +493,7 @@ static int rnd__footprint(const rnd__ctx *c, const double rays[9][3], double h, 
 /* 1 if every sample of the pixel rectangle sees plain felt (or plain floor)
  * under smooth light, so one sample per pixel gives the box-filtered value
  * (the light is linear to ~1e-6 gray levels across a pixel). */
-static int rnd__tile_plain(const rnd__ctx *c, double u0, double v0, double u1, double v1)
+static int rnd__tile_plain(const rnd__ctx *c, double u0, double v0, double u1, double v1, double *albedo)
 {
     if (c->sc->light)
         return 0;
@@ -512,6 +512,7 @@ static int rnd__tile_plain(const rnd__ctx *c, double u0, double v0, double u1, d
     int outside = felt.x1 < 0 || felt.y1 < 0 || felt.x0 > sc->width_in || felt.y0 > sc->depth_in;
     if (!inside && !outside)
         return 0;
+    *albedo = inside ? sc->felt_gray : sc->floor_gray;
     for (int li = 0; li < c->nlevels; li++) {
         const rnd__level *lv = &c->levels[li];
         if (!rnd__footprint(c, rays, lv->h, &b))
@@ -556,16 +557,19 @@ static void rnd__render_rows(const rnd__ctx *c, float *acc, int j0, int j1)
     double inv_ss = 1.0 / ss, norm = 1.0 / (ss * ss);
     for (int i0 = 0; i0 < W; i0 += RND__TILE) {
         int i1 = i0 + RND__TILE > W ? W : i0 + RND__TILE;
-        int plain = rnd__tile_plain(c, i0 - 0.5, j0 - 0.5, i1 - 0.5, j1 - 0.5);
+        double albedo = 0;
+        int plain = rnd__tile_plain(c, i0 - 0.5, j0 - 0.5, i1 - 0.5, j1 - 0.5, &albedo);
         for (int j = j0; j < j1; j++) {
             float *row = acc + (size_t)j * W;
-            if (plain) {
+            if (plain) { /* only felt (or floor): straight to z = 0 */
                 rnd__walker w = {0};
+                rnd__hit hit = {.kind = RND__HIT_FELT, .albedo = albedo};
                 for (int i = i0; i < i1; i++) {
                     double d[3];
-                    rnd__hit hit;
                     rnd__walk(cam, &w, i, j, d);
-                    rnd__cast(c, d, -1, &hit);
+                    double s = -cam->C[2] / d[2];
+                    hit.x = cam->C[0] + s * d[0];
+                    hit.y = cam->C[1] + s * d[1];
                     row[i] = (float)rnd__shade(c, &hit);
                 }
                 continue;

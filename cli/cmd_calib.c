@@ -1,5 +1,6 @@
 /* cmd_calib.c - 'tabletrack calib camera' (intrinsics from photos of a tag
  * board) and, later, 'tabletrack calib projector'. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,22 @@ static const char *USAGE_CAMERA =
 /* Below this many usable images the result is printed but a warning says
  * more photos would help. */
 #define CALIB__RECOMMENDED_IMAGES 6
+
+/* Fail before the (slow) detection if camera.yaml cannot be written: probe
+ * the temporary name cvw_camera_write uses, then remove it. */
+static tt_status calib__check_writable(const char *out, tt_err *err)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.yaml", out) >= (int)sizeof tmp)
+        return tt_err_set(err, TT_ERR_ARG, "output path too long: %s", out);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (is the folder there and writable?)", out,
+                          strerror(errno));
+    fclose(f);
+    remove(tmp);
+    return TT_OK;
+}
 
 static int calib__camera(int argc, char **argv)
 {
@@ -93,7 +110,8 @@ static int calib__camera(int argc, char **argv)
         goto done;
     }
 
-    if (calib_board_load(board_path, &board, &err) != TT_OK || calib_camera_create(&board, &opts, &cc, &err) != TT_OK) {
+    if (calib_board_load(board_path, &board, &err) != TT_OK || calib_camera_create(&board, &opts, &cc, &err) != TT_OK ||
+        calib__check_writable(out, &err) != TT_OK) {
         rc = cli_fail("calib camera", &err);
         goto done;
     }

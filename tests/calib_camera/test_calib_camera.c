@@ -357,6 +357,9 @@ static void test_cli_bad_input(void **state)
     expect_fail(&r, out, "unknown tag family 'tag99'");
     r = run_calib(path_in("no-such-board.json"), out, b1, b2, b3);
     expect_fail(&r, out, "no-such-board.json");
+    const char *nodir = path_in("no/such/dir/camera.yaml");
+    r = run_calib(board, nodir, b1, b2, b3);
+    expect_fail(&r, nodir, "cannot write");
 
     char *argv2[] = {TT_BIN, "calib", "lens", NULL};
     r = run_cmd(argv2, NULL);

@@ -20,8 +20,22 @@
  *   size: the black border of tag36h11 is 8 of its 10 cells); the printed
  *   tag including its white quiet border is larger.
  *
+ * Rendering model (tests/render/README.md has more)
+ * - Pixel value = albedo x (ambient x (1 - light_gradient x d) + light()),
+ *   d = distance from the table corner (0, 0) over the table's diagonal.
+ *   Albedos: printed paper 235, ink 22, base top 60, base side wall 45,
+ *   felt_gray, floor_gray, occluder gray.  Circle-family corner cells are
+ *   black, as apriltag_to_image draws them.
+ * - Each pixel is the mean of supersample x supersample samples, one per
+ *   stratum, offset so that all samples have distinct x and distinct y
+ *   (edges along the pixel grid resolve to 1/supersample^2 px).  Every
+ *   sample is undistorted exactly and takes the colour of the texture cell
+ *   it hits; then blur, noise, rounding to 0..255.
+ * - rnd_camera_look_at puts the principal point at ((w-1)/2, (h-1)/2).
+ *
  * Ownership: the caller owns every struct passed in; rnd_render allocates
- * the output image (free with tt_image_free).
+ * the output image (free with tt_image_free).  rnd_render is reentrant; tag
+ * textures are cached process-wide (rnd_texture_cache_clear frees them).
  */
 #ifndef TT_RENDER_H
 #define TT_RENDER_H
@@ -105,7 +119,8 @@ void rnd_tag_corners(const rnd_tag *tag, double corners[4][2]);
 tt_status rnd_render(const rnd_scene *scene, const rnd_camera *cam, tt_image *out, tt_err *err);
 
 /* 1 if every sample of the tag's printed area (including its quiet border)
- * is inside the image and not hidden by an occluder; else 0. */
+ * is inside the image and not hidden by an occluder (or by anything else
+ * higher than the tag: another raised tag, base or base wall); else 0. */
 int rnd_tag_unoccluded(const rnd_scene *scene, const rnd_camera *cam, const rnd_tag *tag);
 
 /* Write a camera.yaml (OpenCV FileStorage YAML: image_width, image_height,

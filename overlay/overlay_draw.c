@@ -446,7 +446,9 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     c.m = m;
     c.cr = cr;
     cairo_save(cr);
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+    /* 4x4 supersampled coverage: smooth at projector scale, ~2x faster
+     * than cairo's default 256-level rasteriser */
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
     for (int i = 0; i < l->n && !c.oom; i++)
         draw__prim(&c, &l->p[i]);

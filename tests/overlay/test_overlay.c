@@ -1,0 +1,358 @@
+/* test_overlay.c - the drawing layer (geometry under perspective, widths
+ * in inches, fills, dashes, text, black background, bad primitives) and
+ * 'tabletrack overlay' end to end (projector PNG, camera composite, bad
+ * projector.json, unknown figure, bad query) through the real binary. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cvwrap.h"
+#include "overlay.h"
+#include "projector.h"
+#include "run.h"
+
+/* A projector above the table, tilted: a real perspective (keystone). */
+static const double H_TILT[9] = {24.0, 2.0, 60.0, 0.8, 22.0, 40.0, 0.0012, 0.0045, 1.0};
+
+static calib_projector *make_pj(void)
+{
+    calib_projector *pj = NULL;
+    tt_err err = {0};
+    assert_int_equal(calib_projector_create(1920, 1080, H_TILT, &pj, &err), TT_OK);
+    return pj;
+}
+
+/* Brightness (max of r, g, b) of the target pixel nearest table point (x, y). */
+static int lum_at(cairo_surface_t *s, const calib_projector *pj, double x, double y)
+{
+    double xy[2] = {x, y}, px[2];
+    calib_projector_map(pj, xy, 1, px);
+    int u = (int)lround(px[0]), v = (int)lround(px[1]);
+    if (u < 0 || v < 0 || u >= cairo_image_surface_get_width(s) || v >= cairo_image_surface_get_height(s))
+        return -1;
+    const uint32_t *row =
+        (const uint32_t *)(const void *)(cairo_image_surface_get_data(s) + (size_t)v * cairo_image_surface_get_stride(s));
+    uint32_t p = row[u];
+    int r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255;
+    return r > g ? (r > b ? r : b) : (g > b ? g : b);
+}
+
+static cairo_surface_t *render(const overlay_list *l, const calib_projector *pj)
+{
+    overlay_mapper m;
+    cairo_surface_t *s = NULL;
+    tt_err err = {0};
+    overlay_mapper_projector(&m, pj);
+    if (overlay_render(l, &m, &s, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    return s;
+}
+
+/* A circle stays a circle on the felt: every sample on the true circle is
+ * lit, 0.3" inside and outside are dark - everywhere around it, though the
+ * projector sees it as a skewed ellipse. */
+static void test_circle_under_perspective(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    assert_int_equal(overlay_add_circle(l, 30, 20, 6, overlay_style_line(OVERLAY_ROLE_CLEAR, 0.2), &err), TT_OK);
+    cairo_surface_t *s = render(l, pj);
+    int lit = 0, dark = 0, n = 0;
+    for (int k = 0; k < 72; k++) {
+        double a = 2 * M_PI * k / 72, c = cos(a), sn = sin(a);
+        lit += lum_at(s, pj, 30 + 6 * c, 20 + 6 * sn) > 150;
+        dark += lum_at(s, pj, 30 + 5.7 * c, 20 + 5.7 * sn) < 20;
+        dark += lum_at(s, pj, 30 + 6.3 * c, 20 + 6.3 * sn) < 20;
+        n++;
+    }
+    assert_int_equal(lit, n);
+    assert_int_equal(dark, 2 * n);
+    /* background is black (no light) */
+    const uint32_t *d = (const uint32_t *)(const void *)cairo_image_surface_get_data(s);
+    assert_int_equal(d[0] & 0xffffff, 0);
+    cairo_surface_destroy(s);
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
+/* A line's width is in inches: the same 0.25" at both ends of a long line
+ * although the projector's scale differs there. */
+static void test_width_in_inches(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    assert_int_equal(overlay_add_line(l, 5, 10, 65, 10, overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.25), &err), TT_OK);
+    cairo_surface_t *s = render(l, pj);
+    for (double x = 8; x < 64; x += 7) {
+        assert_true(lum_at(s, pj, x, 10 + 0.06) > 180);
+        assert_true(lum_at(s, pj, x, 10 - 0.06) > 180);
+        assert_true(lum_at(s, pj, x, 10 + 0.3) < 10);
+        assert_true(lum_at(s, pj, x, 10 - 0.3) < 10);
+    }
+    cairo_surface_destroy(s);
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
+/* Cone (sector), ring band with fill, dashed line, polygon, text. */
+static void test_shapes(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    overlay_style cone = overlay_style_line(OVERLAY_ROLE_ARC, 0.08);
+    cone.fill_alpha = 0.4;
+    assert_int_equal(overlay_add_sector(l, 10, 30, 0, 8, -15, 15, cone, &err), TT_OK);
+    overlay_style band = overlay_style_line(OVERLAY_ROLE_MEDIUM, 0);
+    band.fill_alpha = 0.5;
+    assert_int_equal(overlay_add_ring(l, 50, 30, 3, 5, band, &err), TT_OK);
+    overlay_style dash = overlay_style_line(OVERLAY_ROLE_BLOCKED, 0.1);
+    dash.dashed = 1;
+    assert_int_equal(overlay_add_line(l, 20, 5, 60, 5, dash, &err), TT_OK);
+    double tri[6] = {30, 40, 36, 40, 33, 45};
+    overlay_style poly = overlay_style_line(OVERLAY_ROLE_COMMAND, 0.06);
+    poly.fill_alpha = 0.3;
+    assert_int_equal(overlay_add_polygon(l, tri, 3, poly, &err), TT_OK);
+    assert_int_equal(overlay_add_text(l, 40, 20, "5+", 1.0, 0, OVERLAY_ROLE_NEUTRAL, &err), TT_OK);
+    assert_int_equal(overlay_add_arc(l, 40, 20, 3, 0, 90, overlay_style_line(OVERLAY_ROLE_CLEAR, 0.1), &err), TT_OK);
+    assert_int_equal(overlay_list_count(l), 6);
+    cairo_surface_t *s = render(l, pj);
+    /* inside the cone, outside it beside the tip */
+    assert_true(lum_at(s, pj, 14, 30) > 40);
+    assert_true(lum_at(s, pj, 14, 34) < 10);
+    /* the band: lit between 3 and 5, dark in the hole and outside */
+    assert_true(lum_at(s, pj, 54, 30) > 60);
+    assert_true(lum_at(s, pj, 50, 30) < 10);
+    assert_true(lum_at(s, pj, 56, 30) < 10);
+    /* dashes: both lit and dark samples along the line */
+    int on = 0, off = 0;
+    for (double x = 21; x < 59; x += 0.05) {
+        int v = lum_at(s, pj, x, 5);
+        on += v > 100;
+        off += v < 10;
+    }
+    assert_true(on > 100 && off > 100);
+    /* polygon filled */
+    assert_true(lum_at(s, pj, 33, 42) > 30);
+    /* text: some light within its box, none far from it */
+    int text_lit = 0;
+    for (double y = 19.4; y <= 20.6; y += 0.05)
+        for (double x = 39.3; x <= 40.7; x += 0.05)
+            text_lit += lum_at(s, pj, x, y) > 150;
+    assert_true(text_lit > 20);
+    assert_true(lum_at(s, pj, 40, 21.2) < 10);
+    /* arc: on it, and not on the missing three quarters */
+    assert_true(lum_at(s, pj, 40 + 3 * cos(M_PI / 4), 20 + 3 * sin(M_PI / 4)) > 100);
+    assert_true(lum_at(s, pj, 40 - 3 * cos(M_PI / 4), 20 - 3 * sin(M_PI / 4)) < 10);
+    cairo_surface_destroy(s);
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
+/* Blocked/clear and range colours are distinct; blocked is not told from
+ * clear by red/green alone (vermillion vs sky blue differ in lightness and
+ * hue for every common colour-vision deficiency). */
+static void test_palette(void **state)
+{
+    (void)state;
+    for (int a = 0; a < OVERLAY_ROLE_COUNT; a++) {
+        double rgb[3];
+        overlay_role_rgb((overlay_role)a, rgb);
+        assert_true(rgb[0] + rgb[1] + rgb[2] > 0.9); /* bright enough to project */
+        assert_string_not_equal(overlay_role_name((overlay_role)a), "?");
+    }
+    double c[3], b[3];
+    overlay_role_rgb(OVERLAY_ROLE_CLEAR, c);
+    overlay_role_rgb(OVERLAY_ROLE_BLOCKED, b);
+    assert_true(fabs(c[2] - b[2]) > 0.5); /* blue channel separates them */
+}
+
+static void test_bad_primitives(void **state)
+{
+    (void)state;
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    overlay_style st = overlay_style_line(OVERLAY_ROLE_CLEAR, 0.1);
+    assert_int_equal(overlay_add_circle(l, 1, 1, -2, st, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_add_line(l, NAN, 1, 2, 2, st, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_add_sector(l, 1, 1, 0, 2, 30, 10, st, &err), TT_ERR_ARG);
+    double two[4] = {0, 0, 1, 1};
+    assert_int_equal(overlay_add_polygon(l, two, 2, st, &err), TT_ERR_ARG);
+    st.fill_alpha = 3;
+    assert_int_equal(overlay_add_circle(l, 1, 1, 2, st, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_add_text(l, 1, 1, "x", 0, 0, OVERLAY_ROLE_NEUTRAL, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_list_count(l), 0);
+    overlay_list_destroy(l);
+    overlay_list_destroy(NULL);
+}
+
+/* ---- the CLI ---------------------------------------------------------- */
+
+static char dir[64];
+static const char *SCEN = TT_SOURCE_DIR "/samples/scenarios/into-the-breach-farm.json";
+static const char *RIG = TT_SOURCE_DIR "/samples/table/rig.json";
+
+static const char *tpath(const char *name)
+{
+    static char p[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+static void write_pj(const char *name, const char *text)
+{
+    FILE *f = fopen(tpath(name), "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void test_cli_projector_png(void **state)
+{
+    (void)state;
+    write_pj("pj.json", "{\"width\":1920,\"height\":1080,\"table_to_projector\":[[24.0,2.0,60.0],[0.8,22.0,40.0],"
+                        "[0.0012,0.0045,1.0]]}");
+    char *argv[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("pj.json"), "--scenario",
+                    (char *)SCEN, "--query", "{\"q\":\"grape\",\"from\":\"gun1\"}", "--query",
+                    "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}", "--query",
+                    "{\"q\":\"los\",\"from\":\"m1\",\"to\":\"f3\"}", "--query",
+                    "{\"q\":\"blast\",\"at\":[19,14],\"radius_in\":3}", "--out", (char *)tpath("ov.png"), NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    /* one answer line per query, as 'tabletrack rules' gives them */
+    assert_non_null(strstr(r.out, "\"to_hit\":5"));
+    assert_non_null(strstr(r.out, "\"blocked_by\":\"house\""));
+    run_free(&r);
+    tt_image im = {0};
+    tt_err err = {0};
+    assert_int_equal(cvw_image_read(tpath("ov.png"), 3, &im, &err), TT_OK);
+    assert_int_equal(im.width, 1920);
+    assert_int_equal(im.height, 1080);
+    /* the fire line m1 (10,23) -> f1 (17,23) is medium range: yellow */
+    calib_projector *pj = NULL;
+    assert_int_equal(calib_projector_load(tpath("pj.json"), &pj, &err), TT_OK);
+    double xy[2] = {13, 23}, px[2];
+    calib_projector_map(pj, xy, 1, px);
+    const uint8_t *p = im.data + (size_t)lround(px[1]) * im.stride + 3 * lround(px[0]);
+    assert_true(p[2] > 200 && p[1] > 200 && p[0] < 120); /* BGR: yellow */
+    assert_int_equal(im.data[0], 0); /* black corner */
+    calib_projector_destroy(pj);
+    tt_image_free(&im);
+}
+
+static void test_cli_on_camera(void **state)
+{
+    (void)state;
+    char *argv[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--scenario", (char *)SCEN, "--query",
+                    "{\"q\":\"command\",\"from\":\"gen\"}", "--query", "{\"q\":\"ball\",\"from\":\"gun1\",\"to\":\"f2\"}",
+                    "--on-camera", TT_SOURCE_DIR "/samples/table/frame.png", "--out", (char *)tpath("view.png"), NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    tt_image view = {0}, frame = {0};
+    tt_err err = {0};
+    assert_int_equal(cvw_image_read(tpath("view.png"), 3, &view, &err), TT_OK);
+    assert_int_equal(cvw_image_read(TT_SOURCE_DIR "/samples/table/frame.png", 3, &frame, &err), TT_OK);
+    assert_int_equal(view.width, frame.width);
+    assert_int_equal(view.height, frame.height);
+    /* the composite keeps the frame and adds colour: count coloured pixels */
+    long coloured = 0, same = 0;
+    for (int y = 0; y < view.height; y += 4)
+        for (int x = 0; x < view.width; x += 4) {
+            const uint8_t *a = view.data + (size_t)y * view.stride + 3 * x, *b = frame.data + (size_t)y * frame.stride + 3 * x;
+            coloured += abs(a[2] - a[0]) > 60;
+            same += a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+        }
+    assert_true(coloured > 150);
+    assert_true(same > (long)(view.width / 4) * (view.height / 4) / 2);
+    tt_image_free(&view);
+    tt_image_free(&frame);
+}
+
+static void expect_fail(char **argv, const char *needle, const char *out_file)
+{
+    run_result r = run_cmd(argv, NULL);
+    if (r.status == 0 || !strstr(r.err, needle))
+        fail_msg("expected failure with '%s', got exit %d: %s", needle, r.status, r.err);
+    print_message("%s", r.err);
+    run_free(&r);
+    assert_false(exists(out_file));
+}
+
+static void test_cli_bad_input(void **state)
+{
+    (void)state;
+    write_pj("broken.json", "{\"width\": 1920,\n \"height\": 1080,\n \"table_to_projector\": [[1,0,0],[0,1,0]\n");
+    write_pj("pj.json", "{\"width\":1920,\"height\":1080,\"table_to_projector\":[[24.0,2.0,60.0],[0.8,22.0,40.0],"
+                        "[0.0012,0.0045,1.0]]}");
+    const char *out = tpath("bad.png");
+    /* projector.json that does not parse: file, line and column */
+    char *a1[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("broken.json"), "--scenario",
+                  (char *)SCEN, "--query", "{\"q\":\"grape\",\"from\":\"gun1\"}", "--out", (char *)out, NULL};
+    expect_fail(a1, "line 4", out);
+    /* a figure that is not in the scenario */
+    char *a2[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("pj.json"), "--scenario",
+                  (char *)SCEN, "--query", "{\"q\":\"grape\",\"from\":\"gun1\"}", "--query",
+                  "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"ghost\"}", "--out", (char *)out, NULL};
+    expect_fail(a2, "ghost", out);
+    /* a query that is not JSON */
+    char *a3[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("pj.json"), "--scenario",
+                  (char *)SCEN, "--query", "{\"q\":\"grape\",", "--out", (char *)out, NULL};
+    expect_fail(a3, "--query 1: line 1", out);
+    /* missing projector.json */
+    char *a4[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("nope.json"), "--scenario",
+                  (char *)SCEN, "--query", "{\"q\":\"grape\",\"from\":\"gun1\"}", "--out", (char *)out, NULL};
+    expect_fail(a4, "nope.json", out);
+    /* usage: nowhere to put the image */
+    char *a5[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("pj.json"), "--scenario",
+                  (char *)SCEN, "--query", "{\"q\":\"grape\",\"from\":\"gun1\"}", NULL};
+    run_result r = run_cmd(a5, NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tt_ovtest_XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_circle_under_perspective), cmocka_unit_test(test_width_in_inches),
+        cmocka_unit_test(test_shapes),                   cmocka_unit_test(test_palette),
+        cmocka_unit_test(test_bad_primitives),           cmocka_unit_test(test_cli_projector_png),
+        cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    const char *names[] = {"pj.json", "broken.json", "ov.png", "view.png"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        remove(tpath(names[i]));
+    remove(dir);
+    return rc;
+}

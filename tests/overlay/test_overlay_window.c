@@ -1,0 +1,204 @@
+/* test_overlay_window.c - 'tabletrack overlay --window DISPLAY' under Xvfb:
+ * the fullscreen window must show exactly the projector image (compared
+ * with the PNG written in the same run, through an xwd screenshot).
+ * Exits 77 (skipped) when Xvfb or xwd is not installed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cvwrap.h"
+
+#define W 1280
+#define H 800
+
+static const char *find_prog(const char *name)
+{
+    static char buf[2][512];
+    static int k;
+    const char *dirs[] = {"/usr/bin", "/usr/local/bin", "/bin", NULL};
+    k ^= 1;
+    for (int i = 0; dirs[i]; i++) {
+        snprintf(buf[k], sizeof buf[k], "%s/%s", dirs[i], name);
+        if (access(buf[k], X_OK) == 0)
+            return buf[k];
+    }
+    return NULL;
+}
+
+static pid_t spawn(const char *prog, char *const argv[], int quiet)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (quiet) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+        }
+        execv(prog, argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Read an XWD screenshot (ZPixmap, 24/32 bpp) into RGB rows. */
+static uint8_t *read_xwd(const char *path, int *w, int *h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n);
+    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(b);
+        return NULL;
+    }
+    fclose(f);
+    uint32_t hs = be32(b), fmt = be32(b + 8), width = be32(b + 16), height = be32(b + 20), border = be32(b + 28);
+    uint32_t bpp = be32(b + 44), bpl = be32(b + 48), rm = be32(b + 56), gm = be32(b + 60), bm = be32(b + 64);
+    uint32_t ncolors = be32(b + 76);
+    size_t off = hs + (size_t)ncolors * 12;
+    if (fmt != 2 || (bpp != 32 && bpp != 24) || off + (size_t)bpl * height > (size_t)n) {
+        free(b);
+        return NULL;
+    }
+    uint8_t *rgb = malloc((size_t)width * height * 3);
+    for (uint32_t y = 0; rgb && y < height; y++)
+        for (uint32_t x = 0; x < width; x++) {
+            const uint8_t *p = b + off + (size_t)y * bpl + (size_t)x * (bpp / 8);
+            uint32_t v = border == 0 ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                                           (bpp == 32 ? (uint32_t)p[3] << 24 : 0)
+                                     : be32(p) >> (bpp == 24 ? 8 : 0);
+            int sr = __builtin_ctz(rm), sg = __builtin_ctz(gm), sb = __builtin_ctz(bm);
+            uint8_t *o = rgb + ((size_t)y * width + x) * 3;
+            o[0] = (uint8_t)((v & rm) >> sr);
+            o[1] = (uint8_t)((v & gm) >> sg);
+            o[2] = (uint8_t)((v & bm) >> sb);
+        }
+    free(b);
+    *w = (int)width;
+    *h = (int)height;
+    return rgb;
+}
+
+int main(void)
+{
+    const char *xvfb = find_prog("Xvfb"), *xwd = find_prog("xwd");
+    if (!xvfb || !xwd) {
+        printf("SKIP: Xvfb or xwd not installed (apt-get install xvfb x11-apps)\n");
+        return 77;
+    }
+    char dir[64], disp[16], sock[64], pj[128], png[128], shot[128];
+    snprintf(dir, sizeof dir, "/tmp/tt_ovwin_XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    int dn = 0;
+    for (int k = 0; k < 200; k++) {
+        dn = 140 + (int)((getpid() + k) % 400);
+        snprintf(sock, sizeof sock, "/tmp/.X11-unix/X%d", dn);
+        char lock[64];
+        snprintf(lock, sizeof lock, "/tmp/.X%d-lock", dn);
+        if (!exists(sock) && !exists(lock))
+            break;
+    }
+    snprintf(disp, sizeof disp, ":%d", dn);
+    snprintf(pj, sizeof pj, "%s/pj.json", dir);
+    snprintf(png, sizeof png, "%s/ov.png", dir);
+    snprintf(shot, sizeof shot, "%s/shot.xwd", dir);
+    FILE *f = fopen(pj, "w");
+    fprintf(f, "{\"width\":%d,\"height\":%d,\"table_to_projector\":[[16.0,1.3,40.0],[0.5,14.7,27.0],"
+               "[0.0012,0.0045,1.0]]}",
+            W, H);
+    fclose(f);
+
+    char screen[32];
+    snprintf(screen, sizeof screen, "%dx%dx24", W, H);
+    char *xargv[] = {"Xvfb", disp, "-screen", "0", screen, "-nolisten", "tcp", NULL};
+    pid_t xpid = spawn(xvfb, xargv, 1);
+    int rc = 1;
+    for (int t = 0; t < 200 && !exists(sock); t++)
+        sleep_ms(50);
+    if (!exists(sock)) {
+        printf("SKIP: Xvfb did not start on %s\n", disp);
+        rc = 77;
+        goto done_x;
+    }
+    char *oargv[] = {TT_BIN, "overlay", "--rig", TT_SOURCE_DIR "/samples/table/rig.json", "--projector", pj,
+                     "--scenario", TT_SOURCE_DIR "/samples/scenarios/into-the-breach-farm.json", "--query",
+                     "{\"q\":\"grape\",\"from\":\"gun1\"}", "--query", "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}",
+                     "--query", "{\"q\":\"command\",\"from\":\"gen\"}", "--out", png, "--window", disp, "--hold-ms",
+                     "6000", NULL};
+    pid_t opid = spawn(TT_BIN, oargv, 0);
+    for (int t = 0; t < 300 && !exists(png); t++)
+        sleep_ms(50);
+    sleep_ms(2500); /* window mapped and drawn */
+    char *wargv[] = {"xwd", "-root", "-display", disp, "-silent", "-out", shot, NULL};
+    pid_t wpid = spawn(xwd, wargv, 0);
+    int ws = 0, os = 0;
+    waitpid(wpid, &ws, 0);
+    waitpid(opid, &os, 0);
+    if (!WIFEXITED(os) || WEXITSTATUS(os) != 0) {
+        printf("FAIL: tabletrack overlay --window exited with %d\n", WIFEXITED(os) ? WEXITSTATUS(os) : -1);
+        goto done_x;
+    }
+    int sw = 0, sh = 0;
+    uint8_t *s = read_xwd(shot, &sw, &sh);
+    tt_image im = {0};
+    tt_err err = {0};
+    if (!s || cvw_image_read(png, 3, &im, &err) != TT_OK) {
+        printf("FAIL: cannot read the screenshot or the PNG (%s)\n", err.msg);
+        free(s);
+        goto done_x;
+    }
+    long lit = 0, match = 0, total = 0;
+    for (int y = 0; y < H && y < sh; y += 2)
+        for (int x = 0; x < W && x < sw; x += 2) {
+            const uint8_t *a = s + ((size_t)y * sw + x) * 3, *b = im.data + (size_t)y * im.stride + 3 * x;
+            int d = abs(a[0] - b[2]) + abs(a[1] - b[1]) + abs(a[2] - b[0]);
+            match += d <= 12;
+            lit += b[0] + b[1] + b[2] > 60;
+            total++;
+        }
+    printf("screen %dx%d, %ld of %ld pixels match the PNG, %ld lit\n", sw, sh, match, total, lit);
+    rc = (sw == W && sh == H && match >= total * 995 / 1000 && lit > 1000) ? 0 : 1;
+    free(s);
+    tt_image_free(&im);
+done_x:
+    kill(xpid, SIGTERM);
+    waitpid(xpid, NULL, 0);
+    remove(pj);
+    remove(png);
+    remove(shot);
+    remove(dir);
+    return rc;
+}

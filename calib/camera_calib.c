@@ -14,6 +14,7 @@ typedef struct calib__view {
     double *obj; /* npts * 3, board inches */
     double *img; /* npts * 2, pixels */
     int npts;
+    int unusable; /* too few tags or all in one row/column (set when added) */
 } calib__view;
 
 struct calib_camera {
@@ -168,6 +169,7 @@ tt_status calib_camera_add_points(calib_camera *cc, const char *name, int width,
         snprintf(v->info.note, sizeof v->info.note,
                  "the %d board tags found all lie in one %s; get more of the board in view", v->info.ntags,
                  rmin == rmax ? "row" : "column");
+    v->unusable = v->info.note[0] != '\0';
     cc->nviews++;
     return TT_OK;
 }
@@ -253,7 +255,7 @@ tt_status calib_camera_solve(calib_camera *cc, cvw_camera *cam, calib_camera_res
         in->used = 0;
         in->rms_px = -1;
         in->tilt_deg = -1;
-        if (in->note[0] && strncmp(in->note, "image is ", 9) != 0)
+        if (cc->views[i].unusable)
             continue;
         if (in->width != w || in->height != h) {
             snprintf(in->note, sizeof in->note,

@@ -52,8 +52,8 @@ void vision_tracker_opts_default(vision_tracker_opts *o)
 {
     memset(o, 0, sizeof *o);
     vision_detector_opts_default(&o->det);
-    o->tiles_x = 4;
-    o->tiles_y = 3;
+    o->tiles_x = 8;
+    o->tiles_y = 6;
     o->grace_frames = 45;
     o->change_level = 8.0;
     o->threads = 2;

@@ -27,7 +27,7 @@ extern "C" {
 
 typedef struct vision_tracker_opts {
     vision_detector_opts det; /* families; decimate/refine for the sweep */
-    int tiles_x, tiles_y;     /* sweep tiles (default 4 x 3) */
+    int tiles_x, tiles_y;     /* sweep tiles (default 8 x 6) */
     int grace_frames;         /* OCCLUDED -> LOST after this many frames (default 45) */
     double change_level;      /* mean |diff| in gray levels that counts as change (default 8) */
     int threads;              /* worker threads (default 2) */

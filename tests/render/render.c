@@ -137,8 +137,10 @@ static tt_status rnd__build_grid(rnd__ctx *c, rnd__level *lv, tt_err *err)
             const rnd__ptag *t = &c->tags[i];
             if (t->h != lv->h)
                 continue;
-            int ia = (int)floor((t->cx - t->bound - x0) * lv->ginv), ib = (int)floor((t->cx + t->bound - x0) * lv->ginv);
-            int ja = (int)floor((t->cy - t->bound - y0) * lv->ginv), jb = (int)floor((t->cy + t->bound - y0) * lv->ginv);
+            int ia = (int)floor((t->cx - t->bound - x0) * lv->ginv);
+            int ib = (int)floor((t->cx + t->bound - x0) * lv->ginv);
+            int ja = (int)floor((t->cy - t->bound - y0) * lv->ginv);
+            int jb = (int)floor((t->cy + t->bound - y0) * lv->ginv);
             ia = ia < 0 ? 0 : ia;
             ja = ja < 0 ? 0 : ja;
             ib = ib >= lv->gnx ? lv->gnx - 1 : ib;
@@ -196,11 +198,12 @@ static tt_status rnd__ctx_build(rnd__ctx *c, const rnd_scene *sc, const rnd_came
             st = tt_err_set(err, TT_ERR_UNKNOWN, "scene tag %d: unknown tag family '%s'", i, in->family);
             goto fail;
         }
-        if (!(in->size_in > 0) || !(in->height_in >= 0) || !(in->base_radius_in >= 0) || !isfinite(in->x) ||
-            !isfinite(in->y) || !isfinite(in->facing_deg)) {
+        if (!(in->size_in > 0 && in->size_in < 1e4) || !(in->height_in >= 0 && in->height_in < 1e4) ||
+            !(in->base_radius_in >= 0 && in->base_radius_in < 1e4) || !(fabs(in->x) < 1e6) ||
+            !(fabs(in->y) < 1e6) || !isfinite(in->facing_deg)) {
             st = tt_err_set(err, TT_ERR_ARG,
                             "scene tag %d (%s id %d): size_in must be > 0, height_in and base_radius_in >= 0, "
-                            "position and facing finite",
+                            "position within a million inches and facing finite",
                             i, in->family, in->id);
             goto fail;
         }
@@ -223,8 +226,9 @@ static tt_status rnd__ctx_build(rnd__ctx *c, const rnd_scene *sc, const rnd_came
     }
     for (int i = 0; i < sc->noccluders; i++) {
         const rnd_occluder *o = &sc->occluders[i];
-        if (!(o->rx > 0) || !(o->ry > 0) || !(o->height_in >= 0)) {
-            st = tt_err_set(err, TT_ERR_ARG, "occluder %d: rx and ry must be > 0 and height_in >= 0", i);
+        if (!(o->rx > 0) || !(o->ry > 0) || !(o->height_in >= 0) || !(fabs(o->x) < 1e6) || !(fabs(o->y) < 1e6) ||
+            !isfinite(o->angle_deg)) {
+            st = tt_err_set(err, TT_ERR_ARG, "occluder %d: rx and ry must be > 0, height_in >= 0, position finite", i);
             goto fail;
         }
         double a = o->angle_deg * (M_PI / 180);
@@ -529,12 +533,14 @@ static int rnd__tile_plain(const rnd__ctx *c, double u0, double v0, double u1, d
             b.x1 = fmax(b.x1, felt.x1);
             b.y1 = fmax(b.y1, felt.y1);
         }
-        int ia = (int)floor((b.x0 - lv->gx0) * lv->ginv), ib = (int)floor((b.x1 - lv->gx0) * lv->ginv);
-        int ja = (int)floor((b.y0 - lv->gy0) * lv->ginv), jb = (int)floor((b.y1 - lv->gy0) * lv->ginv);
-        ia = ia < 0 ? 0 : ia;
-        ja = ja < 0 ? 0 : ja;
-        ib = ib >= lv->gnx ? lv->gnx - 1 : ib;
-        jb = jb >= lv->gny ? lv->gny - 1 : jb;
+        /* clamp in floating point: grazing rays give huge footprints */
+        double fa = fmax(floor((b.x0 - lv->gx0) * lv->ginv), 0);
+        double fb = fmin(floor((b.x1 - lv->gx0) * lv->ginv), lv->gnx - 1);
+        double ga = fmax(floor((b.y0 - lv->gy0) * lv->ginv), 0);
+        double gb = fmin(floor((b.y1 - lv->gy0) * lv->ginv), lv->gny - 1);
+        if (!(fa <= fb && ga <= gb)) /* also catches NaN */
+            continue;
+        int ia = (int)fa, ib = (int)fb, ja = (int)ga, jb = (int)gb;
         for (int j = ja; j <= jb; j++)
             for (int i = ia; i <= ib; i++) {
                 int cell = j * lv->gnx + i;

@@ -240,7 +240,8 @@ int main(int argc, char **argv)
         double c[2], px[2];
         rnd_project(&cam, W / 2, D / 2, 0, c);
         rnd_project(&cam, W / 2 + 1, D / 2, 0, px);
-        fprintf(stderr, "tt-render: %dx%d, %d anchors + %d bases, %d hands, %.1f px/in at the centre, rendered in %.2f s\n",
+        fprintf(stderr,
+                "tt-render: %dx%d, %d anchors + %d bases, %d hands, %.1f px/in at the centre, rendered in %.2f s\n",
                 o.width, o.height, nanchors, ntags - nanchors, o.hands, hypot(px[0] - c[0], px[1] - c[1]), t1 - t0);
         const double corner[4][2] = {{0, 0}, {W, 0}, {W, D}, {0, D}};
         for (int k = 0; k < 4; k++)

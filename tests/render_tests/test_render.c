@@ -586,6 +586,45 @@ static void test_plain_tiles_match_supersampling(void **state)
     tt_image_free(&full);
 }
 
+static double left_half_light(double x, double y, double h, void *user)
+{
+    (void)y, (void)h;
+    return x < *(const double *)user ? 0.5 : 0;
+}
+
+/* The light model: albedo x (ambient x (1 - gradient x d) + light()), d the
+ * distance from table corner (0, 0) over the diagonal; floor outside. */
+static void test_light_model(void **state)
+{
+    (void)state;
+    rnd_camera cam;
+    rnd_camera_look_at(&cam, 400, 300, 240, -0.08, 0.02, 36, 20, 80, 36, 24);
+    rnd_scene sc = plain_scene(NULL, 0);
+    sc.light_gradient = 0.3;
+    sc.ambient = 0.9;
+    double split = 36;
+    sc.light = left_half_light;
+    sc.light_user = &split;
+    tt_image im;
+    tt_err err = {0};
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_OK);
+    const double pts[][2] = {{5, 5}, {30, 40}, {40, 10}, {67, 43}, {-6, 24}};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        double px[2];
+        assert_true(rnd_project(&cam, pts[i][0], pts[i][1], 0, px));
+        int u = (int)lrint(px[0]), v = (int)lrint(px[1]);
+        double xy[2];
+        assert_true(rnd_unproject(&cam, u, v, 0, xy)); /* the pixel centre's own table point */
+        int in = xy[0] >= 0 && xy[0] <= 72 && xy[1] >= 0 && xy[1] <= 48;
+        double d = hypot(xy[0], xy[1]) / hypot(72, 48);
+        double L = 0.9 * (1 - 0.3 * d) + (xy[0] < split ? 0.5 : 0);
+        double want = (in ? 90 : 40) * L;
+        int got = im.data[(size_t)v * im.stride + u];
+        assert_true(fabs(got - want) <= 1.0);
+    }
+    tt_image_free(&im);
+}
+
 /* rnd_project agrees with OpenCV's projectPoints; rnd_unproject inverts it;
  * camera.yaml reads back through cvw_camera_read exactly. */
 static void test_camera_model_matches_opencv(void **state)
@@ -784,6 +823,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_occlusion),
         cmocka_unit_test(test_noise_deterministic),
         cmocka_unit_test(test_plain_tiles_match_supersampling),
+        cmocka_unit_test(test_light_model),
         cmocka_unit_test(test_camera_model_matches_opencv),
         cmocka_unit_test(test_standard_rig_and_files),
         cmocka_unit_test(test_bad_input),

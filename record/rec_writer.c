@@ -2,6 +2,7 @@
  * detection, events, queries, and the commit rhythm that makes a kill -9
  * lose at most the last second. */
 #include "rec_internal.h"
+#include "rec_checkpoint.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,21 @@ struct rec {
     long long rows;
     void (*hook)(void *user, long frame_no, long long t_ms);
     void *hook_user;
+    rec__ckpt *ckpt;          /* background WAL checkpoints, or NULL */
+    int wal_pages;            /* WAL size after the last commit */
 };
+
+/* Past this many WAL pages (16 MB) the writer checkpoints by itself: the
+ * background thread could not keep up (recording faster than real time). */
+#define REC_WAL_PAGES_MAX 4096
+
+static int rec__wal_hook(void *user, sqlite3 *db, const char *name, int pages)
+{
+    (void)db;
+    (void)name;
+    ((rec *)user)->wal_pages = pages;
+    return SQLITE_OK;
+}
 
 static const char *const rec__state_names[] = {"seen", "occluded", "lost"};
 static const char *const rec__event_names[] = {"moved", "appeared", "removed"};
@@ -71,6 +86,11 @@ tt_status rec_open(const char *path, rec_mode mode, rec **out, tt_err *err)
         (s = rec__prepare(r, "UPDATE session SET last_frame = ?, last_t_ms = ? WHERE id = ?", &r->st_progress,
                           err)) != TT_OK)
         goto fail;
+    /* Checkpoints in the background; if that cannot start, SQLite's own
+     * automatic checkpoints stay on (correct, only with occasional stalls). */
+    r->ckpt = rec__ckpt_start(path);
+    if (r->ckpt)
+        sqlite3_wal_hook(r->db, rec__wal_hook, r); /* replaces the automatic checkpoints */
     *out = r;
     return TT_OK;
 fail:
@@ -151,6 +171,10 @@ static tt_status rec__commit(rec *r, tt_err *err)
     if (sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         return rec__step_failed(r, "committing", err);
     r->in_txn = 0;
+    if (r->wal_pages > REC_WAL_PAGES_MAX) {
+        sqlite3_wal_checkpoint_v2(r->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        r->wal_pages = 0;
+    }
     if (r->hook && r->have_frame)
         r->hook(r->hook_user, r->last_frame, r->last_tms);
     return TT_OK;
@@ -489,6 +513,8 @@ tt_status rec_close(rec *r, tt_err *err)
         }
         if (r->in_txn)
             sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+        rec__ckpt_stop(r->ckpt);
+        r->ckpt = NULL;
         sqlite3_finalize(r->st_state);
         sqlite3_finalize(r->st_fig);
         sqlite3_finalize(r->st_event);

@@ -586,6 +586,31 @@ static void test_plain_tiles_match_supersampling(void **state)
     tt_image_free(&full);
 }
 
+/* A raised round base shows its side wall to an oblique camera (and its
+ * top around the tag); the felt shows where neither is. */
+static void test_base_wall(void **state)
+{
+    (void)state;
+    rnd_camera cam;
+    rnd_camera_look_at(&cam, 400, 300, 500, 0, 0, 36, 10, 12, 36, 24);
+    rnd_tag t = mk_tag("tag36h11", 9, 36, 24, 0.5, 0.8, -90, 0.8);
+    rnd_scene sc = plain_scene(&t, 1);
+    tt_image im;
+    tt_err err = {0};
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_OK);
+    double px[2];
+    /* mid-height on the side facing the camera (toward -y) */
+    assert_true(rnd_project(&cam, 36, 24 - 0.8, 0.25, px));
+    assert_int_equal(im.data[(size_t)lrint(px[1]) * im.stride + (size_t)lrint(px[0])], 45);
+    /* the base top between the printed tag and the rim, on the +x side */
+    assert_true(rnd_project(&cam, 36 + 0.7, 24, 0.5, px));
+    assert_int_equal(im.data[(size_t)lrint(px[1]) * im.stride + (size_t)lrint(px[0])], 60);
+    /* felt beside the base, clear of it along the view ray */
+    assert_true(rnd_project(&cam, 36 + 1.2, 24, 0, px));
+    assert_int_equal(im.data[(size_t)lrint(px[1]) * im.stride + (size_t)lrint(px[0])], 90);
+    tt_image_free(&im);
+}
+
 static double left_half_light(double x, double y, double h, void *user)
 {
     (void)y, (void)h;
@@ -824,6 +849,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_noise_deterministic),
         cmocka_unit_test(test_plain_tiles_match_supersampling),
         cmocka_unit_test(test_light_model),
+        cmocka_unit_test(test_base_wall),
         cmocka_unit_test(test_camera_model_matches_opencv),
         cmocka_unit_test(test_standard_rig_and_files),
         cmocka_unit_test(test_bad_input),

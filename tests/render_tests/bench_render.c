@@ -24,6 +24,13 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -70,7 +77,7 @@ int main(int argc, char **argv)
     size_t cap = (size_t)frames * 128 * 4;
     double *errs = malloc(cap * sizeof *errs);
     size_t nerr = 0;
-    double sum2 = 0, tsum = 0, tmin = 1e9;
+    double sum2 = 0, tsum = 0, tmin = 1e9, csum = 0;
     int expected = 0, found = 0;
     for (int fr = 0; fr < frames; fr++) {
         rnd_camera cam;
@@ -90,12 +97,13 @@ int main(int argc, char **argv)
                         .blur_sigma_px = blur, .noise_sigma = noise, .supersample = ss, .seed = seed + fr};
         tt_image im;
         tt_err err = {0};
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         if (rnd_render(&sc, &cam, &im, &err) != TT_OK) {
             fprintf(stderr, "bench_render: %s\n", err.msg);
             return 1;
         }
         double dt = now_s() - t0;
+        csum += cpu_s() - c0;
         tsum += dt;
         tmin = fmin(tmin, dt);
         image_u8_t img = {.width = im.width, .height = im.height, .stride = im.stride, .buf = im.data};
@@ -130,9 +138,10 @@ int main(int argc, char **argv)
     }
     qsort(errs, nerr, sizeof *errs, cmp_double);
     printf("{\"image\":[%d,%d],\"supersample\":%d,\"blur\":%g,\"noise\":%g,\"frames\":%d,"
-           "\"render_s_mean\":%.3f,\"render_s_min\":%.3f,\"tags_found\":%d,\"tags_expected\":%d,"
+           "\"render_s_mean\":%.3f,\"render_s_min\":%.3f,\"render_cpu_s_mean\":%.3f,"
+           "\"tags_found\":%d,\"tags_expected\":%d,"
            "\"corner_rms_px\":%.4f,\"corner_p95_px\":%.4f,\"corner_max_px\":%.4f}\n",
-           width, height, ss, blur, noise, frames, tsum / frames, tmin, found, expected,
+           width, height, ss, blur, noise, frames, tsum / frames, tmin, csum / frames, found, expected,
            nerr ? sqrt(sum2 / nerr) : 0.0, nerr ? errs[(size_t)(0.95 * (nerr - 1))] : 0.0,
            nerr ? errs[nerr - 1] : 0.0);
     free(errs);

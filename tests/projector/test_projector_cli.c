@@ -1,0 +1,179 @@
+/* test_projector_cli.c - 'tabletrack calib projector' end to end through
+ * the real binary: write the patterns, photograph each file with the
+ * simulated rig under its own name, solve projector.json; then missing and
+ * wrong-size photos (clear message, non-zero exit, no output file). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cvwrap.h"
+#include "pjsim.h"
+#include "projector.h"
+#include "run.h"
+
+#define PW 640
+#define PH 400
+
+static char dir[64];
+static pjsim *sim;
+
+static const char *tp(const char *name)
+{
+    static char p[4][300];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    pjsim_options o;
+    tt_err err = {0};
+    pjsim_options_default(&o);
+    o.pj_w = PW;
+    o.pj_h = PH;
+    o.pj_f = 1750.0 * PW / 1280;
+    o.seed = 9;
+    snprintf(dir, sizeof dir, "/tmp/tt_pjcli_XXXXXX");
+    if (!mkdtemp(dir) || pjsim_create(&o, &sim, &err) != TT_OK)
+        return -1;
+    mkdir(tp("caps"), 0777);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (strncmp(dir, "/tmp/tt_pjcli_", 14) == 0 && system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    pjsim_destroy(sim);
+    return 0;
+}
+
+static void test_patterns_and_solve(void **state)
+{
+    (void)state;
+    tt_err err = {0};
+    char wbuf[16], hbuf[16];
+    snprintf(wbuf, sizeof wbuf, "%d", PW);
+    snprintf(hbuf, sizeof hbuf, "%d", PH);
+    char *a1[] = {TT_BIN, "calib", "projector", "--rig", sim->rig_path, "--width", wbuf, "--height", hbuf,
+                  "--patterns-out", (char *)tp("patterns"), NULL};
+    run_result r = run_cmd(a1, NULL);
+    if (r.status != 0)
+        fail_msg("patterns: exit %d: %s", r.status, r.err);
+    run_free(&r);
+    int n = calib_projector_pattern_count(PW, PH);
+    for (int i = 0; i < n; i++) {
+        calib_projector_pattern info;
+        char src[400], dst[400];
+        tt_image pat = {0}, cap = {0};
+        assert_int_equal(calib_projector_pattern_info(PW, PH, i, &info, &err), TT_OK);
+        snprintf(src, sizeof src, "%s/patterns/%s", dir, info.name);
+        snprintf(dst, sizeof dst, "%s/caps/%s", dir, info.name);
+        if (cvw_image_read(src, 1, &pat, &err) != TT_OK)
+            fail_msg("%s", err.msg);
+        assert_int_equal(pat.width, PW);
+        assert_int_equal(pat.height, PH);
+        assert_int_equal(pjsim_capture(sim, &pat, &cap, &err), TT_OK);
+        assert_int_equal(cvw_image_write(dst, &cap, &err), TT_OK);
+        tt_image_free(&pat);
+        tt_image_free(&cap);
+    }
+    char *a2[] = {TT_BIN, "calib", "projector", "--rig", sim->rig_path, "--captures", (char *)tp("caps"), "--out",
+                  (char *)tp("projector.json"), NULL};
+    r = run_cmd(a2, NULL);
+    if (r.status != 0)
+        fail_msg("solve: exit %d: %s", r.status, r.err);
+    print_message("%s", r.out);
+    double px = -1, in = -1;
+    const char *res = strstr(r.out, "residual: ");
+    assert_non_null(res);
+    assert_int_equal(sscanf(res, "residual: %lf projector px rms (max %*f px), %lf in", &px, &in), 2);
+    assert_true(px >= 0 && px <= 0.5);
+    assert_true(in >= 0 && in <= 0.03);
+    run_free(&r);
+    calib_projector *pj = NULL;
+    if (calib_projector_load(tp("projector.json"), &pj, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    int w, h;
+    calib_projector_size(pj, &w, &h);
+    assert_int_equal(w, PW);
+    assert_int_equal(h, PH);
+    /* against the truth at the middle of the lit area */
+    double xy[2] = {36, 24}, q[2], t[2];
+    calib_projector_map(pj, xy, 1, q);
+    assert_true(pjsim_truth(sim, 36, 24, t));
+    assert_true(hypot(q[0] - t[0], q[1] - t[1]) < 0.3);
+    calib_projector_destroy(pj);
+}
+
+static void expect_fail(const char *needle, const char *out)
+{
+    char *a[] = {TT_BIN, "calib", "projector", "--rig", sim->rig_path, "--captures", (char *)tp("caps"), "--out",
+                 (char *)out, NULL};
+    run_result r = run_cmd(a, NULL);
+    if (r.status == 0 || !strstr(r.err, needle))
+        fail_msg("expected failure with '%s', got exit %d: %s", needle, r.status, r.err);
+    print_message("%s", r.err);
+    run_free(&r);
+    assert_false(exists(out));
+}
+
+static void test_bad_captures(void **state)
+{
+    (void)state;
+    tt_err err = {0};
+    calib_projector_pattern info;
+    char path[400], keep[400];
+    assert_int_equal(calib_projector_pattern_info(PW, PH, 7, &info, &err), TT_OK);
+    snprintf(path, sizeof path, "%s/caps/%s", dir, info.name);
+    snprintf(keep, sizeof keep, "%s/kept.png", dir);
+    /* a photo missing */
+    assert_int_equal(rename(path, keep), 0);
+    expect_fail("missing photo", tp("out1.json"));
+    assert_non_null(strstr(path, info.name));
+    /* a photo at the wrong size */
+    tt_image small = {0};
+    assert_int_equal(tt_image_alloc(&small, 640, 480, 1, &err), TT_OK);
+    assert_int_equal(cvw_image_write(path, &small, &err), TT_OK);
+    tt_image_free(&small);
+    expect_fail("640x480", tp("out2.json"));
+    assert_int_equal(rename(keep, path), 0);
+    /* an empty folder */
+    mkdir(tp("empty"), 0777);
+    char *a[] = {TT_BIN, "calib", "projector", "--rig", sim->rig_path, "--captures", (char *)tp("empty"), "--out",
+                 (char *)tp("out3.json"), NULL};
+    run_result r = run_cmd(a, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no pattern photos"));
+    run_free(&r);
+    assert_false(exists(tp("out3.json")));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_patterns_and_solve),
+        cmocka_unit_test(test_bad_captures),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -694,10 +694,13 @@ static void *rnd__worker(void *arg)
     return NULL;
 }
 
-static int rnd__nthreads(const rnd_scene *sc)
+/* want: threads asked for (<= 0: all cores), or -1 for rnd_render's rule */
+static int rnd__nthreads(const rnd_scene *sc, int want)
 {
-    if (sc->light) /* the callback is not promised to be thread-safe */
+    if (want == -1 && sc->light) /* the callback is not promised to be thread-safe */
         return 1;
+    if (want > 0)
+        return want > 16 ? 16 : want;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     const char *env = getenv("TT_RENDER_THREADS");
     if (env && atoi(env) > 0)
@@ -719,7 +722,8 @@ static void rnd__run_stage(rnd__job *jb, int stage, int nthreads)
         pthread_join(th[t], NULL);
 }
 
-tt_status rnd_render(const rnd_scene *scene, const rnd_camera *cam, tt_image *out, tt_err *err)
+static tt_status rnd__render(const rnd_scene *scene, const rnd_camera *cam, int want_threads, tt_image *out,
+                             tt_err *err)
 {
     rnd__ctx c;
     tt_status st;
@@ -753,7 +757,7 @@ tt_status rnd_render(const rnd_scene *scene, const rnd_camera *cam, tt_image *ou
     jb.c = &c;
     jb.acc = acc;
     jb.out = out;
-    int nth = rnd__nthreads(scene);
+    int nth = rnd__nthreads(scene, want_threads);
     rnd__run_stage(&jb, 0, nth);
 
     if (scene->blur_sigma_px > 0) {
@@ -789,6 +793,17 @@ fail:
     tt_image_free(out);
     rnd__ctx_free(&c);
     return st;
+}
+
+tt_status rnd_render(const rnd_scene *scene, const rnd_camera *cam, tt_image *out, tt_err *err)
+{
+    return rnd__render(scene, cam, -1, out, err);
+}
+
+tt_status rnd_render_threads(const rnd_scene *scene, const rnd_camera *cam, int nthreads, tt_image *out,
+                             tt_err *err)
+{
+    return rnd__render(scene, cam, nthreads <= 0 ? 0 : nthreads, out, err);
 }
 
 int rnd_tag_unoccluded(const rnd_scene *scene, const rnd_camera *cam, const rnd_tag *tag)

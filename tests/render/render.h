@@ -78,7 +78,8 @@ typedef struct rnd_occluder {
 /* Optional extra light falling on the table (e.g. a projector): called per
  * sample with the 3D table point hit (x, y, height_in); returns light to add
  * in units of full white (0..1+).  May be NULL.  When set, rnd_render runs
- * on one thread, so the callback need not be thread-safe. */
+ * on one thread, so the callback need not be thread-safe (rnd_render_threads
+ * uses all cores for a thread-safe one). */
 typedef double (*rnd_light_fn)(double x, double y, double height_in, void *user);
 
 typedef struct rnd_scene {
@@ -147,6 +148,12 @@ tt_status rnd_write_rig(const char *path, const char *camera_yaml_name, const rn
  * (u, v), through the exact inverse of the distortion.  0 if the ray does
  * not reach that plane in front of the camera. */
 int rnd_unproject(const rnd_camera *cam, double u, double v, double height_in, double xy[2]);
+
+/* rnd_render on nthreads threads (<= 0: all cores, or TT_RENDER_THREADS)
+ * even when scene->light is set: the callback must then be thread-safe
+ * (a pure function of its arguments and read-only user data). */
+tt_status rnd_render_threads(const rnd_scene *scene, const rnd_camera *cam, int nthreads, tt_image *out,
+                             tt_err *err);
 
 /* Base radius rnd_standard_tags gives a base tag of size_in. */
 double rnd_standard_base_radius(double size_in);

@@ -647,6 +647,11 @@ static void test_light_model(void **state)
         int got = im.data[(size_t)v * im.stride + u];
         assert_true(fabs(got - want) <= 1.0);
     }
+    /* a thread-safe light on several threads: the same image */
+    tt_image im2;
+    assert_int_equal(rnd_render_threads(&sc, &cam, 3, &im2, &err), TT_OK);
+    assert_memory_equal(im.data, im2.data, (size_t)im.stride * im.height);
+    tt_image_free(&im2);
     tt_image_free(&im);
 }
 

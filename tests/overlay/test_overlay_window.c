@@ -38,6 +38,14 @@ static pid_t spawn(const char *prog, char *const argv[], int quiet)
 {
     pid_t pid = fork();
     if (pid == 0) {
+        /* SDL's X11 back end and the libraries it dlopens (dbus, GL
+         * drivers) keep allocations until exit and are unloaded before
+         * LeakSanitizer can name them; our own code's leaks are checked by
+         * the 'overlay' test, which draws the same image without SDL. */
+        const char *asan = getenv("ASAN_OPTIONS");
+        char opts[512];
+        snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && asan[0] ? ":" : "");
+        setenv("ASAN_OPTIONS", opts, 1);
         if (quiet) {
             int fd = open("/dev/null", O_WRONLY);
             if (fd >= 0) {

@@ -29,19 +29,21 @@ static tt_status print__draw_tag(const print_doc *doc, cairo_t *cr, const print_
     double off = (fam->total_width - fam->width_at_border) / 2.0 * cell;
     double x0 = it->x_in - off, y0 = it->y_in - off;
     cairo_new_path(cr);
+#define PRINT__BLACK(x_, y_) (im->buf[(y_)*im->stride + (x_)] == 0 && print__cell_care(fam, (x_), (y_)))
     for (int y = 0; y < im->height; y++) {
         for (int x = 0; x < im->width;) {
-            if (im->buf[y * im->stride + x] != 0) {
+            if (!PRINT__BLACK(x, y)) {
                 x++;
                 continue;
             }
             int x1 = x;
-            while (x1 < im->width && im->buf[y * im->stride + x1] == 0)
+            while (x1 < im->width && PRINT__BLACK(x1, y))
                 x1++;
             cairo_rectangle(cr, x0 + x * cell, y0 + y * cell, (x1 - x) * cell, cell);
             x = x1;
         }
     }
+#undef PRINT__BLACK
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
     cairo_fill(cr);

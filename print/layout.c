@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,54 @@ const char *print__family_list(void)
 {
     return "tag36h11, tag36h10, tag25h9, tag16h5, tagCircle21h7, tagStandard41h12, tagCircle49h12, "
            "tagCustom48h12, tagStandard52h13";
+}
+
+static int print__is_data_bit(const apriltag_family_t *fam, int x, int y)
+{
+    int bs = (fam->total_width - fam->width_at_border) / 2;
+    for (uint32_t i = 0; i < fam->nbits; i++)
+        /* bit_x/bit_y are relative to the detected square and may be
+         * negative (stored as uint32_t) for reversed-border families. */
+        if ((int32_t)fam->bit_x[i] + bs == x && (int32_t)fam->bit_y[i] + bs == y)
+            return 1;
+    return 0;
+}
+
+static int print__in_square(const apriltag_family_t *fam, int x, int y, int width)
+{
+    int lo = (fam->total_width - width) / 2;
+    return x >= lo && x < lo + width && y >= lo && y < lo + width;
+}
+
+int print__cell_care(const apriltag_family_t *fam, int x, int y)
+{
+    if (!fam->reversed_border)
+        return 1;
+    return print__in_square(fam, x, y, fam->width_at_border + 2) || print__is_data_bit(fam, x, y);
+}
+
+int print__cell_needed(const apriltag_family_t *fam, int x, int y)
+{
+    if (!fam->reversed_border)
+        return print__in_square(fam, x, y, fam->width_at_border);
+    return print__cell_care(fam, x, y);
+}
+
+/* Extent of the needed cells around the tag centre, in cells: half width
+ * (x), half height (y) and radius of the smallest centred circle. */
+static void print__needed_extent(const apriltag_family_t *fam, double *hx, double *hy, double *r)
+{
+    double c = fam->total_width / 2.0;
+    *hx = *hy = *r = 0;
+    for (int y = 0; y < fam->total_width; y++)
+        for (int x = 0; x < fam->total_width; x++) {
+            if (!print__cell_needed(fam, x, y))
+                continue;
+            double dx = fmax(fabs(x - c), fabs(x + 1 - c)), dy = fmax(fabs(y - c), fabs(y + 1 - c));
+            *hx = fmax(*hx, dx);
+            *hy = fmax(*hy, dy);
+            *r = fmax(*r, sqrt(dx * dx + dy * dy));
+        }
 }
 
 static const char *print__paper_name(print_paper p)
@@ -243,24 +292,27 @@ tt_status print_doc_tags(const print_tags_opts *o, print_doc **out, tt_err *err)
     }
 
     double cell = S / fam->width_at_border, quiet = print__quiet_cells(fam) * cell;
+    double hx, hy, rad; /* what must survive cutting, in cells */
+    print__needed_extent(fam, &hx, &hy, &rad);
     doc->base = o->base;
     switch (o->base.kind) {
     case PRINT_BASE_ROUND:
-        if (S * sqrt(2.0) > o->base.w_in + 1e-9) {
+        if (2 * rad * cell > o->base.w_in + 1e-9) {
             st = tt_err_set(err, TT_ERR_ARG,
-                            "a %g in tag does not fit a round base of %.3g in (%.3g mm): its corners would be cut "
-                            "off; use --size-in %.3f or less",
-                            S, o->base.w_in, o->base.w_in * 25.4, floor(o->base.w_in / sqrt(2.0) * 1000) / 1000);
+                            "a %g in %s tag does not fit a round base of %.3g in (%.3g mm): its corners would be "
+                            "cut off; use --size-in %.3f or less",
+                            S, family, o->base.w_in, o->base.w_in * 25.4,
+                            floor(o->base.w_in / (2 * rad) * fam->width_at_border * 1000) / 1000);
             goto fail;
         }
         doc->outline_w = doc->outline_h = o->base.w_in;
         break;
     case PRINT_BASE_RECT:
-        if (S > o->base.w_in + 1e-9 || S > o->base.d_in + 1e-9) {
-            double m = o->base.w_in < o->base.d_in ? o->base.w_in : o->base.d_in;
+        if (2 * hx * cell > o->base.w_in + 1e-9 || 2 * hy * cell > o->base.d_in + 1e-9) {
+            double m = fmin(o->base.w_in / (2 * hx), o->base.d_in / (2 * hy)) * fam->width_at_border;
             st = tt_err_set(err, TT_ERR_ARG,
-                            "a %g in tag does not fit a %.3g x %.3g in base; use --size-in %.3f or less", S,
-                            o->base.w_in, o->base.d_in, m);
+                            "a %g in %s tag does not fit a %.3g x %.3g in base; use --size-in %.3f or less", S,
+                            family, o->base.w_in, o->base.d_in, floor(m * 1000) / 1000);
             goto fail;
         }
         doc->outline_w = o->base.w_in;
@@ -312,7 +364,7 @@ tt_status print_doc_tags(const print_tags_opts *o, print_doc **out, tt_err *err)
     else if (o->base.kind == PRINT_BASE_RECT)
         snprintf(basedesc, sizeof basedesc, ", bases %.3g x %.3g in (%.3g x %.3g mm)", o->base.w_in, o->base.d_in,
                  o->base.w_in * 25.4, o->base.d_in * 25.4);
-    snprintf(doc->desc, sizeof doc->desc, "tabletrack tags: %s, %g in (%.3g mm) black square, ids %d-%d%s", family, S,
+    snprintf(doc->desc, sizeof doc->desc, "tabletrack tags: %s, tag size %g in (%.3g mm, the detected square), ids %d-%d%s", family, S,
              S * 25.4, o->id_first, o->id_last, basedesc);
     *out = doc;
     return TT_OK;

@@ -33,4 +33,13 @@ apriltag_family_t *print__family_create(int idx);
 void print__family_destroy(int idx, apriltag_family_t *fam);
 const char *print__family_list(void);
 
+/* Cells of a tag pattern (apriltag_to_image coordinates, 0..total_width-1).
+ * care: the cell's colour matters (families with a reversed border leave
+ * the cells outside their black ring and data bits blank, as the official
+ * images do).  needed: the cell must survive cutting the tag out (the
+ * detected square, plus the outer black ring and data bits of families with
+ * a reversed border). */
+int print__cell_care(const apriltag_family_t *fam, int x, int y);
+int print__cell_needed(const apriltag_family_t *fam, int x, int y);
+
 #endif

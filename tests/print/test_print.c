@@ -269,7 +269,7 @@ static void test_tag_sheets_decode(void **state)
         {"tag36h11", "round:25mm", 0, 59, 0.6, PRINT_PAPER_LETTER},   /* several pages */
         {"tag36h11", "rect:20x40mm", 100, 111, 0.7, PRINT_PAPER_A4},
         {"tagStandard41h12", NULL, 5, 16, 0.8, PRINT_PAPER_LETTER},   /* reversed border */
-        {"tagCircle21h7", "round:1.25", 0, 5, 0.75, PRINT_PAPER_A4},
+        {"tagCircle21h7", "round:1.25", 0, 5, 0.6, PRINT_PAPER_A4},
         {"tag25h9", NULL, 30, 34, 1.5, PRINT_PAPER_LETTER},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -479,6 +479,13 @@ static void test_cli_bad_input(void **state)
     char *a4[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "0.8", "--base", "round:25mm", "--out",
                   (char *)out, NULL};
     expect_cli_fail(out, "does not fit a round base", a4);
+    /* ... counting the data ring outside the square of reversed-border families */
+    char *a4b[] = {TT_BIN, "print", "tags", "--family", "tagCircle21h7", "--ids", "0-3", "--size-in", "0.75",
+                   "--base", "round:1.25", "--out", (char *)out, NULL};
+    expect_cli_fail(out, "a 0.75 in tagCircle21h7 tag does not fit a round base of 1.25 in", a4b);
+    char *a4c[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "0.8", "--base", "rect:20x15mm", "--out",
+                   (char *)out, NULL};
+    expect_cli_fail(out, "does not fit a 0.787 x 0.591 in base; use --size-in 0.590 or less", a4c);
     /* several pages into one SVG; an unsupported extension */
     const char *svg = path_in("bad.svg"), *png = path_in("bad.png");
     char *a5[] = {TT_BIN, "print", "tags", "--ids", "0-99", "--size-in", "0.8", "--out", (char *)svg, NULL};

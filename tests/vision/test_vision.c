@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "usbcam.h"
 #include "vision.h"
 
 #ifndef TT_REAL_DIR
@@ -215,12 +216,37 @@ static void test_gray_required(void **state)
     vision_detector_destroy(det);
 }
 
+/* /dev/video nodes are found from the USB bus path through sysfs links;
+ * a fake tree stands in for /sys. */
+static void test_usb_video_node_lookup(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/tt_sysfs_XXXXXX", cmd[2048], dev[64];
+    assert_non_null(mkdtemp(root));
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && mkdir -p class/video4linux/video0 class/video4linux/video2 class/video4linux/video3 && "
+             "ln -s ../../../devices/pci0000:00/usb1/1-4/1-4:1.0 class/video4linux/video0/device && "
+             "ln -s ../../../devices/pci0000:00/usb1/1-2/1-2.3/1-2.3:1.0 class/video4linux/video3/device && "
+             "ln -s ../../../devices/pci0000:00/usb1/1-2/1-2.3/1-2.3:1.0 class/video4linux/video2/device",
+             root);
+    assert_int_equal(system(cmd), 0);
+    vision_usb_video_node(root, "1-2.3", dev, sizeof dev);
+    assert_string_equal(dev, "/dev/video2"); /* the lower of the camera's two nodes */
+    vision_usb_video_node(root, "1-4", dev, sizeof dev);
+    assert_string_equal(dev, "/dev/video0");
+    vision_usb_video_node(root, "1-2", dev, sizeof dev); /* the hub above the camera: none */
+    assert_string_equal(dev, "");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_photos_corners),     cmocka_unit_test(test_half_pixel_convention),
         cmocka_unit_test(test_every_shipped_family_creates), cmocka_unit_test(test_unknown_family),
         cmocka_unit_test(test_missing_and_corrupt_image), cmocka_unit_test(test_gray_required),
+        cmocka_unit_test(test_usb_video_node_lookup),
     };
     return cmocka_run_group_tests_name("vision", tests, NULL, NULL);
 }

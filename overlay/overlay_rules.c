@@ -206,18 +206,28 @@ static tt_status orl__ring_ids(const overlay_scene *s, overlay_list *l, const ru
     return st;
 }
 
-/* A label just beyond point b, on the far side from a. */
+/* A label beside point b (the end of a line from a): off to the side of
+ * the line, on the side toward y = 0, clear of b's base, so it does not sit
+ * on this or other lines through b. */
 static tt_status orl__label_beyond(overlay_list *l, rules_point a, rules_point b, double clear_in, const char *text,
                                    overlay_role role, tt_err *err)
 {
     double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy);
     if (d < 1e-9) {
-        dx = 0;
-        dy = -1;
+        dx = 1;
+        dy = 0;
         d = 1;
     }
-    double k = clear_in + 0.5 + 0.18 * strlen(text) * OVERLAY_TEXT_IN;
-    return overlay_add_text(l, b.x + dx / d * k, b.y + dy / d * k, text, OVERLAY_TEXT_IN, 0, role, err);
+    double nx = -dy / d, ny = dx / d;
+    if (ny > 0) {
+        nx = -nx;
+        ny = -ny;
+    }
+    double k = clear_in + 0.45 + 0.5 * OVERLAY_TEXT_IN;
+    /* long labels lean along the line's direction, away from a */
+    double along = 0.15 * strlen(text) * OVERLAY_TEXT_IN * fabs(ny) * 0.5;
+    return overlay_add_text(l, b.x + nx * k + dx / d * along, b.y + ny * k + dy / d * along, text, OVERLAY_TEXT_IN,
+                            0, role, err);
 }
 
 /* The blast area: for each of many directions from the centre, the radius

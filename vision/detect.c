@@ -200,7 +200,8 @@ tt_status vision_detect_rect(vision_detector *det, const tt_image *gray, int x0,
     }
     out->count = n;
     apriltag_detections_destroy(zs);
-    qsort(out->items, (size_t)n, sizeof *out->items, vision__cmp);
+    if (n > 1)
+        qsort(out->items, (size_t)n, sizeof *out->items, vision__cmp);
     return TT_OK;
 }
 

@@ -489,7 +489,8 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         if (k->pub.state == VISION_TAG_OCCLUDED && frame_no - k->pub.last_seen_frame > t->o.grace_frames)
             k->pub.state = VISION_TAG_LOST;
     }
-    qsort(t->tr, (size_t)t->ntr, sizeof *t->tr, trk__cmp);
+    if (t->ntr > 1)
+        qsort(t->tr, (size_t)t->ntr, sizeof *t->tr, trk__cmp);
     vision_track *pub = realloc(t->pub, sizeof *pub * (size_t)(t->ntr ? t->ntr : 1));
     if (!pub)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");

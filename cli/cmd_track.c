@@ -15,14 +15,15 @@
 #include "cli.h"
 #include "live.h"
 #include "source.h"
+#include "track_overlay.h"
 #include "tracker.h"
 #include "tuio.h"
 #include "usbcam.h"
 
 static const char *USAGE =
     "tabletrack track --rig RIG --source SRC [--scenario S] [--projector P] [--window [DISPLAY]]\n"
-    "                 [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--max-frames N]\n"
-    "                 [--grace FRAMES] [--threads N]\n"
+    "                 [--query Q]... [--overlay-dir DIR] [--events FILE|-] [--stats] [--preload]\n"
+    "                 [--tuio HOST:PORT] [--max-frames N] [--grace FRAMES] [--threads N]\n"
     "  SRC: /dev/videoN, usb:SERIAL, a video file, or an image glob such as 'frames/*.png'";
 
 static volatile sig_atomic_t track__stop;
@@ -157,8 +158,12 @@ static void track__write_frame(FILE *ev, int frame, double t_ms, const track_fig
     }
 }
 
+#define TRACK__MAXQ 32
+
 typedef struct track__args {
-    const char *rig, *source, *scenario, *projector, *window, *events, *tuio;
+    const char *rig, *source, *scenario, *projector, *window, *events, *tuio, *overlay_dir;
+    const char *queries[TRACK__MAXQ + 1];
+    int nq;
     int stats, preload, max_frames, grace, threads, window_set;
 } track__args;
 
@@ -189,8 +194,16 @@ static int track__parse(int argc, char **argv, track__args *a)
                 a->window = argv[++i];
             continue;
         }
+        if (!strcmp(o, "--query")) {
+            if (i + 1 >= argc || a->nq >= TRACK__MAXQ)
+                return cli_usage("track", USAGE, "--query needs a query (at most %d)", TRACK__MAXQ);
+            a->queries[a->nq++] = argv[++i];
+            continue;
+        }
         if (!strcmp(o, "--rig"))
             dst = &a->rig;
+        else if (!strcmp(o, "--overlay-dir"))
+            dst = &a->overlay_dir;
         else if (!strcmp(o, "--source"))
             dst = &a->source;
         else if (!strcmp(o, "--scenario"))
@@ -237,12 +250,15 @@ int cmd_track(int argc, char **argv)
     vision_tracker *trk = NULL;
     track_live *live = NULL;
     track_tuio *tuio = NULL;
+    track_overlay *ov = NULL;
     FILE *ev = NULL;
     track__capture cap;
     pthread_t capth;
     int cap_started = 0, rc = 1, frames = 0, lost_reported = 0;
     double *lat = NULL, full_ms = 0, t_start = 0;
     long seen_sum = 0, known_sum = 0;
+    const track_figure *last_figs = NULL;
+    int last_nf = 0;
     int latcap = 0;
 
     memset(&cap, 0, sizeof cap);
@@ -256,9 +272,8 @@ int cmd_track(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (a.scenario || a.projector || a.window_set)
-        fprintf(stderr, "tabletrack track: note: the projected overlay (--scenario/--projector/--window) is not in "
-                        "this build yet; tracking without it\n");
+    if ((a.window_set || a.overlay_dir || a.nq) && !a.projector)
+        return cli_usage("track", USAGE, "--window, --overlay-dir and --query draw through --projector projector.json");
 
     if (calib_rig_load(a.rig, &rig, &err) != TT_OK)
         goto fail;
@@ -284,6 +299,12 @@ int cmd_track(int argc, char **argv)
     to.threads = a.threads < 1 ? 1 : a.threads > 8 ? 8 : a.threads;
     if (vision_tracker_create(&to, &trk, &err) != TT_OK || track_live_create(rig, NULL, &live, &err) != TT_OK)
         goto fail;
+    if (a.projector) {
+        track_overlay_opts oo = {a.scenario, a.projector, a.window_set ? (a.window ? a.window : "") : NULL,
+                                 a.overlay_dir, a.queries, rig->base_size_in * 0.75, rig->width_in, rig->depth_in};
+        if (track_overlay_create(&oo, &ov, &err) != TT_OK)
+            goto fail;
+    }
     if (a.tuio && track_tuio_create(a.tuio, rig->width_in, rig->depth_in, &tuio, &err) != TT_OK)
         goto fail;
     if (a.events) {
@@ -378,6 +399,8 @@ int cmd_track(int argc, char **argv)
             if (!lost_reported)
                 fprintf(stderr, "tabletrack track: camera lost: keeping the game; waiting for it to come back\n");
             lost_reported = 1;
+            if (ov && track_overlay_frame(ov, frame_no, last_figs, last_nf, 1, &err) != TT_OK)
+                goto fail;
             /* Poll for the camera every half second; the game state is kept. */
             while (!track__stop) {
                 tt_err e2 = {0};
@@ -429,6 +452,10 @@ int cmd_track(int argc, char **argv)
             track__write_frame(ev, frame_no, t_ms, figs, nf, evs, ne);
         if (tuio && track_tuio_send(tuio, frame_no, figs, nf, &err) != TT_OK)
             goto fail;
+        if (ov && track_overlay_frame(ov, frame_no, figs, nf, 0, &err) != TT_OK)
+            goto fail;
+        last_figs = figs;
+        last_nf = nf;
         for (int i = 0; i < nf; i++) {
             seen_sum += figs[i].state == VISION_TAG_SEEN;
             known_sum += figs[i].state != VISION_TAG_LOST;
@@ -475,6 +502,7 @@ done:
     }
     free(lat);
     track_tuio_destroy(tuio);
+    track_overlay_destroy(ov);
     track_live_destroy(live);
     vision_tracker_destroy(trk);
     vision_source_destroy(src);

@@ -139,6 +139,15 @@ tt_status overlay_write_png(cairo_surface_t *s, const char *path, tt_err *err);
  * closed, or hold_ms milliseconds pass (hold_ms < 0: no time limit). */
 tt_status overlay_window_show(cairo_surface_t *s, const char *display, int hold_ms, tt_err *err);
 
+/* A fullscreen window that stays open for live use: present a new surface
+ * per frame.  overlay_window_close accepts NULL.  present returns
+ * TT_ERR_ARG with "closed" in the message once the user pressed a key or
+ * closed the window. */
+typedef struct overlay_window overlay_window;
+tt_status overlay_window_open(const char *display, int width, int height, overlay_window **out, tt_err *err);
+tt_status overlay_window_present(overlay_window *w, cairo_surface_t *s, tt_err *err);
+void overlay_window_close(overlay_window *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,28 @@ struct overlay_scene {
     int npieces;
 };
 
+tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
+                              const char **figure_id, tt_err *err)
+{
+    const char *id = rules_scenario_tag_figure(s->sc, tag_id);
+    if (figure_id)
+        *figure_id = id;
+    if (!id)
+        return TT_OK;
+    tt_status st = rules_scenario_place(s->sc, id, x, y, facing_deg, err);
+    if (st != TT_OK)
+        return st;
+    for (int i = 0; i < s->nfigs; i++)
+        if (!strcmp(s->figs[i].id, id)) {
+            s->figs[i].x = x;
+            s->figs[i].y = y;
+            s->figs[i].facing_deg = facing_deg;
+            if (figure_id)
+                *figure_id = s->figs[i].id;
+        }
+    return TT_OK;
+}
+
 void overlay_scene_destroy(overlay_scene *s)
 {
     if (!s)

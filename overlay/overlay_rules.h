@@ -31,6 +31,13 @@ void overlay_scene_destroy(overlay_scene *s);
  * nothing. */
 tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err);
 
+/* The live pipeline: the figure the scenario's "tags" map tag_id to now
+ * stands at (x, y) facing facing_deg.  Returns the figure's id (owned by the
+ * scene) or NULL if the tag names no figure; a position off the table is an
+ * error and leaves the figure where it was. */
+tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
+                              const char **figure_id, tt_err *err);
+
 /* Line and text sizes used by the adapter, inches. */
 #define OVERLAY_LINE_IN 0.08
 #define OVERLAY_THIN_IN 0.05

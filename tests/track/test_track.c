@@ -383,12 +383,63 @@ static void test_tuio(void **state)
     assert_int_equal(fseq, 1);
 }
 
+/* --projector draws each frame: a ring around every figure where it
+ * stands, through projector.json. */
+static void test_live_overlay(void **state)
+{
+    (void)state;
+    FILE *f = fopen(P("%s/pj.json%s", ""), "w");
+    assert_non_null(f);
+    fputs("{\"width\": 1280, \"height\": 800, \"table_to_projector\": [[35, 0, 10], [0, 33, 0], [0, 0, 1]]}\n", f);
+    fclose(f);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/ov'", dir);
+    assert_int_equal(system(cmd), 0);
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/frames/*.png%s", ""),
+                    "--projector", P("%s/pj.json%s", ""), "--overlay-dir", P("%s/ov%s", ""), "--max-frames", "2",
+                    NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    run_free(&r);
+    tt_image im = {0};
+    assert_int_equal(cvw_image_read(P("%s/ov/overlay_00001.png%s", ""), 1, &im, NULL), TT_OK);
+    assert_int_equal(im.width, 1280);
+    assert_int_equal(im.height, 800);
+    rnd_tag *tags = malloc(sizeof *tags * (size_t)S.ntags);
+    rnd_occluder occ[4];
+    int nocc, nt = seq_frame(&S, 1, tags, occ, &nocc), rings = 0;
+    double rpx = 0.75 * S.o.base_size_in * 35;
+    for (int k = S.nanchors; k < nt; k++) {
+        int cx = (int)lround(35 * tags[k].x + 10), cy = (int)lround(33 * tags[k].y);
+        int lit = 0;
+        /* the ring crosses the row through the centre about rpx to the left */
+        for (int x = (int)(cx - rpx - 3); x <= (int)(cx - rpx + 3); x++)
+            if (x >= 0 && x < im.width && cy >= 0 && cy < im.height && im.data[cy * im.stride + x] > 150)
+                lit = 1;
+        assert_true(im.data[cy * im.stride + cx] < 50); /* dark inside: the figure is not lit */
+        rings += lit;
+    }
+    assert_int_equal(rings, nt - S.nanchors);
+    free(tags);
+    tt_image_free(&im);
+
+    /* --query without a scenario: a clear usage error. */
+    char *argv2[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/frames/*.png%s", ""),
+                     "--projector", P("%s/pj.json%s", ""), "--query", "{\"q\":\"grape\",\"from\":\"g1\"}", NULL};
+    r = run_cmd(argv2, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "--query needs --scenario"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_events_and_accuracy), cmocka_unit_test(test_corrupt_frame_skipped),
         cmocka_unit_test(test_missing_source),      cmocka_unit_test(test_frame_size_change),
         cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_tuio),
+        cmocka_unit_test(test_live_overlay),
     };
     return cmocka_run_group_tests_name("track", tests, setup_all, teardown_all);
 }

@@ -14,6 +14,8 @@
 #include "calib.h"
 #include "cli.h"
 #include "live.h"
+#include "rec.h"
+#include "tt_json.h"
 #include "source.h"
 #include "track_overlay.h"
 #include "tracker.h"
@@ -23,7 +25,8 @@
 static const char *USAGE =
     "tabletrack track --rig RIG --source SRC [--scenario S] [--projector P] [--window [DISPLAY]]\n"
     "                 [--query Q]... [--overlay-dir DIR] [--events FILE|-] [--stats] [--preload]\n"
-    "                 [--tuio HOST:PORT] [--max-frames N] [--grace FRAMES] [--threads N]\n"
+    "                 [--tuio HOST:PORT] [--record GAME.sqlite] [--max-frames N] [--grace FRAMES]\n"
+    "                 [--threads N]\n"
     "  SRC: /dev/videoN, usb:SERIAL, a video file, or an image glob such as 'frames/*.png'";
 
 static volatile sig_atomic_t track__stop;
@@ -161,7 +164,7 @@ static void track__write_frame(FILE *ev, int frame, double t_ms, const track_fig
 #define TRACK__MAXQ 32
 
 typedef struct track__args {
-    const char *rig, *source, *scenario, *projector, *window, *events, *tuio, *overlay_dir;
+    const char *rig, *source, *scenario, *projector, *window, *events, *tuio, *overlay_dir, *record;
     const char *queries[TRACK__MAXQ + 1];
     int nq;
     int stats, preload, max_frames, grace, threads, window_set;
@@ -204,6 +207,8 @@ static int track__parse(int argc, char **argv, track__args *a)
             dst = &a->rig;
         else if (!strcmp(o, "--overlay-dir"))
             dst = &a->overlay_dir;
+        else if (!strcmp(o, "--record"))
+            dst = &a->record;
         else if (!strcmp(o, "--source"))
             dst = &a->source;
         else if (!strcmp(o, "--scenario"))
@@ -241,6 +246,37 @@ static int track__parse(int argc, char **argv, track__args *a)
     return -1; /* parsed: run */
 }
 
+/* Open the recording and start a session holding the rig and scenario. */
+static tt_status track__record_open(const track__args *a, int argc, char **argv, rec **out, tt_err *err)
+{
+    json_t *rj = NULL, *sj = NULL;
+    char *rig = NULL, *scen = NULL, note[1024] = "tabletrack";
+    tt_status st;
+    *out = NULL;
+    if ((st = tt_json_load_file(a->rig, &rj, err)) != TT_OK)
+        goto done;
+    if (a->scenario && (st = tt_json_load_file(a->scenario, &sj, err)) != TT_OK)
+        goto done;
+    rig = json_dumps(rj, JSON_COMPACT);
+    scen = sj ? json_dumps(sj, JSON_COMPACT) : NULL;
+    size_t len = strlen(note);
+    for (int i = 0; i < argc && len < sizeof note - 2; i++)
+        len += (size_t)snprintf(note + len, sizeof note - len, " %s", argv[i]);
+    rec_meta meta = {a->source, note};
+    if ((st = rec_open(a->record, REC_APPEND, out, err)) != TT_OK)
+        goto done;
+    if ((st = rec_session_begin(*out, rig, scen, &meta, err)) != TT_OK) {
+        rec_close(*out, NULL);
+        *out = NULL;
+    }
+done:
+    free(rig);
+    free(scen);
+    json_decref(rj);
+    json_decref(sj);
+    return st;
+}
+
 int cmd_track(int argc, char **argv)
 {
     track__args a;
@@ -251,6 +287,9 @@ int cmd_track(int argc, char **argv)
     track_live *live = NULL;
     track_tuio *tuio = NULL;
     track_overlay *ov = NULL;
+    rec *recd = NULL;
+    rec_figure *recf = NULL;
+    int recf_cap = 0;
     FILE *ev = NULL;
     track__capture cap;
     pthread_t capth;
@@ -305,6 +344,8 @@ int cmd_track(int argc, char **argv)
         if (track_overlay_create(&oo, &ov, &err) != TT_OK)
             goto fail;
     }
+    if (a.record && track__record_open(&a, argc, argv, &recd, &err) != TT_OK)
+        goto fail;
     if (a.tuio && track_tuio_create(a.tuio, rig->width_in, rig->depth_in, &tuio, &err) != TT_OK)
         goto fail;
     if (a.events) {
@@ -399,7 +440,7 @@ int cmd_track(int argc, char **argv)
             if (!lost_reported)
                 fprintf(stderr, "tabletrack track: camera lost: keeping the game; waiting for it to come back\n");
             lost_reported = 1;
-            if (ov && track_overlay_frame(ov, frame_no, last_figs, last_nf, 1, &err) != TT_OK)
+            if (ov && track_overlay_frame(ov, frame_no, last_figs, last_nf, 1, recd, (long long)t_ms, &err) != TT_OK)
                 goto fail;
             /* Poll for the camera every half second; the game state is kept. */
             while (!track__stop) {
@@ -452,8 +493,39 @@ int cmd_track(int argc, char **argv)
             track__write_frame(ev, frame_no, t_ms, figs, nf, evs, ne);
         if (tuio && track_tuio_send(tuio, frame_no, figs, nf, &err) != TT_OK)
             goto fail;
-        if (ov && track_overlay_frame(ov, frame_no, figs, nf, 0, &err) != TT_OK)
+        if (ov && track_overlay_frame(ov, frame_no, figs, nf, 0, recd, (long long)t_ms, &err) != TT_OK)
             goto fail;
+        if (recd) {
+            if (nf > recf_cap) {
+                rec_figure *nr = realloc(recf, sizeof *nr * (size_t)nf);
+                if (!nr) {
+                    tt_err_set(&err, TT_ERR_NOMEM, "out of memory");
+                    goto fail;
+                }
+                recf = nr;
+                recf_cap = nf;
+            }
+            for (int i = 0; i < nf; i++) {
+                recf[i].family = figs[i].family;
+                recf[i].id = figs[i].id;
+                recf[i].x = figs[i].x;
+                recf[i].y = figs[i].y;
+                recf[i].facing_deg = figs[i].facing_deg;
+                recf[i].state = figs[i].state == VISION_TAG_SEEN       ? REC_SEEN
+                                : figs[i].state == VISION_TAG_OCCLUDED ? REC_OCCLUDED
+                                                                       : REC_LOST;
+            }
+            if (rec_frame(recd, frame_no, (long long)t_ms, recf, (size_t)nf, &err) != TT_OK)
+                goto fail;
+            for (int i = 0; i < ne; i++) {
+                rec_event_kind k = evs[i].kind == TRACK_MOVED      ? REC_EV_MOVED
+                                   : evs[i].kind == TRACK_APPEARED ? REC_EV_APPEARED
+                                                                   : REC_EV_REMOVED;
+                if (rec_event(recd, frame_no, (long long)t_ms, k, evs[i].family, evs[i].id,
+                              evs[i].has_from ? evs[i].from : NULL, evs[i].has_to ? evs[i].to : NULL, &err) != TT_OK)
+                    goto fail;
+            }
+        }
         last_figs = figs;
         last_nf = nf;
         for (int i = 0; i < nf; i++) {
@@ -500,6 +572,14 @@ done:
                known_sum ? (double)seen_sum / known_sum : 0.0, full_ms, vision_source_corrupt_count(src));
         fflush(stdout);
     }
+    if (recd) {
+        tt_err e2 = {0};
+        if (rec_close(recd, &e2) != TT_OK) {
+            fprintf(stderr, "tabletrack track: %s\n", e2.msg);
+            rc = 1;
+        }
+    }
+    free(recf);
     free(lat);
     track_tuio_destroy(tuio);
     track_overlay_destroy(ov);

@@ -19,6 +19,7 @@ struct track_overlay {
     overlay_mapper map;
     overlay_scene *scene;
     json_t **queries;
+    char **last_answer; /* per query: the answer last recorded */
     int nq;
     overlay_list *list;
     overlay_window *win;
@@ -57,7 +58,8 @@ tt_status track_overlay_create(const track_overlay_opts *o, track_overlay **out,
             goto fail;
         }
         t->queries = calloc((size_t)t->nq, sizeof *t->queries);
-        if (!t->queries) {
+        t->last_answer = calloc((size_t)t->nq, sizeof *t->last_answer);
+        if (!t->queries || !t->last_answer) {
             st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
             goto fail;
         }
@@ -81,7 +83,10 @@ void track_overlay_destroy(track_overlay *t)
     overlay_window_close(t->win);
     for (int i = 0; t->queries && i < t->nq; i++)
         json_decref(t->queries[i]);
+    for (int i = 0; t->last_answer && i < t->nq; i++)
+        free(t->last_answer[i]);
     free(t->queries);
+    free(t->last_answer);
     overlay_list_destroy(t->list);
     overlay_scene_destroy(t->scene);
     calib_projector_destroy(t->pj);
@@ -89,7 +94,7 @@ void track_overlay_destroy(track_overlay *t)
 }
 
 tt_status track_overlay_frame(track_overlay *t, int frame_no, const track_figure *figs, int n, int camera_lost,
-                              tt_err *err)
+                              rec *recorder, long long t_ms, tt_err *err)
 {
     tt_status st = TT_OK;
     cairo_surface_t *s = NULL;
@@ -115,9 +120,26 @@ tt_status track_overlay_frame(track_overlay *t, int frame_no, const track_figure
     }
     for (int i = 0; i < t->nq; i++) {
         tt_err e2 = {0};
+        json_t *ans = NULL;
         /* A question about a figure that is off the table right now draws
          * nothing this frame; it is not an error for the game. */
-        (void)overlay_scene_query(t->scene, t->queries[i], t->list, NULL, &e2);
+        if (overlay_scene_query(t->scene, t->queries[i], t->list, recorder ? &ans : NULL, &e2) != TT_OK && recorder)
+            ans = json_pack("{s:s}", "error", e2.msg);
+        if (recorder && ans) {
+            char *txt = json_dumps(ans, JSON_COMPACT);
+            if (txt && (!t->last_answer[i] || strcmp(txt, t->last_answer[i]))) {
+                if ((st = rec_query(recorder, t_ms, t->o.queries[i], txt, err)) != TT_OK) {
+                    free(txt);
+                    json_decref(ans);
+                    return st;
+                }
+                free(t->last_answer[i]);
+                t->last_answer[i] = txt;
+                txt = NULL;
+            }
+            free(txt);
+        }
+        json_decref(ans);
     }
     if (camera_lost) {
         double cx = t->o.table_w / 2, cy = t->o.table_d / 2;

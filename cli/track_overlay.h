@@ -9,6 +9,7 @@
 #define TT_TRACK_OVERLAY_H
 
 #include "live.h"
+#include "rec.h"
 #include "tt_status.h"
 
 typedef struct track_overlay track_overlay;
@@ -26,8 +27,9 @@ typedef struct track_overlay_opts {
 tt_status track_overlay_create(const track_overlay_opts *o, track_overlay **out, tt_err *err);
 void track_overlay_destroy(track_overlay *t);
 
-/* Draw one frame.  camera_lost non-zero adds the "camera lost" notice. */
+/* Draw one frame.  camera_lost non-zero adds the "camera lost" notice.
+ * With a recorder, each --query answer is recorded when it changes. */
 tt_status track_overlay_frame(track_overlay *t, int frame_no, const track_figure *figs, int n, int camera_lost,
-                              tt_err *err);
+                              rec *recorder, long long t_ms, tt_err *err);
 
 #endif

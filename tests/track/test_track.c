@@ -433,13 +433,48 @@ static void test_live_overlay(void **state)
     run_free(&r);
 }
 
+/* --record: the same frames and events land in the recording, and a second
+ * run adds a second session instead of overwriting. */
+static void test_record(void **state)
+{
+    (void)state;
+    char *db = P("%s/game.sqlite%s", "");
+    for (int run = 0; run < 2; run++) {
+        char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/frames/*.png%s", ""),
+                        "--events", P("%s/rec.jsonl%s", ""), "--record", db, "--grace", "5", NULL};
+        run_result r = run_cmd(argv, NULL);
+        if (r.status != 0)
+            fail_msg("track --record failed: %s", r.err);
+        run_free(&r);
+    }
+    json_t *ev = read_jsonl(P("%s/rec.jsonl%s", ""));
+    int nev = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++)
+        nev += json_object_get(json_array_get(ev, i), "event") != NULL;
+    json_decref(ev);
+    char *argv[] = {TT_BIN, "replay", db, "--json", NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("replay failed: %s", r.err);
+    /* the latest session: its header names session 2, and it holds every
+     * event of the run and a state line for the first frame */
+    assert_non_null(strstr(r.out, "{\"session\":2,"));
+    int rev = 0;
+    for (const char *p = r.out; (p = strstr(p, "\"event\":")); p++)
+        rev++;
+    assert_int_equal(rev, nev);
+    assert_true(nev >= S.o.nbases);
+    assert_non_null(strstr(r.out, "{\"frame\":0,"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_events_and_accuracy), cmocka_unit_test(test_corrupt_frame_skipped),
         cmocka_unit_test(test_missing_source),      cmocka_unit_test(test_frame_size_change),
         cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_tuio),
-        cmocka_unit_test(test_live_overlay),
+        cmocka_unit_test(test_live_overlay),        cmocka_unit_test(test_record),
     };
     return cmocka_run_group_tests_name("track", tests, setup_all, teardown_all);
 }

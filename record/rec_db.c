@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The schema, version 1.  Documented in README.md ("Recording and
  * replays"); keep the two in step and bump REC_SCHEMA_VERSION on any
@@ -282,7 +283,12 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
     if (s != TT_OK)
         return s;
 
-    int flags = kind == REC__READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    /* Readers open read-write when they may (they never write), so the
+     * last one to close tidies away the -wal and -shm files of a WAL
+     * database; a read-only file is opened read-only. */
+    int flags = kind == REC__READ ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (kind == REC__READ && access(path, W_OK) != 0)
+        flags = SQLITE_OPEN_READONLY;
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
         s = tt_err_set(err, TT_ERR_IO, "cannot open recording %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
         goto fail;

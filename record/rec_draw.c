@@ -241,7 +241,7 @@ static void rec__figures(cairo_t *cr, const rec_game *g, long long t)
 
 static void rec__clock(cairo_t *cr, const rec_game *g, long long t, double scale)
 {
-    long long ms = t - g->t0, all = g->t1 - g->t0;
+    long long ms = t - g->rec_t0, all = g->t1 - g->rec_t0;
     char buf[96];
     snprintf(buf, sizeof buf, "%lld:%02lld / %lld:%02lld   session %lld", ms / 60000, ms / 1000 % 60, all / 60000,
              all / 1000 % 60, g->session);

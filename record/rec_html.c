@@ -70,8 +70,8 @@ static int rec__write_data(FILE *f, const rec_game *g)
     fputs(",\"source\":", f);
     if (rec__put_json(f, g->source ? json_string(g->source) : json_null()) != 0)
         return -1;
-    fprintf(f, ",\"ended_cleanly\":%s,\"t0\":%lld,\"t1\":%lld,\"overlay_ms\":%d", g->ended_cleanly ? "true" : "false",
-            g->t0, g->t1, REC_OVERLAY_MS);
+    fprintf(f, ",\"ended_cleanly\":%s,\"t0\":%lld,\"t1\":%lld,\"start\":%lld,\"overlay_ms\":%d",
+            g->ended_cleanly ? "true" : "false", g->t0, g->t1, g->rec_t0, REC_OVERLAY_MS);
     fputs(",\"table\":{\"w\":", f);
     rec__put_num(f, g->table_w);
     fputs(",\"d\":", f);

@@ -14,7 +14,7 @@
 
 typedef enum rec__open_kind { REC__READ, REC__WRITE_APPEND, REC__WRITE_NEW } rec__open_kind;
 
-/* Open path as a recording.  READ: must exist, read-only, integrity
+/* Open path as a recording.  READ: must exist, never written, integrity
  * checked.  WRITE_*: created with the schema when new (or empty); WAL mode.
  * Nothing is written to a file that fails the checks. */
 tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_err *err);

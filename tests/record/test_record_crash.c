@@ -272,6 +272,16 @@ static void one_round(int round, double delay_ms)
             fail_msg("round %d: replay cannot read the crashed file: %s", round, err.msg);
         rec_game_destroy(g);
     }
+    /* 5. recording goes on into the crashed file as a new session */
+    {
+        rec *r = NULL;
+        tt_err err = {0};
+        if (rec_open(path, REC_APPEND, &r, &err) != TT_OK || rec_session_begin(r, "{}", NULL, NULL, &err) != TT_OK)
+            fail_msg("round %d: cannot append to the crashed file: %s", round, err.msg);
+        long long sid = rec_session_id(r);
+        assert_int_equal(rec_close(r, &err), TT_OK);
+        assert_int_equal(sid, max_frame >= 0 ? 2 : sid);
+    }
     print_message("round %d: killed %.0f ms after start at frame %ld; file holds frames 0..%ld (%zu state rows), "
                   "newest %.0f ms of frames lost; last commit reported: frame %ld; integrity ok\n",
                   round, kill_at - t_start, last_written, max_frame, nrows, lost_ms, last_committed);

@@ -290,6 +290,10 @@ int main(int argc, char **argv)
     double wall = (now_ms() - t_all) / 1000.0;
     long long bytes = file_size(path);
     double per_frame = spent / (double)frames;
+    /* TT_BENCH_KEEP=FILE keeps the recording (e.g. to time replays of it) */
+    const char *keep = getenv("TT_BENCH_KEEP");
+    if (keep && *keep && rename(path, keep) == 0)
+        printf("recording kept as %s\n", keep);
     remove_db(path);
 
     /* baseline 1: naive, 5 minutes, extrapolated */

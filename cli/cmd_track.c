@@ -563,12 +563,16 @@ done:
         if (ev != stdout)
             fclose(ev);
     }
-    if (a.stats && frames > 0 && (rc == 0 || track__stop)) {
+    if (a.stats && (rc == 0 || track__stop)) {
         double wall = track__now_ms() - t_start;
-        qsort(lat, (size_t)frames, sizeof *lat, track__cmpd);
+        double none = 0;
+        if (frames > 1)
+            qsort(lat, (size_t)frames, sizeof *lat, track__cmpd);
+        const double *L = frames ? lat : &none;
+        int n1 = frames ? frames : 1;
         printf("{\"frames\":%d,\"fps\":%.2f,\"latency_ms_p50\":%.2f,\"latency_ms_p95\":%.2f,\"tracked_ratio\":%.4f,"
                "\"full_frame_ms\":%.2f,\"corrupt_frames\":%d}\n",
-               frames, frames * 1000.0 / wall, lat[frames / 2], lat[(int)ceil(0.95 * frames) - 1],
+               frames, frames * 1000.0 / wall, L[n1 / 2], L[(int)ceil(0.95 * n1) - 1],
                known_sum ? (double)seen_sum / known_sum : 0.0, full_ms, vision_source_corrupt_count(src));
         fflush(stdout);
     }

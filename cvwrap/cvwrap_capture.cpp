@@ -2,10 +2,12 @@
 #include "cvwrap_capture.h"
 
 #include <opencv2/imgproc.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
@@ -21,6 +23,14 @@ struct cvw_capture {
     int bad_in_a_row; // consecutive failed reads
 };
 
+// Damaged frames are reported through our own status; keep OpenCV's and
+// FFmpeg's console chatter out of a player's terminal.
+static void cvw__quiet()
+{
+    setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+}
+
 extern "C" tt_status cvw_capture_open_file(const char *path, cvw_capture **out, tt_err *err)
 {
     *out = nullptr;
@@ -28,11 +38,12 @@ extern "C" tt_status cvw_capture_open_file(const char *path, cvw_capture **out, 
     struct stat sb;
     if (stat(path, &sb) != 0)
         return tt_err_set(err, TT_ERR_IO, "cannot open video %s: %s (check the path)", path, std::strerror(errno));
+    cvw__quiet();
     cvw_capture *c = new cvw_capture();
     c->is_file = true;
     c->pos = 0;
     c->bad_in_a_row = 0;
-    if (!c->vc.open(path, cv::CAP_FFMPEG) && !c->vc.open(path, cv::CAP_ANY)) {
+    if (!c->vc.open(path, cv::CAP_FFMPEG)) {
         delete c;
         return tt_err_set(err, TT_ERR_FORMAT, "%s is not a video OpenCV can read (corrupt, or an unsupported codec; "
                                               "MJPEG .avi and H.264 .mp4 work)", path);
@@ -83,10 +94,10 @@ extern "C" tt_status cvw_capture_read(cvw_capture *c, tt_image *gray, cvw_read_r
     bool ok = c->vc.read(c->frame);
     if (!ok || c->frame.empty()) {
         if (c->is_file) {
-            // A failed read before the known end is a corrupt frame: skip it.
-            double p = c->vc.get(cv::CAP_PROP_POS_FRAMES);
+            // A failed read before the container's frame count is a damaged
+            // or truncated frame: count it and move on.
             c->bad_in_a_row++;
-            if (c->count > 0 && (p < c->count - 1 || c->pos + c->bad_in_a_row < c->count) && c->bad_in_a_row < 64) {
+            if (c->count > 0 && c->pos < c->count && c->bad_in_a_row < 1000) {
                 c->pos++;
                 *res = CVW_CORRUPT;
                 return TT_OK;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "cvwrap_video.h"
 #include "run.h"
 #include "seq.h"
 
@@ -266,7 +267,8 @@ static void test_sigint_clean_exit(void **state)
              "ln -s \"$f\" '%s/long/'$r\"_$(basename $f)\"; done; done",
              dir, dir, dir);
     assert_int_equal(system(cmd), 0);
-    char *ev = P("%s/long.jsonl%s", "");
+    char ev[700];
+    snprintf(ev, sizeof ev, "%s/long.jsonl", dir);
     pid_t pid = fork();
     if (pid == 0) {
         int devnull = open("/dev/null", 1);
@@ -438,7 +440,8 @@ static void test_live_overlay(void **state)
 static void test_record(void **state)
 {
     (void)state;
-    char *db = P("%s/game.sqlite%s", "");
+    char db[700];
+    snprintf(db, sizeof db, "%s/game.sqlite", dir);
     for (int run = 0; run < 2; run++) {
         char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/frames/*.png%s", ""),
                         "--events", P("%s/rec.jsonl%s", ""), "--record", db, "--grace", "5", NULL};
@@ -468,6 +471,54 @@ static void test_record(void **state)
     run_free(&r);
 }
 
+/* A video whose end is cut off (a recording that stopped mid-write): the
+ * truncated frames are skipped and counted, never a crash, and the events
+ * file is complete. */
+static void test_corrupt_video(void **state)
+{
+    (void)state;
+    char vid[700];
+    snprintf(vid, sizeof vid, "%s/game.avi", dir);
+    cvw_video_writer *w = NULL;
+    tt_err err = {0};
+    assert_int_equal(cvw_video_writer_open(vid, S.o.width, S.o.height, 30, &w, &err), TT_OK);
+    for (int f = 0; f < 12; f++) {
+        char p[64];
+        tt_image bgr = {0};
+        snprintf(p, sizeof p, "/frames/frame_%04d.png", f);
+        assert_int_equal(cvw_image_read(P("%s%s", p), 3, &bgr, &err), TT_OK);
+        assert_int_equal(cvw_video_writer_write(w, &bgr, &err), TT_OK);
+        tt_image_free(&bgr);
+    }
+    assert_int_equal(cvw_video_writer_close(w, &err), TT_OK);
+    /* Cut the last ~20 % off: the last frames are truncated. */
+    FILE *f = fopen(vid, "r+b");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fclose(f);
+    assert_int_equal(truncate(vid, len * 8 / 10), 0);
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", vid, "--events",
+                    P("%s/vid.jsonl%s", ""), "--stats", NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track on a damaged video failed (exit %d): %s", r.status, r.err);
+    json_error_t je;
+    json_t *st = json_loads(r.out, 0, &je);
+    if (!st)
+        fail_msg("no stats line: stdout '%s', stderr '%s'", r.out, r.err);
+    int frames = (int)json_integer_value(json_object_get(st, "frames"));
+    int corrupt = (int)json_integer_value(json_object_get(st, "corrupt_frames"));
+    print_message("damaged video: %d frames tracked, %d skipped as corrupt\n", frames, corrupt);
+    assert_true(frames >= 8 && frames < 12);
+    assert_int_equal(frames + corrupt, 12);
+    json_decref(st);
+    run_free(&r);
+    json_t *lines = read_jsonl(P("%s/vid.jsonl%s", ""));
+    assert_true(json_array_size(lines) >= (size_t)frames);
+    json_decref(lines);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -475,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_missing_source),      cmocka_unit_test(test_frame_size_change),
         cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_tuio),
         cmocka_unit_test(test_live_overlay),        cmocka_unit_test(test_record),
+        cmocka_unit_test(test_corrupt_video),
     };
     return cmocka_run_group_tests_name("track", tests, setup_all, teardown_all);
 }

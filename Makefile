@@ -49,7 +49,7 @@ demo: build
 
 bench: build
 	$(CMAKE) --build $(BUILD) -j $(JOBS) --target benchmarks
-	./samples/bench.sh $(BUILD)
+	./samples/bench.sh $(BUILD) $(BENCH)
 
 clean:
 	rm -rf $(BUILD) $(TBUILD)

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# 'make bench': every benchmark, one after the other (they compare against a
+# baseline in the same run, so a busy machine slows both sides alike).
+# Usage: samples/bench.sh BUILD_DIR [name...]   (names: locate track rules overlay record render)
+set -eu
+build="${1:-build}"
+shift || true
+names="${*:-locate track rules overlay record render}"
+cache="${TT_BENCH_CACHE:-/tmp/tabletrack-bench-frames}"
+mkdir -p "$cache"
+for n in $names; do
+  echo "================ bench_$n"
+  case "$n" in
+    locate) "$build/tests/locate/bench_locate" --frames 3 --repeat 5 ;;
+    track)  "$build/tests/track/bench_track" --frames 90 --cache "$cache" ;;
+    rules)  "$build/tests/rules/bench_rules" ;;
+    overlay) "$build/tests/overlay/bench_overlay" ;;
+    record) "$build/tests/record/bench_record" ;;
+    render) "$build/tests/render_tests/bench_render" --frames 3 ;;
+    *) echo "unknown benchmark $n" >&2; exit 2 ;;
+  esac
+  echo
+done

@@ -24,7 +24,7 @@
 
 static const char *USAGE =
     "tabletrack track --rig RIG --source SRC [--scenario S] [--projector P] [--window [DISPLAY]]\n"
-    "                 [--query Q]... [--overlay-dir DIR] [--events FILE|-] [--stats] [--preload]\n"
+    "                 [--query Q]... [--queries FILE] [--overlay-dir DIR] [--events FILE|-] [--stats] [--preload]\n"
     "                 [--tuio HOST:PORT] [--record GAME.sqlite] [--max-frames N] [--grace FRAMES]\n"
     "                 [--threads N]\n"
     "  SRC: /dev/videoN, usb:SERIAL, a video file, or an image glob such as 'frames/*.png'";
@@ -164,7 +164,7 @@ static void track__write_frame(FILE *ev, int frame, double t_ms, const track_fig
 #define TRACK__MAXQ 32
 
 typedef struct track__args {
-    const char *rig, *source, *scenario, *projector, *window, *events, *tuio, *overlay_dir, *record;
+    const char *rig, *source, *scenario, *projector, *window, *events, *tuio, *overlay_dir, *record, *queries_file;
     const char *queries[TRACK__MAXQ + 1];
     int nq;
     int stats, preload, max_frames, grace, threads, window_set;
@@ -209,6 +209,8 @@ static int track__parse(int argc, char **argv, track__args *a)
             dst = &a->overlay_dir;
         else if (!strcmp(o, "--record"))
             dst = &a->record;
+        else if (!strcmp(o, "--queries"))
+            dst = &a->queries_file;
         else if (!strcmp(o, "--source"))
             dst = &a->source;
         else if (!strcmp(o, "--scenario"))
@@ -311,8 +313,9 @@ int cmd_track(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if ((a.window_set || a.overlay_dir || a.nq) && !a.projector)
-        return cli_usage("track", USAGE, "--window, --overlay-dir and --query draw through --projector projector.json");
+    if ((a.window_set || a.overlay_dir || a.nq || a.queries_file) && !a.projector)
+        return cli_usage("track", USAGE,
+                         "--window, --overlay-dir, --query and --queries draw through --projector projector.json");
 
     if (calib_rig_load(a.rig, &rig, &err) != TT_OK)
         goto fail;
@@ -340,7 +343,8 @@ int cmd_track(int argc, char **argv)
         goto fail;
     if (a.projector) {
         track_overlay_opts oo = {a.scenario, a.projector, a.window_set ? (a.window ? a.window : "") : NULL,
-                                 a.overlay_dir, a.queries, rig->base_size_in * 0.75, rig->width_in, rig->depth_in};
+                                 a.overlay_dir, a.queries, a.queries_file, rig->base_size_in * 0.75, rig->width_in,
+                                 rig->depth_in};
         if (track_overlay_create(&oo, &ov, &err) != TT_OK)
             goto fail;
     }
@@ -417,7 +421,9 @@ int cmd_track(int argc, char **argv)
             pthread_mutex_unlock(&cap.mu);
             fs = taken.status;
             t_ms = taken.t_ms;
-            arrived = taken.arrived;
+            /* Latency runs from the moment a camera delivered the frame; a
+             * file is read ahead of time, so from when it is taken up. */
+            arrived = cap.live ? taken.arrived : track__now_ms();
             f = &taken.im;
         } else {
             memset(&taken, 0, sizeof taken);

@@ -3,6 +3,7 @@
 
 #include <cairo.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,98 @@ struct track_overlay {
     overlay_mapper map;
     overlay_scene *scene;
     json_t **queries;
+    char **qtext;       /* per query: its JSON text (owned) */
+    int *qfrom, *quntil; /* frames a query is shown (0, INT_MAX for --query) */
     char **last_answer; /* per query: the answer last recorded */
     int nq;
     overlay_list *list;
     overlay_window *win;
     int width, height;
 };
+
+/* Add one query shown from frame `from` to `until`. */
+static tt_status track_overlay__add(track_overlay *t, json_t *q, int from, int until, tt_err *err)
+{
+    int n = t->nq + 1;
+    json_t **qs = realloc(t->queries, sizeof *qs * (size_t)n);
+    if (qs)
+        t->queries = qs;
+    char **tx = realloc(t->qtext, sizeof *tx * (size_t)n);
+    if (tx)
+        t->qtext = tx;
+    int *qf = realloc(t->qfrom, sizeof *qf * (size_t)n);
+    if (qf)
+        t->qfrom = qf;
+    int *qu = realloc(t->quntil, sizeof *qu * (size_t)n);
+    if (qu)
+        t->quntil = qu;
+    char **la = realloc(t->last_answer, sizeof *la * (size_t)n);
+    if (la)
+        t->last_answer = la;
+    char *text = json_dumps(q, JSON_COMPACT);
+    if (!qs || !tx || !qf || !qu || !la || !text) {
+        free(text);
+        json_decref(q);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    t->queries[t->nq] = q;
+    t->qtext[t->nq] = text;
+    t->qfrom[t->nq] = from;
+    t->quntil[t->nq] = until;
+    t->last_answer[t->nq] = NULL;
+    t->nq = n;
+    return TT_OK;
+}
+
+/* --query strings (every frame) and the --queries file (frame windows). */
+static tt_status track_overlay__queries(track_overlay *t, const track_overlay_opts *o, tt_err *err)
+{
+    tt_status st;
+    for (const char *const *q = o->queries; q && *q; q++) {
+        json_t *j = NULL;
+        if ((st = tt_json_parse(*q, "--query", &j, err)) != TT_OK)
+            return st;
+        if ((st = track_overlay__add(t, j, 0, INT_MAX, err)) != TT_OK)
+            return st;
+    }
+    if (o->queries_file) {
+        FILE *f = fopen(o->queries_file, "r");
+        char *line = NULL;
+        size_t cap = 0;
+        int lineno = 0;
+        if (!f)
+            return tt_err_set(err, TT_ERR_IO, "cannot open queries file %s (check the path)", o->queries_file);
+        st = TT_OK;
+        while (st == TT_OK && getline(&line, &cap, f) > 0) {
+            char where[512];
+            json_t *j = NULL;
+            lineno++;
+            if (strspn(line, " \t\r\n") == strlen(line))
+                continue;
+            snprintf(where, sizeof where, "%s: line %d", o->queries_file, lineno);
+            if ((st = tt_json_parse(line, where, &j, err)) != TT_OK)
+                break;
+            json_t *fr = json_object_get(j, "frame"), *un = json_object_get(j, "until");
+            if (!json_is_object(j) || !json_is_integer(fr) || (un && !json_is_integer(un))) {
+                json_decref(j);
+                st = tt_err_set(err, TT_ERR_FORMAT,
+                                "%s: each line is a query with \"frame\" (first frame) and optional \"until\"", where);
+                break;
+            }
+            int from = (int)json_integer_value(fr), until = un ? (int)json_integer_value(un) : INT_MAX;
+            json_object_del(j, "frame");
+            json_object_del(j, "until");
+            st = track_overlay__add(t, j, from, until, err);
+        }
+        free(line);
+        fclose(f);
+        if (st != TT_OK)
+            return st;
+    }
+    if (t->nq && !t->scene)
+        return tt_err_set(err, TT_ERR_ARG, "--query needs --scenario (the figures and ruleset the question is about)");
+    return TT_OK;
+}
 
 tt_status track_overlay_create(const track_overlay_opts *o, track_overlay **out, tt_err *err)
 {
@@ -50,23 +137,8 @@ tt_status track_overlay_create(const track_overlay_opts *o, track_overlay **out,
         if ((st = overlay_scene_load(o->scenario, dirs, &t->scene, err)) != TT_OK)
             goto fail;
     }
-    for (const char *const *q = o->queries; q && *q; q++)
-        t->nq++;
-    if (t->nq) {
-        if (!t->scene) {
-            st = tt_err_set(err, TT_ERR_ARG, "--query needs --scenario (the figures and ruleset the question is about)");
-            goto fail;
-        }
-        t->queries = calloc((size_t)t->nq, sizeof *t->queries);
-        t->last_answer = calloc((size_t)t->nq, sizeof *t->last_answer);
-        if (!t->queries || !t->last_answer) {
-            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-            goto fail;
-        }
-        for (int i = 0; i < t->nq; i++)
-            if ((st = tt_json_parse(o->queries[i], "--query", &t->queries[i], err)) != TT_OK)
-                goto fail;
-    }
+    if ((st = track_overlay__queries(t, o, err)) != TT_OK)
+        goto fail;
     if (o->window && (st = overlay_window_open(o->window, t->width, t->height, &t->win, err)) != TT_OK)
         goto fail;
     *out = t;
@@ -81,11 +153,15 @@ void track_overlay_destroy(track_overlay *t)
     if (!t)
         return;
     overlay_window_close(t->win);
-    for (int i = 0; t->queries && i < t->nq; i++)
+    for (int i = 0; i < t->nq; i++) {
         json_decref(t->queries[i]);
-    for (int i = 0; t->last_answer && i < t->nq; i++)
+        free(t->qtext[i]);
         free(t->last_answer[i]);
+    }
     free(t->queries);
+    free(t->qtext);
+    free(t->qfrom);
+    free(t->quntil);
     free(t->last_answer);
     overlay_list_destroy(t->list);
     overlay_scene_destroy(t->scene);
@@ -121,6 +197,8 @@ tt_status track_overlay_frame(track_overlay *t, int frame_no, const track_figure
     for (int i = 0; i < t->nq; i++) {
         tt_err e2 = {0};
         json_t *ans = NULL;
+        if (frame_no < t->qfrom[i] || frame_no > t->quntil[i])
+            continue;
         /* A question about a figure that is off the table right now draws
          * nothing this frame; it is not an error for the game. */
         if (overlay_scene_query(t->scene, t->queries[i], t->list, recorder ? &ans : NULL, &e2) != TT_OK && recorder)
@@ -128,7 +206,7 @@ tt_status track_overlay_frame(track_overlay *t, int frame_no, const track_figure
         if (recorder && ans) {
             char *txt = json_dumps(ans, JSON_COMPACT);
             if (txt && (!t->last_answer[i] || strcmp(txt, t->last_answer[i]))) {
-                if ((st = rec_query(recorder, t_ms, t->o.queries[i], txt, err)) != TT_OK) {
+                if ((st = rec_query(recorder, t_ms, t->qtext[i], txt, err)) != TT_OK) {
                     free(txt);
                     json_decref(ans);
                     return st;

@@ -19,7 +19,9 @@ typedef struct track_overlay_opts {
     const char *projector;   /* projector.json (required) */
     const char *window;      /* non-NULL: open a fullscreen window ("" = $DISPLAY) */
     const char *png_dir;     /* non-NULL: write overlay_NNNNN.png per frame */
-    const char *const *queries; /* NULL-terminated query JSON strings */
+    const char *const *queries; /* NULL-terminated query JSON strings (every frame) */
+    const char *queries_file;   /* JSON Lines: queries with "frame" (first) and
+                                   optional "until" (last frame shown) */
     double base_radius_in;   /* ring radius around each figure, inches */
     double table_w, table_d; /* table size (for the camera-lost notice) */
 } track_overlay_opts;

@@ -1,22 +1,39 @@
 #!/usr/bin/env bash
-# The README's demo: run tabletrack on the bundled sample table.
-# Usage: samples/demo.sh [path/to/tabletrack]
+# The README's demo: tabletrack's whole pipeline on the bundled samples.
+# Usage: samples/demo.sh [path/to/tabletrack] [OUT_DIR]
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
 tt="${1:-$here/../build/tabletrack}"
-out="$here/../out/demo"
+out="${2:-$here/../out/demo}"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+b="$here/breach"
 
-echo "== 1. Where is every figure? (tabletrack locate)"
-echo "   rig:   samples/table/rig.json (72x48 table, 6 anchor tags, camera.yaml)"
-echo "   frame: samples/table/frame.png (a 3840x2160 camera frame of the table)"
+echo "== 1. One camera frame: where is every figure? (tabletrack locate)"
 "$tt" locate --rig "$here/table/rig.json" "$here/table/frame.png" > "$out/figures.json"
 n=$(grep -o '"id":' "$out/figures.json" | wc -l)
-echo "   found $n figures; first three:"
-grep -o '{"family":[^}]*}' "$out/figures.json" | head -3 | sed 's/^/     /'
-echo "   $(grep -o '"anchors_used":[0-9]*,"reprojection_rms_px":[0-9.]*' "$out/figures.json")"
-if [ -f "$here/table/truth.json" ]; then
-  echo "   (the sample was rendered, so samples/table/truth.json holds the true positions to compare with)"
-fi
+echo "   samples/table/frame.png (3840x2160): $n figures located -> out/demo/figures.json"
+echo "   first: $(grep -o '{"family":[^}]*}' "$out/figures.json" | head -1)"
 echo
-echo "Results are in out/demo/: figures.json (positions in table inches, facing in degrees)."
+
+echo "== 2. A game: track the camera video, draw the answers, record everything (tabletrack track)"
+echo "   samples/breach: Into the Breach!, grenadiers storm a breach; the gun fires grape, a grenade is thrown"
+rm -rf "$out/overlay" "$out/game.sqlite" "$out/game.sqlite-wal" "$out/game.sqlite-shm"
+mkdir -p "$out/overlay"
+"$tt" track --rig "$b/rig.json" --source "$b/game.mp4" --scenario "$b/scenario.json" \
+    --projector "$b/projector.json" --queries "$b/queries.jsonl" \
+    --overlay-dir "$out/overlay" --events "$out/events.jsonl" --record "$out/game.sqlite" --stats \
+    > "$out/stats.json"
+echo "   $(cat "$out/stats.json")"
+echo "   events: $(grep -c '"event":"moved"' "$out/events.jsonl") moved, $(grep -c '"event":"appeared"' "$out/events.jsonl") appeared, $(grep -c '"event":"removed"' "$out/events.jsonl") removed -> out/demo/events.jsonl"
+grep '"event":"moved"' "$out/events.jsonl" | head -3 | sed 's/^/     /'
+echo "   projector frames -> out/demo/overlay/overlay_NNNNN.png (grape at frame 40: overlay_00040.png)"
+echo
+
+echo "== 3. The replay (tabletrack replay)"
+"$tt" replay "$out/game.sqlite" --html "$out/replay.html"
+"$tt" replay "$out/game.sqlite" --json > "$out/game.jsonl"
+echo "   out/demo/replay.html: open it in any browser (no network needed); drag the timeline"
+echo "   out/demo/game.jsonl:  the game as JSON Lines; out/demo/game.sqlite: query it with sqlite3"
+echo
+echo "Done. Look at out/demo/replay.html first, then out/demo/overlay/overlay_00040.png."

@@ -13,12 +13,19 @@
 #include "calib.h"
 #include "cli.h"
 #include "cvwrap.h"
+#include "overlay.h"
 #include "projector.h"
+#include "source.h"
+#include <cairo.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char *USAGE =
     "tabletrack calib projector --rig RIG --width W --height H --patterns-out DIR\n"
     "       tabletrack calib projector --rig RIG --captures DIR --out projector.json [--width W --height H] "
-    "[--no-grid]";
+    "[--no-grid]\n"
+    "       tabletrack calib projector --rig RIG --live --source SRC --window DISPLAY --width W --height H\n"
+    "                                  --out projector.json [--settle-ms MS] [--keep-captures DIR] [--no-grid]";
 
 #define CMD "calib projector"
 
@@ -108,13 +115,162 @@ static int calibpj__find_size(const char *dir, int *w, int *h)
     return 0;
 }
 
+/* Solve from the photos, print the figures, save projector.json. */
+static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const tt_image *caps, int n, int grid,
+                                       const char *out, tt_err *err)
+{
+    calib_projector *pj = NULL;
+    calib_projector_report rep;
+    calib_projector_opts opts;
+    tt_status st;
+    calib_projector_opts_default(&opts);
+    opts.correction_grid = grid;
+    if ((st = calib_projector_solve(rig, w, h, caps, n, &opts, &pj, &rep, err)) != TT_OK)
+        return st;
+    printf("projector %dx%d: %d photos, camera pose from %d anchors (%.3f px rms)\n", w, h, n, rep.anchors_used,
+           rep.pose_rms_px);
+    printf("decoded %d camera pixels, %d used; lit area x %.1f..%.1f in, y %.1f..%.1f in\n", rep.decoded,
+           rep.inliers, rep.covered[0], rep.covered[2], rep.covered[1], rep.covered[3]);
+    if (rep.grid_used)
+        printf("correction grid: yes (homography alone %.3f px rms)\n", rep.rms_px_homography);
+    else
+        printf("correction grid: no (not needed)\n");
+    printf("residual: %.3f projector px rms (max %.2f px), %.4f in rms on the table\n", rep.rms_px, rep.max_px,
+           rep.rms_in);
+    if (rep.rms_px > 1.0)
+        fprintf(stderr,
+                "warning: residual %.2f px is high: is the mat flat, the projector focused, and did anything move "
+                "between photos?\n",
+                rep.rms_px);
+    st = calib_projector_save(pj, out, err);
+    calib_projector_destroy(pj);
+    return st;
+}
+
+/* The live procedure: show each pattern fullscreen on the projector, let
+ * the camera settle, grab a frame, then solve as from photos. */
+static int calibpj__live(const char *rigpath, const char *srcspec, const char *display, int w, int h, int grid,
+                         int settle_ms, const char *keep, const char *out)
+{
+    tt_err err = {0};
+    calib_rig *rig = NULL;
+    vision_source *src = NULL;
+    overlay_window *win = NULL;
+    cairo_surface_t *surf = NULL;
+    tt_image *caps = NULL;
+    int n = calib_projector_pattern_count(w, h), rc = 1;
+
+    caps = calloc((size_t)n, sizeof *caps);
+    if (!caps) {
+        fprintf(stderr, "tabletrack " CMD ": out of memory\n");
+        return 1;
+    }
+    if (calib_rig_load(rigpath, &rig, &err) != TT_OK)
+        goto fail;
+    vision_source_opts so = {rig->capture.width, rig->capture.height, rig->capture.fps, rig->capture.mjpeg};
+    if (vision_source_open(srcspec, &so, &src, &err) != TT_OK)
+        goto fail;
+    if (keep && mkdir(keep, 0777) != 0 && errno != EEXIST) {
+        tt_err_set(&err, TT_ERR_IO, "cannot make folder %s: %s", keep, strerror(errno));
+        goto fail;
+    }
+    if (overlay_window_open(display, w, h, &win, &err) != TT_OK)
+        goto fail;
+    surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
+        tt_err_set(&err, TT_ERR_NOMEM, "out of memory for a %dx%d image", w, h);
+        goto fail;
+    }
+    int live = vision_source_get_kind(src) == VISION_SRC_CAMERA;
+    printf("showing %d patterns on the projector and grabbing a camera frame for each: keep the table clear\n", n);
+    fflush(stdout);
+    for (int i = 0; i < n; i++) {
+        tt_image pat = {0};
+        calib_projector_pattern info;
+        calib_projector_pattern_info(w, h, i, &info, NULL);
+        if (calib_projector_pattern_render(w, h, i, &pat, &err) != TT_OK)
+            goto fail;
+        cairo_surface_flush(surf);
+        unsigned char *px = cairo_image_surface_get_data(surf);
+        int stride = cairo_image_surface_get_stride(surf);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                uint8_t v = pat.data[(size_t)y * pat.stride + (size_t)x * pat.channels];
+                uint32_t rgb = 0xff000000u | (uint32_t)v << 16 | (uint32_t)v << 8 | v;
+                memcpy(px + (size_t)y * stride + 4 * (size_t)x, &rgb, 4);
+            }
+        cairo_surface_mark_dirty(surf);
+        tt_image_free(&pat);
+        if (overlay_window_present(win, surf, &err) != TT_OK)
+            goto fail;
+        /* A camera keeps a few old frames and needs time to see the new
+         * light: wait, then drop what was captured meanwhile. */
+        const tt_image *f = NULL;
+        double t;
+        vision_frame_status fs = VISION_FRAME;
+        if (live) {
+            struct timespec until, now;
+            clock_gettime(CLOCK_MONOTONIC, &until);
+            until.tv_nsec += (long)settle_ms * 1000000L;
+            until.tv_sec += until.tv_nsec / 1000000000L;
+            until.tv_nsec %= 1000000000L;
+            do {
+                if (vision_source_next(src, &f, &t, &fs, &err) != TT_OK)
+                    goto fail;
+                if (fs == VISION_LOST) {
+                    tt_err_set(&err, TT_ERR_DEVICE, "the camera was lost during projector calibration: plug it back "
+                                                    "in and start again");
+                    goto fail;
+                }
+                overlay_window_present(win, surf, NULL);
+                clock_gettime(CLOCK_MONOTONIC, &now);
+            } while (now.tv_sec < until.tv_sec || (now.tv_sec == until.tv_sec && now.tv_nsec < until.tv_nsec));
+        }
+        do {
+            if (vision_source_next(src, &f, &t, &fs, &err) != TT_OK)
+                goto fail;
+        } while (fs == VISION_CORRUPT);
+        if (fs != VISION_FRAME) {
+            tt_err_set(&err, TT_ERR_IO, "the source ran out of frames at pattern %d of %d (%s)", i + 1, n, info.name);
+            goto fail;
+        }
+        if (calib_rig_check_image(rig, f->width, f->height, &err) != TT_OK ||
+            tt_image_alloc(&caps[i], f->width, f->height, 1, &err) != TT_OK)
+            goto fail;
+        for (int y = 0; y < f->height; y++)
+            memcpy(caps[i].data + (size_t)y * caps[i].stride, f->data + (size_t)y * f->stride, (size_t)f->width);
+        if (keep) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", keep, info.name);
+            if (cvw_image_write(path, &caps[i], &err) != TT_OK)
+                goto fail;
+        }
+    }
+    overlay_window_close(win);
+    win = NULL;
+    if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
+        goto fail;
+    printf("wrote %s\n", out);
+    rc = fflush(stdout) == 0 ? 0 : 1;
+    goto done;
+fail:
+    rc = cli_fail(CMD, &err);
+done:
+    if (surf)
+        cairo_surface_destroy(surf);
+    overlay_window_close(win);
+    for (int i = 0; i < n; i++)
+        tt_image_free(&caps[i]);
+    free(caps);
+    vision_source_destroy(src);
+    calib_rig_destroy(rig);
+    return rc;
+}
+
 static int calibpj__solve(const char *rigpath, const char *dir, const char *out, int w, int h, int grid)
 {
     tt_err err = {0};
     calib_rig *rig = NULL;
-    calib_projector *pj = NULL;
-    calib_projector_report rep;
-    calib_projector_opts opts;
     tt_image *caps = NULL;
     int n = 0, rc = 1;
 
@@ -155,26 +311,7 @@ static int calibpj__solve(const char *rigpath, const char *dir, const char *out,
             goto fail;
         }
     }
-    calib_projector_opts_default(&opts);
-    opts.correction_grid = grid;
-    if (calib_projector_solve(rig, w, h, caps, n, &opts, &pj, &rep, &err) != TT_OK)
-        goto fail;
-    printf("projector %dx%d: %d photos, camera pose from %d anchors (%.3f px rms)\n", w, h, n, rep.anchors_used,
-           rep.pose_rms_px);
-    printf("decoded %d camera pixels, %d used; lit area x %.1f..%.1f in, y %.1f..%.1f in\n", rep.decoded,
-           rep.inliers, rep.covered[0], rep.covered[2], rep.covered[1], rep.covered[3]);
-    if (rep.grid_used)
-        printf("correction grid: yes (homography alone %.3f px rms)\n", rep.rms_px_homography);
-    else
-        printf("correction grid: no (not needed)\n");
-    printf("residual: %.3f projector px rms (max %.2f px), %.4f in rms on the table\n", rep.rms_px, rep.max_px,
-           rep.rms_in);
-    if (rep.rms_px > 1.0)
-        fprintf(stderr,
-                "warning: residual %.2f px is high: is the mat flat, the projector focused, and did anything move "
-                "between photos?\n",
-                rep.rms_px);
-    if (calib_projector_save(pj, out, &err) != TT_OK)
+    if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
         goto fail;
     printf("wrote %s\n", out);
     rc = fflush(stdout) == 0 ? 0 : 1;
@@ -185,15 +322,15 @@ done:
     for (int i = 0; caps && i < n; i++)
         tt_image_free(&caps[i]);
     free(caps);
-    calib_projector_destroy(pj);
     calib_rig_destroy(rig);
     return rc;
 }
 
 int cmd_calib_projector(int argc, char **argv)
 {
-    const char *rigpath = NULL, *pat_dir = NULL, *cap_dir = NULL, *out = NULL;
-    int w = 0, h = 0, grid = 1;
+    const char *rigpath = NULL, *pat_dir = NULL, *cap_dir = NULL, *out = NULL, *source = NULL, *window = NULL,
+               *keep = NULL;
+    int w = 0, h = 0, grid = 1, live = 0, settle_ms = 400;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -202,6 +339,30 @@ int cmd_calib_projector(int argc, char **argv)
         }
         if (!strcmp(a, "--no-grid")) {
             grid = 0;
+            continue;
+        }
+        if (!strcmp(a, "--live")) {
+            live = 1;
+            continue;
+        }
+        if (!strcmp(a, "--source") || !strcmp(a, "--window") || !strcmp(a, "--keep-captures") ||
+            !strcmp(a, "--settle-ms")) {
+            if (i + 1 >= argc)
+                return cli_usage(CMD, USAGE, "missing value for %s", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--source"))
+                source = v;
+            else if (!strcmp(a, "--window"))
+                window = v;
+            else if (!strcmp(a, "--keep-captures"))
+                keep = v;
+            else {
+                char *end;
+                long ms = strtol(v, &end, 10);
+                if (*end || ms < 0 || ms > 10000)
+                    return cli_usage(CMD, USAGE, "--settle-ms takes 0 to 10000 milliseconds (got '%s')", v);
+                settle_ms = (int)ms;
+            }
             continue;
         }
         if (!strcmp(a, "--rig") || !strcmp(a, "--width") || !strcmp(a, "--height") || !strcmp(a, "--patterns-out") ||
@@ -226,6 +387,13 @@ int cmd_calib_projector(int argc, char **argv)
     }
     if (!rigpath)
         return cli_usage(CMD, USAGE, "no --rig given");
+    if (live) {
+        if (pat_dir || cap_dir)
+            return cli_usage(CMD, USAGE, "--live shows and photographs the patterns itself: no --patterns-out/--captures");
+        if (!source || !window || !out || w == 0 || h == 0)
+            return cli_usage(CMD, USAGE, "--live needs --source, --window, --width, --height and --out");
+        return calibpj__live(rigpath, source, window, w, h, grid, settle_ms, keep, out);
+    }
     if (pat_dir && cap_dir)
         return cli_usage(CMD, USAGE, "give either --patterns-out (write the patterns) or --captures (solve), not both");
     if (!pat_dir && !cap_dir)

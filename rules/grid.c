@@ -1,26 +1,44 @@
 /* grid.c - a uniform grid over the LOS-blocking terrain edges, so a line of
- * sight tests only the edges near it.  Edges are copied into every cell they
- * pass through (conservatively: a cell is visited if the segment's y-range
- * inside the cell's column, widened by a small slack, overlaps it; queries
- * walk cells the same way), so the exact answer never depends on the grid. */
+ * sight tests only the edges near it.
+ *
+ * Cells are squares of an integer size S (fixed-point units); cell (i, j)
+ * is the closed box [x0 + iS, x0 + (i+1)S] x [y0 + jS, y0 + (j+1)S].  An edge
+ * is stored in every cell whose closed box it meets, decided exactly (the
+ * box overlaps the edge's bounding box and its corners are not all strictly
+ * on one side of the edge's line).  A line of sight walks, with an exact
+ * integer DDA (Amanatides-Woo, crossing parameters scaled by |dx||dy|), a
+ * chain of cells whose closed boxes cover the whole segment.  So every edge
+ * that shares a point with the segment is met in some visited cell, and the
+ * exact per-edge predicates decide: the answer never depends on the grid. */
 #include "rules_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+
+/* One stored edge a-b: a, b - a and k = cross(b - a, a).  |coordinates|
+ * <= 2e8 fit in int32; every product is taken in int64 (|product| < 2^58). */
 typedef struct rules_gedge {
-    rules_pt a, b;
-    int piece;
-    int id;
+    int32_t ax, ay, ex, ey;
+    int64_t k;
 } rules_gedge;
 
-struct rules_grid {
-    double x0, y0, cell; /* fixed-point units */
-    double inv_cell;
-    int nx, ny;
-    uint32_t *start;     /* nx*ny + 1 offsets into edges */
+/* The edges by cell in one cell order: cell (i, j) is number i * nv + j
+ * where i is the cell's index on the "major" axis of the layout. */
+typedef struct rules_glayout {
+    uint32_t *start; /* ncells + 1 offsets */
     rules_gedge *edges;
+    int32_t *piece;  /* piece of each stored edge */
+    uint32_t *eid;   /* distinct edge id of each stored edge (rays) */
+} rules_glayout;
+
+struct rules_grid {
+    int64_t x0, y0, S;   /* origin and cell size, fixed-point units */
+    double cell, inv_cell;
+    int nx, ny;
+    rules_glayout L[2];  /* [0]: cells by column (x-major lines of sight),
+                            [1]: cells by row (y-major ones, rays) */
     int nedges;          /* distinct edges */
     unsigned *stamp;     /* per distinct edge */
     unsigned cur;
@@ -28,6 +46,278 @@ struct rules_grid {
 };
 
 static int rules__grid_blocks(const rules_piece *pc) { return pc->p.blocks_los && pc->p.los_depth_in <= 0; }
+
+/* floor(a / S) for the grid's S, without a division: a float guess, fixed
+ * up exactly. */
+static int64_t rules__cellof(const struct rules_grid *g, int64_t a)
+{
+    int64_t c = (int64_t)floor((double)a * g->inv_cell);
+    while (c * g->S > a)
+        c--;
+    while ((c + 1) * g->S <= a)
+        c++;
+    return c;
+}
+
+/* Range of cell indices on one axis whose closed extent meets [lo, hi]
+ * (lo, hi relative to the grid origin). */
+static void rules__cell_range(const struct rules_grid *g, int64_t lo, int64_t hi, int n, int *c0, int *c1)
+{
+    int64_t a = rules__cellof(g, lo), b = rules__cellof(g, hi);
+    if (a * g->S == lo)
+        a--; /* lo on a boundary: the cell before touches it too */
+    *c0 = a < 0 ? 0 : a >= n ? n : (int)a;
+    *c1 = b < 0 ? -1 : b >= n ? n - 1 : (int)b;
+}
+
+/* The closed segment a-b meets the closed box of cell (i, j); the bounding
+ * boxes overlap already (separating axes: x, y and the segment's normal). */
+static int rules__edge_meets_cell(const struct rules_grid *g, rules_pt a, rules_pt b, int i, int j)
+{
+    int64_t X0 = g->x0 + i * g->S, Y0 = g->y0 + j * g->S, X1 = X0 + g->S, Y1 = Y0 + g->S;
+    rules_pt c[4] = {{X0, Y0}, {X1, Y0}, {X1, Y1}, {X0, Y1}};
+    int npos = 0, nneg = 0;
+    for (int k = 0; k < 4; k++) {
+        int o = rules_orient(a, b, c[k]);
+        npos += o > 0;
+        nneg += o < 0;
+    }
+    return npos < 4 && nneg < 4; /* not strictly on one side */
+}
+
+struct rules_grid *rules_grid_create(const rules_scenario *sc)
+{
+    struct rules_grid *g = calloc(1, sizeof *g);
+    uint32_t *fill[2] = {NULL, NULL};
+    if (!g)
+        return NULL;
+    int64_t lx = 0, ly = 0, hx = rules_fx(sc->width_in), hy = rules_fx(sc->depth_in);
+    int n = 0;
+    for (size_t i = 0; i < sc->npieces; i++) {
+        const rules_piece *pc = &sc->pieces[i];
+        if (!rules__grid_blocks(pc))
+            continue;
+        n += pc->closed ? pc->n : pc->n - 1;
+        if (pc->lo.x < lx)
+            lx = pc->lo.x;
+        if (pc->lo.y < ly)
+            ly = pc->lo.y;
+        if (pc->hi.x > hx)
+            hx = pc->hi.x;
+        if (pc->hi.y > hy)
+            hy = pc->hi.y;
+    }
+    /* about one edge per cell, at least 1/4", at most 2^20 cells */
+    double area = (double)(hx - lx) * (double)(hy - ly);
+    double cell = sqrt(area / (n > 0 ? n : 1)) * 0.8;
+    if (cell < 2500)
+        cell = 2500;
+    while (((double)(hx - lx) / cell + 1) * ((double)(hy - ly) / cell + 1) > 1048576.0)
+        cell *= 1.5;
+    g->S = (int64_t)ceil(cell);
+    g->x0 = lx;
+    g->y0 = ly;
+    g->cell = (double)g->S;
+    g->inv_cell = 1.0 / g->cell;
+    g->nx = (int)((hx - lx) / g->S) + 1;
+    g->ny = (int)((hy - ly) / g->S) + 1;
+    g->nedges = n;
+    size_t ncell = (size_t)g->nx * g->ny;
+    g->stamp = calloc((size_t)n + 1, sizeof *g->stamp);
+    g->slow = calloc(sc->npieces + 1, sizeof *g->slow);
+    if (!g->stamp || !g->slow)
+        goto fail;
+    for (int l = 0; l < 2; l++) {
+        g->L[l].start = calloc(ncell + 1, sizeof *g->L[l].start);
+        fill[l] = calloc(ncell + 1, sizeof *fill[l]);
+        if (!g->L[l].start || !fill[l])
+            goto fail;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            for (int l = 0; l < 2; l++) {
+                rules_glayout *L = &g->L[l];
+                for (size_t c = 0; c < ncell; c++)
+                    L->start[c + 1] += L->start[c];
+                size_t m = (size_t)L->start[ncell] + 1;
+                L->edges = calloc(m, sizeof *L->edges);
+                L->piece = calloc(m, sizeof *L->piece);
+                L->eid = calloc(m, sizeof *L->eid);
+                if (!L->edges || !L->piece || !L->eid)
+                    goto fail;
+                memcpy(fill[l], L->start, ncell * sizeof *fill[l]);
+            }
+        uint32_t id = 0;
+        for (size_t i = 0; i < sc->npieces; i++) {
+            const rules_piece *pc = &sc->pieces[i];
+            if (!rules__grid_blocks(pc))
+                continue;
+            int ne = pc->closed ? pc->n : pc->n - 1;
+            for (int k = 0; k < ne; k++, id++) {
+                rules_pt a = pc->v[k], b = pc->v[(k + 1) % pc->n];
+                int i0, i1, j0, j1;
+                rules__cell_range(g, (a.x < b.x ? a.x : b.x) - g->x0, (a.x < b.x ? b.x : a.x) - g->x0, g->nx, &i0,
+                                  &i1);
+                rules__cell_range(g, (a.y < b.y ? a.y : b.y) - g->y0, (a.y < b.y ? b.y : a.y) - g->y0, g->ny, &j0,
+                                  &j1);
+                for (int jj = j0; jj <= j1; jj++)
+                    for (int ii = i0; ii <= i1; ii++) {
+                        if (!rules__edge_meets_cell(g, a, b, ii, jj))
+                            continue;
+                        size_t c[2] = {(size_t)ii * g->ny + jj, (size_t)jj * g->nx + ii};
+                        for (int l = 0; l < 2; l++) {
+                            rules_glayout *L = &g->L[l];
+                            if (pass == 0) {
+                                L->start[c[l] + 1]++;
+                                continue;
+                            }
+                            uint32_t at = fill[l][c[l]]++;
+                            rules_gedge e = {(int32_t)a.x, (int32_t)a.y, (int32_t)(b.x - a.x), (int32_t)(b.y - a.y),
+                                             (b.x - a.x) * a.y - (b.y - a.y) * a.x};
+                            L->edges[at] = e;
+                            L->piece[at] = (int32_t)i;
+                            L->eid[at] = id;
+                        }
+                    }
+            }
+        }
+    }
+    free(fill[0]);
+    free(fill[1]);
+    return g;
+fail:
+    free(fill[0]);
+    free(fill[1]);
+    rules_grid_destroy(g);
+    return NULL;
+}
+
+void rules_grid_destroy(struct rules_grid *g)
+{
+    if (!g)
+        return;
+    for (int l = 0; l < 2; l++) {
+        free(g->L[l].start);
+        free(g->L[l].edges);
+        free(g->L[l].piece);
+        free(g->L[l].eid);
+    }
+    free(g->stamp);
+    free(g->slow);
+    free(g);
+}
+
+static int rules__in_list(const int *l, int n, int v)
+{
+    for (int i = 0; i < n; i++)
+        if (l[i] == v)
+            return 1;
+    return 0;
+}
+
+typedef struct rules__los {
+    rules_scenario *sc;
+    rules_pt a, b;
+    const int *skip, *skip2;
+    int nskip, nskip2;
+    int nslow;
+} rules__los;
+
+/* The rare case of an edge whose ends are not both strictly on one side of
+ * the line a-b (nor a and b both on one side of the edge's line): decide it
+ * exactly as rules_piece_cuts would.  1 when the edge blocks. */
+static __attribute__((noinline)) int rules__los_rare(struct rules_grid *g, const rules_glayout *L, uint32_t k,
+                                                       rules__los *q, int64_t o1, int64_t o2, int64_t o3, int64_t o4)
+{
+    const rules_gedge *e = &L->edges[k];
+    int piece = L->piece[k];
+    rules_pt ea = {e->ax, e->ay}, eb = {(int64_t)e->ax + e->ex, (int64_t)e->ay + e->ey};
+    if (o1 != 0 && o2 != 0) {
+        /* the ends on opposite sides: a proper crossing unless a or b lies
+         * on the edge's line */
+        return ((o1 > 0) != (o2 > 0)) && o3 != 0 && o4 != 0 && (o3 > 0) != (o4 > 0) &&
+               !rules__in_list(q->skip, q->nskip, piece) && !rules__in_list(q->skip2, q->nskip2, piece);
+    }
+    /* an end of the edge on the segment: the piece is decided exactly */
+    if (((o1 == 0 && rules_geom_between_closed(q->a, q->b, ea)) ||
+         (o2 == 0 && rules_geom_between_closed(q->a, q->b, eb))) &&
+        q->sc->piece_mark[piece] != q->sc->mark && !rules__in_list(q->skip, q->nskip, piece) &&
+        !rules__in_list(q->skip2, q->nskip2, piece)) {
+        q->sc->piece_mark[piece] = q->sc->mark;
+        g->slow[q->nslow++] = piece;
+    }
+    return 0;
+}
+
+int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
+                       int nskip, const int *skip2, int nskip2)
+{
+    if (g->nedges == 0 || (a.x == b.x && a.y == b.y))
+        return 0;
+    rules_scenario *msc = (rules_scenario *)sc;
+    if (++msc->mark == 0) {
+        memset(msc->piece_mark, 0, sc->npieces * sizeof *msc->piece_mark);
+        msc->mark = 1;
+    }
+    rules__los q = {msc, a, b, skip, skip2, nskip, nskip2, 0};
+    /* Walk the major axis u line by line (columns when |dx| >= |dy|); in
+     * each line the segment spans a v-range of at most one cell, so the
+     * cells to test (one or two, with a slack of 2 units for rounding) are
+     * consecutive in the layout: one run of edges per line. */
+    const int64_t dx = b.x - a.x, dy = b.y - a.y, C = dx * a.y - dy * a.x;
+    const int xmaj = llabs(dx) >= llabs(dy);
+    const rules_glayout *L = &g->L[xmaj ? 0 : 1];
+    const int nu = xmaj ? g->nx : g->ny, nv = xmaj ? g->ny : g->nx;
+    const int64_t au = xmaj ? a.x - g->x0 : a.y - g->y0, av = xmaj ? a.y - g->y0 : a.x - g->x0;
+    const int64_t bu = xmaj ? b.x - g->x0 : b.y - g->y0, bv = xmaj ? b.y - g->y0 : b.x - g->x0;
+    const int64_t S = g->S;
+    int64_t ca = rules__cellof(g, au), cb = rules__cellof(g, bu);
+    if ((ca < 0 && cb < 0) || (ca >= nu && cb >= nu))
+        return 0;
+    const int64_t step = cb >= ca ? 1 : -1;
+    const double k = (double)(bv - av) / (double)(bu - au), inv = g->inv_cell, fav = (double)av;
+    /* v where the segment enters the line: at a, or at the grid's edge */
+    double vin = fav;
+    if (ca < 0 || ca >= nu) {
+        ca = ca < 0 ? 0 : nu - 1;
+        vin = fav + k * (double)((step > 0 ? ca : ca + 1) * S - au);
+    }
+    cb = cb < 0 ? 0 : cb >= nu ? nu - 1 : cb;
+    /* u of the boundary where the segment leaves line c, relative to a */
+    double uout = (double)((step > 0 ? ca + 1 : ca) * S - au), du = (double)(step * S);
+    const uint32_t *start = L->start + ca * nv;
+    const ptrdiff_t sstep = step * nv;
+    const rules_gedge *E = L->edges;
+    for (int64_t n = (cb - ca) * step; n >= 0; n--) {
+        double vout = n == 0 ? (double)bv : fav + k * uout;
+        double vlo = (vin < vout ? vin : vout) - 2.0, vhi = (vin < vout ? vout : vin) + 2.0;
+        /* rows, clamped: at least one cell, extra cells are harmless */
+        int r0 = (int)(vlo * inv), r1 = (int)(vhi * inv);
+        r0 = r0 < 0 ? 0 : r0;
+        r0 = r0 >= nv ? nv - 1 : r0;
+        r1 = r1 < 0 ? 0 : r1;
+        r1 = r1 >= nv ? nv - 1 : r1;
+        for (uint32_t i = start[r0], end = start[r1 + 1]; i < end; i++) {
+            const rules_gedge *e = &E[i];
+            /* o1, o2: the edge's ends against the line a-b (rules_orient(a,
+             * b, .)); o3, o4: a and b against the edge's line */
+            int64_t D = dx * e->ey - dy * e->ex;
+            int64_t o1 = dx * e->ay - dy * e->ax - C, o2 = o1 + D;
+            int64_t o3 = (int64_t)e->ex * a.y - (int64_t)e->ey * a.x - e->k, o4 = o3 - D;
+            if ((((o1 ^ o2) & (o3 ^ o4)) < 0 || o1 == 0 || o2 == 0) && rules__los_rare(g, L, i, &q, o1, o2, o3, o4))
+                return 1;
+        }
+        start += sstep;
+        uout += du;
+        vin = vout;
+    }
+    for (int i = 0; i < q.nslow; i++)
+        if (rules_piece_cuts(&sc->pieces[g->slow[i]], a, b))
+            return 1;
+    return 0;
+}
+
+/* ---- rays (inexact, for drawing) ---------------------------------------- */
 
 static int rules__clampi(double v, int hi)
 {
@@ -39,15 +329,16 @@ static int rules__clampi(double v, int hi)
 }
 
 /* Visit every cell the segment a-b may touch: columns from a's towards b's,
- * rows likewise.  fn returns nonzero to stop; the walk returns that value. */
+ * rows likewise, widened by a small slack.  fn returns nonzero to stop; the
+ * walk returns that value. */
 typedef int (*rules__cell_fn)(struct rules_grid *g, int cell, void *ctx);
 
 static int rules__walk(struct rules_grid *g, rules_pt a, rules_pt b, rules__cell_fn fn, void *ctx)
 {
     double ax = (double)a.x, ay = (double)a.y, bx = (double)b.x, by = (double)b.y;
     double slack = 2.0 + 1e-9 * (fabs(ax) + fabs(ay) + fabs(bx) + fabs(by));
-    double inv = g->inv_cell;
-    int ca = rules__clampi((ax - g->x0) * inv, g->nx), cb = rules__clampi((bx - g->x0) * inv, g->nx);
+    double inv = g->inv_cell, gx0 = (double)g->x0, gy0 = (double)g->y0;
+    int ca = rules__clampi((ax - gx0) * inv, g->nx), cb = rules__clampi((bx - gx0) * inv, g->nx);
     int step = cb >= ca ? 1 : -1, up = ay <= by;
     double dx = bx - ax, slope = dx != 0 ? (by - ay) / dx : 0;
     double lo = ax < bx ? ax : bx, hi = ax < bx ? bx : ax;
@@ -58,7 +349,7 @@ static int rules__walk(struct rules_grid *g, rules_pt a, rules_pt b, rules__cell
             ya = ay;
             yb = by;
         } else {
-            double X0 = g->x0 + c * g->cell, X1 = X0 + g->cell;
+            double X0 = gx0 + c * g->cell, X1 = X0 + g->cell;
             double xa = c == 0 ? lo : (X0 > lo ? X0 : lo);
             double xb = c == g->nx - 1 ? hi : (X1 < hi ? X1 : hi);
             ya = ay + slope * (xa - ax);
@@ -69,8 +360,8 @@ static int rules__walk(struct rules_grid *g, rules_pt a, rules_pt b, rules__cell
                 yb = t;
             }
         }
-        int ra = rules__clampi((ya - sl - g->y0) * inv, g->ny);
-        int rb = rules__clampi((yb + sl - g->y0) * inv, g->ny);
+        int ra = rules__clampi((ya - sl - gy0) * inv, g->ny);
+        int rb = rules__clampi((yb + sl - gy0) * inv, g->ny);
         int rs = rb >= ra ? 1 : -1;
         for (int r = ra;; r += rs) {
             int v = fn(g, r * g->nx + c, ctx);
@@ -82,175 +373,6 @@ static int rules__walk(struct rules_grid *g, rules_pt a, rules_pt b, rules__cell
         if (c == cb)
             break;
     }
-    return 0;
-}
-
-typedef struct rules__fill {
-    int pass; /* 0 count, 1 store */
-    uint32_t *fillpos;
-    rules_gedge e;
-} rules__fill;
-
-static int rules__fill_cell(struct rules_grid *g, int cell, void *ctx)
-{
-    rules__fill *f = ctx;
-    if (f->pass == 0)
-        g->start[cell + 1]++;
-    else
-        g->edges[f->fillpos[cell]++] = f->e;
-    return 0;
-}
-
-struct rules_grid *rules_grid_create(const rules_scenario *sc)
-{
-    struct rules_grid *g = calloc(1, sizeof *g);
-    uint32_t *fillpos = NULL;
-    if (!g)
-        return NULL;
-    double lx = 0, ly = 0, hx = rules_fx(sc->width_in), hy = rules_fx(sc->depth_in);
-    int n = 0;
-    for (size_t i = 0; i < sc->npieces; i++) {
-        const rules_piece *pc = &sc->pieces[i];
-        if (!rules__grid_blocks(pc))
-            continue;
-        n += pc->closed ? pc->n : pc->n - 1;
-        if (pc->lo.x < lx)
-            lx = (double)pc->lo.x;
-        if (pc->lo.y < ly)
-            ly = (double)pc->lo.y;
-        if (pc->hi.x > hx)
-            hx = (double)pc->hi.x;
-        if (pc->hi.y > hy)
-            hy = (double)pc->hi.y;
-    }
-    /* about one edge per cell, at least 1/4", at most 2^20 cells */
-    double area = (hx - lx) * (hy - ly);
-    double cell = sqrt(area / (n > 0 ? n : 1)) * 0.8;
-    if (cell < 2500)
-        cell = 2500;
-    while (((hx - lx) / cell + 1) * ((hy - ly) / cell + 1) > 1048576.0)
-        cell *= 1.5;
-    g->x0 = lx;
-    g->y0 = ly;
-    g->cell = cell;
-    g->inv_cell = 1.0 / cell;
-    g->nx = (int)((hx - lx) / cell) + 1;
-    g->ny = (int)((hy - ly) / cell) + 1;
-    g->nedges = n;
-    g->start = calloc((size_t)g->nx * g->ny + 1, sizeof *g->start);
-    g->stamp = calloc((size_t)n + 1, sizeof *g->stamp);
-    g->slow = calloc(sc->npieces + 1, sizeof *g->slow);
-    fillpos = calloc((size_t)g->nx * g->ny + 1, sizeof *fillpos);
-    if (!g->start || !g->stamp || !g->slow || !fillpos)
-        goto fail;
-    rules__fill f = {0};
-    for (f.pass = 0; f.pass < 2; f.pass++) {
-        if (f.pass == 1) {
-            size_t ncell = (size_t)g->nx * g->ny;
-            for (size_t c = 0; c < ncell; c++)
-                g->start[c + 1] += g->start[c];
-            g->edges = calloc((size_t)g->start[ncell] + 1, sizeof *g->edges);
-            if (!g->edges)
-                goto fail;
-            memcpy(fillpos, g->start, ncell * sizeof *fillpos);
-            f.fillpos = fillpos;
-        }
-        int id = 0;
-        for (size_t i = 0; i < sc->npieces; i++) {
-            const rules_piece *pc = &sc->pieces[i];
-            if (!rules__grid_blocks(pc))
-                continue;
-            int ne = pc->closed ? pc->n : pc->n - 1;
-            for (int k = 0; k < ne; k++) {
-                f.e.a = pc->v[k];
-                f.e.b = pc->v[(k + 1) % pc->n];
-                f.e.piece = (int)i;
-                f.e.id = id++;
-                rules__walk(g, f.e.a, f.e.b, rules__fill_cell, &f);
-            }
-        }
-    }
-    free(fillpos);
-    return g;
-fail:
-    free(fillpos);
-    rules_grid_destroy(g);
-    return NULL;
-}
-
-void rules_grid_destroy(struct rules_grid *g)
-{
-    if (!g)
-        return;
-    free(g->start);
-    free(g->edges);
-    free(g->stamp);
-    free(g->slow);
-    free(g);
-}
-
-typedef struct rules__query {
-    const rules_scenario *sc;
-    rules_pt a, b;
-    const int *skip, *skip2;
-    int nskip, nskip2;
-    int nslow;
-} rules__query;
-
-static int rules__skipped(const rules__query *q, int piece)
-{
-    for (int i = 0; i < q->nskip; i++)
-        if (q->skip[i] == piece)
-            return 1;
-    for (int i = 0; i < q->nskip2; i++)
-        if (q->skip2[i] == piece)
-            return 1;
-    return 0;
-}
-
-static int rules__query_cell(struct rules_grid *g, int cell, void *ctx)
-{
-    rules__query *q = ctx;
-    rules_pt a = q->a, b = q->b;
-    for (uint32_t k = g->start[cell]; k < g->start[cell + 1]; k++) {
-        const rules_gedge *e = &g->edges[k];
-        /* an edge in several cells may be tested twice: harmless */
-        int o1 = rules_orient(a, b, e->a), o2 = rules_orient(a, b, e->b);
-        if (o1 * o2 < 0) {
-            if (rules_orient(e->a, e->b, a) * rules_orient(e->a, e->b, b) < 0 && !rules__skipped(q, e->piece))
-                return 1;
-        } else if ((o1 == 0 && rules_geom_between_closed(a, b, e->a)) ||
-                   (o2 == 0 && rules_geom_between_closed(a, b, e->b))) {
-            rules_scenario *sc = (rules_scenario *)q->sc;
-            if (sc->piece_mark[e->piece] != sc->mark && !rules__skipped(q, e->piece)) {
-                sc->piece_mark[e->piece] = sc->mark;
-                g->slow[q->nslow++] = e->piece;
-            }
-        }
-    }
-    return 0;
-}
-
-int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
-                       int nskip, const int *skip2, int nskip2)
-{
-    if (g->nedges == 0 || (a.x == b.x && a.y == b.y))
-        return 0;
-    if (++g->cur == 0) {
-        memset(g->stamp, 0, (size_t)g->nedges * sizeof *g->stamp);
-        g->cur = 1;
-    }
-    rules_scenario *msc = (rules_scenario *)sc;
-    if (++msc->mark == 0) {
-        memset(msc->piece_mark, 0, sc->npieces * sizeof *msc->piece_mark);
-        msc->mark = 1;
-    }
-    rules__query q = {sc, a, b, skip, skip2, nskip, nskip2, 0};
-    if (rules__walk(g, a, b, rules__query_cell, &q))
-        return 1;
-    for (int i = 0; i < q.nslow; i++)
-        if (rules_piece_cuts(&sc->pieces[g->slow[i]], a, b))
-            return 1;
     return 0;
 }
 
@@ -271,32 +393,29 @@ static int rules__ray_cell(struct rules_grid *g, int cell, void *ctx)
         if (r->col >= 0 && r->best <= r->col_exit)
             return 1; /* every later hit lies further along */
         r->col = col;
-        double X0 = g->x0 + col * g->cell, X1 = X0 + g->cell;
+        double X0 = (double)g->x0 + col * g->cell, X1 = X0 + g->cell;
         if (r->dx == 0 || (r->dx > 0 && col == g->nx - 1) || (r->dx < 0 && col == 0))
             r->col_exit = INFINITY; /* the ray stays in this column */
         else
             r->col_exit = ((r->dx > 0 ? X1 : X0) - r->px) / r->dx;
     }
-    for (uint32_t k = g->start[cell]; k < g->start[cell + 1]; k++) {
-        const rules_gedge *e = &g->edges[k];
-        if (g->stamp[e->id] == g->cur)
+    const rules_glayout *L = &g->L[1];
+    for (uint32_t k = L->start[cell]; k < L->start[cell + 1]; k++) {
+        const rules_gedge *e = &L->edges[k];
+        if (g->stamp[L->eid[k]] == g->cur)
             continue;
-        g->stamp[e->id] = g->cur;
-        if ((e->a.x == r->ignore.x && e->a.y == r->ignore.y) || (e->b.x == r->ignore.x && e->b.y == r->ignore.y))
+        g->stamp[L->eid[k]] = g->cur;
+        if ((e->ax == r->ignore.x && e->ay == r->ignore.y) ||
+            ((int64_t)e->ax + e->ex == r->ignore.x && (int64_t)e->ay + e->ey == r->ignore.y))
             continue;
-        double ex = (double)(e->b.x - e->a.x), ey = (double)(e->b.y - e->a.y);
+        double ex = (double)e->ex, ey = (double)e->ey;
         double den = r->dx * ey - r->dy * ex;
         if (den == 0)
             continue;
-        double qx = (double)e->a.x - r->px, qy = (double)e->a.y - r->py;
+        double qx = (double)e->ax - r->px, qy = (double)e->ay - r->py;
         double t = (qx * ey - qy * ex) / den, u = (qx * r->dy - qy * r->dx) / den;
-        if (t > 1e-9 && t < r->best && u >= 0 && u <= 1) {
-            int skipped = 0;
-            for (int s = 0; s < r->nskip; s++)
-                skipped |= r->skip[s] == e->piece;
-            if (!skipped)
-                r->best = t;
-        }
+        if (t > 1e-9 && t < r->best && u >= 0 && u <= 1 && !rules__in_list(r->skip, r->nskip, L->piece[k]))
+            r->best = t;
     }
     return 0;
 }

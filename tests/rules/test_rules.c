@@ -369,6 +369,84 @@ static void test_property_los_grid_vs_bruteforce(void **state)
     assert_true(blocked < total * 9 / 10);
 }
 
+/* The grid's own corner cases: small crowded tables whose terrain and
+ * figures sit on a 1/4" lattice, so that with the smallest cells (1/4")
+ * lines of sight run along cell boundaries, pass exactly through cell
+ * corners, start and end on them, and edges lie on them; some pieces stick
+ * out past the table's edges (the grid then starts off the table).  Both
+ * rulesets' LOS origins (centre, front-centre) are used. */
+static char *lattice_table(int nb, int nw, int nf, double W, double D, int overhang, const char *ruleset)
+{
+    size_t cap = 1 << 20, n = 0;
+    char *s = malloc(cap);
+    assert_non_null(s);
+#define OUT(...) (n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__))
+#define Q(v) (round((v) * 4) / 4)
+    OUT("{\"ruleset\":\"%s\",\"table\":{\"width_in\":%g,\"depth_in\":%g},\"terrain\":[", ruleset, W, D);
+    double lo = overhang ? -1 : 0.25;
+    for (int i = 0; i < nb; i++) {
+        double x = Q(rndu(lo, W - 0.5)), y = Q(rndu(lo, D - 0.5)), w = Q(rndu(0.25, 1)), h = Q(rndu(0.25, 1));
+        if (rnd() % 3 == 0)
+            OUT("%s{\"id\":\"b%d\",\"kind\":\"building\",\"polygon\":[[%g,%g],[%g,%g],[%g,%g]]}", i ? "," : "", i, x,
+                y, x + w, y, x + (rnd() % 2 ? w : 0), y + h);
+        else
+            OUT("%s{\"id\":\"b%d\",\"kind\":\"building\",\"polygon\":[[%g,%g],[%g,%g],[%g,%g],[%g,%g]]}",
+                i ? "," : "", i, x, y, x + w, y, x + w, y + h, x, y + h);
+    }
+    for (int i = 0; i < nw; i++) {
+        double x = Q(rndu(lo, W)), y = Q(rndu(lo, D));
+        OUT("%s{\"id\":\"w%d\",\"kind\":\"wall\",\"blocks_los\":true,\"line\":[[%g,%g],[%g,%g],[%g,%g]]}",
+            nb + i ? "," : "", i, x, y, Q(x + rndu(-W / 2, W / 2)), Q(y + rndu(-1, 1)), Q(x + rndu(-1, 1)),
+            Q(y + rndu(-D / 2, D / 2)));
+    }
+    OUT("],\"figures\":[");
+    for (int i = 0; i < nf; i++)
+        OUT("%s{\"id\":\"f%03d\",\"side\":\"%s\",\"unit\":\"u%d\",\"x\":%g,\"y\":%g,\"facing_deg\":%d,"
+            "\"base\":{\"round_in\":0.25}}",
+            i ? "," : "", i, i % 2 ? "red" : "blue", i, Q(rndu(0, W)), Q(rndu(0, D)), (int)(rnd() % 8) * 45);
+    OUT("]}");
+#undef Q
+#undef OUT
+    return s;
+}
+
+static void test_property_los_grid_lattice(void **state)
+{
+    (void)state;
+    int differ = 0, blocked = 0, total = 0;
+    for (int t = 0; t < 16; t++) {
+        double W = t % 2 ? 6 : 5, D = t % 4 < 2 ? 4 : 6;
+        char *txt = lattice_table(60 + t * 4, 6, 30, W, D, t % 3 == 0, t % 4 == 3 ? "all-the-kings-men" : "into-the-breach");
+        rules_scenario *sc = load_ok(txt);
+        size_t n = rules_scenario_figure_count(sc);
+        for (int moves = 0; moves < 3; moves++) {
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) {
+                    int a = rules_los_index(sc, i, j), b = rules_los_index_bruteforce(sc, i, j);
+                    if (a != b && differ++ < 5)
+                        print_message("table %d: LOS %zu-%zu: grid %d, brute force %d\n", t, i, j, a, b);
+                    blocked += !a;
+                    total++;
+                }
+            /* figures onto other lattice points, table corners and edges */
+            tt_err err = {0};
+            for (size_t i = 0; i < n; i++) {
+                double x = round(rndu(0, W) * 4) / 4, y = round(rndu(0, D) * 4) / 4;
+                if (i % 7 == 0)
+                    x = i % 2 ? W : 0;
+                if (i % 5 == 0)
+                    y = i % 3 ? D : 0;
+                rules_scenario_place(sc, rules_scenario_figure_id(sc, i), x, y, (double)(rnd() % 8) * 45, &err);
+            }
+        }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_int_equal(differ, 0);
+    assert_true(blocked > total / 10);
+    assert_true(blocked < total * 9 / 10);
+}
+
 /* Independent floating-point reference for LOS between centres in general
  * position: blocked iff the segment properly crosses an edge of a blocking
  * piece that contains neither end.  Returns -1 when too close to call. */
@@ -744,6 +822,7 @@ int main(void)
         cmocka_unit_test(test_query_errors),
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_property_los_grid_vs_bruteforce),
+        cmocka_unit_test(test_property_los_grid_lattice),
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_radius_reference),
         cmocka_unit_test(test_property_grape_reference),

@@ -55,7 +55,7 @@ int cmd_replay(int argc, char **argv)
             if (i + 1 >= argc)
                 return cli_usage("replay", usage_text, "%s needs a value", a);
             const char *v = argv[++i];
-            double d;
+            double d = 0;
             if (!strcmp(a, "--html"))
                 html = v;
             else if (!strcmp(a, "--video"))

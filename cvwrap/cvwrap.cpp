@@ -16,21 +16,7 @@
 #include <unistd.h>
 #include <vector>
 
-#define CVW_TRY try {
-#define CVW_CATCH(where_)                                                                            \
-    }                                                                                              \
-    catch (const cv::Exception &e)                                                                 \
-    {                                                                                              \
-        return tt_err_set(err, TT_ERR_CV, "%s: OpenCV: %s", where_, e.what());                       \
-    }                                                                                              \
-    catch (const std::bad_alloc &)                                                                 \
-    {                                                                                              \
-        return tt_err_set(err, TT_ERR_NOMEM, "%s: out of memory", where_);                           \
-    }                                                                                              \
-    catch (...)                                                                                    \
-    {                                                                                              \
-        return tt_err_set(err, TT_ERR_INTERNAL, "%s: unexpected exception", where_);                 \
-    }
+#include "cvwrap_internal.hpp"
 
 namespace {
 

@@ -1,6 +1,7 @@
 /* layout.c - argument parsing and page layout for tag sheets and the
  * calibration board. */
 #include "print_int.h"
+#include "families.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,58 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include <apriltag/tag16h5.h>
-#include <apriltag/tag25h9.h>
-#include <apriltag/tag36h10.h>
-#include <apriltag/tag36h11.h>
-#include <apriltag/tagCircle21h7.h>
-#include <apriltag/tagCircle49h12.h>
-#include <apriltag/tagCustom48h12.h>
-#include <apriltag/tagStandard41h12.h>
-#include <apriltag/tagStandard52h13.h>
-
-static const struct {
-    const char *name;
-    apriltag_family_t *(*create)(void);
-    void (*destroy)(apriltag_family_t *);
-} print__families[] = {
-    {"tag36h11", tag36h11_create, tag36h11_destroy},
-    {"tag36h10", tag36h10_create, tag36h10_destroy},
-    {"tag25h9", tag25h9_create, tag25h9_destroy},
-    {"tag16h5", tag16h5_create, tag16h5_destroy},
-    {"tagCircle21h7", tagCircle21h7_create, tagCircle21h7_destroy},
-    {"tagStandard41h12", tagStandard41h12_create, tagStandard41h12_destroy},
-    {"tagCircle49h12", tagCircle49h12_create, tagCircle49h12_destroy},
-    {"tagCustom48h12", tagCustom48h12_create, tagCustom48h12_destroy},
-    {"tagStandard52h13", tagStandard52h13_create, tagStandard52h13_destroy},
-};
-#define PRINT__NFAM ((int)(sizeof print__families / sizeof print__families[0]))
-
-int print__family_index(const char *name)
-{
-    for (int i = 0; name && i < PRINT__NFAM; i++)
-        if (!strcmp(print__families[i].name, name))
-            return i;
-    return -1;
-}
-
-apriltag_family_t *print__family_create(int idx)
-{
-    return print__families[idx].create();
-}
-
-void print__family_destroy(int idx, apriltag_family_t *fam)
-{
-    if (fam)
-        print__families[idx].destroy(fam);
-}
-
-const char *print__family_list(void)
-{
-    return "tag36h11, tag36h10, tag25h9, tag16h5, tagCircle21h7, tagStandard41h12, tagCircle49h12, "
-           "tagCustom48h12, tagStandard52h13";
-}
 
 static int print__is_data_bit(const apriltag_family_t *fam, int x, int y)
 {
@@ -229,16 +178,16 @@ static tt_status print__doc_new(const char *family, print_doc **out, tt_err *err
 {
     print_doc *doc = NULL;
     tt_status st;
-    int k = print__family_index(family);
+    int k = vision_family_index(family);
     *out = NULL;
     if (k < 0)
         return tt_err_set(err, TT_ERR_UNKNOWN, "unknown tag family '%s' (known: %s)", family ? family : "",
-                          print__family_list());
+                          vision_family_list());
     doc = calloc(1, sizeof *doc);
     if (!doc)
         goto nomem;
     doc->famidx = k;
-    doc->fam = print__family_create(k);
+    doc->fam = vision_family_create(k);
     if (!doc->fam)
         goto nomem;
     *out = doc;
@@ -253,7 +202,7 @@ void print_doc_destroy(print_doc *doc)
 {
     if (!doc)
         return;
-    print__family_destroy(doc->famidx, doc->fam);
+    vision_family_destroy(doc->famidx, doc->fam);
     free(doc->items);
     free(doc);
 }

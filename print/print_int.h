@@ -28,10 +28,6 @@ struct print_doc {
 };
 
 /* Family table shared by layout.c and draw.c. */
-int print__family_index(const char *name);
-apriltag_family_t *print__family_create(int idx);
-void print__family_destroy(int idx, apriltag_family_t *fam);
-const char *print__family_list(void);
 
 /* Cells of a tag pattern (apriltag_to_image coordinates, 0..total_width-1).
  * care: the cell's colour matters (families with a reversed border leave

@@ -7,33 +7,8 @@
 #include <string.h>
 
 #include <apriltag/apriltag.h>
-#include <apriltag/tag16h5.h>
-#include <apriltag/tag25h9.h>
-#include <apriltag/tag36h10.h>
-#include <apriltag/tag36h11.h>
-#include <apriltag/tagCircle21h7.h>
-#include <apriltag/tagCircle49h12.h>
-#include <apriltag/tagCustom48h12.h>
-#include <apriltag/tagStandard41h12.h>
-#include <apriltag/tagStandard52h13.h>
 
-static const struct {
-    const char *name;
-    apriltag_family_t *(*create)(void);
-    void (*destroy)(apriltag_family_t *);
-    int bits; /* bits corrected: 1 for the big families (2 costs 4-7 GB) */
-} vision__families[] = {
-    {"tag36h11", tag36h11_create, tag36h11_destroy, 2},
-    {"tag36h10", tag36h10_create, tag36h10_destroy, 2},
-    {"tag25h9", tag25h9_create, tag25h9_destroy, 2},
-    {"tag16h5", tag16h5_create, tag16h5_destroy, 2},
-    {"tagCircle21h7", tagCircle21h7_create, tagCircle21h7_destroy, 2},
-    {"tagStandard41h12", tagStandard41h12_create, tagStandard41h12_destroy, 2},
-    {"tagCircle49h12", tagCircle49h12_create, tagCircle49h12_destroy, 1},
-    {"tagCustom48h12", tagCustom48h12_create, tagCustom48h12_destroy, 1},
-    {"tagStandard52h13", tagStandard52h13_create, tagStandard52h13_destroy, 1},
-};
-#define VISION__NFAM ((int)(sizeof vision__families / sizeof vision__families[0]))
+#include "families.h"
 
 struct vision_detector {
     apriltag_detector_t *td;
@@ -41,25 +16,6 @@ struct vision_detector {
     int famidx[VISION_MAX_FAMILIES];
     int nfams;
 };
-
-static int vision__family_index(const char *name)
-{
-    for (int i = 0; i < VISION__NFAM; i++)
-        if (!strcmp(vision__families[i].name, name))
-            return i;
-    return -1;
-}
-
-int vision_family_known(const char *name)
-{
-    return name && vision__family_index(name) >= 0;
-}
-
-const char *vision_family_list(void)
-{
-    return "tag36h11, tag36h10, tag25h9, tag16h5, tagCircle21h7, tagStandard41h12, "
-           "tagCircle49h12, tagCustom48h12, tagStandard52h13";
-}
 
 void vision_detector_opts_default(vision_detector_opts *opts)
 {
@@ -101,17 +57,17 @@ tt_status vision_detector_create(const vision_detector_opts *opts, vision_detect
     det->td->refine_edges = opts->refine_edges != 0;
     det->td->nthreads = opts->nthreads;
     for (int i = 0; i < n; i++) {
-        int k = vision__family_index(names[i]);
+        int k = vision_family_index(names[i]);
         int dup = 0;
         for (int j = 0; j < det->nfams; j++)
             dup |= det->famidx[j] == k;
         if (dup)
             continue;
-        det->fams[det->nfams] = vision__families[k].create();
+        det->fams[det->nfams] = vision_family_create(k);
         if (!det->fams[det->nfams])
             goto nomem;
         det->famidx[det->nfams] = k;
-        apriltag_detector_add_family_bits(det->td, det->fams[det->nfams], vision__families[k].bits);
+        apriltag_detector_add_family_bits(det->td, det->fams[det->nfams], vision_family_bits_corrected(k));
         det->nfams++;
     }
     *out = det;
@@ -130,7 +86,7 @@ void vision_detector_destroy(vision_detector *det)
     if (det->td)
         apriltag_detector_destroy(det->td);
     for (int i = 0; i < det->nfams; i++)
-        vision__families[det->famidx[i]].destroy(det->fams[i]);
+        vision_family_destroy(det->famidx[i], det->fams[i]);
     free(det);
 }
 

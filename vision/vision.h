@@ -11,6 +11,7 @@
 #ifndef TT_VISION_H
 #define TT_VISION_H
 
+#include "families.h"
 #include "tt_image.h"
 #include "tt_status.h"
 
@@ -49,13 +50,9 @@ typedef struct vision_detections {
 
 typedef struct vision_detector vision_detector;
 
-/* Is name a family libapriltag 3.3 ships?  The large families
- * (tagCircle49h12, tagCustom48h12, tagStandard52h13) are added with 1
- * corrected bit, the others with 2. */
-int vision_family_known(const char *name);
-
-/* Comma-separated list of the known family names (static string). */
-const char *vision_family_list(void);
+/* Family names and lookups (vision_family_known, vision_family_list, ...):
+ * families.h.  The large families (tagCircle49h12, tagCustom48h12,
+ * tagStandard52h13) are added with 1 corrected bit, the others with 2. */
 
 /* Create a detector.  Unknown family -> TT_ERR_UNKNOWN naming the known
  * ones.  *out is owned by the caller: vision_detector_destroy. */

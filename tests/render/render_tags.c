@@ -8,32 +8,9 @@
 #include <string.h>
 
 #include <apriltag/apriltag.h>
-#include <apriltag/tag16h5.h>
-#include <apriltag/tag25h9.h>
-#include <apriltag/tag36h10.h>
-#include <apriltag/tag36h11.h>
-#include <apriltag/tagCircle21h7.h>
-#include <apriltag/tagCircle49h12.h>
-#include <apriltag/tagCustom48h12.h>
-#include <apriltag/tagStandard41h12.h>
-#include <apriltag/tagStandard52h13.h>
+#include "families.h"
 
-static const struct {
-    const char *name;
-    apriltag_family_t *(*create)(void);
-    void (*destroy)(apriltag_family_t *);
-} rnd__fams[] = {
-    {"tag36h11", tag36h11_create, tag36h11_destroy},
-    {"tag36h10", tag36h10_create, tag36h10_destroy},
-    {"tag25h9", tag25h9_create, tag25h9_destroy},
-    {"tag16h5", tag16h5_create, tag16h5_destroy},
-    {"tagCircle21h7", tagCircle21h7_create, tagCircle21h7_destroy},
-    {"tagStandard41h12", tagStandard41h12_create, tagStandard41h12_destroy},
-    {"tagCircle49h12", tagCircle49h12_create, tagCircle49h12_destroy},
-    {"tagCustom48h12", tagCustom48h12_create, tagCustom48h12_destroy},
-    {"tagStandard52h13", tagStandard52h13_create, tagStandard52h13_destroy},
-};
-#define RND__NFAM ((int)(sizeof rnd__fams / sizeof rnd__fams[0]))
+#define RND__NFAM 9 /* vision_family_count(): the families libapriltag 3.3 ships */
 
 /* Debian's libapriltag exports apriltag_to_image but not image_u8_destroy;
  * the image is two calloc'ed blocks (struct and buffer), freed the same way
@@ -54,23 +31,19 @@ static pthread_mutex_t rnd__cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int rnd__family_index(const char *name)
 {
-    for (int i = 0; i < RND__NFAM; i++)
-        if (!strcmp(rnd__fams[i].name, name))
-            return i;
-    return -1;
+    return vision_family_index(name);
 }
 
 const char *rnd_family_list(void)
 {
-    return "tag36h11, tag36h10, tag25h9, tag16h5, tagCircle21h7, tagStandard41h12, tagCircle49h12, "
-           "tagCustom48h12, tagStandard52h13";
+    return vision_family_list();
 }
 
 /* call with the lock held */
 static apriltag_family_t *rnd__family_locked(int fi)
 {
     if (!rnd__cache[fi].fam)
-        rnd__cache[fi].fam = rnd__fams[fi].create();
+        rnd__cache[fi].fam = vision_family_create(fi);
     return rnd__cache[fi].fam;
 }
 
@@ -160,7 +133,7 @@ void rnd_texture_cache_clear(void)
             rnd__cache[i].tex = NULL;
         }
         if (rnd__cache[i].fam) {
-            rnd__fams[i].destroy(rnd__cache[i].fam);
+            vision_family_destroy(i, rnd__cache[i].fam);
             rnd__cache[i].fam = NULL;
         }
     }

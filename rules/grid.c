@@ -5,11 +5,19 @@
  * is the closed box [x0 + iS, x0 + (i+1)S] x [y0 + jS, y0 + (j+1)S].  An edge
  * is stored in every cell whose closed box it meets, decided exactly (the
  * box overlaps the edge's bounding box and its corners are not all strictly
- * on one side of the edge's line).  A line of sight walks, with an exact
- * integer DDA (Amanatides-Woo, crossing parameters scaled by |dx||dy|), a
- * chain of cells whose closed boxes cover the whole segment.  So every edge
- * that shares a point with the segment is met in some visited cell, and the
- * exact per-edge predicates decide: the answer never depends on the grid. */
+ * on one side of the edge's line).  A line of sight walks its major axis
+ * cell line by cell line (every column between its ends when it is more
+ * horizontal than vertical), and in each line takes the rows its y-range
+ * covers (at most two, widened by 2 units against rounding): closed boxes
+ * covering the whole segment.  The edges are stored twice, by column and by
+ * row, so those cells' edges are one contiguous run.  Every edge that
+ * shares a point with the segment is thus met, and the exact per-edge
+ * predicates decide: the answer never depends on the grid.
+ *
+ * Before walking, a small cache of recent blockers (per direction sector,
+ * for the latest source point) is tried with the same exact test: any edge
+ * of a non-skipped piece that the segment crosses properly blocks it, so a
+ * cache hit gives the answer the walk would. */
 #include "rules_internal.h"
 
 #include <math.h>
@@ -26,6 +34,10 @@ typedef struct rules_gedge {
 
 /* The edges by cell in one cell order: cell (i, j) is number i * nv + j
  * where i is the cell's index on the "major" axis of the layout. */
+#ifndef RULES__NDIR
+#define RULES__NDIR 128 /* direction sectors of the blocker cache */
+#endif
+
 typedef struct rules_glayout {
     uint32_t *start; /* ncells + 1 offsets */
     rules_gedge *edges;
@@ -43,6 +55,18 @@ struct rules_grid {
     unsigned *stamp;     /* per distinct edge */
     unsigned cur;
     int *slow;           /* pieces to decide exactly, scratch */
+    /* Blocker cache: for the latest source point, the edge that last
+     * blocked a line of sight in each direction sector.  Lines of sight
+     * from one place in nearby directions are often blocked by the same
+     * edge; a cached edge is only a candidate, tried with the same exact
+     * test before the walk. */
+    rules_pt src;
+    uint32_t src_gen;
+    struct rules_gcand {
+        rules_gedge e;
+        int32_t piece;
+        uint32_t gen;
+    } cand[RULES__NDIR];
 };
 
 static int rules__grid_blocks(const rules_piece *pc) { return pc->p.blocks_los && pc->p.los_depth_in <= 0; }
@@ -254,17 +278,43 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
 {
     if (g->nedges == 0 || (a.x == b.x && a.y == b.y))
         return 0;
+    const int64_t dx = b.x - a.x, dy = b.y - a.y, C = dx * a.y - dy * a.x;
+    /* The blocker cache: this direction sector's candidate, then its
+     * neighbours' (an edge seen from nearby often spans several sectors). */
+    if (a.x != g->src.x || a.y != g->src.y || g->src_gen == 0) {
+        g->src = a;
+        if (++g->src_gen == 0) {
+            memset(g->cand, 0, sizeof g->cand);
+            g->src_gen = 1;
+        }
+    }
+    double fdx = (double)dx, fdy = (double)dy, t = fdy / (fabs(fdx) + fabs(fdy));
+    double pa = fdx >= 0 ? t : fdy >= 0 ? 2 - t : -2 - t; /* pseudo-angle in (-2, 2] */
+    int sector = (int)((pa + 2) * (RULES__NDIR / 4.0));
+    sector = sector < 0 ? 0 : sector >= RULES__NDIR ? RULES__NDIR - 1 : sector;
+    for (int n = 0; n < 3; n++) {
+        const struct rules_gcand *cd = &g->cand[(sector + (n == 0 ? 0 : n == 1 ? 1 : RULES__NDIR - 1)) % RULES__NDIR];
+        if (cd->gen != g->src_gen)
+            continue;
+        const rules_gedge *e = &cd->e;
+        int64_t D = dx * e->ey - dy * e->ex;
+        int64_t o1 = dx * e->ay - dy * e->ax - C, o2 = o1 + D;
+        int64_t o3 = (int64_t)e->ex * a.y - (int64_t)e->ey * a.x - e->k, o4 = o3 - D;
+        if (((o1 ^ o2) & (o3 ^ o4)) < 0 && o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0 &&
+            !rules__in_list(skip, nskip, cd->piece) && !rules__in_list(skip2, nskip2, cd->piece))
+            return 1; /* a proper crossing, as the walk would find */
+    }
+
+    /* Walk the major axis u line by line (columns when |dx| >= |dy|); in
+     * each line the segment spans a v-range of at most one cell, so the
+     * cells to test (one or two, with a slack of 2 units for rounding) are
+     * consecutive in the layout: one run of edges per line. */
     rules_scenario *msc = (rules_scenario *)sc;
     if (++msc->mark == 0) {
         memset(msc->piece_mark, 0, sc->npieces * sizeof *msc->piece_mark);
         msc->mark = 1;
     }
     rules__los q = {msc, a, b, skip, skip2, nskip, nskip2, 0};
-    /* Walk the major axis u line by line (columns when |dx| >= |dy|); in
-     * each line the segment spans a v-range of at most one cell, so the
-     * cells to test (one or two, with a slack of 2 units for rounding) are
-     * consecutive in the layout: one run of edges per line. */
-    const int64_t dx = b.x - a.x, dy = b.y - a.y, C = dx * a.y - dy * a.x;
     const int xmaj = llabs(dx) >= llabs(dy);
     const rules_glayout *L = &g->L[xmaj ? 0 : 1];
     const int nu = xmaj ? g->nx : g->ny, nv = xmaj ? g->ny : g->nx;
@@ -304,8 +354,13 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
             int64_t D = dx * e->ey - dy * e->ex;
             int64_t o1 = dx * e->ay - dy * e->ax - C, o2 = o1 + D;
             int64_t o3 = (int64_t)e->ex * a.y - (int64_t)e->ey * a.x - e->k, o4 = o3 - D;
-            if ((((o1 ^ o2) & (o3 ^ o4)) < 0 || o1 == 0 || o2 == 0) && rules__los_rare(g, L, i, &q, o1, o2, o3, o4))
+            if ((((o1 ^ o2) & (o3 ^ o4)) < 0 || o1 == 0 || o2 == 0) && rules__los_rare(g, L, i, &q, o1, o2, o3, o4)) {
+                struct rules_gcand *cd = &g->cand[sector];
+                cd->e = *e;
+                cd->piece = L->piece[i];
+                cd->gen = g->src_gen;
                 return 1;
+            }
         }
         start += sstep;
         uout += du;

@@ -140,6 +140,8 @@ int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_bl
     if (use_grid && !want_blocker) {
         if (rules_grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside))
             return 0;
+        if (sc->ndeep == 0 && !sc->prof->figures_block)
+            return 1; /* nothing else can block */
     }
     int fast = use_grid && !want_blocker;
     size_t nk = fast ? sc->ndeep : sc->npieces;

@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         char cp[512];
         FILE *cf = NULL;
         if (cache) {
-            snprintf(cp, sizeof cp, "%s/frame_%04d.pgm", cache, f);
+            snprintf(cp, sizeof cp, "%s/seq%d_frame_%04d.pgm", cache, o.frames, f); /* per sequence length */
             cf = fopen(cp, "rb");
         }
         if (cf) {
@@ -131,6 +131,11 @@ int main(int argc, char **argv)
     double min_frame_recall = 1, e2 = 0;
     long ne = 0;
     rnd_tag *tags = malloc(sizeof *tags * (size_t)s.ntags);
+    /* Still-table jitter: per still figure, running sums of x, y. */
+    int nstill = s.ntags - s.nanchors;
+    double *sx = calloc((size_t)nstill, sizeof *sx), *sy = calloc((size_t)nstill, sizeof *sy);
+    double *sxx = calloc((size_t)nstill, sizeof *sxx), *syy = calloc((size_t)nstill, sizeof *syy);
+    int *sn = calloc((size_t)nstill, sizeof *sn);
     for (int f = 0; f < o.frames; f++) {
         const vision_track *tr;
         int n, nf, nev, posed;
@@ -171,6 +176,16 @@ int main(int argc, char **argv)
                     ne++;
                 }
         }
+        for (int i = 0; i < nf; i++) {
+            int k = figs[i].id - 100; /* base ids start at 100 */
+            if (k < o.moving + o.taken_away || k >= nstill || figs[i].state != VISION_TAG_SEEN)
+                continue;
+            sx[k] += figs[i].x;
+            sy[k] += figs[i].y;
+            sxx[k] += figs[i].x * figs[i].x;
+            syy[k] += figs[i].y * figs[i].y;
+            sn[k]++;
+        }
         visible += fv;
         reported += fr_ok;
         if (fv && (double)fr_ok / fv < min_frame_recall)
@@ -192,6 +207,23 @@ int main(int argc, char **argv)
     printf("visible tags reported within 0.05\": %ld/%ld = %.3f%%, worst frame %.3f%% (target >= 99.5%%), "
            "position rms %.4f in\n",
            reported, visible, 100.0 * reported / visible, 100 * min_frame_recall, sqrt(e2 / (ne ? ne : 1)));
+    double worst_sd = 0;
+    int nsd = 0;
+    for (int k = 0; k < nstill; k++) {
+        if (sn[k] < o.frames / 2)
+            continue;
+        double vx = sxx[k] / sn[k] - (sx[k] / sn[k]) * (sx[k] / sn[k]);
+        double vy = syy[k] / sn[k] - (sy[k] / sn[k]) * (sy[k] / sn[k]);
+        worst_sd = fmax(worst_sd, sqrt(fmax(0, vx) + fmax(0, vy)));
+        nsd++;
+    }
+    printf("still figures: worst position standard deviation %.5f in over the run (%d figures; target <= 0.005)\n",
+           worst_sd, nsd);
+    free(sx);
+    free(sy);
+    free(sxx);
+    free(syy);
+    free(sn);
     free(tags);
     free(lat);
     for (int f = 0; f < o.frames; f++)

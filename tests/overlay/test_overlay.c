@@ -203,6 +203,121 @@ static void test_bad_primitives(void **state)
     overlay_list_destroy(NULL);
 }
 
+/* ---- same picture as the reference drawing ------------------------------ */
+
+/* The drawing before the speed work (tests/overlay/overlay_draw_ref.c). */
+tt_status overlay_draw_ref(const overlay_list *l, const overlay_mapper *m, cairo_t *cr, tt_err *err);
+
+/* A frame like the benchmark's, plus translucent outlines and text. */
+static void busy_frame(overlay_list *l)
+{
+    tt_err err = {0};
+    overlay_style band = overlay_style_line(OVERLAY_ROLE_SHORT, 0.05);
+    band.fill_alpha = 0.12;
+    band.alpha = 0.8;
+    for (int i = 0; i < 3; i++) {
+        band.role = (overlay_role)(OVERLAY_ROLE_SHORT + i);
+        assert_int_equal(overlay_add_ring(l, 12, 24, 0.5 + 4 * i, 4.5 + 4 * i, band, &err), TT_OK);
+    }
+    overlay_style cone = overlay_style_line(OVERLAY_ROLE_ARC, 0.08);
+    cone.fill_alpha = 0.3;
+    assert_int_equal(overlay_add_sector(l, 5, 14, 0, 6.5, -15, 15, cone, &err), TT_OK);
+    for (int i = 0; i < 12; i++) {
+        overlay_style ln = overlay_style_line(i % 3 ? OVERLAY_ROLE_CLEAR : OVERLAY_ROLE_BLOCKED, 0.08);
+        ln.dashed = i % 3 == 0;
+        assert_int_equal(overlay_add_line(l, 10 + i, 23, 40 + 2 * i, 8 + 3 * i, ln, &err), TT_OK);
+    }
+    overlay_style blast = overlay_style_line(OVERLAY_ROLE_BLAST, 0.08);
+    blast.fill_alpha = 0.35;
+    double poly[2 * 360];
+    for (int k = 0; k < 360; k++) {
+        double a = 2 * M_PI * k / 360, r = k < 180 ? 2 : 1.2;
+        poly[2 * k] = 33 + r * cos(a);
+        poly[2 * k + 1] = 18 + r * sin(a);
+    }
+    assert_int_equal(overlay_add_polygon(l, poly, 360, blast, &err), TT_OK);
+    overlay_style ghost = overlay_style_line(OVERLAY_ROLE_BLAST, 0.06);
+    ghost.dashed = 1;
+    ghost.alpha = 0.6;
+    assert_int_equal(overlay_add_circle(l, 33, 18, 3, ghost, &err), TT_OK);
+    overlay_style cmd = overlay_style_line(OVERLAY_ROLE_COMMAND, 0.08);
+    cmd.fill_alpha = 0.1;
+    assert_int_equal(overlay_add_circle(l, 4, 30, 24, cmd, &err), TT_OK);
+    for (int i = 0; i < 20; i++)
+        assert_int_equal(overlay_add_circle(l, 15 + 2.5 * i, 10 + (i % 5) * 6, 0.7,
+                                            overlay_style_line(OVERLAY_ROLE_TARGET, 0.08), &err),
+                         TT_OK);
+    for (int i = 0; i < 6; i++) {
+        char t[16];
+        snprintf(t, sizeof t, "%d+ %d.%d\"", 4 + i % 3, 6 + i, i);
+        assert_int_equal(overlay_add_text(l, 20 + 3 * i, 40 - i, t, 0.4, 10 * i, OVERLAY_ROLE_NEUTRAL, &err), TT_OK);
+    }
+}
+
+/* Per-pixel difference (max over r, g, b) of two same-size surfaces:
+ * how many pixels differ by more than 8 and 32 levels, the mean, and how
+ * many are lit in a. */
+static void compare(cairo_surface_t *a, cairo_surface_t *b, long *over8, long *over32, double *mean, long *lit)
+{
+    int w = cairo_image_surface_get_width(a), h = cairo_image_surface_get_height(a);
+    int sa = cairo_image_surface_get_stride(a), sb = cairo_image_surface_get_stride(b);
+    const unsigned char *da = cairo_image_surface_get_data(a), *db = cairo_image_surface_get_data(b);
+    double sum = 0;
+    *over8 = *over32 = *lit = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const unsigned char *p = da + (size_t)y * sa + 4 * x, *q = db + (size_t)y * sb + 4 * x;
+            int d = 0;
+            for (int k = 0; k < 3; k++)
+                d = abs(p[k] - q[k]) > d ? abs(p[k] - q[k]) : d;
+            sum += d;
+            *over8 += d > 8;
+            *over32 += d > 32;
+            *lit += (p[0] | p[1] | p[2]) != 0;
+        }
+    *mean = sum / ((double)w * h);
+}
+
+/* The faster drawing (merged opaque fills, translucent fills through a
+ * mask) lights the same pixels as the reference: differences only where
+ * anti-aliased edges of one colour overlap, a few pixels in a thousand. */
+static void test_same_as_reference(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    busy_frame(l);
+    overlay_mapper m;
+    overlay_mapper_projector(&m, pj);
+    for (int on_gray = 0; on_gray < 2; on_gray++) {
+        cairo_surface_t *s[2];
+        for (int k = 0; k < 2; k++) {
+            s[k] = cairo_image_surface_create(on_gray ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, 1920, 1080);
+            cairo_t *cr = cairo_create(s[k]);
+            cairo_set_source_rgb(cr, on_gray ? 0.35 : 0, on_gray ? 0.4 : 0, on_gray ? 0.3 : 0);
+            cairo_paint(cr);
+            assert_int_equal(k ? overlay_draw(l, &m, cr, &err) : overlay_draw_ref(l, &m, cr, &err), TT_OK);
+            cairo_destroy(cr);
+            cairo_surface_flush(s[k]);
+        }
+        long over8, over32, lit;
+        double mean;
+        compare(s[0], s[1], &over8, &over32, &mean, &lit);
+        print_message("on %s: %ld pixels differ by more than 8 levels, %ld by more than 32, mean %.4f\n",
+                      on_gray ? "gray" : "black", over8, over32, mean);
+        assert_true(lit > 100000);
+        assert_true(over8 <= 1500);
+        assert_true(over32 <= 500);
+        assert_true(mean < 0.05);
+        cairo_surface_destroy(s[0]);
+        cairo_surface_destroy(s[1]);
+    }
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
 /* ---- the CLI ---------------------------------------------------------- */
 
 static char dir[64];
@@ -346,7 +461,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_circle_under_perspective), cmocka_unit_test(test_width_in_inches),
         cmocka_unit_test(test_shapes),                   cmocka_unit_test(test_palette),
-        cmocka_unit_test(test_bad_primitives),           cmocka_unit_test(test_cli_projector_png),
+        cmocka_unit_test(test_bad_primitives),           cmocka_unit_test(test_same_as_reference),
+        cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

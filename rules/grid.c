@@ -60,13 +60,15 @@ struct rules_grid {
      * from one place in nearby directions are often blocked by the same
      * edge; a cached edge is only a candidate, tried with the same exact
      * test before the walk. */
-    rules_pt src;
-    uint32_t src_gen;
-    struct rules_gcand {
-        rules_gedge e;
-        int32_t piece;
+    struct rules_gcache {
+        double sx, sy; /* the source point */
         uint32_t gen;
-    } cand[RULES__NDIR];
+        struct rules_gcand {
+            rules_gedge e;
+            int32_t piece;
+            uint32_t gen;
+        } cand[RULES__NDIR];
+    } los, rays; /* lines of sight; rays of the visibility polygon */
 };
 
 static int rules__grid_blocks(const rules_piece *pc) { return pc->p.blocks_los && pc->p.los_depth_in <= 0; }
@@ -239,6 +241,41 @@ static int rules__in_list(const int *l, int n, int v)
     return 0;
 }
 
+/* ---- blocker cache ------------------------------------------------------ */
+
+/* The direction sector of (dx, dy) seen from src; a new source empties the
+ * cache. */
+static int rules__cache_sector(struct rules_gcache *c, double sx, double sy, double dx, double dy)
+{
+    if (sx != c->sx || sy != c->sy || c->gen == 0) {
+        c->sx = sx;
+        c->sy = sy;
+        if (++c->gen == 0) {
+            memset(c->cand, 0, sizeof c->cand);
+            c->gen = 1;
+        }
+    }
+    double t = dy / (fabs(dx) + fabs(dy));
+    double pa = dx >= 0 ? t : dy >= 0 ? 2 - t : -2 - t; /* pseudo-angle in (-2, 2] */
+    int s = (int)((pa + 2) * (RULES__NDIR / 4.0));
+    return s < 0 ? 0 : s >= RULES__NDIR ? RULES__NDIR - 1 : s;
+}
+
+/* Candidate n (0: the sector's own, 1 and 2: its neighbours'), or NULL. */
+static const struct rules_gcand *rules__cache_get(const struct rules_gcache *c, int sector, int n)
+{
+    const struct rules_gcand *cd = &c->cand[(sector + (n == 0 ? 0 : n == 1 ? 1 : RULES__NDIR - 1)) % RULES__NDIR];
+    return cd->gen == c->gen ? cd : NULL;
+}
+
+static void rules__cache_put(struct rules_gcache *c, int sector, const rules_gedge *e, int piece)
+{
+    struct rules_gcand *cd = &c->cand[sector];
+    cd->e = *e;
+    cd->piece = piece;
+    cd->gen = c->gen;
+}
+
 typedef struct rules__los {
     rules_scenario *sc;
     rules_pt a, b;
@@ -281,20 +318,10 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
     const int64_t dx = b.x - a.x, dy = b.y - a.y, C = dx * a.y - dy * a.x;
     /* The blocker cache: this direction sector's candidate, then its
      * neighbours' (an edge seen from nearby often spans several sectors). */
-    if (a.x != g->src.x || a.y != g->src.y || g->src_gen == 0) {
-        g->src = a;
-        if (++g->src_gen == 0) {
-            memset(g->cand, 0, sizeof g->cand);
-            g->src_gen = 1;
-        }
-    }
-    double fdx = (double)dx, fdy = (double)dy, t = fdy / (fabs(fdx) + fabs(fdy));
-    double pa = fdx >= 0 ? t : fdy >= 0 ? 2 - t : -2 - t; /* pseudo-angle in (-2, 2] */
-    int sector = (int)((pa + 2) * (RULES__NDIR / 4.0));
-    sector = sector < 0 ? 0 : sector >= RULES__NDIR ? RULES__NDIR - 1 : sector;
+    int sector = rules__cache_sector(&g->los, (double)a.x, (double)a.y, (double)dx, (double)dy);
     for (int n = 0; n < 3; n++) {
-        const struct rules_gcand *cd = &g->cand[(sector + (n == 0 ? 0 : n == 1 ? 1 : RULES__NDIR - 1)) % RULES__NDIR];
-        if (cd->gen != g->src_gen)
+        const struct rules_gcand *cd = rules__cache_get(&g->los, sector, n);
+        if (!cd)
             continue;
         const rules_gedge *e = &cd->e;
         int64_t D = dx * e->ey - dy * e->ex;
@@ -355,10 +382,7 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
             int64_t o1 = dx * e->ay - dy * e->ax - C, o2 = o1 + D;
             int64_t o3 = (int64_t)e->ex * a.y - (int64_t)e->ey * a.x - e->k, o4 = o3 - D;
             if ((((o1 ^ o2) & (o3 ^ o4)) < 0 || o1 == 0 || o2 == 0) && rules__los_rare(g, L, i, &q, o1, o2, o3, o4)) {
-                struct rules_gcand *cd = &g->cand[sector];
-                cd->e = *e;
-                cd->piece = L->piece[i];
-                cd->gen = g->src_gen;
+                rules__cache_put(&g->los, sector, e, L->piece[i]);
                 return 1;
             }
         }
@@ -438,7 +462,35 @@ typedef struct rules__ray {
     int nskip;
     int col;
     double col_exit;
+    double any_below; /* > 0: stop at the first hit before this t */
+    const rules_gedge *hit_e;
+    int hit_piece;
 } rules__ray;
+
+/* The ray meets the edge at t, 1e-9 < t < best (edges with an end at
+ * `ignore` and skipped pieces do not count). */
+static inline int rules__ray_hits(const rules__ray *r, const rules_gedge *e, int piece, double *tout)
+{
+    if ((e->ax == r->ignore.x && e->ay == r->ignore.y) ||
+        ((int64_t)e->ax + e->ex == r->ignore.x && (int64_t)e->ay + e->ey == r->ignore.y))
+        return 0;
+    double ex = (double)e->ex, ey = (double)e->ey;
+    double den = r->dx * ey - r->dy * ex;
+    if (den == 0)
+        return 0;
+    double qx = (double)e->ax - r->px, qy = (double)e->ay - r->py;
+    double tn = qx * ey - qy * ex, un = qx * r->dy - qy * r->dx;
+    /* t = tn / den <= 0 or u = un / den < 0: the quotients' signs, known
+     * without dividing (the same decision as the division's) */
+    if ((den > 0 ? !(tn > 0) || un < 0 : !(tn < 0) || un > 0))
+        return 0;
+    double t = tn / den, u = un / den;
+    if (t > 1e-9 && t < r->best && u >= 0 && u <= 1 && !rules__in_list(r->skip, r->nskip, piece)) {
+        *tout = t;
+        return 1;
+    }
+    return 0;
+}
 
 static int rules__ray_cell(struct rules_grid *g, int cell, void *ctx)
 {
@@ -460,19 +512,85 @@ static int rules__ray_cell(struct rules_grid *g, int cell, void *ctx)
         if (g->stamp[L->eid[k]] == g->cur)
             continue;
         g->stamp[L->eid[k]] = g->cur;
-        if ((e->ax == r->ignore.x && e->ay == r->ignore.y) ||
-            ((int64_t)e->ax + e->ex == r->ignore.x && (int64_t)e->ay + e->ey == r->ignore.y))
-            continue;
-        double ex = (double)e->ex, ey = (double)e->ey;
-        double den = r->dx * ey - r->dy * ex;
-        if (den == 0)
-            continue;
-        double qx = (double)e->ax - r->px, qy = (double)e->ay - r->py;
-        double t = (qx * ey - qy * ex) / den, u = (qx * r->dy - qy * r->dx) / den;
-        if (t > 1e-9 && t < r->best && u >= 0 && u <= 1 && !rules__in_list(r->skip, r->nskip, L->piece[k]))
+        double t;
+        if (rules__ray_hits(r, e, L->piece[k], &t)) {
             r->best = t;
+            if (t < r->any_below) {
+                r->hit_e = e;
+                r->hit_piece = L->piece[k];
+                return 1;
+            }
+        }
     }
     return 0;
+}
+
+/* The reference walk: rules__walk's cells, one callback per cell. */
+static void rules__ray_walk_ref(struct rules_grid *g, rules__ray *r)
+{
+    if (++g->cur == 0) {
+        memset(g->stamp, 0, (size_t)g->nedges * sizeof *g->stamp);
+        g->cur = 1;
+    }
+    rules_pt a = {llround(r->px), llround(r->py)};
+    rules_pt b = {llround(r->px + r->dx * r->tmax), llround(r->py + r->dy * r->tmax)};
+    rules__walk(g, a, b, rules__ray_cell, r);
+}
+
+/* The same search by runs of cells, as rules_grid_blocked walks: the major
+ * axis line by line, the rows (columns) the ray's range covers in each,
+ * widened by 2 units; in nearest-hit mode it stops after the line where
+ * the best hit so far lies before the line's far side, in any-hit mode at
+ * the first hit before any_below.  An edge met twice is harmless. */
+static void rules__ray_walk(struct rules_grid *g, rules__ray *r)
+{
+    double ax = r->px, ay = r->py, bx = r->px + r->dx * r->tmax, by = r->py + r->dy * r->tmax;
+    int xmaj = fabs(bx - ax) >= fabs(by - ay);
+    const rules_glayout *L = &g->L[xmaj ? 0 : 1];
+    const int nu = xmaj ? g->nx : g->ny, nv = xmaj ? g->ny : g->nx;
+    const double gu = (double)(xmaj ? g->x0 : g->y0), gv = (double)(xmaj ? g->y0 : g->x0);
+    const double au = (xmaj ? ax : ay) - gu, av = (xmaj ? ay : ax) - gv;
+    const double bu = (xmaj ? bx : by) - gu, bv = (xmaj ? by : bx) - gv;
+    const double du = xmaj ? r->dx : r->dy; /* u grows by du per unit of t */
+    const double S = g->cell, inv = g->inv_cell;
+    double fca = floor(au * inv), fcb = floor(bu * inv);
+    if ((fca < 0 && fcb < 0) || (fca >= nu && fcb >= nu))
+        return;
+    int64_t ca = fca < 0 ? -1 : fca >= nu ? nu : (int64_t)fca, cb = fcb < 0 ? 0 : fcb >= nu ? nu - 1 : (int64_t)fcb;
+    const int64_t step = cb > ca || (cb == ca && bu >= au) ? 1 : -1;
+    const double k = bu != au ? (bv - av) / (bu - au) : 0;
+    double vin = av;
+    if (ca < 0 || ca >= nu) {
+        ca = ca < 0 ? 0 : nu - 1;
+        vin = av + k * ((double)(step > 0 ? ca : ca + 1) * S - au);
+    }
+    const uint32_t *start = L->start + ca * nv;
+    for (int64_t n = (cb - ca) * step;; n--) {
+        double uexit = (double)(step > 0 ? ca + 1 : ca) * S;
+        double vout = n == 0 ? bv : av + k * (uexit - au);
+        double vlo = (vin < vout ? vin : vout) - 2.0, vhi = (vin < vout ? vout : vin) + 2.0;
+        double f0 = vlo * inv, f1 = vhi * inv, top = nv - 1;
+        int r0 = f0 <= 0 ? 0 : f0 >= top ? nv - 1 : (int)f0;
+        int r1 = f1 <= 0 ? 0 : f1 >= top ? nv - 1 : (int)f1;
+        for (uint32_t i = start[r0], end = start[r1 + 1]; i < end; i++) {
+            double t;
+            if (rules__ray_hits(r, &L->edges[i], L->piece[i], &t)) {
+                r->best = t;
+                if (t < r->any_below) {
+                    r->hit_e = &L->edges[i];
+                    r->hit_piece = L->piece[i];
+                    return;
+                }
+            }
+        }
+        if (n <= 0)
+            return;
+        if (du != 0 && r->best <= (uexit - au) / du)
+            return; /* every later hit lies further along */
+        start += step * nv;
+        ca += step;
+        vin = vout;
+    }
 }
 
 double rules_grid_ray(struct rules_grid *g, double px, double py, double dx, double dy, double tmax, rules_pt ignore,
@@ -480,12 +598,37 @@ double rules_grid_ray(struct rules_grid *g, double px, double py, double dx, dou
 {
     if (g->nedges == 0)
         return tmax;
-    if (++g->cur == 0) {
-        memset(g->stamp, 0, (size_t)g->nedges * sizeof *g->stamp);
-        g->cur = 1;
-    }
-    rules__ray r = {px, py, dx, dy, tmax, tmax, ignore, skip, nskip, -1, 0};
-    rules_pt a = {llround(px), llround(py)}, b = {llround(px + dx * tmax), llround(py + dy * tmax)};
-    rules__walk(g, a, b, rules__ray_cell, &r);
+    rules__ray r = {px, py, dx, dy, tmax, tmax, ignore, skip, nskip, -1, 0, 0, NULL, 0};
+    rules__ray_walk_ref(g, &r);
     return r.best;
+}
+
+double rules_grid_ray_fast(struct rules_grid *g, double px, double py, double dx, double dy, double tmax,
+                           rules_pt ignore, const int *skip, int nskip)
+{
+    if (g->nedges == 0)
+        return tmax;
+    rules__ray r = {px, py, dx, dy, tmax, tmax, ignore, skip, nskip, -1, 0, 0, NULL, 0};
+    rules__ray_walk(g, &r);
+    return r.best;
+}
+
+int rules_grid_ray_hidden(struct rules_grid *g, double px, double py, double dx, double dy, rules_pt ignore,
+                          const int *skip, int nskip)
+{
+    if (g->nedges == 0)
+        return 0;
+    rules__ray r = {px, py, dx, dy, 1.0, 1.0, ignore, skip, nskip, -1, 0, 1 - 1e-9, NULL, 0};
+    int sector = rules__cache_sector(&g->rays, px, py, dx, dy);
+    double t;
+    for (int n = 0; n < 3; n++) {
+        const struct rules_gcand *cd = rules__cache_get(&g->rays, sector, n);
+        if (cd && rules__ray_hits(&r, &cd->e, cd->piece, &t) && t < r.any_below)
+            return 1; /* a hit the walk would find */
+    }
+    rules__ray_walk(g, &r);
+    if (!r.hit_e)
+        return 0;
+    rules__cache_put(&g->rays, sector, r.hit_e, r.hit_piece);
+    return 1;
 }

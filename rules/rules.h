@@ -172,6 +172,9 @@ int rules_los_index(rules_scenario *sc, size_t i, size_t j);
 /* The same decision testing every terrain piece and figure (no grid): the
  * brute-force reference. */
 int rules_los_index_bruteforce(rules_scenario *sc, size_t i, size_t j);
+/* rules_visibility by the plain method (a full ray cast to every corner):
+ * the reference the faster one is tested against. */
+tt_status rules_visibility_reference(rules_scenario *sc, const char *from, rules_result *out, tt_err *err);
 
 #ifdef __cplusplus
 }

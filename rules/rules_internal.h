@@ -186,6 +186,14 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
  * and pieces in skip; tmax when none.  Inexact: for drawing. */
 double rules_grid_ray(struct rules_grid *g, double px, double py, double dx, double dy, double tmax, rules_pt ignore,
                       const int *skip, int nskip);
+/* The same by runs of cells (rules_grid_ray is the reference). */
+double rules_grid_ray_fast(struct rules_grid *g, double px, double py, double dx, double dy, double tmax,
+                           rules_pt ignore, const int *skip, int nskip);
+/* rules_grid_ray(g, px, py, dx, dy, 1.0, ignore, skip, nskip) < 1 - 1e-9,
+ * answered sooner: blockers of earlier rays from the same point are tried
+ * first (the same inexact test), then the walk stops at the first hit. */
+int rules_grid_ray_hidden(struct rules_grid *g, double px, double py, double dx, double dy, rules_pt ignore,
+                          const int *skip, int nskip);
 
 /* ---- figgrid.c ---- */
 /* Indices of the figures that may lie within R of p (a superset; scratch

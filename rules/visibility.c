@@ -32,6 +32,7 @@ typedef struct rules__vis {
     double px, py, W, D;
     rules__vpt *pts;
     size_t n, cap;
+    int reference; /* decide hidden corners by plain ray casts */
 } rules__vis;
 
 static int rules__push(rules__vis *v, double x, double y, double ang, int order)
@@ -68,8 +69,8 @@ static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, con
         return 0;
     const rules_figure *f = v->f;
     struct rules_grid *g = v->sc->grid;
-    double t = rules_grid_ray(g, v->px, v->py, dx, dy, 1.0, vfix, f->inside, f->ninside);
-    if (t < 1 - 1e-9)
+    if (v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, 1.0, vfix, f->inside, f->ninside) < 1 - 1e-9
+                     : rules_grid_ray_hidden(g, v->px, v->py, dx, dy, vfix, f->inside, f->ninside))
         return 0; /* hidden */
     double ang = atan2(dy, dx);
     int left = 0, right = 0;
@@ -81,7 +82,8 @@ static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, con
     if (nnb == 0 || (left && right) || (!left && !right))
         return rules__push(v, vx, vy, ang, 1);
     double tb = rules__table_exit(v, dx, dy);
-    double tf = rules_grid_ray(g, v->px, v->py, dx, dy, tb, vfix, f->inside, f->ninside);
+    double tf = v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, tb, vfix, f->inside, f->ninside)
+                             : rules_grid_ray_fast(g, v->px, v->py, dx, dy, tb, vfix, f->inside, f->ninside);
     if (tf < 1)
         tf = 1;
     double fx = v->px + tf * dx, fy = v->py + tf * dy;
@@ -100,7 +102,8 @@ static int rules__skipped(const rules_figure *f, int piece)
     return 0;
 }
 
-tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *out, tt_err *err)
+static tt_status rules__visibility(rules_scenario *sc, const char *from, int reference, rules_result *out,
+                                   tt_err *err)
 {
     int i;
     tt_status st;
@@ -108,7 +111,7 @@ tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *o
     out->kind = RULES_Q_VISIBILITY;
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
         return st;
-    rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0};
+    rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0, reference};
     v.px = (double)v.f->shape.c.x;
     v.py = (double)v.f->shape.c.y;
     v.W = (double)rules_fx(sc->width_in);
@@ -135,6 +138,9 @@ tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *o
             /* where an edge leaves the table, the boundary point is a corner */
             if (k + 1 < pc->n || pc->closed) {
                 rules_pt B = pc->v[(k + 1) % pc->n];
+                if (!reference && V.x > 0 && V.x < v.W && V.y > 0 && V.y < v.D && B.x > 0 && B.x < v.W &&
+                    B.y > 0 && B.y < v.D)
+                    continue; /* inside the table: crosses no side */
                 double ax = (double)V.x, ay = (double)V.y, bx = (double)B.x, by = (double)B.y;
                 const double lines[4] = {0, v.W, 0, v.D};
                 for (int s = 0; s < 4 && !bad; s++) {
@@ -172,4 +178,14 @@ tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *o
     free(v.pts);
     out->centre = rules_pt_in(v.f->shape.c);
     return TT_OK;
+}
+
+tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *out, tt_err *err)
+{
+    return rules__visibility(sc, from, 0, out, err);
+}
+
+tt_status rules_visibility_reference(rules_scenario *sc, const char *from, rules_result *out, tt_err *err)
+{
+    return rules__visibility(sc, from, 1, out, err);
 }

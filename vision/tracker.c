@@ -477,11 +477,21 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         if (st != TT_OK)
             return st;
         /* Searched but not found: occluded (or moved out of its window). */
+        int active = 0, missed = 0;
         for (int i = 0; i < t->ntr; i++) {
             trk__track *k = &t->tr[i];
-            if (k->window >= 0 && !k->pub.fresh && k->pub.state == VISION_TAG_SEEN)
-                k->pub.state = VISION_TAG_OCCLUDED;
+            active += k->pub.state != VISION_TAG_LOST;
+            if (k->window >= 0 && !k->pub.fresh) {
+                missed += k->pub.state == VISION_TAG_SEEN;
+                if (k->pub.state == VISION_TAG_SEEN)
+                    k->pub.state = VISION_TAG_OCCLUDED;
+            }
         }
+        /* Most of the table vanished from under its windows at once: not a
+         * hand but the camera (knocked, or the light changed a lot).  Look
+         * at the whole frame next time. */
+        if (missed >= 4 && missed * 2 >= active)
+            t->need_full = 1;
     }
     /* Occluded too long: lost. */
     for (int i = 0; i < t->ntr; i++) {

@@ -83,6 +83,8 @@ tt_status seq_init(const seq_options *o, seq *s, tt_err *err)
     double f = 35.0 * dist * (o->width / 3840.0) * (72.0 / o->table_w);
     rnd_camera_look_at(&s->cam, o->width, o->height, f, -0.08, 0.02, o->table_w / 2, o->table_d / 4, dist,
                        o->table_w / 2, o->table_d / 2);
+    rnd_camera_look_at(&s->cam_bumped, o->width, o->height, f, -0.08, 0.02, o->table_w / 2 + o->bump_in,
+                       o->table_d / 4 - o->bump_in / 2, dist, o->table_w / 2 + o->bump_in / 3, o->table_d / 2);
     s->scene.width_in = o->table_w;
     s->scene.depth_in = o->table_d;
     s->scene.felt_gray = 90;
@@ -165,7 +167,8 @@ tt_status seq_render(const seq *s, int f, tt_image *out, tt_err *err)
     sc.occluders = occ;
     sc.noccluders = nocc;
     sc.seed = s->o.seed * 1000u + (unsigned)f; /* fresh sensor noise every frame */
-    tt_status st = rnd_render(&sc, &s->cam, out, err);
+    const rnd_camera *cam = s->o.bump_frame > 0 && f >= s->o.bump_frame ? &s->cam_bumped : &s->cam;
+    tt_status st = rnd_render(&sc, cam, out, err);
     free(tags);
     return st;
 }

@@ -19,6 +19,8 @@ typedef struct seq_options {
     int anchor_hand;   /* 1: a hand passes over anchor 0 */
     double noise;
     unsigned seed;
+    int bump_frame;    /* > 0: the camera is knocked at this frame ... */
+    double bump_in;    /* ... and moves this far (and turns slightly) */
 } seq_options;
 
 void seq_options_small(seq_options *o); /* 1280x720, 36x24 table: fast tests */
@@ -27,6 +29,7 @@ void seq_options_4k(seq_options *o);    /* 3840x2160, 72x48 table, 120 bases */
 typedef struct seq {
     seq_options o;
     rnd_camera cam;
+    rnd_camera cam_bumped; /* the camera after the knock */
     rnd_tag *base_tags; /* tags at frame 0: anchors first */
     int nanchors, ntags;
     rnd_scene scene;

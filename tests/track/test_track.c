@@ -519,6 +519,80 @@ static void test_corrupt_video(void **state)
     json_decref(lines);
 }
 
+/* The camera is knocked mid-game: the tracker looks at the whole frame
+ * again, the pose is solved again from the anchors, and the figures stay
+ * where they really are on the table. */
+static void test_camera_knocked(void **state)
+{
+    (void)state;
+    seq_options o;
+    seq k;
+    tt_err err = {0};
+    char kd[700], p[800];
+    seq_options_small(&o);
+    o.frames = 16;
+    o.moving = 0;
+    o.taken_away = 0;
+    o.anchor_hand = 0;
+    o.bump_frame = 8;
+    o.bump_in = 1.5;
+    o.seed = 5;
+    assert_int_equal(seq_init(&o, &k, &err), TT_OK);
+    snprintf(kd, sizeof kd, "%s/knock", dir);
+    snprintf(p, sizeof p, "mkdir -p '%s/frames'", kd);
+    assert_int_equal(system(p), 0);
+    assert_int_equal(seq_write_rig(&k, kd, &err), TT_OK);
+    for (int f = 0; f < o.frames; f++) {
+        tt_image im = {0};
+        assert_int_equal(seq_render(&k, f, &im, &err), TT_OK);
+        snprintf(p, sizeof p, "%s/frames/f%04d.png", kd, f);
+        assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
+        tt_image_free(&im);
+    }
+    char rig[800], src[800], ev[800];
+    snprintf(rig, sizeof rig, "%s/rig.json", kd);
+    snprintf(src, sizeof src, "%s/frames/*.png", kd);
+    snprintf(ev, sizeof ev, "%s/ev.jsonl", kd);
+    char *argv[] = {TT_BIN, "track", "--rig", rig, "--source", src, "--events", ev, NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    run_free(&r);
+    json_t *lines = read_jsonl(ev);
+    rnd_tag *tags = malloc(sizeof *tags * (size_t)k.ntags);
+    rnd_occluder occ[4];
+    int nocc, checked = 0, moved = 0;
+    double worst = 0;
+    for (size_t i = 0; i < json_array_size(lines); i++) {
+        json_t *l = json_array_get(lines, i);
+        if (json_object_get(l, "event")) {
+            moved += !strcmp(json_string_value(json_object_get(l, "event")), "moved");
+            continue;
+        }
+        int f = (int)json_integer_value(json_object_get(l, "frame"));
+        if (f < o.bump_frame + 2)
+            continue;
+        int nt = seq_frame(&k, f, tags, occ, &nocc);
+        for (int t = k.nanchors; t < nt; t++) {
+            json_t *g = figure_in(l, tags[t].id);
+            assert_non_null(g);
+            assert_string_equal(json_string_value(json_object_get(g, "state")), "seen");
+            double e = hypot(json_number_value(json_object_get(g, "x")) - tags[t].x,
+                             json_number_value(json_object_get(g, "y")) - tags[t].y);
+            worst = fmax(worst, e);
+            checked++;
+        }
+    }
+    print_message("camera knocked by %.1f\": %d figure-frames after it, worst error %.4f in, %d false moves\n",
+                  o.bump_in, checked, worst, moved);
+    assert_true(checked > 0);
+    assert_true(worst < 0.03);
+    assert_int_equal(moved, 0); /* the figures did not move: the camera did */
+    free(tags);
+    json_decref(lines);
+    seq_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,7 +600,7 @@ int main(void)
         cmocka_unit_test(test_missing_source),      cmocka_unit_test(test_frame_size_change),
         cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_tuio),
         cmocka_unit_test(test_live_overlay),        cmocka_unit_test(test_record),
-        cmocka_unit_test(test_corrupt_video),
+        cmocka_unit_test(test_corrupt_video),       cmocka_unit_test(test_camera_knocked),
     };
     return cmocka_run_group_tests_name("track", tests, setup_all, teardown_all);
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 
+
 /* One stored edge a-b: a, b - a and k = cross(b - a, a).  |coordinates|
  * <= 2e8 fit in int32; every product is taken in int64 (|product| < 2^58). */
 typedef struct rules_gedge {
@@ -245,6 +246,14 @@ static int rules__in_list(const int *l, int n, int v)
 
 /* The direction sector of (dx, dy) seen from src; a new source empties the
  * cache. */
+static int rules__sector_of(double dx, double dy)
+{
+    double t = dy / (fabs(dx) + fabs(dy));
+    double pa = dx >= 0 ? t : dy >= 0 ? 2 - t : -2 - t; /* pseudo-angle in (-2, 2] */
+    int s = (int)((pa + 2) * (RULES__NDIR / 4.0));
+    return s < 0 ? 0 : s >= RULES__NDIR ? RULES__NDIR - 1 : s;
+}
+
 static int rules__cache_sector(struct rules_gcache *c, double sx, double sy, double dx, double dy)
 {
     if (sx != c->sx || sy != c->sy || c->gen == 0) {
@@ -255,10 +264,7 @@ static int rules__cache_sector(struct rules_gcache *c, double sx, double sy, dou
             c->gen = 1;
         }
     }
-    double t = dy / (fabs(dx) + fabs(dy));
-    double pa = dx >= 0 ? t : dy >= 0 ? 2 - t : -2 - t; /* pseudo-angle in (-2, 2] */
-    int s = (int)((pa + 2) * (RULES__NDIR / 4.0));
-    return s < 0 ? 0 : s >= RULES__NDIR ? RULES__NDIR - 1 : s;
+    return rules__sector_of(dx, dy);
 }
 
 /* Candidate n (0: the sector's own, 1 and 2: its neighbours'), or NULL. */
@@ -274,6 +280,30 @@ static void rules__cache_put(struct rules_gcache *c, int sector, const rules_ged
     cd->e = *e;
     cd->piece = piece;
     cd->gen = c->gen;
+}
+
+/* A blocker found by a walk: also a candidate for the empty sectors its
+ * edge spans as seen from the source (it blocks part of them at least). */
+static void rules__cache_put_span(struct rules_gcache *c, int sector, const rules_gedge *e, int piece)
+{
+    rules__cache_put(c, sector, e, piece);
+    int s1 = rules__sector_of((double)e->ax - c->sx, (double)e->ay - c->sy);
+    int s2 = rules__sector_of((double)e->ax + e->ex - c->sx, (double)e->ay + e->ey - c->sy);
+    int d = (s2 - s1 + RULES__NDIR) % RULES__NDIR;
+    if (d > RULES__NDIR / 2) { /* the short way round, from s2 */
+        int t = s1;
+        s1 = s2;
+        s2 = t;
+        d = RULES__NDIR - d;
+    }
+    for (int k = 0; k <= d; k++) {
+        struct rules_gcand *cd = &c->cand[(s1 + k) % RULES__NDIR];
+        if (cd->gen != c->gen) {
+            cd->e = *e;
+            cd->piece = piece;
+            cd->gen = c->gen;
+        }
+    }
 }
 
 typedef struct rules__los {
@@ -382,7 +412,7 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
             int64_t o1 = dx * e->ay - dy * e->ax - C, o2 = o1 + D;
             int64_t o3 = (int64_t)e->ex * a.y - (int64_t)e->ey * a.x - e->k, o4 = o3 - D;
             if ((((o1 ^ o2) & (o3 ^ o4)) < 0 || o1 == 0 || o2 == 0) && rules__los_rare(g, L, i, &q, o1, o2, o3, o4)) {
-                rules__cache_put(&g->los, sector, e, L->piece[i]);
+                rules__cache_put_span(&g->los, sector, e, L->piece[i]);
                 return 1;
             }
         }
@@ -629,6 +659,6 @@ int rules_grid_ray_hidden(struct rules_grid *g, double px, double py, double dx,
     rules__ray_walk(g, &r);
     if (!r.hit_e)
         return 0;
-    rules__cache_put(&g->rays, sector, r.hit_e, r.hit_piece);
+    rules__cache_put_span(&g->rays, sector, r.hit_e, r.hit_piece);
     return 1;
 }

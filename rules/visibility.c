@@ -122,22 +122,27 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
         rules_pt c = {llround(cx[k]), llround(cy[k])};
         bad |= rules__corner(&v, cx[k], cy[k], c, NULL, 0);
     }
+    const rules_pt f0 = v.f->shape.c;
     for (size_t p = 0; p < sc->npieces && !bad; p++) {
         const rules_piece *pc = &sc->pieces[p];
         if (!pc->p.blocks_los || pc->p.los_depth_in > 0 || rules__skipped(v.f, (int)p))
             continue;
         for (int k = 0; k < pc->n && !bad; k++) {
             rules_pt V = pc->v[k], nb[2];
-            int nnb = 0;
+            int nnb = 0, kprev = k == 0 ? pc->n - 1 : k - 1, knext = k + 1 == pc->n ? 0 : k + 1;
             if (pc->closed || k > 0)
-                nb[nnb++] = pc->v[(k + pc->n - 1) % pc->n];
+                nb[nnb++] = pc->v[kprev];
             if (pc->closed || k + 1 < pc->n)
-                nb[nnb++] = pc->v[(k + 1) % pc->n];
-            if (V.x >= 0 && V.x <= v.W && V.y >= 0 && V.y <= v.D)
+                nb[nnb++] = pc->v[knext];
+            /* a corner whose two edges both face away from the viewer is
+             * hidden by its own piece (the line to it runs inside the
+             * piece just before it; the viewer is outside) */
+            int back = !reference && pc->closed && rules_orient(nb[0], V, f0) > 0 && rules_orient(V, nb[1], f0) > 0;
+            if (!back && V.x >= 0 && V.x <= v.W && V.y >= 0 && V.y <= v.D)
                 bad |= rules__corner(&v, (double)V.x, (double)V.y, V, nb, nnb);
             /* where an edge leaves the table, the boundary point is a corner */
             if (k + 1 < pc->n || pc->closed) {
-                rules_pt B = pc->v[(k + 1) % pc->n];
+                rules_pt B = pc->v[knext];
                 if (!reference && V.x > 0 && V.x < v.W && V.y > 0 && V.y < v.D && B.x > 0 && B.x < v.W &&
                     B.y > 0 && B.y < v.D)
                     continue; /* inside the table: crosses no side */

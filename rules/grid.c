@@ -36,7 +36,7 @@ typedef struct rules_gedge {
 /* The edges by cell in one cell order: cell (i, j) is number i * nv + j
  * where i is the cell's index on the "major" axis of the layout. */
 #ifndef RULES__NDIR
-#define RULES__NDIR 128 /* direction sectors of the blocker cache */
+#define RULES__NDIR 256 /* direction sectors of the blocker cache */
 #endif
 
 typedef struct rules_glayout {

@@ -64,6 +64,7 @@ struct rules_grid {
     struct rules_gcache {
         double sx, sy; /* the source point */
         uint32_t gen;
+        unsigned uses; /* queries from it so far */
         struct rules_gcand {
             rules_gedge e;
             int32_t piece;
@@ -259,11 +260,13 @@ static int rules__cache_sector(struct rules_gcache *c, double sx, double sy, dou
     if (sx != c->sx || sy != c->sy || c->gen == 0) {
         c->sx = sx;
         c->sy = sy;
+        c->uses = 0;
         if (++c->gen == 0) {
             memset(c->cand, 0, sizeof c->cand);
             c->gen = 1;
         }
     }
+    c->uses++;
     return rules__sector_of(dx, dy);
 }
 
@@ -283,10 +286,14 @@ static void rules__cache_put(struct rules_gcache *c, int sector, const rules_ged
 }
 
 /* A blocker found by a walk: also a candidate for the empty sectors its
- * edge spans as seen from the source (it blocks part of them at least). */
+ * edge spans as seen from the source (it blocks part of them at least) -
+ * once the source has been asked about more than once (queries in random
+ * order would only pay for it). */
 static void rules__cache_put_span(struct rules_gcache *c, int sector, const rules_gedge *e, int piece)
 {
     rules__cache_put(c, sector, e, piece);
+    if (c->uses < 2)
+        return;
     int s1 = rules__sector_of((double)e->ax - c->sx, (double)e->ay - c->sy);
     int s2 = rules__sector_of((double)e->ax + e->ex - c->sx, (double)e->ay + e->ey - c->sy);
     int d = (s2 - s1 + RULES__NDIR) % RULES__NDIR;

@@ -347,6 +347,9 @@ static __attribute__((noinline)) int rules__los_rare(struct rules_grid *g, const
     return 0;
 }
 
+static int rules__grid_walk(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
+                            int nskip, const int *skip2, int nskip2, int sector);
+
 int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
                        int nskip, const int *skip2, int nskip2)
 {
@@ -368,11 +371,19 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
             !rules__in_list(skip, nskip, cd->piece) && !rules__in_list(skip2, nskip2, cd->piece))
             return 1; /* a proper crossing, as the walk would find */
     }
+    return rules__grid_walk(g, sc, a, b, skip, nskip, skip2, nskip2, sector);
+}
 
-    /* Walk the major axis u line by line (columns when |dx| >= |dy|); in
-     * each line the segment spans a v-range of at most one cell, so the
-     * cells to test (one or two, with a slack of 2 units for rounding) are
-     * consecutive in the layout: one run of edges per line. */
+/* Walk the major axis u line by line (columns when |dx| >= |dy|); in each
+ * line the segment spans a v-range of at most one cell, so the cells to
+ * test (one or two, with a slack of 2 units for rounding) are consecutive
+ * in the layout: one run of edges per line.  Kept out of line so that a
+ * cache hit stays cheap. */
+static __attribute__((noinline)) int rules__grid_walk(struct rules_grid *g, const rules_scenario *sc, rules_pt a,
+                                                        rules_pt b, const int *skip, int nskip, const int *skip2,
+                                                        int nskip2, int sector)
+{
+    const int64_t dx = b.x - a.x, dy = b.y - a.y, C = dx * a.y - dy * a.x;
     rules_scenario *msc = (rules_scenario *)sc;
     if (++msc->mark == 0) {
         memset(msc->piece_mark, 0, sc->npieces * sizeof *msc->piece_mark);

@@ -350,8 +350,8 @@ static __attribute__((noinline)) int rules__los_rare(struct rules_grid *g, const
 static int rules__grid_walk(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
                             int nskip, const int *skip2, int nskip2, int sector);
 
-int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
-                       int nskip, const int *skip2, int nskip2)
+static inline int rules__grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b,
+                                      const int *skip, int nskip, const int *skip2, int nskip2)
 {
     if (g->nedges == 0 || (a.x == b.x && a.y == b.y))
         return 0;
@@ -372,6 +372,21 @@ int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt 
             return 1; /* a proper crossing, as the walk would find */
     }
     return rules__grid_walk(g, sc, a, b, skip, nskip, skip2, nskip2, sector);
+}
+
+int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
+                       int nskip, const int *skip2, int nskip2)
+{
+    return rules__grid_blocked(g, sc, a, b, skip, nskip, skip2, nskip2);
+}
+
+int rules_grid_los_figures(rules_scenario *sc, int i, int j)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
+    if (i == j || (a.x == b.x && a.y == b.y))
+        return 1;
+    return !rules__grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside);
 }
 
 /* Walk the major axis u line by line (columns when |dx| >= |dy|); in each

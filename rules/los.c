@@ -202,15 +202,8 @@ int rules_los_index(rules_scenario *sc, size_t i, size_t j)
     int bl;
     if (!sc || i >= sc->nfigs || j >= sc->nfigs)
         return 0;
-    if (sc->ndeep == 0 && !sc->prof->figures_block) {
-        /* only the grid's terrain can block: rules_los_decide's answer,
-         * without its general set-up */
-        const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
-        rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
-        if (i == j || (a.x == b.x && a.y == b.y))
-            return 1;
-        return !rules_grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside);
-    }
+    if (sc->ndeep == 0 && !sc->prof->figures_block)
+        return rules_grid_los_figures(sc, (int)i, (int)j); /* only the grid's terrain can block */
     return rules_los_decide(sc, (int)i, (int)j, 1, 0, &bl);
 }
 

@@ -180,6 +180,9 @@ void rules_grid_destroy(struct rules_grid *g);
  * vertices touch the segment are decided by rules_piece_blocks. */
 int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
                        int nskip, const int *skip2, int nskip2);
+/* LOS between figures i and j when only the grid's terrain can block (no
+ * depth-limited pieces, figures do not block): rules_los_decide's answer. */
+int rules_grid_los_figures(rules_scenario *sc, int i, int j);
 
 /* Nearest hit of the ray p + t*d, 0 < t <= tmax (fixed-point units, in
  * double) with a LOS-blocking edge, ignoring edges with an end at `ignore`

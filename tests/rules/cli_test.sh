@@ -1,9 +1,10 @@
 #!/bin/sh
-# cli_test.sh BIN SRCDIR - 'tabletrack rules' end to end: one answer line per
+# cli_test.sh BIN SRCDIR [rules] - 'tabletrack rules' end to end: one answer line per
 # query in order, errors inline and the stream goes on, scenario errors on
 # stderr with line and column, exit codes.
 set -u
 BIN=$1
+SUB=${3:-}  # "rules" when BIN is the tabletrack binary
 SRC=$2
 SCN=$SRC/samples/scenarios/into-the-breach-farm.json
 TMP=${TMPDIR:-/tmp}/rules_cli_test.$$
@@ -18,7 +19,7 @@ printf '%s\n' \
   '{"q":"fire","from":"m1","to":"f1"}' \
   '{"q":"los","from":"m1","to":"ghost"}' \
   '{"q":"blast","at":[17,23],"weapon":"mortar"}' > "$TMP/q.jsonl"
-TABLETRACK_DATA=$SRC "$BIN" --scenario "$SCN" < "$TMP/q.jsonl" > "$TMP/out" 2> "$TMP/err" || fail "exit code $?"
+TABLETRACK_DATA=$SRC "$BIN" $SUB --scenario "$SCN" < "$TMP/q.jsonl" > "$TMP/out" 2> "$TMP/err" || fail "exit code $?"
 [ "$(wc -l < "$TMP/out")" -eq 5 ] || fail "want 5 answer lines (blank line skipped), got: $(cat "$TMP/out")"
 sed -n 1p "$TMP/out" | grep -q '"visible":false' || fail "line 1: $(sed -n 1p "$TMP/out")"
 sed -n 1p "$TMP/out" | grep -q '"blocked_by":"house"' || fail "line 1 blocker: $(sed -n 1p "$TMP/out")"
@@ -29,7 +30,7 @@ sed -n 5p "$TMP/out" | grep -q '"hit":\["f1"\]' || fail "line 5: $(sed -n 5p "$T
 
 # malformed scenario: line and column, exit 1, nothing on stdout
 printf '{"ruleset": "into-the-breach",\n "table": {"width_in": 72, "depth_in": 48,\n "figures": []}\n' > "$TMP/bad.json"
-echo '{"q":"los","from":"a","to":"b"}' | "$BIN" --scenario "$TMP/bad.json" > "$TMP/out" 2> "$TMP/err"
+echo '{"q":"los","from":"a","to":"b"}' | "$BIN" $SUB --scenario "$TMP/bad.json" > "$TMP/out" 2> "$TMP/err"
 [ $? -eq 1 ] || fail "malformed scenario should exit 1"
 grep -q 'bad.json: line [0-9]*, column [0-9]*' "$TMP/err" || fail "no line/column: $(cat "$TMP/err")"
 [ ! -s "$TMP/out" ] || fail "stdout not empty on a bad scenario"
@@ -37,10 +38,10 @@ grep -q 'bad.json: line [0-9]*, column [0-9]*' "$TMP/err" || fail "no line/colum
 # a ruleset given as a profile file next to the scenario
 cp "$SRC/rules/profiles/thin-red-line.json" "$TMP/house-rules.json"
 printf '{"ruleset": "house-rules.json", "table": {"width_in": 48, "depth_in": 48},\n "figures": [{"id": "a", "x": 1, "y": 1}, {"id": "b", "x": 5, "y": 1}]}\n' > "$TMP/s.json"
-echo '{"q":"los","from":"a","to":"b"}' | "$BIN" --scenario "$TMP/s.json" > "$TMP/out" 2> "$TMP/err" || fail "profile path: $(cat "$TMP/err")"
+echo '{"q":"los","from":"a","to":"b"}' | "$BIN" $SUB --scenario "$TMP/s.json" > "$TMP/out" 2> "$TMP/err" || fail "profile path: $(cat "$TMP/err")"
 grep -q '"visible":true' "$TMP/out" || fail "profile path answer: $(cat "$TMP/out")"
 
 # usage errors
-"$BIN" > /dev/null 2>&1; [ $? -eq 2 ] || fail "no --scenario should exit 2"
-"$BIN" --bogus > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option should exit 2"
+"$BIN" $SUB > /dev/null 2>&1; [ $? -eq 2 ] || fail "no --scenario should exit 2"
+"$BIN" $SUB --bogus > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option should exit 2"
 echo "ok"

@@ -56,10 +56,24 @@ typedef struct overlay_style {
     int dashed;        /* 1 = dashes (length ~ 0.4", or 4 widths if wider) */
     double fill_alpha; /* 0 = no fill; up to 1 */
     double alpha;      /* outline opacity, 0..1 (0 is taken as 1) */
+    double band_in;    /* 0 = fill the whole area; > 0 = fill (at fill_alpha) only
+                        * a band this wide, inches, just inside the edge: inside
+                        * a circle's circle, a ring's outer circle (its inner
+                        * circle is the next band's outer edge), every edge of
+                        * a polygon or sector */
 } overlay_style;
 
 /* A style with role, width, no dashes, no fill, full opacity. */
 overlay_style overlay_style_line(overlay_role role, double width_in);
+
+/* Large areas (command radius, range bands, visible area) are marked by
+ * their edge, not flooded: projected light on the felt washes out the
+ * figures standing in it.  An outline of width_in and a translucent band
+ * OVERLAY_EDGE_BAND_IN wide just inside it, at band_alpha.  Small areas
+ * (blast templates, grape cones) stay filled. */
+#define OVERLAY_EDGE_BAND_IN 0.5
+#define OVERLAY_EDGE_ALPHA 0.3 /* the band's opacity as the adapter draws it */
+overlay_style overlay_style_edge(overlay_role role, double width_in, double band_alpha);
 
 typedef struct overlay_list overlay_list;
 

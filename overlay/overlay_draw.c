@@ -14,12 +14,20 @@
  * other are filled together (one cairo_fill; the bands share one
  * orientation, so the union is what separate fills would light).
  * Translucent fills are rasterised opaque into an A8 scratch mask and
- * composited once over their bounding box: cairo's in-place span renderer
- * would call pixman once or more per row and run (a shape that fills most
- * of its box, like a disc, keeps cairo's spans). */
+ * composited once: cairo's in-place span renderer would call pixman once
+ * or more per row and run (a shape that fills most of its box, like a
+ * disc, keeps cairo's spans).  Only the 32x16-pixel blocks of the mask that
+ * hold coverage are composited, and only they are cleared again: an
+ * outline or the band along a large area's edge leaves most of its box
+ * empty.
+ *
+ * Large areas (band_in > 0) light only a band inside their edge: a
+ * circle's or ring's is a ring; any other shape's is its outline of twice
+ * the band's width clipped to the shape. */
 #include "overlay_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +35,9 @@
 #define DRAW__MAX_SEG_IN 1.0   /* longest straight piece before mapping */
 #define DRAW__SHARP_COS 0.906  /* cos 25 deg: sharper turns get a round join */
 #define DRAW__DISC_SEGS 16
-#define DRAW__MASK_FILL 0.5    /* translucent fills go through the mask below this fill ratio */     /* font size of the cached text outlines */
+#define DRAW__MASK_FILL 0.5    /* translucent fills go through the mask below this fill ratio */
+#define DRAW__BLOCK 32         /* mask blocks composited only where they hold coverage: */
+#define DRAW__STRIP 16         /* DRAW__BLOCK pixels wide, DRAW__STRIP rows high */
 
 typedef struct draw__buf {
     double *v; /* x, y pairs */
@@ -41,8 +51,10 @@ typedef struct draw__ctx {
     double bx0, by0, bx1, by1; /* pixel bounds of what went to tgt */
     double area;               /* signed pixel area of the loops emitted */
     int loops;                 /* and how many */
+    int keep_tgt;              /* the fill must stay on tgt (a clip is set there) */
     draw__buf mapped;
     draw__buf dense, piece, ring; /* scratch */
+    draw__buf rects;              /* mask blocks composited: (x0, y0), (x1, y1) */
     int oom;
     /* opaque outlines waiting for one cairo_fill (same colour) */
     int pending;
@@ -50,7 +62,9 @@ typedef struct draw__ctx {
     /* translucent fills: A8 mask the size of the target (lazily made;
      * mask_ok = 0 when the target is not a plain image surface) */
     int mask_ok, mask_w, mask_h;
-    unsigned char *mask_data;
+    unsigned char *mask_data;   /* zero between fills where clean (below) */
+    unsigned char *mask_blocks; /* per DRAW__BLOCK columns: coverage seen */
+    int *clean_lo, *clean_hi;   /* per row: mask known zero from lo to hi */
     cairo_surface_t *mask;
     cairo_t *mask_cr;
 } draw__ctx;
@@ -397,9 +411,11 @@ static int draw__mask_ready(draw__ctx *c)
     int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
     if (w < 1 || h < 1 || stride < 1)
         return 0;
-    /* not cleared: each fill clears its own bounding box first */
+    /* not cleared: see draw__mask_clean */
     c->mask_data = malloc((size_t)stride * (size_t)h);
-    if (!c->mask_data) {
+    c->mask_blocks = malloc((size_t)(w / DRAW__BLOCK + 2));
+    c->clean_lo = calloc((size_t)h, 2 * sizeof *c->clean_lo);
+    if (!c->mask_data || !c->mask_blocks || !c->clean_lo) {
         c->oom = 1;
         return 0;
     }
@@ -409,10 +425,106 @@ static int draw__mask_ready(draw__ctx *c)
         return 0;
     cairo_set_antialias(c->mask_cr, CAIRO_ANTIALIAS_FAST);
     cairo_set_source_rgb(c->mask_cr, 1, 1, 1);
+    c->clean_hi = c->clean_lo + h;
     c->mask_w = w;
     c->mask_h = h;
     c->mask_ok = 1;
     return 1;
+}
+
+/* Make the mask zero in the box x0..x1, y0..y1.  Each row keeps the span
+ * known to be zero (clean_lo..clean_hi: cleared once, and every fill
+ * clears what it lit), so only what no fill has used yet is cleared. */
+static void draw__mask_clean(draw__ctx *c, int x0, int y0, int x1, int y1)
+{
+    int stride = cairo_image_surface_get_stride(c->mask);
+    for (int y = y0; y < y1; y++) {
+        unsigned char *row = c->mask_data + (size_t)y * stride;
+        int lo = c->clean_lo[y], hi = c->clean_hi[y];
+        if (lo >= hi) {
+            memset(row + x0, 0, (size_t)(x1 - x0));
+            lo = x0;
+            hi = x1;
+        } else {
+            if (x0 < lo) {
+                memset(row + x0, 0, (size_t)(lo - x0));
+                lo = x0;
+            }
+            if (x1 > hi) {
+                memset(row + hi, 0, (size_t)(x1 - hi));
+                hi = x1;
+            }
+        }
+        c->clean_lo[y] = lo;
+        c->clean_hi[y] = hi;
+    }
+}
+
+/* Composite colour rgb at alpha through the mask, box x0..x1, y0..y1 -
+ * only the blocks of it that hold coverage (an outline or a band along
+ * the edge of a large area leaves most of its box empty, and compositing
+ * an empty mask still reads and writes every target pixel) - and clear
+ * those blocks again, so the mask stays zero where it is clean. */
+static void draw__mask_composite(draw__ctx *c, const double rgb[3], double alpha, int x0, int y0, int x1, int y1)
+{
+    int stride = cairo_image_surface_get_stride(c->mask), nrect = 0;
+    c->rects.n = 0;
+    int b0 = 0, b1 = (x1 - x0 + DRAW__BLOCK - 1) / DRAW__BLOCK;
+    unsigned char *on = c->mask_blocks;
+    cairo_new_path(c->cr);
+    for (int ys = y0; ys < y1; ys += DRAW__STRIP) {
+        int ye = ys + DRAW__STRIP < y1 ? ys + DRAW__STRIP : y1;
+        memset(on + b0, 0, (size_t)(b1 - b0));
+        for (int y = ys; y < ye; y++) {
+            const unsigned char *row = c->mask_data + (size_t)y * stride;
+            for (int b = b0; b < b1; b++) {
+                if (on[b])
+                    continue;
+                int xa = x0 + b * DRAW__BLOCK, xb = xa + DRAW__BLOCK < x1 ? xa + DRAW__BLOCK : x1;
+                uint64_t any = 0, w;
+                int x = xa;
+                for (; x + 8 <= xb; x += 8) {
+                    memcpy(&w, row + x, 8);
+                    any |= w;
+                }
+                for (; x < xb; x++)
+                    any |= row[x];
+                on[b] = any != 0;
+            }
+        }
+        for (int b = b0; b < b1;) {
+            if (!on[b]) {
+                b++;
+                continue;
+            }
+            int e = b;
+            while (e < b1 && on[e])
+                e++;
+            int xa = x0 + b * DRAW__BLOCK, xb = x0 + e * DRAW__BLOCK < x1 ? x0 + e * DRAW__BLOCK : x1;
+            cairo_rectangle(c->cr, xa, ys, xb - xa, ye - ys);
+            draw__push(c, &c->rects, xa, ys);
+            draw__push(c, &c->rects, xb, ye);
+            nrect++;
+            b = e;
+        }
+    }
+    if (nrect == 0 || c->oom) {
+        cairo_new_path(c->cr);
+        return;
+    }
+    cairo_save(c->cr);
+    cairo_clip(c->cr); /* pixel-aligned rectangles: a region */
+    cairo_set_source_rgba(c->cr, rgb[0], rgb[1], rgb[2], alpha);
+    cairo_mask_surface(c->cr, c->mask, 0, 0);
+    cairo_restore(c->cr);
+    /* clear what was lit: every block that held coverage */
+    for (int i = 0; i + 1 < c->rects.n; i += 2) {
+        const double *r = c->rects.v + 2 * i;
+        for (int y = (int)r[1]; y < (int)r[3]; y++)
+            memset(c->mask_data + (size_t)y * stride + (int)r[0], 0, (size_t)(r[2] - r[0]));
+    }
+    c->rects.n = 0;
+    cairo_surface_mark_dirty_rectangle(c->mask, x0, y0, x1 - x0, y1 - y0);
 }
 
 /* Start a fill of colour role/alpha: choose where the path goes.  Opaque
@@ -461,7 +573,7 @@ static void draw__end(draw__ctx *c, overlay_role role, double alpha, cairo_fill_
         }
         /* one loop that fills most of its box (a disc, a cone): cairo's own
          * spans are cheaper than clearing and compositing the whole box */
-        if (c->loops < 2 && fabs(c->area) > DRAW__MASK_FILL * (double)(x1 - x0) * (y1 - y0)) {
+        if (!c->keep_tgt && c->loops < 2 && fabs(c->area) > DRAW__MASK_FILL * (double)(x1 - x0) * (y1 - y0)) {
             cairo_path_t *path = cairo_copy_path(c->mask_cr);
             cairo_new_path(c->mask_cr);
             if (!path || path->status != CAIRO_STATUS_SUCCESS) {
@@ -481,20 +593,13 @@ static void draw__end(draw__ctx *c, overlay_role role, double alpha, cairo_fill_
         cairo_fill(c->cr);
         return;
     }
-    int stride = cairo_image_surface_get_stride(c->mask);
     cairo_surface_flush(c->mask);
-    for (int y = y0; y < y1; y++)
-        memset(c->mask_data + (size_t)y * stride + x0, 0, (size_t)(x1 - x0));
+    draw__mask_clean(c, x0, y0, x1, y1);
     cairo_surface_mark_dirty_rectangle(c->mask, x0, y0, x1 - x0, y1 - y0);
     cairo_set_fill_rule(c->mask_cr, rule);
     cairo_fill(c->mask_cr);
     cairo_surface_flush(c->mask);
-    cairo_save(c->cr);
-    cairo_rectangle(c->cr, x0, y0, x1 - x0, y1 - y0);
-    cairo_clip(c->cr);
-    cairo_set_source_rgba(c->cr, rgb[0], rgb[1], rgb[2], alpha);
-    cairo_mask_surface(c->cr, c->mask, 0, 0);
-    cairo_restore(c->cr);
+    draw__mask_composite(c, rgb, alpha, x0, y0, x1, y1);
 }
 
 /* The boundaries of a round primitive, as loops in c->dense (loop 1) and
@@ -567,11 +672,60 @@ static void draw__text(draw__ctx *c, const overlay__prim *p)
         c->by0 = fmin(c->by0, uy);
         c->by1 = fmax(c->by1, uy);
     }
+    c->bx0 -= 2; /* margin: glyph outlines against their ink extents */
+    c->by0 -= 2;
+    c->bx1 += 2;
+    c->by1 += 2;
     c->loops += 2;
     cairo_move_to(t, ox, oy);
     cairo_text_path(t, p->text);
     cairo_restore(t); /* the path stays, in pixels */
     draw__end(c, p->st.role, p->st.alpha, CAIRO_FILL_RULE_WINDING);
+}
+
+/* The area of a closed primitive at fill_alpha: all of it, or with
+ * band_in only the band just inside its edge.  A circle's or ring's band is
+ * the ring from r1 - band_in to r1 (not below r0); any other shape's is its
+ * outline of width 2 * band_in clipped to the shape itself. */
+static void draw__fill(draw__ctx *c, const overlay__prim *p, const draw__buf *l1, const draw__buf *l2, int nloops)
+{
+    const overlay_style *st = &p->st;
+    int round = p->kind == OVERLAY__CIRCLE || p->kind == OVERLAY__RING;
+    draw__buf b1 = {0}, b2 = {0};
+    if (st->band_in > 0 && round) {
+        overlay__prim q = *p;
+        q.kind = OVERLAY__RING;
+        q.r0 = fmax(p->r0, p->r1 - st->band_in);
+        nloops = draw__round_loops(c, &q, &b1, &b2);
+        l1 = &b1;
+        l2 = &b2;
+    }
+    int clip = st->band_in > 0 && !round;
+    if (clip)
+        draw__flush(c); /* the clip must not take pending shapes with it */
+    draw__begin(c, st->role, st->fill_alpha);
+    draw__densify(c, l1->v, l1->n, 1, &c->dense);
+    draw__emit(c, c->dense.v, c->dense.n, 1);
+    if (nloops == 2) {
+        draw__densify(c, l2->v, l2->n, 1, &c->dense);
+        draw__emit(c, c->dense.v, c->dense.n, 1);
+    }
+    if (clip) {
+        cairo_t *t = c->tgt;
+        cairo_save(t);
+        cairo_set_fill_rule(t, CAIRO_FILL_RULE_EVEN_ODD);
+        cairo_clip(t); /* the shape; the box stays the shape's */
+        c->keep_tgt = 1;
+        draw__stroke(c, l1->v, l1->n, 1, 2 * st->band_in, 0);
+        draw__end(c, st->role, st->fill_alpha, CAIRO_FILL_RULE_WINDING);
+        draw__flush(c); /* opaque: fill now, inside the clip */
+        c->keep_tgt = 0;
+        cairo_restore(t);
+    } else {
+        draw__end(c, st->role, st->fill_alpha, CAIRO_FILL_RULE_EVEN_ODD);
+    }
+    free(b1.v);
+    free(b2.v);
 }
 
 static void draw__prim(draw__ctx *c, const overlay__prim *p)
@@ -594,16 +748,8 @@ static void draw__prim(draw__ctx *c, const overlay__prim *p)
     }
     if (c->oom)
         goto done;
-    if (st->fill_alpha > 0 && closed) {
-        draw__begin(c, st->role, st->fill_alpha);
-        draw__densify(c, l1.v, l1.n, 1, &c->dense);
-        draw__emit(c, c->dense.v, c->dense.n, 1);
-        if (nloops == 2) {
-            draw__densify(c, l2.v, l2.n, 1, &c->dense);
-            draw__emit(c, c->dense.v, c->dense.n, 1);
-        }
-        draw__end(c, st->role, st->fill_alpha, CAIRO_FILL_RULE_EVEN_ODD);
-    }
+    if (st->fill_alpha > 0 && closed)
+        draw__fill(c, p, &l1, &l2, nloops);
     if (st->width_in > 0) {
         draw__begin(c, st->role, st->alpha);
         if ((p->kind == OVERLAY__CIRCLE || p->kind == OVERLAY__RING) && p->r1 <= st->width_in / 2) {
@@ -646,6 +792,9 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     cairo_destroy(c.mask_cr);
     cairo_surface_destroy(c.mask);
     free(c.mask_data);
+    free(c.mask_blocks);
+    free(c.clean_lo);
+    free(c.rects.v);
     free(c.mapped.v);
     free(c.dense.v);
     free(c.piece.v);

@@ -38,7 +38,13 @@ const char *overlay_role_name(overlay_role role)
 
 overlay_style overlay_style_line(overlay_role role, double width_in)
 {
-    overlay_style s = {role, width_in, 0, 0, 1};
+    overlay_style s = {role, width_in, 0, 0, 1, 0};
+    return s;
+}
+
+overlay_style overlay_style_edge(overlay_role role, double width_in, double band_alpha)
+{
+    overlay_style s = {role, width_in, 0, band_alpha, 1, OVERLAY_EDGE_BAND_IN};
     return s;
 }
 
@@ -76,9 +82,10 @@ int overlay_list_count(const overlay_list *l)
 static tt_status overlay__check_style(const overlay_style *st, tt_err *err)
 {
     if (!(st->width_in >= 0 && st->width_in < 100) || !(st->fill_alpha >= 0 && st->fill_alpha <= 1) ||
-        !(st->alpha >= 0 && st->alpha <= 1) || (int)st->role < 0 || st->role >= OVERLAY_ROLE_COUNT)
+        !(st->alpha >= 0 && st->alpha <= 1) || !(st->band_in >= 0 && st->band_in < 100) || (int)st->role < 0 ||
+        st->role >= OVERLAY_ROLE_COUNT)
         return tt_err_set(err, TT_ERR_ARG,
-                          "overlay style: width must be 0..100 in, opacities 0..1 and the role a known one");
+                          "overlay style: width and band must be 0..100 in, opacities 0..1 and the role a known one");
     return TT_OK;
 }
 

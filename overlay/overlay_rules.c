@@ -329,10 +329,11 @@ static tt_status orl__range_bands(const overlay_scene *s, overlay_list *l, const
         double r1 = f->radius_in + mx;
         if (r1 <= r0)
             continue;
-        overlay_style band = overlay_style_line(orl__bracket_role(name), OVERLAY_THIN_IN);
-        band.fill_alpha = 0.12;
-        band.alpha = 0.8;
-        st = overlay_add_ring(l, f->x, f->y, r0, r1, band, err);
+        /* each band by its outer circle and a translucent band inside it
+         * (its inner edge is the previous band's circle, or the base) */
+        overlay_style band = overlay_style_edge(orl__bracket_role(name), OVERLAY_THIN_IN, OVERLAY_EDGE_ALPHA);
+        band.band_in = fmin(band.band_in, r1 - r0);
+        st = overlay_add_circle(l, f->x, f->y, r1, band, err);
         r0 = r1;
     }
     return st;
@@ -420,8 +421,7 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
     } else if (!strcmp(q, "command")) {
         if ((st = rules_command(s->sc, from, &r, err)) != TT_OK)
             goto done;
-        overlay_style c = overlay_style_line(OVERLAY_ROLE_COMMAND, OVERLAY_LINE_IN);
-        c.fill_alpha = 0.1;
+        overlay_style c = overlay_style_edge(OVERLAY_ROLE_COMMAND, OVERLAY_LINE_IN, OVERLAY_EDGE_ALPHA);
         if ((st = overlay_add_circle(l, r.centre.x, r.centre.y, r.radius_in, c, err)) != TT_OK)
             goto done;
         for (size_t i = 0; i < r.n_ids && st == TT_OK; i++)
@@ -440,8 +440,7 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
     } else if (!strcmp(q, "visibility")) {
         if ((st = rules_visibility(s->sc, from, &r, err)) != TT_OK)
             goto done;
-        overlay_style v = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_THIN_IN);
-        v.fill_alpha = 0.15;
+        overlay_style v = overlay_style_edge(OVERLAY_ROLE_CLEAR, OVERLAY_THIN_IN, OVERLAY_EDGE_ALPHA);
         if (r.n_polygon >= 3)
             st = overlay_add_polygon(l, &r.polygon[0].x, (int)r.n_polygon, v, err);
     } else if (!strcmp(q, "move")) {

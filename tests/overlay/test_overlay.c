@@ -165,6 +165,85 @@ static void test_shapes(void **state)
     calib_projector_destroy(pj);
 }
 
+/* Large areas marked by their edge (overlay_style_edge): the outline, a
+ * translucent band 0.5" wide just inside it, and no light further in
+ * (nor outside) - for a circle, a ring (band inside its outer circle
+ * only), a polygon and a sector (band inside every edge), translucent
+ * and opaque. */
+static void test_edge_band(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    overlay_style edge = overlay_style_edge(OVERLAY_ROLE_COMMAND, 0.2, OVERLAY_EDGE_ALPHA);
+    assert_true(edge.band_in == OVERLAY_EDGE_BAND_IN && edge.fill_alpha == OVERLAY_EDGE_ALPHA && edge.alpha == 1);
+    assert_int_equal(overlay_add_circle(l, 20, 22, 10, edge, &err), TT_OK);
+    overlay_style ring = overlay_style_edge(OVERLAY_ROLE_MEDIUM, 0, 0.5);
+    assert_int_equal(overlay_add_ring(l, 50, 30, 3, 6, ring, &err), TT_OK);
+    double sq[8] = {40, 5, 50, 5, 50, 15, 40, 15};
+    overlay_style poly = overlay_style_edge(OVERLAY_ROLE_CLEAR, 0, 0.5);
+    assert_int_equal(overlay_add_polygon(l, sq, 4, poly, &err), TT_OK);
+    overlay_style solid = overlay_style_edge(OVERLAY_ROLE_NEUTRAL, 0, 1);
+    assert_int_equal(overlay_add_sector(l, 58, 6, 0, 8, 80, 120, solid, &err), TT_OK);
+    cairo_surface_t *s = render(l, pj);
+    int band = 0, inner = 0, outside = 0, line = 0, n = 0;
+    for (int k = 0; k < 72; k++) {
+        double a = 2 * M_PI * k / 72, c = cos(a), sn = sin(a);
+        int on = lum_at(s, pj, 20 + 10 * c, 22 + 10 * sn), in = lum_at(s, pj, 20 + 9.7 * c, 22 + 9.7 * sn);
+        int deep = lum_at(s, pj, 20 + 9.2 * c, 22 + 9.2 * sn), out = lum_at(s, pj, 20 + 10.3 * c, 22 + 10.3 * sn);
+        if (on < 0 || deep < 0 || out < 0)
+            continue; /* off the projector */
+        n++;
+        line += on > 150;
+        band += in > 30 && in < 120; /* translucent */
+        inner += deep < 10;
+        outside += out < 10;
+    }
+    assert_true(n > 30);
+    assert_int_equal(line, n);
+    assert_int_equal(band, n);
+    assert_int_equal(inner, n);
+    assert_int_equal(outside, n);
+    assert_true(lum_at(s, pj, 20, 22) < 10); /* no light where the figures stand */
+    /* ring: band inside the outer circle only; the rest of the ring dark */
+    assert_true(lum_at(s, pj, 55.75, 30) > 60);
+    assert_true(lum_at(s, pj, 50, 35.75) > 60);
+    assert_true(lum_at(s, pj, 54.5, 30) < 10);
+    assert_true(lum_at(s, pj, 53.2, 30) < 10);
+    assert_true(lum_at(s, pj, 56.3, 30) < 10);
+    /* polygon: band inside each edge, dark middle and outside */
+    assert_true(lum_at(s, pj, 40.25, 10) > 60);
+    assert_true(lum_at(s, pj, 49.75, 10) > 60);
+    assert_true(lum_at(s, pj, 45, 5.25) > 60);
+    assert_true(lum_at(s, pj, 45, 14.75) > 60);
+    assert_true(lum_at(s, pj, 40.25, 5.25) > 60); /* corner */
+    assert_true(lum_at(s, pj, 45, 10) < 10);
+    assert_true(lum_at(s, pj, 41, 10) < 10);
+    assert_true(lum_at(s, pj, 39.7, 10) < 10);
+    assert_true(lum_at(s, pj, 45, 15.3) < 10);
+    /* opaque sector: full light in the band along the arc and both radii */
+    double a = 100 * M_PI / 180;
+    assert_true(lum_at(s, pj, 58 + 7.75 * cos(a), 6 + 7.75 * sin(a)) > 200);
+    assert_true(lum_at(s, pj, 58 + 5 * cos(a), 6 + 5 * sin(a)) < 10);
+    double a0 = 80 * M_PI / 180, a1 = 120 * M_PI / 180, nx = -sin(a0), ny = cos(a0);
+    assert_true(lum_at(s, pj, 58 + 5 * cos(a0) + 0.25 * nx, 6 + 5 * sin(a0) + 0.25 * ny) > 200);
+    nx = sin(a1);
+    ny = -cos(a1);
+    assert_true(lum_at(s, pj, 58 + 5 * cos(a1) + 0.25 * nx, 6 + 5 * sin(a1) + 0.25 * ny) > 200);
+    assert_true(lum_at(s, pj, 58 + 5 * cos(a1) - 0.3 * nx, 6 + 5 * sin(a1) - 0.3 * ny) < 10);
+    cairo_surface_destroy(s);
+    /* a band width must be 0..100 in */
+    overlay_style bad = overlay_style_edge(OVERLAY_ROLE_CLEAR, 0.1, 0.3);
+    bad.band_in = -1;
+    assert_int_equal(overlay_add_circle(l, 1, 1, 2, bad, &err), TT_ERR_ARG);
+    bad.band_in = NAN;
+    assert_int_equal(overlay_add_polygon(l, sq, 4, bad, &err), TT_ERR_ARG);
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
 /* Blocked/clear and range colours are distinct; blocked is not told from
  * clear by red/green alone (vermillion vs sky blue differ in lightness and
  * hue for every common colour-vision deficiency). */
@@ -462,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_circle_under_perspective), cmocka_unit_test(test_width_in_inches),
         cmocka_unit_test(test_shapes),                   cmocka_unit_test(test_palette),
         cmocka_unit_test(test_bad_primitives),           cmocka_unit_test(test_same_as_reference),
+        cmocka_unit_test(test_edge_band),
         cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };

@@ -1,6 +1,7 @@
 /* overlay_draw_ref.c - the drawing before the speed work (one fill per
  * primitive and outline), kept as the reference the new output is compared
- * against pixel by pixel.  Was overlay/overlay_draw.c:
+ * against pixel by pixel (plus, the plain way, the band inside the edge of
+ * overlay_style.band_in).  Was overlay/overlay_draw.c:
  * primitives in table inches -> cairo paths in target
  * pixels.
  *
@@ -410,7 +411,41 @@ static void draw__prim(draw__ctx *c, const overlay__prim *p)
     }
     if (c->oom)
         goto done;
-    if (st->fill_alpha > 0 && closed) {
+    if (st->fill_alpha > 0 && closed && st->band_in > 0) {
+        /* the band inside the edge (added with overlay_style.band_in): the
+         * plain way - a ring for round shapes, else the outline of twice the
+         * band's width clipped to the shape - one fill each */
+        cairo_new_path(cr);
+        if (p->kind == OVERLAY__CIRCLE || p->kind == OVERLAY__RING) {
+            overlay__prim q = *p;
+            draw__buf b1 = {0}, b2 = {0};
+            q.kind = OVERLAY__RING;
+            q.r0 = fmax(p->r0, p->r1 - st->band_in);
+            int nb = draw__round_loops(c, &q, &b1, &b2);
+            draw__densify(c, b1.v, b1.n, 1, &c->dense);
+            draw__emit(c, c->dense.v, c->dense.n, 1);
+            if (nb == 2) {
+                draw__densify(c, b2.v, b2.n, 1, &c->dense);
+                draw__emit(c, c->dense.v, c->dense.n, 1);
+            }
+            free(b1.v);
+            free(b2.v);
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+            draw__set_color(cr, st->role, st->fill_alpha);
+            cairo_fill(cr);
+        } else {
+            cairo_save(cr);
+            draw__densify(c, l1.v, l1.n, 1, &c->dense);
+            draw__emit(c, c->dense.v, c->dense.n, 1);
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+            cairo_clip(cr);
+            draw__stroke(c, l1.v, l1.n, 1, 2 * st->band_in, 0);
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+            draw__set_color(cr, st->role, st->fill_alpha);
+            cairo_fill(cr);
+            cairo_restore(cr);
+        }
+    } else if (st->fill_alpha > 0 && closed) {
         cairo_new_path(cr);
         draw__densify(c, l1.v, l1.n, 1, &c->dense);
         draw__emit(c, c->dense.v, c->dense.n, 1);

@@ -333,6 +333,58 @@ static void busy_frame(overlay_list *l)
     }
 }
 
+/* The benchmark's frame as the adapter now draws it: range bands and the
+ * command radius marked by their edge (outline and a band inside), plus a
+ * banded ring, a banded polygon (the visible area) and an opaque banded
+ * sector. */
+static void edge_frame(overlay_list *l)
+{
+    tt_err err = {0};
+    overlay_style band = overlay_style_edge(OVERLAY_ROLE_SHORT, 0.05, OVERLAY_EDGE_ALPHA);
+    for (int i = 0; i < 3; i++) {
+        band.role = (overlay_role)(OVERLAY_ROLE_SHORT + i);
+        assert_int_equal(overlay_add_circle(l, 12, 24, 4.5 + 4 * i, band, &err), TT_OK);
+    }
+    overlay_style ring = overlay_style_edge(OVERLAY_ROLE_LONG, 0.05, 0.5);
+    ring.alpha = 0.8;
+    assert_int_equal(overlay_add_ring(l, 45, 30, 2, 5, ring, &err), TT_OK);
+    overlay_style cone = overlay_style_line(OVERLAY_ROLE_ARC, 0.08);
+    cone.fill_alpha = 0.3;
+    assert_int_equal(overlay_add_sector(l, 5, 14, 0, 6.5, -15, 15, cone, &err), TT_OK);
+    for (int i = 0; i < 12; i++) {
+        overlay_style ln = overlay_style_line(i % 3 ? OVERLAY_ROLE_CLEAR : OVERLAY_ROLE_BLOCKED, 0.08);
+        ln.dashed = i % 3 == 0;
+        assert_int_equal(overlay_add_line(l, 10 + i, 23, 40 + 2 * i, 8 + 3 * i, ln, &err), TT_OK);
+    }
+    double vis[12] = {30, 5, 44, 4, 50, 12, 42, 13, 40, 9, 33, 14};
+    assert_int_equal(overlay_add_polygon(l, vis, 6, overlay_style_edge(OVERLAY_ROLE_CLEAR, 0.05, 0.3), &err), TT_OK);
+    assert_int_equal(overlay_add_sector(l, 58, 30, 1, 8, 200, 250, overlay_style_edge(OVERLAY_ROLE_NEUTRAL, 0, 1), &err),
+                     TT_OK);
+    assert_int_equal(overlay_add_circle(l, 4, 30, 24, overlay_style_edge(OVERLAY_ROLE_COMMAND, 0.08, OVERLAY_EDGE_ALPHA),
+                                        &err),
+                     TT_OK);
+    for (int i = 0; i < 20; i++)
+        assert_int_equal(overlay_add_circle(l, 15 + 2.5 * i, 10 + (i % 5) * 6, 0.7,
+                                            overlay_style_line(OVERLAY_ROLE_TARGET, 0.08), &err),
+                         TT_OK);
+    overlay_style blast = overlay_style_line(OVERLAY_ROLE_BLAST, 0.08);
+    blast.fill_alpha = 0.35;
+    double poly[2 * 360];
+    for (int k = 0; k < 360; k++) {
+        double a = 2 * M_PI * k / 360, r = k < 180 ? 2 : 1.2;
+        poly[2 * k] = 33 + r * cos(a);
+        poly[2 * k + 1] = 18 + r * sin(a);
+    }
+    assert_int_equal(overlay_add_polygon(l, poly, 360, blast, &err), TT_OK);
+    assert_int_equal(overlay_add_line(l, 5, 14, 41, 16, overlay_style_line(OVERLAY_ROLE_BALL, 0.1), &err), TT_OK);
+    for (int i = 0; i < 12; i++) {
+        char t[16];
+        snprintf(t, sizeof t, "%d+ %d.%d\"", 4 + i % 3, 6 + i, i);
+        assert_int_equal(overlay_add_text(l, 20 + 3 * i, 40 - i, t, 0.4, 10 * (i % 6), OVERLAY_ROLE_NEUTRAL, &err),
+                         TT_OK);
+    }
+}
+
 /* Per-pixel difference (max over r, g, b) of two same-size surfaces:
  * how many pixels differ by more than 8 and 32 levels, the mean, and how
  * many are lit in a. */
@@ -366,11 +418,19 @@ static void test_same_as_reference(void **state)
     calib_projector *pj = make_pj();
     overlay_list *l = NULL;
     tt_err err = {0};
-    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
-    busy_frame(l);
     overlay_mapper m;
     overlay_mapper_projector(&m, pj);
+    /* the old frame (full fills), then the large areas marked by their edge */
+    for (int frame = 0; frame < 2; frame++)
     for (int on_gray = 0; on_gray < 2; on_gray++) {
+        if (on_gray == 0) {
+            overlay_list_destroy(l);
+            assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+            if (frame == 0)
+                busy_frame(l);
+            else
+                edge_frame(l);
+        }
         cairo_surface_t *s[2];
         for (int k = 0; k < 2; k++) {
             s[k] = cairo_image_surface_create(on_gray ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, 1920, 1080);
@@ -384,8 +444,9 @@ static void test_same_as_reference(void **state)
         long over8, over32, lit;
         double mean;
         compare(s[0], s[1], &over8, &over32, &mean, &lit);
-        print_message("on %s: %ld pixels differ by more than 8 levels, %ld by more than 32, mean %.4f\n",
-                      on_gray ? "gray" : "black", over8, over32, mean);
+        print_message("%s frame on %s: %ld pixels differ by more than 8 levels, %ld by more than 32, mean %.4f, "
+                      "%ld lit\n",
+                      frame ? "edge" : "busy", on_gray ? "gray" : "black", over8, over32, mean, lit);
         assert_true(lit > 100000);
         assert_true(over8 <= 1500);
         assert_true(over32 <= 500);

@@ -16,19 +16,11 @@
 #include <unistd.h>
 
 #include <apriltag/apriltag.h>
-#include <apriltag/tag16h5.h>
-#include <apriltag/tag25h9.h>
-#include <apriltag/tag36h10.h>
-#include <apriltag/tag36h11.h>
-#include <apriltag/tagCircle21h7.h>
-#include <apriltag/tagCircle49h12.h>
-#include <apriltag/tagCustom48h12.h>
-#include <apriltag/tagStandard41h12.h>
-#include <apriltag/tagStandard52h13.h>
 
 #include <jansson.h>
 
 #include "cvwrap.h"
+#include "families.h"
 #include "render.h"
 #ifdef TT_HAVE_CALIB
 #include "calib.h"
@@ -36,30 +28,12 @@
 
 /* ---- helpers ---- */
 
-static const struct {
-    const char *name;
-    apriltag_family_t *(*create)(void);
-    void (*destroy)(apriltag_family_t *);
-    int bits;
-} fams[] = {
-    {"tag36h11", tag36h11_create, tag36h11_destroy, 2},
-    {"tag36h10", tag36h10_create, tag36h10_destroy, 2},
-    {"tag25h9", tag25h9_create, tag25h9_destroy, 2},
-    {"tag16h5", tag16h5_create, tag16h5_destroy, 2},
-    {"tagCircle21h7", tagCircle21h7_create, tagCircle21h7_destroy, 2},
-    {"tagStandard41h12", tagStandard41h12_create, tagStandard41h12_destroy, 2},
-    {"tagCircle49h12", tagCircle49h12_create, tagCircle49h12_destroy, 1},
-    {"tagCustom48h12", tagCustom48h12_create, tagCustom48h12_destroy, 1},
-    {"tagStandard52h13", tagStandard52h13_create, tagStandard52h13_destroy, 1},
-};
-#define NFAMS ((int)(sizeof fams / sizeof fams[0]))
+/* The family table shared with detection and printing (vision/families). */
+#define NFAMS vision_family_count()
 
 static int fam_index(const char *name)
 {
-    for (int i = 0; i < NFAMS; i++)
-        if (!strcmp(fams[i].name, name))
-            return i;
-    return -1;
+    return vision_family_index(name);
 }
 
 /* libapriltag, reference settings for exactness: decimate 1, refine edges,
@@ -76,8 +50,8 @@ static void det_run(det *d, const char *family, const tt_image *im)
     d->fi = fam_index(family);
     assert_true(d->fi >= 0);
     d->td = apriltag_detector_create();
-    d->fam = fams[d->fi].create();
-    apriltag_detector_add_family_bits(d->td, d->fam, fams[d->fi].bits);
+    d->fam = vision_family_create(d->fi);
+    apriltag_detector_add_family_bits(d->td, d->fam, vision_family_bits_corrected(d->fi));
     d->td->quad_decimate = 1;
     d->td->quad_sigma = 0;
     d->td->refine_edges = 1;
@@ -90,7 +64,7 @@ static void det_free(det *d)
 {
     apriltag_detections_destroy(d->dets);
     apriltag_detector_destroy(d->td);
-    fams[d->fi].destroy(d->fam);
+    vision_family_destroy(d->fi, d->fam);
 }
 
 static apriltag_detection_t *det_find(det *d, int id)
@@ -395,18 +369,18 @@ static void test_every_family(void **state)
     rnd_camera_look_at(&cam, 800, 600, 650, -0.08, 0.02, 36, 24 - 22 * tan(15 * M_PI / 180), 22, 36, 24);
     errstat all = {0};
     for (int f = 0; f < NFAMS; f++) {
-        int ncodes = rnd_family_ncodes(fams[f].name);
+        int ncodes = rnd_family_ncodes(vision_family_name(f));
         assert_true(ncodes > 0);
         rnd_tag tags[4];
         for (int i = 0; i < 4; i++) {
             int id = (int)((i * 7919L + 3) % ncodes);
-            tags[i] = mk_tag(fams[f].name, id, 36 + (i % 2 ? 4.5 : -4.5), 24 + (i / 2 ? 3.5 : -3.5),
+            tags[i] = mk_tag(vision_family_name(f), id, 36 + (i % 2 ? 4.5 : -4.5), 24 + (i / 2 ? 3.5 : -3.5),
                              i == 3 ? 0.118 : 0, 2.0, -90 + 47.0 * i + 11 * f, i == 3 ? 1.5 : 0);
         }
         rnd_scene sc = plain_scene(tags, 4);
         errstat st = {0};
-        check_corners(&sc, &cam, fams[f].name, &st);
-        report(fams[f].name, &st);
+        check_corners(&sc, &cam, vision_family_name(f), &st);
+        report(vision_family_name(f), &st);
         assert_int_equal(st.expected, 4);
         assert_int_equal(st.found, 4);
         assert_true(sqrt(st.sum2 / st.n) < 0.15);

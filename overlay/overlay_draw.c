@@ -25,6 +25,7 @@
  * circle's or ring's is a ring; any other shape's is its outline of twice
  * the band's width clipped to the shape. */
 #include "overlay_internal.h"
+#include "overlay_stroke.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -67,6 +68,16 @@ typedef struct draw__ctx {
     int *clean_lo, *clean_hi;   /* per row: mask known zero from lo to hi */
     cairo_surface_t *mask;
     cairo_t *mask_cr;
+    /* outlines through our own rasteriser (overlay_stroke.c) straight into
+     * the target's pixels: rast_ok = 1 when the target allows it (image
+     * surface, ARGB32 or RGB24, pixels = user space, no clip; -1 unknown);
+     * raster = 1 while a primitive's outline goes there; cov_pending = the
+     * coverage holds outlines of colour cov_rgb at cov_alpha not yet blended */
+    int rast_ok, raster, cov_pending;
+    overlay_cov *cov; /* kept on the target surface (user data) between frames */
+    double cov_rgb[3], cov_alpha;
+    cairo_surface_t *img;
+    draw__buf rq, rpx, rhw; /* scratch: points to map, mapped, half widths */
 } draw__ctx;
 
 static int draw__reserve(draw__ctx *c, draw__buf *b, int n)
@@ -287,12 +298,67 @@ static int draw__sharp(const double *q, int n, int i, int closed)
     return d0[0] * d1[0] + d0[1] * d1[1] < DRAW__SHARP_COS;
 }
 
+/* A run of dense table points (a dash, an open line or a closed loop) to
+ * the coverage: each point mapped, with its half width in pixels across
+ * the mapped line from the local Jacobian J of the map (a width hw in
+ * inches across direction d is hw |det J| / |J d| pixels across J d). */
+static void draw__raster_run(draw__ctx *c, const double *q, int k, int closed, double hw, int caps)
+{
+    const double e = 0.01; /* inches, for the Jacobian */
+    if (k < 2 || !draw__reserve(c, &c->rq, 3 * k) || !draw__reserve(c, &c->rpx, 3 * k) ||
+        !draw__reserve(c, &c->rhw, k))
+        return;
+    double *in = c->rq.v, *px = c->rpx.v, *hwp = c->rhw.v;
+    for (int i = 0; i < k; i++) {
+        double x = q[2 * i], y = q[2 * i + 1];
+        double *o = in + 6 * i;
+        o[0] = x;
+        o[1] = y;
+        o[2] = x + e;
+        o[3] = y;
+        o[4] = x;
+        o[5] = y + e;
+    }
+    c->m->map(c->m->user, in, 3 * k, px);
+    for (int i = 0; i < k; i++) {
+        /* tangent in inches: across the neighbours (one-sided at open ends) */
+        int i0 = i > 0 ? i - 1 : closed ? k - 1 : 0, i1 = i < k - 1 ? i + 1 : closed ? 0 : k - 1;
+        double dx = q[2 * i1] - q[2 * i0], dy = q[2 * i1 + 1] - q[2 * i0 + 1], dl = hypot(dx, dy);
+        if (!(dl > 1e-12)) {
+            dx = q[2 * i1] - q[2 * i];
+            dy = q[2 * i1 + 1] - q[2 * i + 1];
+            dl = hypot(dx, dy);
+        }
+        const double *o = px + 6 * i;
+        double jxx = (o[2] - o[0]) / e, jyx = (o[3] - o[1]) / e, jxy = (o[4] - o[0]) / e, jyy = (o[5] - o[1]) / e;
+        double det = fabs(jxx * jyy - jxy * jyx), h = NAN;
+        if (dl > 1e-12) {
+            dx /= dl;
+            dy /= dl;
+            double tx = jxx * dx + jxy * dy, ty = jyx * dx + jyy * dy, tl = hypot(tx, ty);
+            if (tl > 1e-12)
+                h = hw * det / tl; /* NaN stays NaN: the segment is skipped */
+        }
+        hwp[i] = h;
+    }
+    for (int i = 0; i < k; i++) { /* compact to x, y pairs (in place: 2i <= 6i) */
+        px[2 * i] = px[6 * i];
+        px[2 * i + 1] = px[6 * i + 1];
+    }
+    overlay_cov_polyline(c->cov, px, hwp, k, closed, caps);
+    c->cov_pending = 1;
+}
+
 /* Stroke one open piece (already dense): bands between sharp corners,
  * discs at sharp corners and, if caps, at the ends. */
 static void draw__stroke_open(draw__ctx *c, const double *q, int n, double hw, int caps)
 {
     if (n < 2)
         return;
+    if (c->raster) {
+        draw__raster_run(c, q, n, 0, hw, caps ? OVERLAY_CAP_ROUND_START | OVERLAY_CAP_ROUND_END : 0);
+        return;
+    }
     int start = 0;
     for (int i = 1; i < n; i++) {
         if (i == n - 1 || draw__sharp(q, n, i, 0)) {
@@ -361,6 +427,10 @@ static void draw__stroke(draw__ctx *c, const double *pts, int n, int closed, dou
         draw__stroke_open(c, q, k, hw, 1);
         return;
     }
+    if (c->raster) {
+        draw__raster_run(c, q, k, 1, hw, 0); /* round joins all round */
+        return;
+    }
     int first = -1;
     for (int i = 0; i < k && first < 0; i++)
         if (draw__sharp(q, k, i, 1))
@@ -389,6 +459,107 @@ static void draw__flush(draw__ctx *c)
     cairo_set_fill_rule(c->cr, CAIRO_FILL_RULE_WINDING);
     cairo_set_source_rgb(c->cr, c->pend_rgba[0], c->pend_rgba[1], c->pend_rgba[2]);
     cairo_fill(c->cr);
+}
+
+static cairo_user_data_key_t draw__cov_key;
+
+static void draw__cov_destroy(void *p)
+{
+    overlay_cov_free(p);
+    free(p);
+}
+
+/* Can outlines go straight into the target's pixels?  Only when cr draws
+ * onto an ARGB32 or RGB24 image surface in its pixels (identity matrix, no
+ * device offset or scale) with no clip.  The coverage buffer is made then. */
+static int draw__rast_ready(draw__ctx *c)
+{
+    if (c->rast_ok >= 0)
+        return c->rast_ok;
+    c->rast_ok = 0;
+    cairo_surface_t *t = cairo_get_group_target(c->cr);
+    if (cairo_surface_get_type(t) != CAIRO_SURFACE_TYPE_IMAGE)
+        return 0;
+    cairo_format_t f = cairo_image_surface_get_format(t);
+    cairo_matrix_t mx;
+    double ox, oy, sx, sy;
+    cairo_get_matrix(c->cr, &mx);
+    cairo_surface_get_device_offset(t, &ox, &oy);
+    cairo_surface_get_device_scale(t, &sx, &sy);
+    if ((f != CAIRO_FORMAT_ARGB32 && f != CAIRO_FORMAT_RGB24) || ox != 0 || oy != 0 || sx != 1 || sy != 1 ||
+        mx.xx != 1 || mx.yy != 1 || mx.xy != 0 || mx.yx != 0 || mx.x0 != 0 || mx.y0 != 0)
+        return 0;
+    int w = cairo_image_surface_get_width(t), h = cairo_image_surface_get_height(t);
+    /* no clip: the clip is the whole surface (one rectangle) */
+    cairo_rectangle_list_t *rl = cairo_copy_clip_rectangle_list(c->cr);
+    int unclipped = rl && rl->status == CAIRO_STATUS_SUCCESS && rl->num_rectangles == 1 && rl->rectangles[0].x <= 0 &&
+                    rl->rectangles[0].y <= 0 && rl->rectangles[0].x + rl->rectangles[0].width >= w &&
+                    rl->rectangles[0].y + rl->rectangles[0].height >= h;
+    cairo_rectangle_list_destroy(rl);
+    if (!unclipped || !cairo_image_surface_get_data(t))
+        return 0;
+    /* the coverage buffer (w x h bytes, zero between uses) is kept with
+     * the surface for the next frame: allocating and touching it afresh
+     * each frame costs more than the strokes */
+    overlay_cov *cov = cairo_surface_get_user_data(t, &draw__cov_key);
+    if (!cov || cov->w != w || cov->h != h) {
+        cov = malloc(sizeof *cov);
+        if (!cov || !overlay_cov_init(cov, w, h)) {
+            free(cov);
+            c->oom = 1;
+            return 0;
+        }
+        if (cairo_surface_set_user_data(t, &draw__cov_key, cov, draw__cov_destroy) != CAIRO_STATUS_SUCCESS) {
+            draw__cov_destroy(cov);
+            c->oom = 1;
+            return 0;
+        }
+    }
+    c->cov = cov;
+    c->img = t;
+    c->rast_ok = 1;
+    return 1;
+}
+
+/* Blend the outlines waiting in the coverage into the target. */
+static void draw__rast_flush(draw__ctx *c)
+{
+    if (!c->cov_pending)
+        return;
+    c->cov_pending = 0;
+    if (!overlay_cov_pending(c->cov))
+        return;
+    int box[4];
+    cairo_surface_flush(c->img);
+    overlay_cov_blend(c->cov, cairo_image_surface_get_data(c->img), cairo_image_surface_get_stride(c->img), c->cov_rgb,
+                      c->cov_alpha, box);
+    if (box[2] > box[0] && box[3] > box[1])
+        cairo_surface_mark_dirty_rectangle(c->img, box[0], box[1], box[2] - box[0], box[3] - box[1]);
+}
+
+/* Outline of colour role at alpha into the coverage: what waits there in
+ * another colour or opacity is blended first, and cairo's pending fill is
+ * filled first (painting order). */
+static void draw__rast_begin(draw__ctx *c, overlay_role role, double alpha)
+{
+    double rgb[3];
+    overlay_role_rgb(role, rgb);
+    draw__flush(c);
+    if (c->cov_pending && (alpha < 1 || c->cov_alpha != alpha || memcmp(rgb, c->cov_rgb, sizeof rgb) != 0))
+        draw__rast_flush(c);
+    memcpy(c->cov_rgb, rgb, sizeof rgb);
+    c->cov_alpha = alpha;
+    c->raster = 1;
+}
+
+/* End of one primitive's outline: translucent ones are blended now (each
+ * primitive its own union, as with cairo); opaque ones of one colour wait
+ * for the next (one union, one blend). */
+static void draw__rast_end(draw__ctx *c, double alpha)
+{
+    c->raster = 0;
+    if (alpha < 1)
+        draw__rast_flush(c);
 }
 
 /* The A8 mask for translucent fills, made on first use.  Only when cr
@@ -532,6 +703,7 @@ static void draw__mask_composite(draw__ctx *c, const double rgb[3], double alpha
  * mask (or straight to cr when there is none). */
 static void draw__begin(draw__ctx *c, overlay_role role, double alpha)
 {
+    draw__rast_flush(c); /* painting order */
     double rgb[3];
     overlay_role_rgb(role, rgb);
     c->bx0 = c->by0 = INFINITY;
@@ -750,7 +922,14 @@ static void draw__prim(draw__ctx *c, const overlay__prim *p)
         goto done;
     if (st->fill_alpha > 0 && closed)
         draw__fill(c, p, &l1, &l2, nloops);
-    if (st->width_in > 0) {
+    int tiny = (p->kind == OVERLAY__CIRCLE || p->kind == OVERLAY__RING) && p->r1 <= st->width_in / 2;
+    if (st->width_in > 0 && !tiny && draw__rast_ready(c)) {
+        draw__rast_begin(c, st->role, st->alpha);
+        draw__stroke(c, l1.v, l1.n, closed, st->width_in, st->dashed);
+        if (nloops == 2)
+            draw__stroke(c, l2.v, l2.n, 1, st->width_in, st->dashed);
+        draw__rast_end(c, st->alpha);
+    } else if (st->width_in > 0) {
         draw__begin(c, st->role, st->alpha);
         if ((p->kind == OVERLAY__CIRCLE || p->kind == OVERLAY__RING) && p->r1 <= st->width_in / 2) {
             draw__disc(c, p->cx, p->cy, p->r1 + st->width_in / 2);
@@ -776,6 +955,7 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     c.cr = cr;
     c.tgt = cr;
     c.mask_ok = -1;
+    c.rast_ok = -1;
     cairo_save(cr);
     cairo_new_path(cr);
     /* 4x4 supersampled coverage: smooth at projector scale, ~2x faster
@@ -784,6 +964,7 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
     for (int i = 0; i < l->n && !c.oom; i++)
         draw__prim(&c, &l->p[i]);
+    draw__rast_flush(&c); /* always: the coverage must be left clear */
     if (!c.oom)
         draw__flush(&c);
     cairo_new_path(cr);
@@ -799,6 +980,9 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     free(c.dense.v);
     free(c.piece.v);
     free(c.ring.v);
+    free(c.rq.v);
+    free(c.rpx.v);
+    free(c.rhw.v);
     if (c.oom)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory while drawing the overlay");
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)

@@ -16,6 +16,7 @@
 
 #include "cvwrap.h"
 #include "overlay.h"
+#include "overlay_internal.h" /* test_same_as_reference: the outlines taken out */
 #include "projector.h"
 #include "run.h"
 
@@ -409,9 +410,27 @@ static void compare(cairo_surface_t *a, cairo_surface_t *b, long *over8, long *o
     *mean = sum / ((double)w * h);
 }
 
+/* Every primitive without its outline (width_in = 0): fills, bands and
+ * text only. */
+static void strip_outlines(overlay_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        l->p[i].st.width_in = 0;
+}
+
 /* The faster drawing (merged opaque fills, translucent fills through a
  * mask) lights the same pixels as the reference: differences only where
- * anti-aliased edges of one colour overlap, a few pixels in a thousand. */
+ * anti-aliased edges of one colour overlap, a few pixels in a thousand.
+ *
+ * Outlines are NOT compared here any more: overlay_draw now draws them
+ * (lines, dashes, the outlines of circles, arcs, rings and polygons) with
+ * its own rasteriser (overlay/overlay_stroke.c), on purpose - cairo's scan
+ * conversion of thin strokes was most of a frame's time - so its
+ * anti-aliased edges differ from the reference's cairo fills by design.
+ * Both frames are compared with their outlines taken out (fills, the
+ * bands inside large areas, text), with the same per-pixel limits as
+ * before; the outlines are checked against cairo's own strokes of the same
+ * pixel polylines, pixel by pixel, by test_overlay_stroke.c. */
 static void test_same_as_reference(void **state)
 {
     (void)state;
@@ -430,6 +449,7 @@ static void test_same_as_reference(void **state)
                 busy_frame(l);
             else
                 edge_frame(l);
+            strip_outlines(l);
         }
         cairo_surface_t *s[2];
         for (int k = 0; k < 2; k++) {
@@ -447,7 +467,7 @@ static void test_same_as_reference(void **state)
         print_message("%s frame on %s: %ld pixels differ by more than 8 levels, %ld by more than 32, mean %.4f, "
                       "%ld lit\n",
                       frame ? "edge" : "busy", on_gray ? "gray" : "black", over8, over32, mean, lit);
-        assert_true(lit > 100000);
+        assert_true(lit > (frame ? 50000 : 100000)); /* without outlines the edge frame lights ~80000 */
         assert_true(over8 <= 1500);
         assert_true(over32 <= 500);
         assert_true(mean < 0.05);

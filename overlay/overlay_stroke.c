@@ -1,0 +1,363 @@
+/* overlay_stroke.c - anti-aliased thin strokes straight into pixel data
+ * (see overlay_stroke.h). */
+#include "overlay_stroke.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STROKE__HUGE 1e6
+#define STROKE__CHUNK_BITS 4 /* the dirty map marks chunks of 16 pixels of a row */
+#define STROKE__CHUNK (1 << STROKE__CHUNK_BITS)
+
+int overlay_cov_init(overlay_cov *c, int w, int h)
+{
+    memset(c, 0, sizeof *c);
+    if (w < 1 || h < 1)
+        return 0;
+    int nw = (w + 64 * STROKE__CHUNK - 1) / (64 * STROKE__CHUNK);
+    c->a = calloc((size_t)w * h, 1);
+    c->dirty = calloc((size_t)h * nw, sizeof *c->dirty);
+    if (!c->a || !c->dirty) {
+        overlay_cov_free(c);
+        return 0;
+    }
+    c->nw = nw;
+    c->w = w;
+    c->h = h;
+    c->y0 = h;
+    c->y1 = 0;
+    return 1;
+}
+
+void overlay_cov_free(overlay_cov *c)
+{
+    free(c->a);
+    free(c->dirty);
+    memset(c, 0, sizeof *c);
+}
+
+int overlay_cov_pending(const overlay_cov *c)
+{
+    return c->y0 < c->y1;
+}
+
+/* One segment's geometry, in pixels. */
+typedef struct stroke__seg {
+    double ax, ay, ux, uy, len; /* start, unit direction, length */
+    double ha, hb, dh;          /* half widths at the ends, slope per pixel along */
+    int round_a, round_b;       /* round cap/join at the start / end (else butt) */
+    int ext_a, ext_b;           /* the walk reaches past the start / end (else a neighbour covers it) */
+} stroke__seg;
+
+static inline double stroke__min(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double stroke__max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/* A pixel (unit square) seen across a direction at angle phi spreads over
+ * a trapezoid: the sum of two boxes |cos phi| and |sin phi| wide.  Its
+ * cumulative distribution F gives the exact share of the pixel on one
+ * side of a straight edge at offset x from the pixel's centre. */
+typedef struct stroke__trap {
+    double h, g, inv2ab, inva; /* half widths of the support and the flat top; 1 / 2ab, 1 / a */
+} stroke__trap;
+
+static void stroke__trap_init(stroke__trap *tr, double ux, double uy)
+{
+    double a = fabs(ux), b = fabs(uy);
+    if (b > a) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    tr->h = 0.5 * (a + b);
+    tr->g = 0.5 * (a - b);
+    tr->inv2ab = b > 1e-9 ? 1 / (2 * a * b) : 0;
+    tr->inva = 1 / a;
+}
+
+static inline double stroke__cdf(const stroke__trap *tr, double x)
+{
+    if (x <= -tr->h)
+        return 0;
+    if (x >= tr->h)
+        return 1;
+    if (x < -tr->g) {
+        double u = x + tr->h;
+        return u * u * tr->inv2ab;
+    }
+    if (x > tr->g) {
+        double u = tr->h - x;
+        return 1 - u * u * tr->inv2ab;
+    }
+    return 0.5 + x * tr->inva;
+}
+
+/* Rasterise one segment: walk the major axis u (columns of a flat segment,
+ * rows of a steep one) and, in each, only the pixels whose centre can be
+ * within r = max half width + 0.5 (to 0.71, across a diagonal) of the segment: a run of 2r / cos(angle)
+ * pixels across the centre line (the segment's thin parallelogram).  Along
+ * u the walk covers the segment with its square ends, and r more at an
+ * end marked ext (a polyline's ends, or where the next segment turns
+ * sharply or walks another axis); elsewhere the neighbour's walk covers
+ * what lies beyond.
+ *
+ * Coverage of a pixel whose centre is at distance d from the segment: the
+ * share of the pixel's footprint across the segment (stroke__cdf) within
+ * [-hw, hw] (hw interpolated along) - exact for a straight band - with d
+ * to the end point beyond a round end; near or beyond a butt end, times
+ * the share of its footprint along the segment within [0, len]. */
+static void stroke__segment(overlay_cov *c, const stroke__seg *s)
+{
+    stroke__trap tr;
+    stroke__trap_init(&tr, s->ux, s->uy);
+    /* a pixel's footprint reaches tr.h (0.5 to 0.71) from its centre */
+    double r = stroke__max(s->ha, s->hb) + tr.h;
+    int steep = fabs(s->uy) > fabs(s->ux);
+    double au = steep ? s->ay : s->ax, av = steep ? s->ax : s->ay;
+    double du = steep ? s->uy : s->ux, dv = steep ? s->ux : s->uy;
+    double bu = au + du * s->len;
+    int nu = steep ? c->h : c->w, nv = steep ? c->w : c->h;
+    /* past an end: r where marked ext; else r |sin| - the segment's square
+     * end reaches that far along u when the segment is slanted */
+    double eu = r * fabs(dv), ea = s->ext_a ? r : eu, eb = s->ext_b ? r : eu;
+    double umin = du >= 0 ? au - ea : bu - eb, umax = du >= 0 ? bu + eb : au + ea;
+    /* pixel centres k + 0.5 in [umin, umax] */
+    double k0 = ceil(umin - 0.5), k1 = floor(umax - 0.5);
+    if (k0 < 0)
+        k0 = 0;
+    if (k1 > nu - 1)
+        k1 = nu - 1;
+    if (k0 > k1)
+        return;
+    double slope = dv / du; /* |du| >= 1/sqrt(2) */
+    double R = r / fabs(du);
+    double L = s->len, blu = du * L, blv = dv * L;
+    int butt = !s->round_a || !s->round_b;
+    double tlo = s->round_a ? -INFINITY : 0, thi = s->round_b ? INFINITY : L;
+    /* round ends: a footprint of variance 1/12 (any direction) spread over
+     * a disc's curved edge would add pi/12 px^2 to a disc of any radius
+     * r; a radius of sqrt(r^2 - 1/12) gives the disc its true area */
+    double ra = s->ha * s->ha > 1.0 / 12 ? sqrt(s->ha * s->ha - 1.0 / 12) : 0;
+    double rb = s->hb * s->hb > 1.0 / 12 ? sqrt(s->hb * s->hb - 1.0 / 12) : 0;
+    /* steps in the coverage buffer: along v, and per u */
+    size_t stepv = steep ? 1 : (size_t)c->w;
+    for (int k = (int)k0; k <= (int)k1; k++) {
+        double pu = k + 0.5 - au, vc = av + pu * slope;
+        double lo = vc - R - 0.5, hi = vc + R - 0.5; /* centres m + 0.5 within R of vc */
+        if (hi < 0 || lo > nv - 1)
+            continue;
+        int im0 = lo <= 0 ? 0 : (int)lo + ((double)(int)lo < lo); /* ceil */
+        int im1 = hi >= nv - 1 ? nv - 1 : (int)hi;                /* floor */
+        if (im0 > im1)
+            continue;
+        double pv = im0 + 0.5 - av;
+        double t = pu * du + pv * dv, sd = pu * dv - pv * du;
+        unsigned char *p = steep ? c->a + (size_t)k * c->w + im0 : c->a + (size_t)im0 * c->w + k;
+        int lit0 = -1, lit1 = -1;
+        for (int m = im0; m <= im1; m++, t += dv, sd -= du, pv += 1, p += stepv) {
+            double d = fabs(sd), hw;
+            if (t < 0) {
+                hw = s->ha;
+                if (s->round_a) {
+                    d = sqrt(pu * pu + pv * pv);
+                    hw = ra;
+                }
+            } else if (t > L) {
+                hw = s->hb;
+                if (s->round_b) {
+                    d = sqrt((pu - blu) * (pu - blu) + (pv - blv) * (pv - blv));
+                    hw = rb;
+                }
+            } else {
+                hw = s->ha + s->dh * t;
+            }
+            double cov = stroke__cdf(&tr, hw - d) - stroke__cdf(&tr, -hw - d);
+            if (cov <= 0)
+                continue;
+            if (butt) {
+                double f = stroke__cdf(&tr, thi - t) - stroke__cdf(&tr, tlo - t);
+                if (f <= 0)
+                    continue;
+                cov *= f;
+            }
+            int v = (int)(cov * 255 + 0.5);
+            if (v > *p)
+                *p = (unsigned char)v;
+            if (lit0 < 0)
+                lit0 = m;
+            lit1 = m;
+        }
+        if (lit0 < 0)
+            continue;
+        /* mark the chunks touched */
+        if (steep) {
+            uint64_t *dr = c->dirty + (size_t)k * c->nw;
+            for (int b = lit0 >> STROKE__CHUNK_BITS; b <= lit1 >> STROKE__CHUNK_BITS; b++)
+                dr[b >> 6] |= (uint64_t)1 << (b & 63);
+            if (k < c->y0)
+                c->y0 = k;
+            if (k + 1 > c->y1)
+                c->y1 = k + 1;
+        } else {
+            int b = k >> STROKE__CHUNK_BITS;
+            uint64_t bit = (uint64_t)1 << (b & 63);
+            for (int m = lit0; m <= lit1; m++)
+                c->dirty[(size_t)m * c->nw + (b >> 6)] |= bit;
+            if (lit0 < c->y0)
+                c->y0 = lit0;
+            if (lit1 + 1 > c->y1)
+                c->y1 = lit1 + 1;
+        }
+    }
+}
+
+/* A lone point with a round cap: a disc. */
+static void stroke__dot(overlay_cov *c, double x, double y, double hw)
+{
+    stroke__seg s = {x, y, 1, 0, 0, hw, hw, 0, 1, 1, 1, 1};
+    stroke__segment(c, &s);
+}
+
+static int stroke__ok(double x, double y, double hw)
+{
+    return fabs(x) <= STROKE__HUGE && fabs(y) <= STROKE__HUGE && hw >= 0 && hw <= STROKE__HUGE; /* NaN fails */
+}
+
+/* Direction of segment i -> j (unit, in d) when both ends are usable and
+ * apart; 0 otherwise. */
+static int stroke__dir(const double *xy, const double *hw, int i, int j, double d[3])
+{
+    double ax = xy[2 * i], ay = xy[2 * i + 1], bx = xy[2 * j], by = xy[2 * j + 1];
+    if (!stroke__ok(ax, ay, hw[i]) || !stroke__ok(bx, by, hw[j]))
+        return 0;
+    double dx = bx - ax, dy = by - ay, len = sqrt(dx * dx + dy * dy);
+    if (!(len > 1e-9))
+        return 0;
+    d[0] = dx / len;
+    d[1] = dy / len;
+    d[2] = len;
+    return 1;
+}
+
+/* Do two consecutive segments' walks meet without a gap: the same major
+ * axis, the same way along it, and a smooth turn (under ~25 degrees)? */
+static int stroke__meet(const double a[3], const double b[3])
+{
+    int sa = fabs(a[1]) > fabs(a[0]), sb = fabs(b[1]) > fabs(b[0]);
+    if (sa != sb)
+        return 0;
+    double ua = sa ? a[1] : a[0], ub = sb ? b[1] : b[0];
+    return (ua > 0) == (ub > 0) && a[0] * b[0] + a[1] * b[1] > 0.9;
+}
+
+void overlay_cov_polyline(overlay_cov *c, const double *xy, const double *hw, int n, int closed, int caps)
+{
+    if (!c->a || n < 1)
+        return;
+    int segs = closed ? n : n - 1, drawn = 0;
+    double prev[3], cur[3], next[3];
+    int has_prev = closed && segs > 0 && stroke__dir(xy, hw, n - 1, 0, prev);
+    int has_cur = segs > 0 && stroke__dir(xy, hw, 0, 1 % n, cur);
+    for (int i = 0; i < segs; i++) {
+        int j = (i + 1) % n;
+        int ni = i + 1 < segs ? i + 1 : closed ? 0 : -1;
+        int has_next = ni >= 0 && stroke__dir(xy, hw, ni, (ni + 1) % n, next);
+        if (has_cur) {
+            int ra = closed || i > 0 || (caps & OVERLAY_CAP_ROUND_START);
+            int rb = closed || i < segs - 1 || (caps & OVERLAY_CAP_ROUND_END);
+            double len = cur[2];
+            stroke__seg s = {xy[2 * i], xy[2 * i + 1], cur[0], cur[1], len, hw[i], hw[j], (hw[j] - hw[i]) / len,
+                             ra, rb, !(has_prev && stroke__meet(prev, cur)), !(has_next && stroke__meet(cur, next))};
+            stroke__segment(c, &s);
+            drawn++;
+        }
+        memcpy(prev, cur, sizeof prev);
+        has_prev = has_cur;
+        memcpy(cur, next, sizeof cur);
+        has_cur = has_next;
+    }
+    /* a polyline of one point (or all repeats) with round caps: a dot */
+    if (!drawn && !closed && caps == (OVERLAY_CAP_ROUND_START | OVERLAY_CAP_ROUND_END) &&
+        stroke__ok(xy[0], xy[1], hw[0]))
+        stroke__dot(c, xy[0], xy[1], hw[0]);
+}
+
+static inline unsigned stroke__div255(unsigned x)
+{
+    x += 128;
+    return (x + (x >> 8)) >> 8;
+}
+
+void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const double rgb[3], double alpha, int box[4])
+{
+    box[0] = c->w;
+    box[1] = c->h;
+    box[2] = box[3] = 0;
+    if (!c->a || c->y0 >= c->y1)
+        return;
+    double al = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
+    unsigned col[3], A = (unsigned)lround(al * 255);
+    for (int k = 0; k < 3; k++)
+        col[k] = (unsigned)lround((rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k]) * 255);
+    uint32_t solid = 0xff000000u | col[0] << 16 | col[1] << 8 | col[2];
+    for (int y = c->y0; y < c->y1; y++) {
+        unsigned char *cv = c->a + (size_t)y * c->w;
+        uint32_t *row = (uint32_t *)(void *)(data + (size_t)y * stride);
+        uint64_t *dr = c->dirty + (size_t)y * c->nw;
+        for (int wi = 0; wi < c->nw; wi++) {
+            uint64_t bits = dr[wi];
+            dr[wi] = 0;
+            while (bits) {
+                int b = wi * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                int x0 = b * STROKE__CHUNK, x1 = x0 + STROKE__CHUNK < c->w ? x0 + STROKE__CHUNK : c->w;
+                int lo = x1, hi = x0;
+                for (int xw = x0; xw < x1; xw += 8) {
+                    int xe = xw + 8 < x1 ? xw + 8 : x1;
+                    if (xe - xw == 8) {
+                        uint64_t w8;
+                        memcpy(&w8, cv + xw, 8);
+                        if (!w8)
+                            continue;
+                    }
+                    for (int x = xw; x < xe; x++) {
+                        unsigned v = cv[x];
+                        if (!v)
+                            continue;
+                        cv[x] = 0;
+                        lo = x < lo ? x : lo;
+                        hi = x + 1;
+                        unsigned a = A == 255 ? v : stroke__div255(v * A);
+                        if (a == 255) {
+                            row[x] = solid;
+                            continue;
+                        }
+                        uint32_t d = row[x];
+                        unsigned na = 255 - a;
+                        unsigned oa = a + stroke__div255((d >> 24) * na);
+                        unsigned orr = stroke__div255(col[0] * a + ((d >> 16) & 255) * na);
+                        unsigned og = stroke__div255(col[1] * a + ((d >> 8) & 255) * na);
+                        unsigned ob = stroke__div255(col[2] * a + (d & 255) * na);
+                        row[x] = oa << 24 | orr << 16 | og << 8 | ob;
+                    }
+                }
+                if (lo < hi) {
+                    box[0] = lo < box[0] ? lo : box[0];
+                    box[2] = hi > box[2] ? hi : box[2];
+                    box[1] = y < box[1] ? y : box[1];
+                    box[3] = y + 1;
+                }
+            }
+        }
+    }
+    c->y0 = c->h;
+    c->y1 = 0;
+}

@@ -147,6 +147,11 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
      * r; a radius of sqrt(r^2 - 1/12) gives the disc its true area */
     double ra = s->ha * s->ha > 1.0 / 12 ? sqrt(s->ha * s->ha - 1.0 / 12) : 0;
     double rb = s->hb * s->hb > 1.0 / 12 ? sqrt(s->hb * s->hb - 1.0 / 12) : 0;
+    /* runs with t in [t_in0, t_in1] are inside: no end, no butt share */
+    double t_in0 = s->round_a ? 0 : tr.h, t_in1 = s->round_b ? L : L - tr.h;
+    /* half widths at least the footprint's reach: the far edge never
+     * touches a pixel whose centre is inside the stroke */
+    int thick = stroke__min(s->ha, s->hb) >= tr.h;
     /* steps in the coverage buffer: along v, and per u */
     size_t stepv = steep ? 1 : (size_t)c->w;
     for (int k = (int)k0; k <= (int)k1; k++) {
@@ -161,7 +166,30 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
         double pv = im0 + 0.5 - av;
         double t = pu * du + pv * dv, sd = pu * dv - pv * du;
         unsigned char *p = steep ? c->a + (size_t)k * c->w + im0 : c->a + (size_t)im0 * c->w + k;
-        int lit0 = -1, lit1 = -1;
+        int lit0 = im0, lit1 = im1;
+        double t1 = t + (im1 - im0) * dv;
+        if (stroke__min(t, t1) >= t_in0 && stroke__max(t, t1) <= t_in1) {
+            /* the whole run lies along the segment, away from butt ends:
+             * coverage across only */
+            if (thick) {
+                for (int m = im0; m <= im1; m++, t += dv, sd -= du, p += stepv) {
+                    double cov = stroke__cdf(&tr, s->ha + s->dh * t - fabs(sd));
+                    int v = (int)(cov * 255 + 0.5);
+                    if (v > *p)
+                        *p = (unsigned char)v;
+                }
+            } else {
+                for (int m = im0; m <= im1; m++, t += dv, sd -= du, p += stepv) {
+                    double hw = s->ha + s->dh * t, d = fabs(sd);
+                    double cov = stroke__cdf(&tr, hw - d) - stroke__cdf(&tr, -hw - d);
+                    int v = (int)(cov * 255 + 0.5);
+                    if (v > *p)
+                        *p = (unsigned char)v;
+                }
+            }
+            goto mark;
+        }
+        lit0 = lit1 = -1;
         for (int m = im0; m <= im1; m++, t += dv, sd -= du, pv += 1, p += stepv) {
             double d = fabs(sd), hw;
             if (t < 0) {
@@ -197,7 +225,7 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
         }
         if (lit0 < 0)
             continue;
-        /* mark the chunks touched */
+    mark: /* mark the chunks touched */
         if (steep) {
             uint64_t *dr = c->dirty + (size_t)k * c->nw;
             for (int b = lit0 >> STROKE__CHUNK_BITS; b <= lit1 >> STROKE__CHUNK_BITS; b++)
@@ -304,9 +332,9 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
     if (!c->a || c->y0 >= c->y1)
         return;
     double al = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
-    unsigned col[3], A = (unsigned)lround(al * 255);
+    uint32_t col[3], A = (uint32_t)lround(al * 255);
     for (int k = 0; k < 3; k++)
-        col[k] = (unsigned)lround((rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k]) * 255);
+        col[k] = (uint32_t)lround((rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k]) * 255);
     uint32_t solid = 0xff000000u | col[0] << 16 | col[1] << 8 | col[2];
     for (int y = c->y0; y < c->y1; y++) {
         unsigned char *cv = c->a + (size_t)y * c->w;
@@ -329,24 +357,25 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
                             continue;
                     }
                     for (int x = xw; x < xe; x++) {
-                        unsigned v = cv[x];
+                        uint32_t v = cv[x];
                         if (!v)
                             continue;
                         cv[x] = 0;
                         lo = x < lo ? x : lo;
                         hi = x + 1;
-                        unsigned a = A == 255 ? v : stroke__div255(v * A);
+                        uint32_t a = A == 255 ? v : stroke__div255(v * A);
                         if (a == 255) {
                             row[x] = solid;
                             continue;
                         }
-                        uint32_t d = row[x];
-                        unsigned na = 255 - a;
-                        unsigned oa = a + stroke__div255((d >> 24) * na);
-                        unsigned orr = stroke__div255(col[0] * a + ((d >> 16) & 255) * na);
-                        unsigned og = stroke__div255(col[1] * a + ((d >> 8) & 255) * na);
-                        unsigned ob = stroke__div255(col[2] * a + (d & 255) * na);
-                        row[x] = oa << 24 | orr << 16 | og << 8 | ob;
+                        /* solid * a + d * (255 - a), / 255 rounded, two
+                         * channels per 32-bit lane pair (each < 2^16) */
+                        uint32_t d = row[x], na = 255 - a;
+                        uint32_t rb = (solid & 0xff00ffu) * a + (d & 0xff00ffu) * na + 0x800080u;
+                        uint32_t ag = ((solid >> 8) & 0xff00ffu) * a + ((d >> 8) & 0xff00ffu) * na + 0x800080u;
+                        rb = ((rb + ((rb >> 8) & 0xff00ffu)) >> 8) & 0xff00ffu;
+                        ag = (ag + ((ag >> 8) & 0xff00ffu)) & 0xff00ff00u;
+                        row[x] = ag | rb;
                     }
                 }
                 if (lo < hi) {

@@ -40,6 +40,9 @@ struct vision_tracker {
     int bw, bh;        /* block grid */
     int *quiet;        /* frames since the block last changed */
     uint8_t *pending;  /* changed and not yet searched */
+    long *bsum;        /* per-frame scratch: block diff sums, sample counts, */
+    int *bcnt;         /* flood-fill stack (sized with the block grid) */
+    int *bstack;
     int need_full;
     int tile;
     trk__window *win;
@@ -121,6 +124,9 @@ void vision_tracker_destroy(vision_tracker *t)
     free(t->grid);
     free(t->quiet);
     free(t->pending);
+    free(t->bsum);
+    free(t->bcnt);
+    free(t->bstack);
     free(t);
 }
 
@@ -196,10 +202,21 @@ static double trk__ref_diff(const vision_tracker *t, const trk__track *k, const 
     return (double)sum / ((double)sw * sh);
 }
 
+/* Start the change map afresh from this frame: sample grid, no change. */
+static void trk__reset_map(vision_tracker *t, const tt_image *f)
+{
+    size_t nb = (size_t)t->bw * (size_t)t->bh;
+    for (int j = 0; j < t->gh; j++)
+        for (int i = 0; i < t->gw; i++)
+            t->grid[j * t->gw + i] = f->data[(size_t)(j * TRK__STEP + TRK__STEP / 2) * f->stride + i * TRK__STEP +
+                                             TRK__STEP / 2];
+    memset(t->quiet, 0, nb * sizeof *t->quiet);
+    memset(t->pending, 0, nb);
+}
+
+/* New frame size: size the change map and its scratch buffers. */
 static tt_status trk__resize(vision_tracker *t, const tt_image *f, tt_err *err)
 {
-    t->width = f->width;
-    t->height = f->height;
     t->gw = f->width / TRK__STEP;
     t->gh = f->height / TRK__STEP;
     t->bw = (t->gw + TRK__BLOCK - 1) / TRK__BLOCK;
@@ -207,15 +224,23 @@ static tt_status trk__resize(vision_tracker *t, const tt_image *f, tt_err *err)
     free(t->grid);
     free(t->quiet);
     free(t->pending);
+    free(t->bsum);
+    free(t->bcnt);
+    free(t->bstack);
+    size_t nb = (size_t)t->bw * (size_t)t->bh;
     t->grid = malloc((size_t)t->gw * (size_t)t->gh);
-    t->quiet = calloc((size_t)t->bw * (size_t)t->bh, sizeof *t->quiet);
-    t->pending = calloc((size_t)t->bw * (size_t)t->bh, 1);
-    if (!t->grid || !t->quiet || !t->pending)
+    t->quiet = malloc(nb * sizeof *t->quiet);
+    t->pending = malloc(nb);
+    t->bsum = malloc(nb * sizeof *t->bsum);
+    t->bcnt = malloc(nb * sizeof *t->bcnt);
+    t->bstack = malloc(nb * sizeof *t->bstack);
+    if (!t->grid || !t->quiet || !t->pending || !t->bsum || !t->bcnt || !t->bstack) {
+        t->width = t->height = 0; /* try again on the next frame */
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory for a %dx%d frame", f->width, f->height);
-    for (int j = 0; j < t->gh; j++)
-        for (int i = 0; i < t->gw; i++)
-            t->grid[j * t->gw + i] = f->data[(size_t)(j * TRK__STEP + TRK__STEP / 2) * f->stride + i * TRK__STEP +
-                                             TRK__STEP / 2];
+    }
+    t->width = f->width;
+    t->height = f->height;
+    trk__reset_map(t, f);
     return TT_OK;
 }
 
@@ -223,13 +248,10 @@ static tt_status trk__resize(vision_tracker *t, const tt_image *f, tt_err *err)
 static void trk__change_map(vision_tracker *t, const tt_image *f)
 {
     int nb = t->bw * t->bh;
-    long *sum = calloc((size_t)nb, sizeof *sum);
-    int *cnt = calloc((size_t)nb, sizeof *cnt);
-    if (!sum || !cnt) {
-        free(sum);
-        free(cnt);
-        return;
-    }
+    long *sum = t->bsum;
+    int *cnt = t->bcnt;
+    memset(sum, 0, sizeof *sum * (size_t)nb);
+    memset(cnt, 0, sizeof *cnt * (size_t)nb);
     for (int j = 0; j < t->gh; j++) {
         const uint8_t *row = f->data + (size_t)(j * TRK__STEP + TRK__STEP / 2) * f->stride + TRK__STEP / 2;
         uint8_t *g = t->grid + j * t->gw;
@@ -250,8 +272,6 @@ static void trk__change_map(vision_tracker *t, const tt_image *f)
             t->quiet[b]++;
         }
     }
-    free(sum);
-    free(cnt);
 }
 
 static int trk__add_window(vision_tracker *t, int x, int y, int w, int h, trk__wkind kind)
@@ -278,9 +298,7 @@ static int trk__add_window(vision_tracker *t, int x, int y, int w, int h, trk__w
 static void trk__settled_windows(vision_tracker *t, int margin)
 {
     int nb = t->bw * t->bh;
-    int *stack = malloc(sizeof(int) * (size_t)nb);
-    if (!stack)
-        return;
+    int *stack = t->bstack;
     for (int b = 0; b < nb; b++) {
         if (!t->pending[b] || t->quiet[b] < TRK__SETTLE)
             continue;
@@ -309,7 +327,6 @@ static void trk__settled_windows(vision_tracker *t, int margin)
         trk__add_window(t, bx0 * px - margin, by0 * px - margin, (bx1 - bx0 + 1) * px + 2 * margin,
                         (by1 - by0 + 1) * px + 2 * margin, TRK__WIN_SETTLED);
     }
-    free(stack);
 }
 
 typedef struct trk__worker {
@@ -432,7 +449,7 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         for (int i = 0; i < t->ntr; i++)
             if (!t->tr[i].pub.fresh && t->tr[i].pub.state == VISION_TAG_SEEN)
                 t->tr[i].pub.state = VISION_TAG_OCCLUDED;
-        trk__resize(t, f, NULL); /* fresh change map */
+        trk__reset_map(t, f); /* fresh change map */
         t->need_full = 0;
         s.full_frame = 1;
         s.windows = 1;

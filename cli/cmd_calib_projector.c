@@ -144,6 +144,8 @@ static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const
                 rep.rms_px);
     st = calib_projector_save(pj, out, err);
     calib_projector_destroy(pj);
+    if (st == TT_OK)
+        printf("wrote %s\n", out);
     return st;
 }
 
@@ -250,7 +252,6 @@ static int calibpj__live(const char *rigpath, const char *srcspec, const char *d
     win = NULL;
     if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
         goto fail;
-    printf("wrote %s\n", out);
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 fail:
@@ -313,7 +314,6 @@ static int calibpj__solve(const char *rigpath, const char *dir, const char *out,
     }
     if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
         goto fail;
-    printf("wrote %s\n", out);
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 fail:

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define STROKE__HUGE 1e6
 #define STROKE__CHUNK_BITS 4 /* the dirty map marks chunks of 16 pixels of a row */
@@ -172,7 +175,39 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
             /* the whole run lies along the segment, away from butt ends:
              * coverage across only */
             if (thick) {
-                for (int m = im0; m <= im1; m++, t += dv, sd -= du, p += stepv) {
+                /* pixels j = m - im0 with |sd| <= min half width - tr.h
+                 * are wholly inside (coverage 255): [ja, jb) of the run,
+                 * found from sd(j) = sd - du j (a hair narrower, so the
+                 * edge pixels keep the exact test) */
+                int n = im1 - im0 + 1, ja = n, jb = n;
+                double q = stroke__min(s->ha, s->hb) - tr.h - 1e-9;
+                if (q > 0) {
+                    double x0 = (sd - q) / du, x1 = (sd + q) / du;
+                    double jl = ceil(stroke__min(x0, x1)), jh = floor(stroke__max(x0, x1));
+                    if (jl < 0)
+                        jl = 0;
+                    if (jh > n - 1)
+                        jh = n - 1;
+                    if (jl <= jh) {
+                        ja = (int)jl;
+                        jb = (int)jh + 1;
+                    }
+                }
+                for (int j = 0; j < n; j++, t += dv, sd -= du, p += stepv) {
+                    if (j == ja) {
+                        /* the inside: full coverage, no test */
+                        int run = jb - ja;
+                        if (stepv == 1)
+                            memset(p, 255, (size_t)run);
+                        else
+                            for (int i = 0; i < run; i++)
+                                p[(size_t)i * stepv] = 255;
+                        j = jb - 1;
+                        t += dv * (run - 1);
+                        sd -= du * (run - 1);
+                        p += stepv * (size_t)(run - 1);
+                        continue;
+                    }
                     double cov = stroke__cdf(&tr, s->ha + s->dh * t - fabs(sd));
                     int v = (int)(cov * 255 + 0.5);
                     if (v > *p)
@@ -324,6 +359,62 @@ static inline unsigned stroke__div255(unsigned x)
     return (x + (x >> 8)) >> 8;
 }
 
+/* One pixel: solid * a + d * (255 - a), / 255 rounded, two channels per
+ * 32-bit lane pair (each < 2^16); a = coverage v times opacity A. */
+static inline uint32_t stroke__blend1(uint32_t d, uint32_t v, uint32_t A, uint32_t solid)
+{
+    uint32_t a = A == 255 ? v : stroke__div255(v * A);
+    if (a == 255)
+        return solid;
+    uint32_t na = 255 - a;
+    uint32_t rb = (solid & 0xff00ffu) * a + (d & 0xff00ffu) * na + 0x800080u;
+    uint32_t ag = ((solid >> 8) & 0xff00ffu) * a + ((d >> 8) & 0xff00ffu) * na + 0x800080u;
+    rb = ((rb + ((rb >> 8) & 0xff00ffu)) >> 8) & 0xff00ffu;
+    ag = (ag + ((ag >> 8) & 0xff00ffu)) & 0xff00ff00u;
+    return ag | rb;
+}
+
+#ifdef __SSE2__
+typedef struct stroke__blendk {
+    __m128i A, solid16, k128, k255;
+} stroke__blendk;
+
+/* The same sum for 16 pixels at once, 4 per step, in 16-bit lanes (every
+ * intermediate stays below 2^16: s a + d (255 - a) + 128 + its >> 8 <=
+ * 65407), identical to stroke__blend1; coverage read and cleared. */
+static inline void stroke__blend16(unsigned char *cv, uint32_t *row, const stroke__blendk *k, int *lo, int *hi,
+                                   int x0)
+{
+    const __m128i zero = _mm_setzero_si128();
+    for (int g = 0; g < STROKE__CHUNK; g += 4) {
+        uint32_t c4;
+        memcpy(&c4, cv + g, 4);
+        if (!c4)
+            continue;
+        memset(cv + g, 0, 4);
+        if (x0 + g < *lo)
+            *lo = x0 + g;
+        *hi = x0 + g + 4;
+        __m128i v = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)c4), zero); /* 4 x u16 */
+        __m128i m = _mm_add_epi16(_mm_mullo_epi16(v, k->A), k->k128);
+        __m128i a = _mm_srli_epi16(_mm_add_epi16(m, _mm_srli_epi16(m, 8)), 8); /* v A / 255 */
+        __m128i a2 = _mm_unpacklo_epi16(a, a);                                 /* a0 a0 a1 a1 a2 a2 a3 a3 */
+        __m128i alo = _mm_unpacklo_epi32(a2, a2), ahi = _mm_unpackhi_epi32(a2, a2);
+        __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(row + g));
+        __m128i dlo = _mm_unpacklo_epi8(d, zero), dhi = _mm_unpackhi_epi8(d, zero);
+        __m128i olo = _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(k->solid16, alo),
+                                                  _mm_mullo_epi16(dlo, _mm_sub_epi16(k->k255, alo))),
+                                    k->k128);
+        __m128i ohi = _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(k->solid16, ahi),
+                                                  _mm_mullo_epi16(dhi, _mm_sub_epi16(k->k255, ahi))),
+                                    k->k128);
+        olo = _mm_srli_epi16(_mm_add_epi16(olo, _mm_srli_epi16(olo, 8)), 8);
+        ohi = _mm_srli_epi16(_mm_add_epi16(ohi, _mm_srli_epi16(ohi, 8)), 8);
+        _mm_storeu_si128((__m128i *)(void *)(row + g), _mm_packus_epi16(olo, ohi));
+    }
+}
+#endif
+
 void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const double rgb[3], double alpha, int box[4])
 {
     box[0] = c->w;
@@ -336,6 +427,13 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
     for (int k = 0; k < 3; k++)
         col[k] = (uint32_t)lround((rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k]) * 255);
     uint32_t solid = 0xff000000u | col[0] << 16 | col[1] << 8 | col[2];
+#ifdef __SSE2__
+    stroke__blendk bl;
+    bl.A = _mm_set1_epi16((short)A);
+    bl.solid16 = _mm_unpacklo_epi8(_mm_set1_epi32((int)solid), _mm_setzero_si128());
+    bl.k128 = _mm_set1_epi16(128);
+    bl.k255 = _mm_set1_epi16(255);
+#endif
     for (int y = c->y0; y < c->y1; y++) {
         unsigned char *cv = c->a + (size_t)y * c->w;
         uint32_t *row = (uint32_t *)(void *)(data + (size_t)y * stride);
@@ -348,6 +446,12 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
                 bits &= bits - 1;
                 int x0 = b * STROKE__CHUNK, x1 = x0 + STROKE__CHUNK < c->w ? x0 + STROKE__CHUNK : c->w;
                 int lo = x1, hi = x0;
+#ifdef __SSE2__
+                if (x1 - x0 == STROKE__CHUNK) {
+                    stroke__blend16(cv + x0, row + x0, &bl, &lo, &hi, x0);
+                    goto chunk_done;
+                }
+#endif
                 for (int xw = x0; xw < x1; xw += 8) {
                     int xe = xw + 8 < x1 ? xw + 8 : x1;
                     if (xe - xw == 8) {
@@ -363,21 +467,12 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
                         cv[x] = 0;
                         lo = x < lo ? x : lo;
                         hi = x + 1;
-                        uint32_t a = A == 255 ? v : stroke__div255(v * A);
-                        if (a == 255) {
-                            row[x] = solid;
-                            continue;
-                        }
-                        /* solid * a + d * (255 - a), / 255 rounded, two
-                         * channels per 32-bit lane pair (each < 2^16) */
-                        uint32_t d = row[x], na = 255 - a;
-                        uint32_t rb = (solid & 0xff00ffu) * a + (d & 0xff00ffu) * na + 0x800080u;
-                        uint32_t ag = ((solid >> 8) & 0xff00ffu) * a + ((d >> 8) & 0xff00ffu) * na + 0x800080u;
-                        rb = ((rb + ((rb >> 8) & 0xff00ffu)) >> 8) & 0xff00ffu;
-                        ag = (ag + ((ag >> 8) & 0xff00ffu)) & 0xff00ff00u;
-                        row[x] = ag | rb;
+                        row[x] = stroke__blend1(row[x], v, A, solid);
                     }
                 }
+#ifdef __SSE2__
+            chunk_done:
+#endif
                 if (lo < hi) {
                     box[0] = lo < box[0] ? lo : box[0];
                     box[2] = hi > box[2] ? hi : box[2];

@@ -313,12 +313,75 @@ static void test_varying_width(void **state)
     overlay_cov_free(&cov);
 }
 
+/* Blending: every pixel equals the plain formula - colour c at opacity
+ * alpha times coverage v over premultiplied d, per channel
+ * (c a + d (255 - a)) / 255 rounded, a = v alpha / 255 rounded - for random
+ * coverage over random premultiplied pixels, at several opacities, on a
+ * width that is not a multiple of 16 (the 16-pixel vector path and the
+ * one-pixel path at the right edge); untouched pixels keep their value. */
+static void test_blend_exact(void **state)
+{
+    (void)state;
+    enum { BW = 203, BH = 37 };
+    overlay_cov cov;
+    assert_true(overlay_cov_init(&cov, BW, BH));
+    static uint32_t px[BW * BH], before[BW * BH];
+    static unsigned char v[BW * BH];
+    const double alphas[4] = {1, 0.3, 0.5, 0.02};
+    const double rgb[3] = {0.8, 0.47, 0.65};
+    unsigned seed = 12345;
+    for (int ai = 0; ai < 4; ai++) {
+        for (int i = 0; i < BW * BH; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            unsigned A = r & 255, k = (r >> 8) & 255;
+            /* premultiplied: colour channels <= alpha */
+            unsigned cr = A ? (r >> 16) % (A + 1) : 0, cg = A ? (k * 7) % (A + 1) : 0, cb = A ? (k * 13) % (A + 1) : 0;
+            px[i] = before[i] = A << 24 | cr << 16 | cg << 8 | cb;
+        }
+        /* coverage through the API: short horizontal strokes of varying
+         * width light a mixture of partial and full pixels, then some
+         * pixels are set directly (all values 0..255), marked through a
+         * stroke over them first */
+        for (int y = 2; y < BH - 2; y += 5) {
+            double xy[4] = {3.3 + y, y + 0.37, BW - 4.1, y + 0.37 + 0.1 * y}, hw[2] = {0.4 + 0.1 * y, 1.2};
+            overlay_cov_polyline(&cov, xy, hw, 2, 0, OVERLAY_CAP_ROUND_START);
+        }
+        memcpy(v, cov.a, sizeof v);
+        int box[4];
+        overlay_cov_blend(&cov, (unsigned char *)px, 4 * BW, rgb, alphas[ai], box);
+        uint32_t Aop = (uint32_t)lround(alphas[ai] * 255), col[3];
+        for (int k = 0; k < 3; k++)
+            col[k] = (uint32_t)lround(rgb[k] * 255);
+        long lit = 0;
+        for (int i = 0; i < BW * BH; i++) {
+            uint32_t a = (v[i] * Aop + 127) / 255; /* rounded: (x + 127) / 255 == round(x / 255) for x = v A */
+            uint32_t src[4] = {col[2], col[1], col[0], 255}, exp = 0;
+            for (int ch = 0; ch < 4; ch++) {
+                uint32_t d = (before[i] >> (8 * ch)) & 255;
+                uint32_t o = (src[ch] * a + d * (255 - a) + 127) / 255;
+                exp |= o << (8 * ch);
+            }
+            if (!v[i])
+                exp = before[i];
+            lit += v[i] != 0;
+            if (px[i] != exp)
+                fail_msg("alpha %.2f pixel (%d, %d): coverage %u, before %08x, got %08x, expected %08x", alphas[ai],
+                         i % BW, i / BW, v[i], before[i], px[i], exp);
+        }
+        assert_true(lit > 500);
+        for (int i = 0; i < BW * BH; i++)
+            assert_int_equal(cov.a[i], 0);
+    }
+    overlay_cov_free(&cov);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_angles_widths), cmocka_unit_test(test_polylines), cmocka_unit_test(test_dashes),
         cmocka_unit_test(test_short),         cmocka_unit_test(test_clipped),   cmocka_unit_test(test_bad_points),
-        cmocka_unit_test(test_varying_width),
+        cmocka_unit_test(test_varying_width), cmocka_unit_test(test_blend_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,7 @@ int overlay_cov_init(overlay_cov *c, int w, int h)
 
 void overlay_cov_free(overlay_cov *c)
 {
+    overlay_fill_scratch_free(c->fill);
     free(c->a);
     free(c->dirty);
     memset(c, 0, sizeof *c);

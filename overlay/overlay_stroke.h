@@ -29,6 +29,7 @@ typedef struct overlay_cov {
     uint64_t *dirty;  /* per row, nw words: bit k = pixels 16k..16k+15 may hold coverage */
     int nw;
     int y0, y1; /* rows [y0, y1) that may hold coverage */
+    struct overlay_fill_scratch *fill; /* overlay_cov_fill's scratch, made on first use */
 } overlay_cov;
 
 /* Coverage buffer for a w x h target.  Returns 0 when out of memory (or
@@ -46,6 +47,16 @@ void overlay_cov_free(overlay_cov *c);
  * non-finite or huge (> 1e6) coordinate or width are skipped; what falls
  * off the target is clipped. */
 void overlay_cov_polyline(overlay_cov *c, const double *xy, const double *hw, int n, int closed, int caps);
+
+/* Add the exact-area anti-aliased fill of a shape: nloops closed loops,
+ * loop_n[l] points each, one after the other in xy (pixels, x y pairs),
+ * even_odd = 1 for the even-odd rule, 0 for non-zero.  A loop with a
+ * non-finite or huge (> 1e6) coordinate is left out; what falls off the
+ * target is clipped.  The coverage of a pixel is the share of its area
+ * inside the shape (exact where loops do not cross inside that pixel).
+ * Returns 0 when out of memory (part of the shape may be missing). */
+int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd);
+void overlay_fill_scratch_free(struct overlay_fill_scratch *f);
 
 /* Blend colour rgb (0..1, opaque colour) at opacity alpha through the
  * coverage, "over", into 32-bit premultiplied pixels (cairo ARGB32 or

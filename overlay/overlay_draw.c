@@ -10,16 +10,24 @@
  * overlaps merge instead of doubling the light).  Text goes through the
  * local affine of the map at its anchor.
  *
- * Speed (bench_overlay): opaque shapes of one colour drawn one after the
- * other are filled together (one cairo_fill; the bands share one
- * orientation, so the union is what separate fills would light).
- * Translucent fills are rasterised opaque into an A8 scratch mask and
- * composited once: cairo's in-place span renderer would call pixman once
- * or more per row and run (a shape that fills most of its box, like a
- * disc, keeps cairo's spans).  Only the 32x16-pixel blocks of the mask that
- * hold coverage are composited, and only they are cleared again: an
- * outline or the band along a large area's edge leaves most of its box
- * empty.
+ * Speed (bench_overlay): outlines and fills go straight into the target's
+ * pixels through overlay's own rasterisers when the target is a plain
+ * ARGB32/RGB24 image surface (always, for the projector image): outlines by
+ * overlay_cov_polyline (coverage from each pixel's distance to the
+ * stroke), fills - range bands, cones, blast templates - by
+ * overlay_cov_fill (exact-area scan conversion); both blended "over" as
+ * cairo_mask would, to the bit (overlay_stroke.c).  Cairo's scan converter
+ * walks every pixel row each edge crosses at several hundred instructions a
+ * row; ours light only the pixels of the shape.  Opaque outlines of one
+ * colour drawn one after the other share one blend.
+ *
+ * Text, the band inside a polygon (clipped to it) and any target that is
+ * not such an image surface go through cairo: opaque shapes of one colour
+ * drawn one after the other are filled together (one cairo_fill; the bands
+ * share one orientation, so the union is what separate fills would light);
+ * translucent ones are rasterised opaque into an A8 scratch mask and
+ * composited once, only the 32x16-pixel blocks of the mask that hold
+ * coverage.
  *
  * Large areas (band_in > 0) light only a band inside their edge: a
  * circle's or ring's is a ring; any other shape's is its outline of twice
@@ -855,6 +863,33 @@ static void draw__text(draw__ctx *c, const overlay__prim *p)
     draw__end(c, p->st.role, p->st.alpha, CAIRO_FILL_RULE_WINDING);
 }
 
+/* A fill (one loop, or two with the even-odd rule) through our own
+ * exact-area scan conversion into the coverage, blended at once when
+ * translucent: cairo's scan converter walks every row each edge crosses at
+ * several hundred instructions a row, and a band along a large circle has
+ * two long edges. */
+static void draw__fill_cov(draw__ctx *c, const overlay_style *st, const draw__buf *l1, const draw__buf *l2)
+{
+    int ln[2] = {0, 0}, nl = 0, total = 0;
+    draw__rast_begin(c, st->role, st->fill_alpha);
+    c->raster = 0;
+    for (int k = 0; k < 2; k++) {
+        const draw__buf *l = k ? l2 : l1;
+        if (!l)
+            break;
+        draw__densify(c, l->v, l->n, 1, &c->dense);
+        if (c->oom || !draw__reserve(c, &c->rpx, total + c->dense.n))
+            return;
+        c->m->map(c->m->user, c->dense.v, c->dense.n, c->rpx.v + 2 * total);
+        ln[nl++] = c->dense.n;
+        total += c->dense.n;
+    }
+    if (!overlay_cov_fill(c->cov, c->rpx.v, ln, nl, 1))
+        c->oom = 1;
+    c->cov_pending = 1;
+    draw__rast_end(c, st->fill_alpha);
+}
+
 /* The area of a closed primitive at fill_alpha: all of it, or with
  * band_in only the band just inside its edge.  A circle's or ring's band is
  * the ring from r1 - band_in to r1 (not below r0); any other shape's is its
@@ -873,6 +908,12 @@ static void draw__fill(draw__ctx *c, const overlay__prim *p, const draw__buf *l1
         l2 = &b2;
     }
     int clip = st->band_in > 0 && !round;
+    if (!clip && draw__rast_ready(c)) {
+        draw__fill_cov(c, st, l1, nloops == 2 ? l2 : NULL);
+        free(b1.v);
+        free(b2.v);
+        return;
+    }
     if (clip)
         draw__flush(c); /* the clip must not take pending shapes with it */
     draw__begin(c, st->role, st->fill_alpha);
@@ -885,6 +926,9 @@ static void draw__fill(draw__ctx *c, const overlay__prim *p, const draw__buf *l1
     if (clip) {
         cairo_t *t = c->tgt;
         cairo_save(t);
+        /* exact-area coverage, as every other fill gets from
+         * overlay_cov_fill */
+        cairo_set_antialias(t, CAIRO_ANTIALIAS_DEFAULT);
         cairo_set_fill_rule(t, CAIRO_FILL_RULE_EVEN_ODD);
         cairo_clip(t); /* the shape; the box stays the shape's */
         c->keep_tgt = 1;
@@ -900,6 +944,41 @@ static void draw__fill(draw__ctx *c, const overlay__prim *p, const draw__buf *l1
     free(b2.v);
 }
 
+/* Copy a polyline or polygon (table inches), leaving out points the path
+ * passes within DRAW__TOL_IN of anyway - the same allowance curves get: a
+ * blast template clipped by walls arrives as hundreds of points a small
+ * fraction of a pixel apart, and every piece costs the same to draw
+ * whatever its length.  Greedy: from each kept point, reach as far as
+ * every point skipped stays within the allowance of the chord. */
+static void draw__simplify(draw__ctx *c, const double *xy, int n, draw__buf *out)
+{
+    out->n = 0;
+    if (!draw__reserve(c, out, n))
+        return;
+    draw__push(c, out, xy[0], xy[1]);
+    int a = 0;
+    while (a < n - 1) {
+        int j = a + 1;
+        while (j + 1 < n) {
+            /* can the chord a -> j + 1 replace the points between? */
+            const double *pa = xy + 2 * a, *pb = xy + 2 * (j + 1);
+            double dx = pb[0] - pa[0], dy = pb[1] - pa[1], l2 = dx * dx + dy * dy;
+            int ok = l2 > 0;
+            for (int k = a + 1; k <= j && ok; k++) {
+                const double *q = xy + 2 * k;
+                double t = ((q[0] - pa[0]) * dx + (q[1] - pa[1]) * dy) / l2;
+                double ex = pa[0] + t * dx - q[0], ey = pa[1] + t * dy - q[1];
+                ok = t >= 0 && t <= 1 && ex * ex + ey * ey <= DRAW__TOL_IN * DRAW__TOL_IN;
+            }
+            if (!ok)
+                break;
+            j++;
+        }
+        draw__push(c, out, xy[2 * j], xy[2 * j + 1]);
+        a = j;
+    }
+}
+
 static void draw__prim(draw__ctx *c, const overlay__prim *p)
 {
     const overlay_style *st = &p->st;
@@ -912,9 +991,7 @@ static void draw__prim(draw__ctx *c, const overlay__prim *p)
     int nloops;
     if (p->kind == OVERLAY__POLYLINE || p->kind == OVERLAY__POLYGON) {
         nloops = 1;
-        draw__reserve(c, &l1, p->n);
-        for (int i = 0; i < p->n; i++)
-            draw__push(c, &l1, p->xy[2 * i], p->xy[2 * i + 1]);
+        draw__simplify(c, p->xy, p->n, &l1);
     } else {
         nloops = draw__round_loops(c, p, &l1, &l2);
     }

@@ -7,10 +7,14 @@
  * pixel gives dy (1 - f) to its own pixel and dy f to the pixel to its
  * right; the running sum of these along a row is the winding number
  * integrated over each pixel - its exact covered area for shapes whose
- * loops do not overlap.  Only the cells the edges touch are stored (a
- * list per row); the runs between them have one value each and are written
- * without any arithmetic.  So the cost follows the edges' length and the
- * pixels lit, not the shape's bounding box.
+ * loops do not overlap.
+ *
+ * Rows are swept top to bottom with an active edge table: each row, every
+ * edge crossing it adds its pieces to a row accumulator and notes the
+ * columns it touched; the sweep walks those columns in order and writes
+ * the runs between them - one value each - without any arithmetic.  So the
+ * cost follows the edges' length and the pixels lit, not the shape's
+ * bounding box (a band along a large circle has a large, empty box).
  *
  * Rules: non-zero takes min(1, |sum|); even-odd folds the sum modulo 2
  * (FreeType's choice) - both exact where loops do not overlap inside a
@@ -23,30 +27,32 @@
 
 #define FILL__HUGE 1e6
 
-typedef struct fill__cell {
-    int x, next; /* pixel column; next cell of the row (-1 = none) */
-    double d;    /* contribution to the running sum from this pixel on */
-} fill__cell;
+typedef struct fill__edge {
+    double x0, y0, x1, y1; /* in the loop's own direction */
+    double ytop, ybot;
+} fill__edge;
+
+typedef struct fill__span {
+    int lo, hi; /* columns [lo, hi) an edge's pieces touched in this row */
+} fill__span;
 
 struct overlay_fill_scratch {
-    int *head;        /* per row: first cell, -1 = none */
-    fill__cell *cell; /* all cells */
-    int n, cap;
-    int *rows; /* rows that have cells, in the order first touched */
-    int nrows;
-    fill__cell *sorted; /* one row's cells, sorted */
-    int scap;
-    int oom;
+    float *acc;      /* w + 1: one row's contributions, zero between rows */
+    fill__edge *e;   /* the shape's edges, by ytop */
+    int ne, ecap;
+    int *act;        /* active edges */
+    fill__span *sp;  /* their columns this row */
+    int acap;
 };
 
 void overlay_fill_scratch_free(struct overlay_fill_scratch *f)
 {
     if (!f)
         return;
-    free(f->head);
-    free(f->cell);
-    free(f->rows);
-    free(f->sorted);
+    free(f->acc);
+    free(f->e);
+    free(f->act);
+    free(f->sp);
     free(f);
 }
 
@@ -57,54 +63,33 @@ static struct overlay_fill_scratch *fill__scratch(overlay_cov *c)
     struct overlay_fill_scratch *f = calloc(1, sizeof *f);
     if (!f)
         return NULL;
-    f->head = malloc((size_t)c->h * sizeof *f->head);
-    f->rows = malloc((size_t)c->h * sizeof *f->rows);
-    if (!f->head || !f->rows) {
+    f->acc = calloc((size_t)c->w + 2, sizeof *f->acc);
+    if (!f->acc) {
         overlay_fill_scratch_free(f);
         return NULL;
     }
-    for (int y = 0; y < c->h; y++)
-        f->head[y] = -1;
     c->fill = f;
     return f;
 }
 
-static void fill__add(struct overlay_fill_scratch *f, int y, int x, double d)
-{
-    if (f->n == f->cap) {
-        int cap = f->cap ? 2 * f->cap : 4096;
-        fill__cell *cl = realloc(f->cell, (size_t)cap * sizeof *cl);
-        if (!cl) {
-            f->oom = 1;
-            return;
-        }
-        f->cell = cl;
-        f->cap = cap;
-    }
-    if (f->head[y] < 0)
-        f->rows[f->nrows++] = y;
-    fill__cell *e = &f->cell[f->n];
-    e->x = x;
-    e->d = d;
-    e->next = f->head[y];
-    f->head[y] = f->n++;
-}
-
-/* A piece of an edge inside row y, from (xa, ya) to (xb, yb) (ya, yb in
- * [y, y + 1], x already clamped to [0, w]), cut at pixel columns. */
-static void fill__row_piece(struct overlay_fill_scratch *f, int w, int y, double xa, double ya, double xb, double yb)
+/* A piece of an edge inside one row, from (xa, ya) to (xb, yb) (x within
+ * [0, w]), cut at pixel columns, into acc; widens the span *sp. */
+static void fill__row_piece(float *acc, int w, double xa, double ya, double xb, double yb, fill__span *sp)
 {
     double dy = yb - ya;
     if (dy == 0)
         return;
     int ca = (int)xa, cb = (int)xb;
-    if (ca == cb || (xa == xb)) {
+    if (ca == cb || xa == xb) {
         if (ca >= w)
             return; /* at the right border: lights nothing */
         double fx = 0.5 * (xa + xb) - ca;
-        fill__add(f, y, ca, dy * (1 - fx));
-        if (ca + 1 < w)
-            fill__add(f, y, ca + 1, dy * fx);
+        acc[ca] += (float)(dy * (1 - fx));
+        acc[ca + 1] += (float)(dy * fx); /* acc has w + 1 cells */
+        if (ca < sp->lo)
+            sp->lo = ca;
+        if (ca + 2 > sp->hi)
+            sp->hi = ca + 2;
         return;
     }
     /* cut at each integer x between xa and xb */
@@ -115,16 +100,18 @@ static void fill__row_piece(struct overlay_fill_scratch *f, int w, int y, double
      * column to the left */
     if (sx < 0 && (double)ca == xa)
         col = ca - 1;
+    int cmin = col, cmax = col;
     for (;;) {
         double xe = sx > 0 ? col + 1 : col; /* the column's far side */
         int last = sx > 0 ? xb <= xe : xb >= xe;
         double x1 = last ? xb : xe, y1 = last ? yb : ya + (x1 - xa) * dydx;
         double d = y1 - y0;
-        if (d != 0 && col >= 0 && col < w) {
+        if (col >= 0 && col < w) {
             double fx = 0.5 * (x0 + x1) - col;
-            fill__add(f, y, col, d * (1 - fx));
-            if (col + 1 < w)
-                fill__add(f, y, col + 1, d * fx);
+            acc[col] += (float)(d * (1 - fx));
+            acc[col + 1] += (float)(d * fx);
+            cmin = col < cmin ? col : cmin;
+            cmax = col > cmax ? col : cmax;
         }
         if (last)
             break;
@@ -132,12 +119,20 @@ static void fill__row_piece(struct overlay_fill_scratch *f, int w, int y, double
         y0 = y1;
         col += (int)sx;
     }
+    if (cmin < 0)
+        cmin = 0;
+    if (cmax > w - 1)
+        cmax = w - 1;
+    if (cmin < sp->lo)
+        sp->lo = cmin;
+    if (cmax + 2 > sp->hi)
+        sp->hi = cmax + 2;
 }
 
 /* A piece within row y cut where it crosses x = 0 and x = w: what lies
  * left of the surface still counts for the winding (a vertical piece at
  * x = 0 over the same rows); what lies right of it lights nothing. */
-static void fill__clip_piece(struct overlay_fill_scratch *f, int w, int y, double xa, double ya, double xb, double yb)
+static void fill__clip_piece(float *acc, int w, double xa, double ya, double xb, double yb, fill__span *sp)
 {
     double cut[2] = {0, (double)w};
     double px[4] = {xa, 0, 0, xb}, py[4] = {ya, 0, 0, yb};
@@ -168,35 +163,8 @@ static void fill__clip_piece(struct overlay_fill_scratch *f, int w, int y, doubl
             x0 = x1 = 0;
         x0 = x0 < 0 ? 0 : x0 > w ? w : x0; /* rounding at the cut */
         x1 = x1 < 0 ? 0 : x1 > w ? w : x1;
-        fill__row_piece(f, w, y, x0, py[i], x1, py[i + 1]);
+        fill__row_piece(acc, w, x0, py[i], x1, py[i + 1], sp);
     }
-}
-
-/* One edge (pixels), cut at pixel rows. */
-static void fill__edge(struct overlay_fill_scratch *f, int w, int h, double x0, double y0, double x1, double y1)
-{
-    if (y0 == y1)
-        return;
-    double ylo = y0 < y1 ? y0 : y1, yhi = y0 < y1 ? y1 : y0;
-    if (yhi <= 0 || ylo >= h)
-        return;
-    double dxdy = (x1 - x0) / (y1 - y0);
-    int r0 = ylo < 0 ? 0 : (int)ylo, r1 = yhi > h ? h - 1 : (int)ceil(yhi) - 1;
-    int up = y1 < y0;
-    for (int r = up ? r1 : r0; up ? r >= r0 : r <= r1; r += up ? -1 : 1) {
-        /* the edge's part within row r, in the edge's own direction */
-        double ya = up ? fmin(y0, r + 1) : fmax(y0, r), yb = up ? fmax(y1, r) : fmin(y1, r + 1);
-        if (ya == yb)
-            continue;
-        double xa = x0 + (ya - y0) * dxdy, xb = x0 + (yb - y0) * dxdy;
-        fill__clip_piece(f, w, r, xa, ya, xb, yb);
-    }
-}
-
-static int fill__cmp(const void *a, const void *b)
-{
-    int xa = ((const fill__cell *)a)->x, xb = ((const fill__cell *)b)->x;
-    return (xa > xb) - (xa < xb);
 }
 
 static inline void fill__mark(overlay_cov *c, int y, int x0, int x1)
@@ -209,14 +177,22 @@ static inline void fill__mark(overlay_cov *c, int y, int x0, int x1)
 static inline unsigned char fill__value(double s, int even_odd)
 {
     double a = fabs(s);
-    if (even_odd) {
-        a = fmod(a, 2);
-        if (a > 1)
-            a = 2 - a;
-    } else if (a > 1) {
-        a = 1;
+    if (a > 1 + 1e-6) { /* only where loops overlap (not float rounding) */
+        if (even_odd) {
+            a = fmod(a, 2);
+            if (a > 1)
+                a = 2 - a;
+        } else {
+            a = 1;
+        }
     }
-    return (unsigned char)(a * 255 + 0.5);
+    return (unsigned char)(a >= 1 ? 255 : a * 255 + 0.5);
+}
+
+static int fill__by_top(const void *a, const void *b)
+{
+    double ya = ((const fill__edge *)a)->ytop, yb = ((const fill__edge *)b)->ytop;
+    return (ya > yb) - (ya < yb);
 }
 
 int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd)
@@ -226,74 +202,130 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
     struct overlay_fill_scratch *f = fill__scratch(c);
     if (!f)
         return 0;
-    f->n = 0;
-    f->nrows = 0;
-    f->oom = 0;
+    const int w = c->w, h = c->h;
+    /* the edges that cross a row of the target */
+    f->ne = 0;
     const double *p = xy;
     for (int l = 0; l < nloops; l++) {
         int n = loop_n[l];
         int ok = n >= 3;
         for (int i = 0; i < n && ok; i++)
             ok = fabs(p[2 * i]) <= FILL__HUGE && fabs(p[2 * i + 1]) <= FILL__HUGE; /* NaN fails */
-        if (ok)
-            for (int i = 0; i < n; i++) {
-                const double *a = p + 2 * i, *b = p + 2 * ((i + 1) % n);
-                fill__edge(f, c->w, c->h, a[0], a[1], b[0], b[1]);
+        for (int i = 0; ok && i < n; i++) {
+            const double *a = p + 2 * i, *b = p + 2 * ((i + 1) % n);
+            double yt = a[1] < b[1] ? a[1] : b[1], yb = a[1] < b[1] ? b[1] : a[1];
+            if (a[1] == b[1] || yb <= 0 || yt >= h)
+                continue;
+            if (f->ne == f->ecap) {
+                int cap = f->ecap ? 2 * f->ecap : 1024;
+                fill__edge *e = realloc(f->e, (size_t)cap * sizeof *e);
+                if (!e)
+                    return 0;
+                f->e = e;
+                f->ecap = cap;
             }
+            f->e[f->ne++] = (fill__edge){a[0], a[1], b[0], b[1], yt, yb};
+        }
         p += 2 * (n > 0 ? n : 0);
     }
-    /* sweep each row: cells sorted by x, runs between them one value */
-    for (int k = 0; k < f->nrows; k++) {
-        int y = f->rows[k], m = 0;
-        for (int e = f->head[y]; e >= 0; e = f->cell[e].next)
-            m++;
-        if (!f->oom && m > f->scap) {
-            fill__cell *s = realloc(f->sorted, (size_t)m * sizeof *s);
-            if (s) {
-                f->sorted = s;
-                f->scap = m;
-            } else {
-                f->oom = 1;
-            }
-        }
-        if (f->oom) {
-            f->head[y] = -1;
+    if (f->ne == 0)
+        return 1;
+    if (f->ne > f->acap) {
+        int *act = realloc(f->act, (size_t)f->ne * sizeof *act);
+        if (act)
+            f->act = act;
+        fill__span *sp = act ? realloc(f->sp, (size_t)f->ne * sizeof *sp) : NULL;
+        if (sp)
+            f->sp = sp;
+        if (!act || !sp)
+            return 0;
+        f->acap = f->ne;
+    }
+    qsort(f->e, (size_t)f->ne, sizeof *f->e, fill__by_top);
+    float *acc = f->acc;
+    int next = 0, nact = 0;
+    int y = f->e[0].ytop < 0 ? 0 : (int)f->e[0].ytop;
+    for (; y < h; y++) {
+        /* edges that start above the row's bottom join; those that end at
+         * or above its top leave */
+        while (next < f->ne && f->e[next].ytop < y + 1)
+            f->act[nact++] = next++;
+        int k = 0;
+        for (int i = 0; i < nact; i++)
+            if (f->e[f->act[i]].ybot > y)
+                f->act[k++] = f->act[i];
+        nact = k;
+        if (nact == 0) {
+            if (next == f->ne)
+                break;
+            int ny = (int)f->e[next].ytop; /* skip the empty rows */
+            y = (ny > y ? ny : y + 1) - 1;
             continue;
         }
-        m = 0;
-        for (int e = f->head[y]; e >= 0; e = f->cell[e].next)
-            f->sorted[m++] = f->cell[e];
-        f->head[y] = -1;
-        fill__cell *s = f->sorted;
-        if (m < 16) { /* insertion sort: a few crossings per row */
-            for (int i = 1; i < m; i++) {
-                fill__cell t = s[i];
-                int j = i - 1;
-                while (j >= 0 && s[j].x > t.x) {
-                    s[j + 1] = s[j];
-                    j--;
-                }
-                s[j + 1] = t;
-            }
-        } else {
-            qsort(s, (size_t)m, sizeof *s, fill__cmp);
-        }
-        unsigned char *row = c->a + (size_t)y * c->w;
-        double sum = 0;
-        int lit0 = c->w, lit1 = 0;
-        for (int i = 0; i < m;) {
-            int x = s[i].x;
-            while (i < m && s[i].x == x)
-                sum += s[i++].d;
-            unsigned char v = fill__value(sum, even_odd);
-            int xe = i < m ? s[i].x : c->w; /* the run x .. xe - 1 has this value */
-            if (v == 0 || xe <= x)
+        /* each active edge's piece in this row */
+        for (int i = 0; i < nact; i++) {
+            const fill__edge *e = &f->e[f->act[i]];
+            fill__span *sp = &f->sp[i];
+            sp->lo = w + 1;
+            sp->hi = -1;
+            int down = e->y1 > e->y0;
+            double ya = down ? fmax(e->y0, y) : fmin(e->y0, y + 1), yb = down ? fmin(e->y1, y + 1) : fmax(e->y1, y);
+            if (ya == yb)
                 continue;
-            for (int u = x; u < xe; u++)
+            double dxdy = (e->x1 - e->x0) / (e->y1 - e->y0);
+            double xa = e->x0 + (ya - e->y0) * dxdy, xb = e->x0 + (yb - e->y0) * dxdy;
+            fill__clip_piece(acc, w, xa, ya, xb, yb, sp);
+        }
+        /* spans in column order (insertion sort: a few, nearly sorted) */
+        fill__span *sp = f->sp;
+        for (int i = 1; i < nact; i++) {
+            fill__span t = sp[i];
+            int j = i - 1;
+            while (j >= 0 && sp[j].lo > t.lo) {
+                sp[j + 1] = sp[j];
+                j--;
+            }
+            sp[j + 1] = t;
+        }
+        /* sweep: inside a span every column is summed; between spans the
+         * sum holds, one value for the whole run */
+        unsigned char *row = c->a + (size_t)y * w;
+        double sum = 0;
+        int x = 0, lit0 = w, lit1 = 0;
+        for (int i = 0; i < nact; i++) {
+            if (sp[i].hi <= sp[i].lo)
+                continue; /* touched nothing */
+            int lo = sp[i].lo > x ? sp[i].lo : x, hi = sp[i].hi > w ? w : sp[i].hi;
+            /* the run before the span */
+            unsigned char v = fill__value(sum, even_odd);
+            if (v && lo > x) {
+                for (int u = x; u < lo; u++)
+                    if (v > row[u])
+                        row[u] = v;
+                lit0 = x < lit0 ? x : lit0;
+                lit1 = lo > lit1 ? lo : lit1;
+            }
+            for (int u = lo; u < hi; u++) {
+                sum += acc[u];
+                acc[u] = 0;
+                unsigned char vu = fill__value(sum, even_odd);
+                if (vu) {
+                    if (vu > row[u])
+                        row[u] = vu;
+                    lit0 = u < lit0 ? u : lit0;
+                    lit1 = u + 1 > lit1 ? u + 1 : lit1;
+                }
+            }
+            x = hi > x ? hi : x;
+        }
+        acc[w] = 0; /* what fell at the right border */
+        unsigned char v = fill__value(sum, even_odd);
+        if (v && x < w) { /* (only by rounding: a closed shape sums to 0) */
+            for (int u = x; u < w; u++)
                 if (v > row[u])
                     row[u] = v;
             lit0 = x < lit0 ? x : lit0;
-            lit1 = xe > lit1 ? xe : lit1;
+            lit1 = w;
         }
         if (lit0 < lit1) {
             fill__mark(c, y, lit0, lit1);
@@ -303,5 +335,5 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
                 c->y1 = y + 1;
         }
     }
-    return !f->oom;
+    return 1;
 }

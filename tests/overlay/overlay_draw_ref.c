@@ -35,6 +35,7 @@ typedef struct draw__ctx {
     draw__buf mapped;
     draw__buf dense, piece, ring; /* scratch */
     int oom;
+    cairo_antialias_t fill_aa; /* fills (and the bands inside edges); outlines and text stay FAST */
 } draw__ctx;
 
 static int draw__reserve(draw__ctx *c, draw__buf *b, int n)
@@ -411,6 +412,7 @@ static void draw__prim(draw__ctx *c, const overlay__prim *p)
     }
     if (c->oom)
         goto done;
+    cairo_set_antialias(cr, c->fill_aa);
     if (st->fill_alpha > 0 && closed && st->band_in > 0) {
         /* the band inside the edge (added with overlay_style.band_in): the
          * plain way - a ring for round shapes, else the outline of twice the
@@ -457,6 +459,7 @@ static void draw__prim(draw__ctx *c, const overlay__prim *p)
         draw__set_color(cr, st->role, st->fill_alpha);
         cairo_fill(cr);
     }
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
     if (st->width_in > 0) {
         cairo_new_path(cr);
         if ((p->kind == OVERLAY__CIRCLE || p->kind == OVERLAY__RING) && p->r1 <= st->width_in / 2) {
@@ -475,7 +478,8 @@ done:
     free(l2.v);
 }
 
-tt_status overlay_draw_ref(const overlay_list *l, const overlay_mapper *m, cairo_t *cr, tt_err *err)
+tt_status overlay_draw_ref(const overlay_list *l, const overlay_mapper *m, cairo_t *cr, cairo_antialias_t fill_aa,
+                          tt_err *err)
 {
     draw__ctx c;
     if (!l || !m || !m->map || !cr)
@@ -488,6 +492,7 @@ tt_status overlay_draw_ref(const overlay_list *l, const overlay_mapper *m, cairo
      * than cairo's default 256-level rasteriser */
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+    c.fill_aa = fill_aa;
     for (int i = 0; i < l->n && !c.oom; i++)
         draw__prim(&c, &l->p[i]);
     cairo_restore(cr);

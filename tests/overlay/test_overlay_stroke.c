@@ -313,66 +313,78 @@ static void test_varying_width(void **state)
     overlay_cov_free(&cov);
 }
 
-/* Blending: every pixel equals the plain formula - colour c at opacity
- * alpha times coverage v over premultiplied d, per channel
- * (c a + d (255 - a)) / 255 rounded, a = v alpha / 255 rounded - for random
- * coverage over random premultiplied pixels, at several opacities, on a
- * width that is not a multiple of 16 (the 16-pixel vector path and the
- * one-pixel path at the right edge); untouched pixels keep their value. */
+/* Blending is cairo's to the bit: every pixel equals what cairo_mask_surface
+ * gives for the same colour and opacity through an A8 mask holding the same
+ * coverage, over the same random premultiplied pixels, at several
+ * opacities, on a width that is not a multiple of 16 (the 16-pixel vector
+ * path and the one-pixel path at the right edge); coverage is cleared. */
 static void test_blend_exact(void **state)
 {
     (void)state;
     enum { BW = 203, BH = 37 };
     overlay_cov cov;
     assert_true(overlay_cov_init(&cov, BW, BH));
-    static uint32_t px[BW * BH], before[BW * BH];
-    static unsigned char v[BW * BH];
-    const double alphas[4] = {1, 0.3, 0.5, 0.02};
-    const double rgb[3] = {0.8, 0.47, 0.65};
+    const double alphas[5] = {1, 0.3, 0.5, 0.02, 0.35};
+    const double rgbs[5][3] = {{0.8, 0.47, 0.65}, {0.9, 0.6, 0}, {0, 0.45, 0.7}, {1, 1, 1}, {0.835, 0.369, 0}};
     unsigned seed = 12345;
-    for (int ai = 0; ai < 4; ai++) {
-        for (int i = 0; i < BW * BH; i++) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned r = seed >> 8;
-            unsigned A = r & 255, k = (r >> 8) & 255;
-            /* premultiplied: colour channels <= alpha */
-            unsigned cr = A ? (r >> 16) % (A + 1) : 0, cg = A ? (k * 7) % (A + 1) : 0, cb = A ? (k * 13) % (A + 1) : 0;
-            px[i] = before[i] = A << 24 | cr << 16 | cg << 8 | cb;
-        }
-        /* coverage through the API: short horizontal strokes of varying
-         * width light a mixture of partial and full pixels, then some
-         * pixels are set directly (all values 0..255), marked through a
-         * stroke over them first */
+    cairo_surface_t *ours = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, BW, BH);
+    cairo_surface_t *theirs = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, BW, BH);
+    cairo_surface_t *mask = cairo_image_surface_create(CAIRO_FORMAT_A8, BW, BH);
+    int so = cairo_image_surface_get_stride(ours), sm = cairo_image_surface_get_stride(mask);
+    for (int ai = 0; ai < 5; ai++) {
+        unsigned char *po = cairo_image_surface_get_data(ours), *pt = cairo_image_surface_get_data(theirs);
+        for (int y = 0; y < BH; y++)
+            for (int x = 0; x < BW; x++) {
+                seed = seed * 1103515245u + 12345u;
+                unsigned r = seed >> 8, A = r & 255, k = (r >> 8) & 255;
+                /* premultiplied: colour channels <= alpha; a few opaque */
+                if (k < 40)
+                    A = 255;
+                unsigned cr = (r >> 16) % (A + 1), cg = (k * 7) % (A + 1), cb = (k * 13) % (A + 1);
+                uint32_t p = A << 24 | cr << 16 | cg << 8 | cb;
+                memcpy(po + (size_t)y * so + 4 * x, &p, 4);
+                memcpy(pt + (size_t)y * so + 4 * x, &p, 4);
+            }
+        cairo_surface_mark_dirty(ours);
+        cairo_surface_mark_dirty(theirs);
+        /* coverage through the API: strokes of varying width light a
+         * mixture of partial and full pixels */
         for (int y = 2; y < BH - 2; y += 5) {
             double xy[4] = {3.3 + y, y + 0.37, BW - 4.1, y + 0.37 + 0.1 * y}, hw[2] = {0.4 + 0.1 * y, 1.2};
             overlay_cov_polyline(&cov, xy, hw, 2, 0, OVERLAY_CAP_ROUND_START);
         }
-        memcpy(v, cov.a, sizeof v);
-        int box[4];
-        overlay_cov_blend(&cov, (unsigned char *)px, 4 * BW, rgb, alphas[ai], box);
-        uint32_t Aop = (uint32_t)lround(alphas[ai] * 255), col[3];
-        for (int k = 0; k < 3; k++)
-            col[k] = (uint32_t)lround(rgb[k] * 255);
+        unsigned char *pm = cairo_image_surface_get_data(mask);
         long lit = 0;
-        for (int i = 0; i < BW * BH; i++) {
-            uint32_t a = (v[i] * Aop + 127) / 255; /* rounded: (x + 127) / 255 == round(x / 255) for x = v A */
-            uint32_t src[4] = {col[2], col[1], col[0], 255}, exp = 0;
-            for (int ch = 0; ch < 4; ch++) {
-                uint32_t d = (before[i] >> (8 * ch)) & 255;
-                uint32_t o = (src[ch] * a + d * (255 - a) + 127) / 255;
-                exp |= o << (8 * ch);
+        for (int y = 0; y < BH; y++)
+            for (int x = 0; x < BW; x++) {
+                pm[(size_t)y * sm + x] = cov.a[y * BW + x];
+                lit += cov.a[y * BW + x] != 0;
             }
-            if (!v[i])
-                exp = before[i];
-            lit += v[i] != 0;
-            if (px[i] != exp)
-                fail_msg("alpha %.2f pixel (%d, %d): coverage %u, before %08x, got %08x, expected %08x", alphas[ai],
-                         i % BW, i / BW, v[i], before[i], px[i], exp);
-        }
+        cairo_surface_mark_dirty(mask);
         assert_true(lit > 500);
+        int box[4];
+        cairo_surface_flush(ours);
+        overlay_cov_blend(&cov, cairo_image_surface_get_data(ours), so, rgbs[ai], alphas[ai], box);
+        cairo_t *cr = cairo_create(theirs);
+        cairo_set_source_rgba(cr, rgbs[ai][0], rgbs[ai][1], rgbs[ai][2], alphas[ai]);
+        cairo_mask_surface(cr, mask, 0, 0);
+        cairo_destroy(cr);
+        cairo_surface_flush(theirs);
+        for (int y = 0; y < BH; y++)
+            for (int x = 0; x < BW; x++) {
+                uint32_t a, b;
+                memcpy(&a, po + (size_t)y * so + 4 * x, 4);
+                memcpy(&b, pt + (size_t)y * so + 4 * x, 4);
+                if (a != b)
+                    fail_msg("alpha %.2f pixel (%d, %d): coverage %u: ours %08x, cairo %08x", alphas[ai], x, y,
+                             pm[(size_t)y * sm + x], a, b);
+            }
         for (int i = 0; i < BW * BH; i++)
             assert_int_equal(cov.a[i], 0);
     }
+    cairo_surface_destroy(ours);
+    cairo_surface_destroy(theirs);
+    cairo_surface_destroy(mask);
     overlay_cov_free(&cov);
 }
 

@@ -864,15 +864,14 @@ static void draw__text(draw__ctx *c, const overlay__prim *p)
 }
 
 /* A fill (one loop, or two with the even-odd rule) through our own
- * exact-area scan conversion into the coverage, blended at once when
- * translucent: cairo's scan converter walks every row each edge crosses at
+ * exact-area scan conversion, blended into the target as it is swept: cairo's scan converter walks every row each edge crosses at
  * several hundred instructions a row, and a band along a large circle has
  * two long edges. */
 static void draw__fill_cov(draw__ctx *c, const overlay_style *st, const draw__buf *l1, const draw__buf *l2)
 {
     int ln[2] = {0, 0}, nl = 0, total = 0;
-    draw__rast_begin(c, st->role, st->fill_alpha);
-    c->raster = 0;
+    draw__flush(c);      /* painting order: cairo's pending fill, */
+    draw__rast_flush(c); /* then the outlines waiting in the coverage */
     for (int k = 0; k < 2; k++) {
         const draw__buf *l = k ? l2 : l1;
         if (!l)
@@ -884,10 +883,16 @@ static void draw__fill_cov(draw__ctx *c, const overlay_style *st, const draw__bu
         ln[nl++] = c->dense.n;
         total += c->dense.n;
     }
-    if (!overlay_cov_fill(c->cov, c->rpx.v, ln, nl, 1))
+    /* one shape: blended as it is swept, no coverage buffer in between */
+    double rgb[3];
+    int box[4];
+    overlay_role_rgb(st->role, rgb);
+    cairo_surface_flush(c->img);
+    if (!overlay_fill_blend(c->cov, c->rpx.v, ln, nl, 1, cairo_image_surface_get_data(c->img),
+                            cairo_image_surface_get_stride(c->img), rgb, st->fill_alpha, box))
         c->oom = 1;
-    c->cov_pending = 1;
-    draw__rast_end(c, st->fill_alpha);
+    if (box[2] > box[0] && box[3] > box[1])
+        cairo_surface_mark_dirty_rectangle(c->img, box[0], box[1], box[2] - box[0], box[3] - box[1]);
 }
 
 /* The area of a closed primitive at fill_alpha: all of it, or with

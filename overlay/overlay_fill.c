@@ -20,6 +20,7 @@
  * (FreeType's choice) - both exact where loops do not overlap inside a
  * pixel. */
 #include "overlay_stroke.h"
+#include "overlay_blend.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
 
 typedef struct fill__edge {
     double x0, y0, x1, y1; /* in the loop's own direction */
-    double ytop, ybot;
+    double ytop, ybot, dxdy;
 } fill__edge;
 
 typedef struct fill__span {
@@ -39,7 +40,9 @@ typedef struct fill__span {
 struct overlay_fill_scratch {
     float *acc;      /* w + 1: one row's contributions, zero between rows */
     fill__edge *e;   /* the shape's edges, by ytop */
+    fill__edge *e2;  /* (before sorting) */
     int ne, ecap;
+    int *cnt;        /* h + 1: edges per starting row, for sorting */
     int *act;        /* active edges */
     fill__span *sp;  /* their columns this row */
     int acap;
@@ -51,6 +54,8 @@ void overlay_fill_scratch_free(struct overlay_fill_scratch *f)
         return;
     free(f->acc);
     free(f->e);
+    free(f->e2);
+    free(f->cnt);
     free(f->act);
     free(f->sp);
     free(f);
@@ -64,7 +69,8 @@ static struct overlay_fill_scratch *fill__scratch(overlay_cov *c)
     if (!f)
         return NULL;
     f->acc = calloc((size_t)c->w + 2, sizeof *f->acc);
-    if (!f->acc) {
+    f->cnt = malloc(((size_t)c->h + 1) * sizeof *f->cnt);
+    if (!f->acc || !f->cnt) {
         overlay_fill_scratch_free(f);
         return NULL;
     }
@@ -134,6 +140,10 @@ static void fill__row_piece(float *acc, int w, double xa, double ya, double xb, 
  * x = 0 over the same rows); what lies right of it lights nothing. */
 static void fill__clip_piece(float *acc, int w, double xa, double ya, double xb, double yb, fill__span *sp)
 {
+    if (xa >= 0 && xb >= 0 && xa <= w && xb <= w) { /* nearly always */
+        fill__row_piece(acc, w, xa, ya, xb, yb, sp);
+        return;
+    }
     double cut[2] = {0, (double)w};
     double px[4] = {xa, 0, 0, xb}, py[4] = {ya, 0, 0, yb};
     int n = 1;
@@ -189,16 +199,30 @@ static inline unsigned char fill__value(double s, int even_odd)
     return (unsigned char)(a >= 1 ? 255 : a * 255 + 0.5);
 }
 
-static int fill__by_top(const void *a, const void *b)
+/* Where the sweep puts a row's coverage: the coverage buffer (kept by
+ * maximum, blended later), or blended straight into 32-bit pixels. */
+typedef struct fill__sink {
+    uint32_t *data; /* NULL: into the coverage */
+    int stride;     /* in pixels */
+    uint32_t src;   /* premultiplied colour */
+    int box[4];
+} fill__sink;
+
+/* Coverage v (> 0) for pixels x0..x1-1 of row y. */
+static inline void fill__run(overlay_cov *c, fill__sink *k, int y, int x0, int x1, unsigned char v)
 {
-    double ya = ((const fill__edge *)a)->ytop, yb = ((const fill__edge *)b)->ytop;
-    return (ya > yb) - (ya < yb);
+    if (k->data) {
+        overlay__blend_run(k->data + (size_t)y * k->stride + x0, x1 - x0, v, k->src);
+        return;
+    }
+    unsigned char *row = c->a + (size_t)y * c->w;
+    for (int u = x0; u < x1; u++)
+        if (v > row[u])
+            row[u] = v;
 }
 
-int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd)
+static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd, fill__sink *k)
 {
-    if (!c->a)
-        return 0;
     struct overlay_fill_scratch *f = fill__scratch(c);
     if (!f)
         return 0;
@@ -219,12 +243,16 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
             if (f->ne == f->ecap) {
                 int cap = f->ecap ? 2 * f->ecap : 1024;
                 fill__edge *e = realloc(f->e, (size_t)cap * sizeof *e);
-                if (!e)
+                if (e)
+                    f->e = e;
+                fill__edge *e2 = e ? realloc(f->e2, (size_t)cap * sizeof *e2) : NULL;
+                if (e2)
+                    f->e2 = e2;
+                if (!e || !e2)
                     return 0;
-                f->e = e;
                 f->ecap = cap;
             }
-            f->e[f->ne++] = (fill__edge){a[0], a[1], b[0], b[1], yt, yb};
+            f->e[f->ne++] = (fill__edge){a[0], a[1], b[0], b[1], yt, yb, (b[0] - a[0]) / (b[1] - a[1])};
         }
         p += 2 * (n > 0 ? n : 0);
     }
@@ -241,39 +269,52 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
             return 0;
         f->acap = f->ne;
     }
-    qsort(f->e, (size_t)f->ne, sizeof *f->e, fill__by_top);
+    /* by the row each edge starts in (a counting sort) */
+    memset(f->cnt, 0, ((size_t)h + 1) * sizeof *f->cnt);
+    for (int i = 0; i < f->ne; i++)
+        f->cnt[(f->e[i].ytop <= 0 ? 0 : (int)f->e[i].ytop) + 1]++;
+    for (int y = 0; y < h; y++)
+        f->cnt[y + 1] += f->cnt[y];
+    for (int i = 0; i < f->ne; i++)
+        f->e2[f->cnt[f->e[i].ytop <= 0 ? 0 : (int)f->e[i].ytop]++] = f->e[i];
+    const fill__edge *E = f->e2;
     float *acc = f->acc;
     int next = 0, nact = 0;
-    int y = f->e[0].ytop < 0 ? 0 : (int)f->e[0].ytop;
+    int y = E[0].ytop < 0 ? 0 : (int)E[0].ytop;
     for (; y < h; y++) {
         /* edges that start above the row's bottom join; those that end at
          * or above its top leave */
-        while (next < f->ne && f->e[next].ytop < y + 1)
+        while (next < f->ne && E[next].ytop < y + 1)
             f->act[nact++] = next++;
-        int k = 0;
+        int m = 0;
         for (int i = 0; i < nact; i++)
-            if (f->e[f->act[i]].ybot > y)
-                f->act[k++] = f->act[i];
-        nact = k;
+            if (E[f->act[i]].ybot > y)
+                f->act[m++] = f->act[i];
+        nact = m;
         if (nact == 0) {
             if (next == f->ne)
                 break;
-            int ny = (int)f->e[next].ytop; /* skip the empty rows */
+            int ny = (int)E[next].ytop; /* skip the empty rows */
             y = (ny > y ? ny : y + 1) - 1;
             continue;
         }
         /* each active edge's piece in this row */
         for (int i = 0; i < nact; i++) {
-            const fill__edge *e = &f->e[f->act[i]];
+            const fill__edge *e = &E[f->act[i]];
             fill__span *sp = &f->sp[i];
             sp->lo = w + 1;
             sp->hi = -1;
-            int down = e->y1 > e->y0;
-            double ya = down ? fmax(e->y0, y) : fmin(e->y0, y + 1), yb = down ? fmin(e->y1, y + 1) : fmax(e->y1, y);
+            double ya, yb;
+            if (e->y1 > e->y0) {
+                ya = e->y0 > y ? e->y0 : y;
+                yb = e->y1 < y + 1 ? e->y1 : y + 1;
+            } else {
+                ya = e->y0 < y + 1 ? e->y0 : y + 1;
+                yb = e->y1 > y ? e->y1 : y;
+            }
             if (ya == yb)
                 continue;
-            double dxdy = (e->x1 - e->x0) / (e->y1 - e->y0);
-            double xa = e->x0 + (ya - e->y0) * dxdy, xb = e->x0 + (yb - e->y0) * dxdy;
+            double xa = e->x0 + (ya - e->y0) * e->dxdy, xb = e->x0 + (yb - e->y0) * e->dxdy;
             fill__clip_piece(acc, w, xa, ya, xb, yb, sp);
         }
         /* spans in column order (insertion sort: a few, nearly sorted) */
@@ -290,6 +331,7 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
         /* sweep: inside a span every column is summed; between spans the
          * sum holds, one value for the whole run */
         unsigned char *row = c->a + (size_t)y * w;
+        uint32_t *px = k->data ? k->data + (size_t)y * k->stride : NULL;
         double sum = 0;
         int x = 0, lit0 = w, lit1 = 0;
         for (int i = 0; i < nact; i++) {
@@ -299,9 +341,7 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
             /* the run before the span */
             unsigned char v = fill__value(sum, even_odd);
             if (v && lo > x) {
-                for (int u = x; u < lo; u++)
-                    if (v > row[u])
-                        row[u] = v;
+                fill__run(c, k, y, x, lo, v);
                 lit0 = x < lit0 ? x : lit0;
                 lit1 = lo > lit1 ? lo : lit1;
             }
@@ -310,7 +350,9 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
                 acc[u] = 0;
                 unsigned char vu = fill__value(sum, even_odd);
                 if (vu) {
-                    if (vu > row[u])
+                    if (px)
+                        px[u] = overlay__blend1(px[u], vu, k->src);
+                    else if (vu > row[u])
                         row[u] = vu;
                     lit0 = u < lit0 ? u : lit0;
                     lit1 = u + 1 > lit1 ? u + 1 : lit1;
@@ -320,20 +362,40 @@ int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nl
         }
         acc[w] = 0; /* what fell at the right border */
         unsigned char v = fill__value(sum, even_odd);
-        if (v && x < w) { /* (only by rounding: a closed shape sums to 0) */
-            for (int u = x; u < w; u++)
-                if (v > row[u])
-                    row[u] = v;
+        if (v && x < w) { /* the shape goes on past the right border */
+            fill__run(c, k, y, x, w, v);
             lit0 = x < lit0 ? x : lit0;
             lit1 = w;
         }
         if (lit0 < lit1) {
-            fill__mark(c, y, lit0, lit1);
-            if (y < c->y0)
-                c->y0 = y;
-            if (y + 1 > c->y1)
-                c->y1 = y + 1;
+            if (k->data) {
+                k->box[0] = lit0 < k->box[0] ? lit0 : k->box[0];
+                k->box[2] = lit1 > k->box[2] ? lit1 : k->box[2];
+                k->box[1] = y < k->box[1] ? y : k->box[1];
+                k->box[3] = y + 1;
+            } else {
+                fill__mark(c, y, lit0, lit1);
+                if (y < c->y0)
+                    c->y0 = y;
+                if (y + 1 > c->y1)
+                    c->y1 = y + 1;
+            }
         }
     }
     return 1;
+}
+
+int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd)
+{
+    fill__sink k = {0};
+    return c->a ? fill__sweep(c, xy, loop_n, nloops, even_odd, &k) : 0;
+}
+
+int overlay_fill_blend(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd,
+                       unsigned char *data, int stride, const double rgb[3], double alpha, int box[4])
+{
+    fill__sink k = {(uint32_t *)(void *)data, stride / 4, overlay__premul(rgb, alpha), {c->w, c->h, 0, 0}};
+    int ok = c->a ? fill__sweep(c, xy, loop_n, nloops, even_odd, &k) : 0;
+    memcpy(box, k.box, sizeof k.box);
+    return ok;
 }

@@ -1,14 +1,12 @@
 /* overlay_stroke.c - anti-aliased thin strokes straight into pixel data
  * (see overlay_stroke.h). */
 #include "overlay_stroke.h"
+#include "overlay_blend.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #define STROKE__HUGE 1e6
 #define STROKE__CHUNK_BITS 4 /* the dirty map marks chunks of 16 pixels of a row */
@@ -354,50 +352,11 @@ void overlay_cov_polyline(overlay_cov *c, const double *xy, const double *hw, in
         stroke__dot(c, xy[0], xy[1], hw[0]);
 }
 
-/* One pixel, as pixman composites a solid premultiplied colour src through
- * an A8 mask of coverage v, "over" (what cairo_mask does): in = src v / 255
- * per channel, then in + d (255 - in's alpha) / 255, every division by 255
- * rounded - so the result is cairo's to the bit.  Two channels per 32-bit
- * lane pair (each sum < 2^16). */
-static inline uint32_t stroke__mul2(uint32_t x, uint32_t m)
-{
-    uint32_t t = (x & 0xff00ffu) * m + 0x800080u;
-    return ((t + ((t >> 8) & 0xff00ffu)) >> 8) & 0xff00ffu;
-}
-
-static inline uint32_t stroke__blend1(uint32_t d, uint32_t v, uint32_t src)
-{
-    if (v == 255 && src >> 24 == 255)
-        return src;
-    uint32_t in_rb = stroke__mul2(src, v), in_ag = stroke__mul2(src >> 8, v);
-    uint32_t na = 255 - (in_ag >> 16);
-    uint32_t rb = in_rb + stroke__mul2(d, na), ag = in_ag + stroke__mul2(d >> 8, na);
-    return ag << 8 | rb;
-}
-
 #ifdef __SSE2__
-typedef struct stroke__blendk {
-    __m128i src16, k128, k255;
-} stroke__blendk;
-
-static inline __m128i stroke__div255_16(__m128i x, __m128i k128)
-{
-    x = _mm_add_epi16(x, k128);
-    return _mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8);
-}
-
-/* Two pixels in 16-bit lanes (b g r a b g r a), mask m per lane. */
-static inline __m128i stroke__over2(__m128i d, __m128i m, const stroke__blendk *k)
-{
-    __m128i in = stroke__div255_16(_mm_mullo_epi16(k->src16, m), k->k128);
-    __m128i ia = _mm_shufflehi_epi16(_mm_shufflelo_epi16(in, 0xff), 0xff); /* in's alpha in every lane */
-    return _mm_add_epi16(in, stroke__div255_16(_mm_mullo_epi16(d, _mm_sub_epi16(k->k255, ia)), k->k128));
-}
-
 /* The same for 16 pixels, 4 per step, in 16-bit lanes (every product is
  * at most 255 * 255, plus 128 and its >> 8 stays below 2^16): identical to
- * stroke__blend1; coverage read and cleared. */
-static inline void stroke__blend16(unsigned char *cv, uint32_t *row, const stroke__blendk *k, int *lo, int *hi,
+ * overlay__blend1; coverage read and cleared. */
+static inline void overlay__blend16(unsigned char *cv, uint32_t *row, const overlay__blendk *k, int *lo, int *hi,
                                    int x0)
 {
     const __m128i zero = _mm_setzero_si128();
@@ -414,8 +373,8 @@ static inline void stroke__blend16(unsigned char *cv, uint32_t *row, const strok
         __m128i v2 = _mm_unpacklo_epi16(v, v);                            /* v0 v0 v1 v1 v2 v2 v3 v3 */
         __m128i mlo = _mm_unpacklo_epi32(v2, v2), mhi = _mm_unpackhi_epi32(v2, v2);
         __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(row + g));
-        __m128i olo = stroke__over2(_mm_unpacklo_epi8(d, zero), mlo, k);
-        __m128i ohi = stroke__over2(_mm_unpackhi_epi8(d, zero), mhi, k);
+        __m128i olo = overlay__over2(_mm_unpacklo_epi8(d, zero), mlo, k);
+        __m128i ohi = overlay__over2(_mm_unpackhi_epi8(d, zero), mhi, k);
         _mm_storeu_si128((__m128i *)(void *)(row + g), _mm_packus_epi16(olo, ohi));
     }
 }
@@ -428,19 +387,10 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
     box[2] = box[3] = 0;
     if (!c->a || c->y0 >= c->y1)
         return;
-    /* the colour premultiplied as cairo_set_source_rgba makes it: 16 bits
-     * per channel, rounded, then the top 8 bits (pixman's solid fill) */
-    double al = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
-    uint32_t src = ((uint32_t)(al * 65535.0 + 0.5) >> 8) << 24;
-    for (int k = 0; k < 3; k++) {
-        double ch = rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k];
-        src |= ((uint32_t)(ch * al * 65535.0 + 0.5) >> 8) << (16 - 8 * k);
-    }
+    uint32_t src = overlay__premul(rgb, alpha);
 #ifdef __SSE2__
-    stroke__blendk bl;
-    bl.src16 = _mm_unpacklo_epi8(_mm_set1_epi32((int)src), _mm_setzero_si128());
-    bl.k128 = _mm_set1_epi16(128);
-    bl.k255 = _mm_set1_epi16(255);
+    overlay__blendk bl;
+    overlay__blendk_init(&bl, src);
 #endif
     for (int y = c->y0; y < c->y1; y++) {
         unsigned char *cv = c->a + (size_t)y * c->w;
@@ -456,7 +406,7 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
                 int lo = x1, hi = x0;
 #ifdef __SSE2__
                 if (x1 - x0 == STROKE__CHUNK) {
-                    stroke__blend16(cv + x0, row + x0, &bl, &lo, &hi, x0);
+                    overlay__blend16(cv + x0, row + x0, &bl, &lo, &hi, x0);
                     goto chunk_done;
                 }
 #endif
@@ -475,7 +425,7 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
                         cv[x] = 0;
                         lo = x < lo ? x : lo;
                         hi = x + 1;
-                        row[x] = stroke__blend1(row[x], v, src);
+                        row[x] = overlay__blend1(row[x], v, src);
                     }
                 }
 #ifdef __SSE2__

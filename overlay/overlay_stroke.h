@@ -58,6 +58,15 @@ void overlay_cov_polyline(overlay_cov *c, const double *xy, const double *hw, in
 int overlay_cov_fill(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd);
 void overlay_fill_scratch_free(struct overlay_fill_scratch *f);
 
+/* The same fill blended straight into 32-bit premultiplied pixels (cairo
+ * ARGB32 or RGB24 data of the coverage's size, stride bytes per row):
+ * colour rgb at opacity alpha, "over", exactly as overlay_cov_blend would
+ * after overlay_cov_fill; the coverage buffer is not used (only c's
+ * scratch).  box (x0, y0, x1, y1; x1 <= x0 when nothing) receives the
+ * pixels that may have changed. */
+int overlay_fill_blend(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd,
+                       unsigned char *data, int stride, const double rgb[3], double alpha, int box[4]);
+
 /* Blend colour rgb (0..1, opaque colour) at opacity alpha through the
  * coverage, "over", into 32-bit premultiplied pixels (cairo ARGB32 or
  * RGB24 data, w x h, stride bytes per row), then clear the coverage.

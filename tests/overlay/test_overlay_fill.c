@@ -277,12 +277,88 @@ static void test_bad_and_max(void **state)
     overlay_cov_free(&cov);
 }
 
+/* Filling straight into the pixels (overlay_fill_blend) gives the same
+ * pixels, bit for bit, as filling the coverage and blending it
+ * (overlay_cov_fill + overlay_cov_blend), for shapes inside, across and
+ * off the borders, both rules, several colours and opacities, over random
+ * premultiplied pixels; the box holds every changed pixel. */
+static void test_blend_direct(void **state)
+{
+    (void)state;
+    static uint32_t a[W * H], b[W * H], before[W * H];
+    double xy[2 * 800];
+    int ln[2];
+    unsigned seed = 99;
+    const double alphas[4] = {0.3, 1, 0.5, 0.07};
+    const double rgbs[4][3] = {{0.9, 0.6, 0}, {0, 0.62, 0.45}, {1, 1, 1}, {0.8, 0.47, 0.65}};
+    overlay_cov cov;
+    assert_true(overlay_cov_init(&cov, W, H));
+    for (int shape = 0; shape < 4; shape++) {
+        int nl = 1, eo = shape % 2;
+        if (shape == 0) { /* a thin ring, inner loop reversed */
+            ln[0] = regular(xy, 80.3, 55.1, 40.7, 300, 0.05, 0);
+            ln[1] = regular(xy + 2 * ln[0], 80.3, 55.1, 33.2, 300, 0.2, 1);
+            nl = 2;
+        } else if (shape == 1) { /* a ring across the left border, even-odd */
+            ln[0] = regular(xy, 10.5, 60.2, 45.3, 300, 0, 0);
+            ln[1] = regular(xy + 2 * ln[0], 10.5, 60.2, 30.1, 300, 0, 0);
+            nl = 2;
+        } else if (shape == 2) { /* a cone reaching past the right border */
+            xy[0] = 100.2;
+            xy[1] = 40.7;
+            for (int i = 0; i <= 40; i++) {
+                double t = -0.4 + 0.8 * i / 40;
+                xy[2 + 2 * i] = 100.2 + 120 * cos(t);
+                xy[3 + 2 * i] = 40.7 + 120 * sin(t);
+            }
+            ln[0] = 42;
+        } else { /* a star, even-odd */
+            for (int i = 0; i < 20; i++) {
+                double t = 2 * M_PI * i / 20, r = i % 2 ? 18.3 : 45.1;
+                xy[2 * i] = 80.4 + r * cos(t);
+                xy[2 * i + 1] = 55.7 + r * sin(t);
+            }
+            ln[0] = 20;
+        }
+        for (int i = 0; i < W * H; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8, A = r & 255;
+            if ((r >> 20) % 5 == 0)
+                A = 255;
+            uint32_t p = A << 24 | ((r >> 8) % (A + 1)) << 16 | ((r >> 12) % (A + 1)) << 8 | ((r >> 16) % (A + 1));
+            a[i] = b[i] = before[i] = p;
+        }
+        int box_a[4], box_b[4];
+        assert_true(overlay_cov_fill(&cov, xy, ln, nl, eo));
+        overlay_cov_blend(&cov, (unsigned char *)a, 4 * W, rgbs[shape], alphas[shape], box_a);
+        assert_true(overlay_fill_blend(&cov, xy, ln, nl, eo, (unsigned char *)b, 4 * W, rgbs[shape], alphas[shape],
+                                       box_b));
+        long changed = 0;
+        for (int i = 0; i < W * H; i++) {
+            if (a[i] != b[i])
+                fail_msg("shape %d pixel (%d, %d): fill + blend %08x, direct %08x", shape, i % W, i / W, a[i], b[i]);
+            if (b[i] != before[i]) {
+                changed++;
+                int x = i % W, y = i / W;
+                assert_true(x >= box_b[0] && x < box_b[2] && y >= box_b[1] && y < box_b[3]);
+            }
+        }
+        print_message("shape %d: %ld pixels changed, box %d,%d - %d,%d\n", shape, changed, box_b[0], box_b[1],
+                      box_b[2], box_b[3]);
+        assert_true(changed > 500);
+        for (int i = 0; i < W * H; i++)
+            assert_int_equal(cov.a[i], 0); /* the direct fill leaves the coverage alone */
+    }
+    overlay_cov_free(&cov);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_area),
         cmocka_unit_test(test_pentagram),
         cmocka_unit_test(test_bad_and_max),
+        cmocka_unit_test(test_blend_direct),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

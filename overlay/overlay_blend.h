@@ -104,4 +104,33 @@ static inline void overlay__blend_run(uint32_t *row, int n, uint32_t v, uint32_t
     }
 }
 
+/* n pixels with coverage v[i] each (0 = untouched): the same sums as
+ * overlay__blend1, four pixels per step. */
+static inline void overlay__blend_span(uint32_t *row, const unsigned char *v, int n, uint32_t src)
+{
+    int i = 0;
+#ifdef __SSE2__
+    if (n >= 4) {
+        overlay__blendk k;
+        overlay__blendk_init(&k, src);
+        const __m128i zero = _mm_setzero_si128();
+        for (; i + 4 <= n; i += 4) {
+            uint32_t c4;
+            memcpy(&c4, v + i, 4);
+            if (!c4)
+                continue;
+            __m128i m = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)c4), zero);
+            __m128i m2 = _mm_unpacklo_epi16(m, m);
+            __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(row + i));
+            __m128i lo = overlay__over2(_mm_unpacklo_epi8(d, zero), _mm_unpacklo_epi32(m2, m2), &k);
+            __m128i hi = overlay__over2(_mm_unpackhi_epi8(d, zero), _mm_unpackhi_epi32(m2, m2), &k);
+            _mm_storeu_si128((__m128i *)(void *)(row + i), _mm_packus_epi16(lo, hi));
+        }
+    }
+#endif
+    for (; i < n; i++)
+        if (v[i])
+            row[i] = overlay__blend1(row[i], v[i], src);
+}
+
 #endif

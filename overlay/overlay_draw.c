@@ -34,6 +34,7 @@
  * the band's width clipped to the shape. */
 #include "overlay_internal.h"
 #include "overlay_stroke.h"
+#include "overlay_blend.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -817,6 +818,213 @@ static int draw__round_loops(draw__ctx *c, const overlay__prim *p, draw__buf *l1
     }
 }
 
+/* The labels' font face, made once and kept (a face selected by name is
+ * looked up through fontconfig whenever it is made anew). */
+static cairo_font_face_t *draw__face(void)
+{
+    static cairo_font_face_t *face;
+    cairo_font_face_t *f = __atomic_load_n(&face, __ATOMIC_ACQUIRE);
+    if (f)
+        return f;
+    f = cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_font_face_t *expected = NULL;
+    if (!__atomic_compare_exchange_n(&face, &expected, f, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        cairo_font_face_destroy(f); /* another thread made it first */
+        f = expected;
+    }
+    return f;
+}
+
+/* Labels drawn straight into the target keep their coverage, rendered
+ * once, with the surface (user data) for the next frames: a label whose
+ * text and place (the whole pixel matrix: size, angle, perspective,
+ * position to a fraction of a pixel) are the same as a kept one is only
+ * blended again.  Labels not drawn in a frame are dropped at the end of it.
+ * The coverage is cairo's exact-area fill of the glyph outlines. */
+typedef struct draw__label {
+    char *text;
+    double m[6]; /* pixel matrix (cairo_matrix_t: xx yx xy yy x0 y0) */
+    double size;
+    int x0, y0, w, h; /* the coverage's box in target pixels */
+    unsigned char *a; /* w * h */
+    unsigned frame;   /* last drawn */
+} draw__label;
+
+#define DRAW__LABELS_MAX 256
+
+typedef struct draw__labels {
+    draw__label *l;
+    int n, cap;
+    unsigned frame;
+} draw__labels;
+
+static cairo_user_data_key_t draw__labels_key;
+
+static void draw__labels_destroy(void *p)
+{
+    draw__labels *ls = p;
+    for (int i = 0; i < ls->n; i++) {
+        free(ls->l[i].text);
+        free(ls->l[i].a);
+    }
+    free(ls->l);
+    free(ls);
+}
+
+static draw__labels *draw__labels_get(draw__ctx *c)
+{
+    draw__labels *ls = cairo_surface_get_user_data(c->img, &draw__labels_key);
+    if (ls)
+        return ls;
+    ls = calloc(1, sizeof *ls);
+    if (!ls || cairo_surface_set_user_data(c->img, &draw__labels_key, ls, draw__labels_destroy) != CAIRO_STATUS_SUCCESS) {
+        free(ls);
+        return NULL;
+    }
+    return ls;
+}
+
+/* Drop what was not drawn this frame (called at the end of a draw). */
+static void draw__labels_sweep(draw__ctx *c)
+{
+    if (!c->img || c->rast_ok != 1)
+        return;
+    draw__labels *ls = cairo_surface_get_user_data(c->img, &draw__labels_key);
+    if (!ls)
+        return;
+    int k = 0;
+    for (int i = 0; i < ls->n; i++) {
+        if (ls->l[i].frame == ls->frame) {
+            ls->l[k++] = ls->l[i];
+        } else {
+            free(ls->l[i].text);
+            free(ls->l[i].a);
+        }
+    }
+    ls->n = k;
+    ls->frame++;
+}
+
+/* Render a label's coverage (A8, exact-area) into e, box from the text's
+ * ink extents with 2 pixels of margin. */
+static int draw__label_render(draw__label *e, const overlay__prim *p, const cairo_matrix_t *mtx)
+{
+    cairo_surface_t *tmp = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *t = cairo_create(tmp);
+    cairo_transform(t, mtx);
+    cairo_set_font_face(t, draw__face());
+    cairo_set_font_size(t, p->size_in / 0.73); /* DejaVu Sans: cap height 0.73 em */
+    cairo_text_extents_t ext;
+    cairo_text_extents(t, p->text, &ext);
+    cairo_destroy(t);
+    cairo_surface_destroy(tmp);
+    double bxs[4] = {ext.x_bearing, ext.x_bearing + ext.width, ext.x_bearing + ext.width, ext.x_bearing};
+    double bys[4] = {ext.y_bearing, ext.y_bearing, ext.y_bearing + ext.height, ext.y_bearing + ext.height};
+    double ox = -(ext.x_bearing + ext.width / 2), oy = -(ext.y_bearing + ext.height / 2);
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double ux = bxs[k] + ox, uy = bys[k] + oy;
+        cairo_matrix_transform_point(mtx, &ux, &uy);
+        x0 = fmin(x0, ux);
+        x1 = fmax(x1, ux);
+        y0 = fmin(y0, uy);
+        y1 = fmax(y1, uy);
+    }
+    if (!(x1 - x0 < 8192 && y1 - y0 < 8192) || !(fabs(x0) < 1e6 && fabs(y0) < 1e6))
+        return 0; /* huge or not finite: nothing to draw */
+    e->x0 = (int)floor(x0) - 2;
+    e->y0 = (int)floor(y0) - 2;
+    e->w = (int)ceil(x1) + 2 - e->x0;
+    e->h = (int)ceil(y1) + 2 - e->y0;
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, e->w);
+    unsigned char *buf = calloc((size_t)stride * e->h, 1);
+    e->a = malloc((size_t)e->w * e->h);
+    if (!buf || !e->a) {
+        free(buf);
+        return -1;
+    }
+    cairo_surface_t *s = cairo_image_surface_create_for_data(buf, CAIRO_FORMAT_A8, e->w, e->h, stride);
+    t = cairo_create(s);
+    cairo_translate(t, -e->x0, -e->y0);
+    cairo_transform(t, mtx);
+    cairo_set_font_face(t, draw__face());
+    cairo_set_font_size(t, p->size_in / 0.73);
+    cairo_move_to(t, ox, oy);
+    cairo_text_path(t, p->text);
+    cairo_set_fill_rule(t, CAIRO_FILL_RULE_WINDING);
+    cairo_fill(t);
+    int ok = cairo_status(t) == CAIRO_STATUS_SUCCESS;
+    cairo_destroy(t);
+    cairo_surface_flush(s);
+    cairo_surface_destroy(s);
+    for (int y = 0; y < e->h; y++)
+        memcpy(e->a + (size_t)y * e->w, buf + (size_t)y * stride, (size_t)e->w);
+    free(buf);
+    return ok ? 1 : -1;
+}
+
+/* A label through the cache, blended into the target.  Returns 0 when the
+ * cache cannot be used (then cairo draws it the old way). */
+static int draw__text_cached(draw__ctx *c, const overlay__prim *p, const cairo_matrix_t *mtx)
+{
+    if (!draw__rast_ready(c))
+        return 0;
+    draw__labels *ls = draw__labels_get(c);
+    if (!ls)
+        return 0;
+    const double key[6] = {mtx->xx, mtx->yx, mtx->xy, mtx->yy, mtx->x0, mtx->y0};
+    draw__label *e = NULL;
+    for (int i = 0; i < ls->n && !e; i++)
+        if (ls->l[i].size == p->size_in && memcmp(ls->l[i].m, key, sizeof key) == 0 && !strcmp(ls->l[i].text, p->text))
+            e = &ls->l[i];
+    if (!e) {
+        if (ls->n >= DRAW__LABELS_MAX)
+            return 0;
+        if (ls->n == ls->cap) {
+            int cap = ls->cap ? 2 * ls->cap : 16;
+            draw__label *nl = realloc(ls->l, (size_t)cap * sizeof *nl);
+            if (!nl)
+                return 0;
+            ls->l = nl;
+            ls->cap = cap;
+        }
+        draw__label ne = {0};
+        ne.text = strdup(p->text);
+        memcpy(ne.m, key, sizeof key);
+        ne.size = p->size_in;
+        int r = ne.text ? draw__label_render(&ne, p, mtx) : -1;
+        if (r <= 0) {
+            free(ne.text);
+            free(ne.a);
+            if (r < 0)
+                c->oom = 1;
+            return 1; /* nothing to draw (or out of memory) */
+        }
+        ls->l[ls->n] = ne;
+        e = &ls->l[ls->n++];
+    }
+    e->frame = ls->frame;
+    /* painting order: what waits in cairo and in the coverage goes first */
+    draw__flush(c);
+    draw__rast_flush(c);
+    double rgb[3];
+    overlay_role_rgb(p->st.role, rgb);
+    uint32_t src = overlay__premul(rgb, p->st.alpha > 0 ? p->st.alpha : 1);
+    int W = cairo_image_surface_get_width(c->img), H = cairo_image_surface_get_height(c->img);
+    int xa = e->x0 < 0 ? 0 : e->x0, xb = e->x0 + e->w > W ? W : e->x0 + e->w;
+    int ya = e->y0 < 0 ? 0 : e->y0, yb = e->y0 + e->h > H ? H : e->y0 + e->h;
+    if (xa >= xb || ya >= yb)
+        return 1;
+    cairo_surface_flush(c->img);
+    unsigned char *data = cairo_image_surface_get_data(c->img);
+    int stride = cairo_image_surface_get_stride(c->img);
+    for (int y = ya; y < yb; y++)
+        overlay__blend_span((uint32_t *)(void *)(data + (size_t)y * stride) + xa,
+                            e->a + (size_t)(y - e->y0) * e->w + (xa - e->x0), xb - xa, src);
+    cairo_surface_mark_dirty_rectangle(c->img, xa, ya, xb - xa, yb - ya);
+    return 1;
+}
+
 static void draw__text(draw__ctx *c, const overlay__prim *p)
 {
     const double e = 0.05;
@@ -831,6 +1039,8 @@ static void draw__text(draw__ctx *c, const overlay__prim *p)
     cairo_matrix_init(&mtx, J[0] * bx + J[1] * by, J[2] * bx + J[3] * by, J[0] * dx + J[1] * dy,
                       J[2] * dx + J[3] * dy, px[0], px[1]);
     if (fabs(mtx.xx * mtx.yy - mtx.xy * mtx.yx) < 1e-9)
+        return;
+    if (draw__text_cached(c, p, &mtx))
         return;
     draw__begin(c, p->st.role, p->st.alpha);
     cairo_t *t = c->tgt;
@@ -1047,6 +1257,7 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     for (int i = 0; i < l->n && !c.oom; i++)
         draw__prim(&c, &l->p[i]);
     draw__rast_flush(&c); /* always: the coverage must be left clear */
+    draw__labels_sweep(&c);
     if (!c.oom)
         draw__flush(&c);
     cairo_new_path(cr);

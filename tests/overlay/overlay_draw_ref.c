@@ -35,7 +35,7 @@ typedef struct draw__ctx {
     draw__buf mapped;
     draw__buf dense, piece, ring; /* scratch */
     int oom;
-    cairo_antialias_t fill_aa; /* fills (and the bands inside edges); outlines and text stay FAST */
+    cairo_antialias_t fill_aa; /* fills (and the bands inside edges) and text; outlines stay FAST */
 } draw__ctx;
 
 static int draw__reserve(draw__ctx *c, draw__buf *b, int n)
@@ -388,7 +388,9 @@ static void draw__text(draw__ctx *c, const overlay__prim *p)
     cairo_text_path(c->cr, p->text);
     cairo_restore(c->cr);
     draw__set_color(c->cr, p->st.role, p->st.alpha);
+    cairo_set_antialias(c->cr, c->fill_aa);
     cairo_fill(c->cr);
+    cairo_set_antialias(c->cr, CAIRO_ANTIALIAS_FAST);
 }
 
 static void draw__prim(draw__ctx *c, const overlay__prim *p)

@@ -485,6 +485,85 @@ static void test_same_as_reference(void **state)
     calib_projector_destroy(pj);
 }
 
+/* Labels are rendered once and kept with the surface: drawing the same
+ * frame again onto the same surface gives the same pixels, bit for bit, as
+ * drawing it onto a fresh one; a label moved by a hundredth of an inch, a
+ * new text, another colour are drawn anew (again as on a fresh surface);
+ * frames of different labels one after another stay right. */
+static cairo_surface_t *draw_on(cairo_surface_t *s, const overlay_list *l, const overlay_mapper *m)
+{
+    tt_err err = {0};
+    if (!s)
+        s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_paint(cr);
+    assert_int_equal(overlay_draw(l, m, cr, &err), TT_OK);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    return s;
+}
+
+static long differing(cairo_surface_t *a, cairo_surface_t *b)
+{
+    long n = 0;
+    int h = cairo_image_surface_get_height(a), stride = cairo_image_surface_get_stride(a);
+    const unsigned char *da = cairo_image_surface_get_data(a), *db = cairo_image_surface_get_data(b);
+    for (int y = 0; y < h; y++)
+        n += memcmp(da + (size_t)y * stride, db + (size_t)y * stride, (size_t)stride) != 0;
+    return n;
+}
+
+static void test_label_cache(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_mapper m;
+    overlay_mapper_projector(&m, pj);
+    tt_err err = {0};
+    overlay_list *l[4];
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(overlay_list_create(&l[k], &err), TT_OK);
+        edge_frame(l[k]);
+    }
+    /* 1: the first label a hundredth of an inch to the right; 2: another
+     * text; 3: another colour and opacity */
+    for (int i = 0; i < l[1]->n; i++)
+        if (l[1]->p[i].kind == OVERLAY__TEXT) {
+            l[1]->p[i].cx += 0.01;
+            break;
+        }
+    for (int i = 0; i < l[2]->n; i++)
+        if (l[2]->p[i].kind == OVERLAY__TEXT)
+            l[2]->p[i].text[0] = '9';
+    for (int i = 0; i < l[3]->n; i++)
+        if (l[3]->p[i].kind == OVERLAY__TEXT) {
+            l[3]->p[i].st.role = OVERLAY_ROLE_BLAST;
+            l[3]->p[i].st.alpha = 0.6;
+        }
+    cairo_surface_t *kept = NULL;
+    const int order[9] = {0, 0, 1, 0, 2, 2, 3, 1, 0};
+    for (int f = 0; f < 9; f++) {
+        const overlay_list *cur = l[order[f]];
+        kept = draw_on(kept, cur, &m);
+        cairo_surface_t *fresh = draw_on(NULL, cur, &m);
+        long d = differing(kept, fresh);
+        if (d)
+            fail_msg("frame %d (list %d): %ld rows differ from a fresh surface", f, order[f], d);
+        if (f > 0 && order[f] != order[f - 1]) {
+            /* and the change is there */
+            cairo_surface_t *prev = draw_on(NULL, l[order[f - 1]], &m);
+            assert_true(differing(prev, fresh) > 0);
+            cairo_surface_destroy(prev);
+        }
+        cairo_surface_destroy(fresh);
+    }
+    cairo_surface_destroy(kept);
+    for (int k = 0; k < 4; k++)
+        overlay_list_destroy(l[k]);
+    calib_projector_destroy(pj);
+}
+
 /* ---- the CLI ---------------------------------------------------------- */
 
 static char dir[64];
@@ -630,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_shapes),                   cmocka_unit_test(test_palette),
         cmocka_unit_test(test_bad_primitives),           cmocka_unit_test(test_same_as_reference),
         cmocka_unit_test(test_edge_band),
+        cmocka_unit_test(test_label_cache),
         cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };

@@ -27,6 +27,7 @@ struct track_overlay {
     overlay_list *list;
     overlay_window *win;
     int width, height;
+    cairo_surface_t *surf; /* the projector image, kept from frame to frame */
 };
 
 /* Add one query shown from frame `from` to `until`. */
@@ -153,6 +154,7 @@ void track_overlay_destroy(track_overlay *t)
     if (!t)
         return;
     overlay_window_close(t->win);
+    cairo_surface_destroy(t->surf);
     for (int i = 0; i < t->nq; i++) {
         json_decref(t->queries[i]);
         free(t->qtext[i]);
@@ -225,8 +227,18 @@ tt_status track_overlay_frame(track_overlay *t, int frame_no, const track_figure
                                    err)) != TT_OK)
             return st;
     }
-    if ((st = overlay_render(t->list, &t->map, &s, err)) != TT_OK)
+    if (!t->surf) {
+        t->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->map.width, t->map.height);
+        if (cairo_surface_status(t->surf) != CAIRO_STATUS_SUCCESS) {
+            cairo_surface_destroy(t->surf);
+            t->surf = NULL;
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the %dx%d projector image", t->map.width,
+                              t->map.height);
+        }
+    }
+    if ((st = overlay_render_into(t->list, &t->map, t->surf, err)) != TT_OK)
         return st;
+    s = cairo_surface_reference(t->surf);
     if (t->win && (st = overlay_window_present(t->win, s, err)) != TT_OK)
         goto done;
     if (t->o.png_dir) {

@@ -140,6 +140,12 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
  * image).  *out owned by the caller: cairo_surface_destroy. */
 tt_status overlay_render(const overlay_list *l, const overlay_mapper *m, cairo_surface_t **out, tt_err *err);
 
+/* The same into an existing W x H image surface (cleared to black first).
+ * For live use: a surface kept from frame to frame keeps what the drawing
+ * keeps with it (scratch buffers, labels already rendered), so each frame
+ * costs only its drawing. */
+tt_status overlay_render_into(const overlay_list *l, const overlay_mapper *m, cairo_surface_t *s, tt_err *err);
+
 /* The overlay drawn over a camera frame (8-bit gray or BGR, as read by
  * cvw_image_read), for a monitor or stream.  *out: RGB24 surface. */
 tt_status overlay_render_on_image(const overlay_list *l, const overlay_mapper *m, const tt_image *frame,

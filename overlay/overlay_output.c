@@ -8,38 +8,46 @@
 
 static tt_status output__check(cairo_surface_t *s, tt_err *err)
 {
-    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+    cairo_status_t cs = cairo_surface_status(s);
+    if (cs != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(s);
-        return tt_err_set(err, TT_ERR_NOMEM, "cannot make the overlay image: %s",
-                          cairo_status_to_string(cairo_surface_status(s)));
+        return tt_err_set(err, TT_ERR_NOMEM, "cannot make the overlay image: %s", cairo_status_to_string(cs));
     }
     return TT_OK;
 }
 
+tt_status overlay_render_into(const overlay_list *l, const overlay_mapper *m, cairo_surface_t *s, tt_err *err)
+{
+    if (!m || m->width < 1 || m->height < 1)
+        return tt_err_set(err, TT_ERR_ARG, "overlay: the target image size is not set");
+    if (!s || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE ||
+        cairo_image_surface_get_width(s) != m->width || cairo_image_surface_get_height(s) != m->height)
+        return tt_err_set(err, TT_ERR_ARG, "overlay: the target is not a %dx%d image", m->width, m->height);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 0, 0, 0); /* black: no light */
+    cairo_paint(cr);
+    tt_status st = overlay_draw(l, m, cr, err);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    return st;
+}
+
 tt_status overlay_render(const overlay_list *l, const overlay_mapper *m, cairo_surface_t **out, tt_err *err)
 {
-    cairo_surface_t *s = NULL;
-    cairo_t *cr = NULL;
-    tt_status st;
     *out = NULL;
     if (!m || m->width < 1 || m->height < 1)
         return tt_err_set(err, TT_ERR_ARG, "overlay: the target image size is not set");
-    s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, m->width, m->height);
-    if ((st = output__check(s, err)) != TT_OK)
-        return st;
-    cr = cairo_create(s);
-    cairo_set_source_rgb(cr, 0, 0, 0); /* black: no light */
-    cairo_paint(cr);
-    st = overlay_draw(l, m, cr, err);
-    cairo_destroy(cr);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, m->width, m->height);
+    tt_status st = output__check(s, err);
     if (st != TT_OK)
-        goto fail;
-    cairo_surface_flush(s);
+        return st;
+    st = overlay_render_into(l, m, s, err);
+    if (st != TT_OK) {
+        cairo_surface_destroy(s);
+        return st;
+    }
     *out = s;
     return TT_OK;
-fail:
-    cairo_surface_destroy(s);
-    return st;
 }
 
 tt_status overlay_render_on_image(const overlay_list *l, const overlay_mapper *m, const tt_image *frame,

@@ -564,6 +564,41 @@ static void test_label_cache(void **state)
     calib_projector_destroy(pj);
 }
 
+/* overlay_render_into: the same picture as overlay_render on a kept
+ * surface (cleared first); a surface of the wrong size is refused with a
+ * message and left to its owner. */
+static void test_render_into(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_mapper m;
+    overlay_mapper_projector(&m, pj);
+    tt_err err = {0};
+    overlay_list *l = NULL;
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    edge_frame(l);
+    cairo_surface_t *ref = render(l, pj);
+    cairo_surface_t *kept = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+    cairo_t *cr = cairo_create(kept);
+    cairo_set_source_rgb(cr, 1, 1, 1); /* something to clear */
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(overlay_render_into(l, &m, kept, &err), TT_OK);
+        assert_int_equal(differing(kept, ref), 0);
+    }
+    cairo_surface_t *small = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 640, 480);
+    assert_int_equal(overlay_render_into(l, &m, small, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "1920x1080"));
+    assert_int_equal(cairo_surface_status(small), CAIRO_STATUS_SUCCESS);
+    assert_int_equal(overlay_render_into(l, &m, NULL, &err), TT_ERR_ARG);
+    cairo_surface_destroy(small);
+    cairo_surface_destroy(kept);
+    cairo_surface_destroy(ref);
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
 /* ---- the CLI ---------------------------------------------------------- */
 
 static char dir[64];
@@ -710,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_bad_primitives),           cmocka_unit_test(test_same_as_reference),
         cmocka_unit_test(test_edge_band),
         cmocka_unit_test(test_label_cache),
+        cmocka_unit_test(test_render_into),
         cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };

@@ -840,7 +840,8 @@ static cairo_font_face_t *draw__face(void)
  * text and place (the whole pixel matrix: size, angle, perspective,
  * position to a fraction of a pixel) are the same as a kept one is only
  * blended again.  Labels not drawn in a frame are dropped at the end of it.
- * The coverage is cairo's exact-area fill of the glyph outlines. */
+ * The coverage is the exact-area fill (overlay_cov_fill) of the glyph
+ * outlines cairo gives. */
 typedef struct draw__label {
     char *text;
     double m[6]; /* pixel matrix (cairo_matrix_t: xx yx xy yy x0 y0) */
@@ -905,62 +906,87 @@ static void draw__labels_sweep(draw__ctx *c)
     ls->frame++;
 }
 
-/* Render a label's coverage (A8, exact-area) into e, box from the text's
- * ink extents with 2 pixels of margin. */
-static int draw__label_render(draw__label *e, const overlay__prim *p, const cairo_matrix_t *mtx)
+/* Render a label's coverage into e: the glyph outlines from cairo,
+ * flattened (within 0.1 pixel), filled by overlay_cov_fill (exact area,
+ * non-zero) into a buffer of the label's box (its ink plus 2 pixels).
+ * t: the drawing's context, its matrix the identity (cairo leaves out
+ * glyphs that fall outside the target).
+ * Returns 1, 0 when there is nothing to draw, -1 when out of memory. */
+static int draw__label_render(draw__label *e, const overlay__prim *p, const cairo_matrix_t *mtx, cairo_t *t)
 {
-    cairo_surface_t *tmp = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-    cairo_t *t = cairo_create(tmp);
+    cairo_save(t);
+    cairo_identity_matrix(t);
+    cairo_new_path(t);
     cairo_transform(t, mtx);
     cairo_set_font_face(t, draw__face());
     cairo_set_font_size(t, p->size_in / 0.73); /* DejaVu Sans: cap height 0.73 em */
     cairo_text_extents_t ext;
     cairo_text_extents(t, p->text, &ext);
-    cairo_destroy(t);
-    cairo_surface_destroy(tmp);
-    double bxs[4] = {ext.x_bearing, ext.x_bearing + ext.width, ext.x_bearing + ext.width, ext.x_bearing};
-    double bys[4] = {ext.y_bearing, ext.y_bearing, ext.y_bearing + ext.height, ext.y_bearing + ext.height};
-    double ox = -(ext.x_bearing + ext.width / 2), oy = -(ext.y_bearing + ext.height / 2);
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-    for (int k = 0; k < 4; k++) {
-        double ux = bxs[k] + ox, uy = bys[k] + oy;
-        cairo_matrix_transform_point(mtx, &ux, &uy);
-        x0 = fmin(x0, ux);
-        x1 = fmax(x1, ux);
-        y0 = fmin(y0, uy);
-        y1 = fmax(y1, uy);
+    cairo_move_to(t, -(ext.x_bearing + ext.width / 2), -(ext.y_bearing + ext.height / 2));
+    cairo_text_path(t, p->text);
+    cairo_restore(t); /* the path stays, in pixels */
+    cairo_path_t *path = cairo_copy_path_flat(t);
+    cairo_new_path(t);
+    if (!path || path->status != CAIRO_STATUS_SUCCESS) {
+        cairo_path_destroy(path);
+        return -1;
     }
-    if (!(x1 - x0 < 8192 && y1 - y0 < 8192) || !(fabs(x0) < 1e6 && fabs(y0) < 1e6))
-        return 0; /* huge or not finite: nothing to draw */
+    /* the loops, one after the other, and the box */
+    int npts = 0, nloops = 0;
+    for (int i = 0; i < path->num_data; i += path->data[i].header.length) {
+        cairo_path_data_type_t ty = path->data[i].header.type;
+        npts += ty == CAIRO_PATH_MOVE_TO || ty == CAIRO_PATH_LINE_TO;
+        nloops += ty == CAIRO_PATH_MOVE_TO;
+    }
+    double *xy = malloc(sizeof(double) * 2 * (size_t)(npts + 1));
+    int *ln = calloc((size_t)nloops + 1, sizeof *ln);
+    int rc = -1;
+    if (!xy || !ln)
+        goto out;
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    int k = 0, l = -1;
+    for (int i = 0; i < path->num_data; i += path->data[i].header.length) {
+        cairo_path_data_type_t ty = path->data[i].header.type;
+        if (ty != CAIRO_PATH_MOVE_TO && ty != CAIRO_PATH_LINE_TO)
+            continue;
+        if (ty == CAIRO_PATH_MOVE_TO)
+            l++;
+        double x = path->data[i + 1].point.x, y = path->data[i + 1].point.y;
+        xy[2 * k] = x;
+        xy[2 * k + 1] = y;
+        k++;
+        ln[l]++;
+        x0 = fmin(x0, x);
+        x1 = fmax(x1, x);
+        y0 = fmin(y0, y);
+        y1 = fmax(y1, y);
+    }
+    rc = 0;
+    if (k == 0 || !(x1 - x0 < 8192 && y1 - y0 < 8192) || !(fabs(x0) < 1e6 && fabs(y0) < 1e6))
+        goto out; /* nothing, huge or not finite: nothing to draw */
     e->x0 = (int)floor(x0) - 2;
     e->y0 = (int)floor(y0) - 2;
     e->w = (int)ceil(x1) + 2 - e->x0;
     e->h = (int)ceil(y1) + 2 - e->y0;
-    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, e->w);
-    unsigned char *buf = calloc((size_t)stride * e->h, 1);
-    e->a = malloc((size_t)e->w * e->h);
-    if (!buf || !e->a) {
-        free(buf);
-        return -1;
+    for (int i = 0; i < k; i++) {
+        xy[2 * i] -= e->x0;
+        xy[2 * i + 1] -= e->y0;
     }
-    cairo_surface_t *s = cairo_image_surface_create_for_data(buf, CAIRO_FORMAT_A8, e->w, e->h, stride);
-    t = cairo_create(s);
-    cairo_translate(t, -e->x0, -e->y0);
-    cairo_transform(t, mtx);
-    cairo_set_font_face(t, draw__face());
-    cairo_set_font_size(t, p->size_in / 0.73);
-    cairo_move_to(t, ox, oy);
-    cairo_text_path(t, p->text);
-    cairo_set_fill_rule(t, CAIRO_FILL_RULE_WINDING);
-    cairo_fill(t);
-    int ok = cairo_status(t) == CAIRO_STATUS_SUCCESS;
-    cairo_destroy(t);
-    cairo_surface_flush(s);
-    cairo_surface_destroy(s);
-    for (int y = 0; y < e->h; y++)
-        memcpy(e->a + (size_t)y * e->w, buf + (size_t)y * stride, (size_t)e->w);
-    free(buf);
-    return ok ? 1 : -1;
+    overlay_cov cov;
+    rc = -1;
+    if (!overlay_cov_init(&cov, e->w, e->h))
+        goto out;
+    if (overlay_cov_fill(&cov, xy, ln, l + 1, 0)) {
+        e->a = cov.a; /* w * h coverage, rows of w: the label's own */
+        cov.a = NULL;
+        rc = 1;
+    }
+    overlay_cov_free(&cov);
+out:
+    free(xy);
+    free(ln);
+    cairo_path_destroy(path);
+    return rc;
 }
 
 /* A label through the cache, blended into the target.  Returns 0 when the
@@ -992,7 +1018,8 @@ static int draw__text_cached(draw__ctx *c, const overlay__prim *p, const cairo_m
         ne.text = strdup(p->text);
         memcpy(ne.m, key, sizeof key);
         ne.size = p->size_in;
-        int r = ne.text ? draw__label_render(&ne, p, mtx) : -1;
+        draw__flush(c); /* the path is built on cr: nothing may wait there */
+        int r = ne.text ? draw__label_render(&ne, p, mtx, c->cr) : -1;
         if (r <= 0) {
             free(ne.text);
             free(ne.a);

@@ -140,10 +140,12 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
  * image).  *out owned by the caller: cairo_surface_destroy. */
 tt_status overlay_render(const overlay_list *l, const overlay_mapper *m, cairo_surface_t **out, tt_err *err);
 
-/* The same into an existing W x H image surface (cleared to black first).
- * For live use: a surface kept from frame to frame keeps what the drawing
- * keeps with it (scratch buffers, labels already rendered), so each frame
- * costs only its drawing. */
+/* The same into an existing W x H ARGB32 image surface (cleared to black
+ * first).  For live use: a surface kept from frame to frame keeps what the
+ * drawing keeps with it (scratch buffers, labels already rendered, which
+ * pixels it lit), so each frame costs only its drawing and clearing what
+ * the last one lit.  Draw on such a surface only through this function
+ * (reading it - a window, a PNG - is fine). */
 tt_status overlay_render_into(const overlay_list *l, const overlay_mapper *m, cairo_surface_t *s, tt_err *err);
 
 /* The overlay drawn over a camera frame (8-bit gray or BGR, as read by

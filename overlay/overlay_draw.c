@@ -87,6 +87,7 @@ typedef struct draw__ctx {
     double cov_rgb[3], cov_alpha;
     cairo_surface_t *img;
     draw__buf rq, rpx, rhw; /* scratch: points to map, mapped, half widths */
+    int untracked; /* cairo drew on the target (not noted in the coverage's tiles) */
 } draw__ctx;
 
 static int draw__reserve(draw__ctx *c, draw__buf *b, int n)
@@ -465,6 +466,7 @@ static void draw__flush(draw__ctx *c)
     if (!c->pending)
         return;
     c->pending = 0;
+    c->untracked = 1;
     cairo_set_fill_rule(c->cr, CAIRO_FILL_RULE_WINDING);
     cairo_set_source_rgb(c->cr, c->pend_rgba[0], c->pend_rgba[1], c->pend_rgba[2]);
     cairo_fill(c->cr);
@@ -692,6 +694,7 @@ static void draw__mask_composite(draw__ctx *c, const double rgb[3], double alpha
         cairo_new_path(c->cr);
         return;
     }
+    c->untracked = 1;
     cairo_save(c->cr);
     cairo_clip(c->cr); /* pixel-aligned rectangles: a region */
     cairo_set_source_rgba(c->cr, rgb[0], rgb[1], rgb[2], alpha);
@@ -769,6 +772,7 @@ static void draw__end(draw__ctx *c, overlay_role role, double alpha, cairo_fill_
         }
     }
     if (c->tgt == c->cr) {
+        c->untracked = 1;
         cairo_set_fill_rule(c->cr, rule);
         cairo_set_source_rgba(c->cr, rgb[0], rgb[1], rgb[2], alpha);
         cairo_fill(c->cr);
@@ -1049,6 +1053,7 @@ static int draw__text_cached(draw__ctx *c, const overlay__prim *p, const cairo_m
         overlay__blend_span((uint32_t *)(void *)(data + (size_t)y * stride) + xa,
                             e->a + (size_t)(y - e->y0) * e->w + (xa - e->x0), xb - xa, src);
     cairo_surface_mark_dirty_rectangle(c->img, xa, ya, xb - xa, yb - ya);
+    overlay_cov_mark(c->cov, xa, ya, xb, yb);
     return 1;
 }
 
@@ -1287,6 +1292,12 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     draw__labels_sweep(&c);
     if (!c.oom)
         draw__flush(&c);
+    if (c.untracked || c.oom) { /* the next overlay__clear_kept clears everything */
+        cairo_surface_t *t = cairo_get_group_target(cr);
+        overlay_cov *kept = cairo_surface_get_user_data(t, &draw__cov_key);
+        if (kept)
+            kept->lit_all = 1;
+    }
     cairo_new_path(cr);
     cairo_restore(cr);
     cairo_status_t mask_st = c.mask_cr ? cairo_status(c.mask_cr) : CAIRO_STATUS_SUCCESS;
@@ -1310,4 +1321,17 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     if (mask_st != CAIRO_STATUS_SUCCESS)
         return tt_err_set(err, TT_ERR_INTERNAL, "cairo: %s", cairo_status_to_string(mask_st));
     return TT_OK;
+}
+
+int overlay__clear_kept(cairo_surface_t *s)
+{
+    overlay_cov *cov = cairo_surface_get_user_data(s, &draw__cov_key);
+    if (!cov || cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE ||
+        cairo_image_surface_get_format(s) != CAIRO_FORMAT_ARGB32 || cairo_image_surface_get_width(s) != cov->w ||
+        cairo_image_surface_get_height(s) != cov->h)
+        return 0;
+    cairo_surface_flush(s);
+    overlay_cov_clear_lit(cov, cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s), 0xff000000u);
+    cairo_surface_mark_dirty(s);
+    return 1;
 }

@@ -29,4 +29,9 @@ struct overlay_list {
     int n, cap;
 };
 
+/* For overlay_render_into: clear to opaque black what the last drawing on
+ * this ARGB32 surface lit (everything, when cairo drew part of it); 0 when
+ * the surface has no such record (then paint it all). */
+int overlay__clear_kept(cairo_surface_t *s);
+
 #endif

@@ -1,5 +1,6 @@
 /* overlay_output.c - projector images, camera composites and PNG files. */
 #include "overlay.h"
+#include "overlay_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +25,11 @@ tt_status overlay_render_into(const overlay_list *l, const overlay_mapper *m, ca
         cairo_image_surface_get_width(s) != m->width || cairo_image_surface_get_height(s) != m->height)
         return tt_err_set(err, TT_ERR_ARG, "overlay: the target is not a %dx%d image", m->width, m->height);
     cairo_t *cr = cairo_create(s);
-    cairo_set_source_rgb(cr, 0, 0, 0); /* black: no light */
-    cairo_paint(cr);
+    /* black: no light - only where the last frame lit, when that is known */
+    if (!overlay__clear_kept(s)) {
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_paint(cr);
+    }
     tt_status st = overlay_draw(l, m, cr, err);
     cairo_destroy(cr);
     cairo_surface_flush(s);

@@ -24,7 +24,10 @@ int overlay_cov_init(overlay_cov *c, int w, int h)
     int nw = (w + 64 * STROKE__CHUNK - 1) / (64 * STROKE__CHUNK);
     c->a = calloc((size_t)w * h, 1);
     c->dirty = calloc((size_t)h * nw, sizeof *c->dirty);
-    if (!c->a || !c->dirty) {
+    c->tw = (w + OVERLAY_TILE - 1) / OVERLAY_TILE;
+    c->th = (h + OVERLAY_TILE - 1) / OVERLAY_TILE;
+    c->tiles = calloc((size_t)c->tw * c->th, 1);
+    if (!c->a || !c->dirty || !c->tiles) {
         overlay_cov_free(c);
         return 0;
     }
@@ -39,6 +42,7 @@ int overlay_cov_init(overlay_cov *c, int w, int h)
 void overlay_cov_free(overlay_cov *c)
 {
     overlay_fill_scratch_free(c->fill);
+    free(c->tiles);
     free(c->a);
     free(c->dirty);
     memset(c, 0, sizeof *c);
@@ -504,6 +508,8 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
             chunk_done:
 #endif
                 if (lo < hi) {
+                    if (c->tiles)
+                        c->tiles[(size_t)(y >> OVERLAY_TILE_BITS) * c->tw + (x0 >> OVERLAY_TILE_BITS)] = 1;
                     box[0] = lo < box[0] ? lo : box[0];
                     box[2] = hi > box[2] ? hi : box[2];
                     box[1] = y < box[1] ? y : box[1];
@@ -514,4 +520,32 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
     }
     c->y0 = c->h;
     c->y1 = 0;
+}
+
+void overlay_cov_clear_lit(overlay_cov *c, unsigned char *data, int stride, uint32_t value)
+{
+    if (!c->tiles)
+        return;
+    for (int ty = 0; ty < c->th; ty++) {
+        unsigned char *tr = c->tiles + (size_t)ty * c->tw;
+        int y0 = ty * OVERLAY_TILE, y1 = y0 + OVERLAY_TILE < c->h ? y0 + OVERLAY_TILE : c->h;
+        for (int tx = 0; tx < c->tw;) {
+            if (!c->lit_all && !tr[tx]) {
+                tx++;
+                continue;
+            }
+            int te = tx; /* a run of lit tiles: one span per row */
+            while (te < c->tw && (c->lit_all || tr[te]))
+                te++;
+            int x0 = tx * OVERLAY_TILE, x1 = te * OVERLAY_TILE < c->w ? te * OVERLAY_TILE : c->w;
+            for (int y = y0; y < y1; y++) {
+                uint32_t *row = (uint32_t *)(void *)(data + (size_t)y * stride);
+                for (int x = x0; x < x1; x++)
+                    row[x] = value;
+            }
+            memset(tr + tx, 0, (size_t)(te - tx));
+            tx = te;
+        }
+    }
+    c->lit_all = 0;
 }

@@ -22,6 +22,7 @@
 #define TT_OVERLAY_STROKE_H
 
 #include <stdint.h>
+#include <string.h>
 
 typedef struct overlay_cov {
     int w, h;
@@ -30,7 +31,33 @@ typedef struct overlay_cov {
     int nw;
     int y0, y1; /* rows [y0, y1) that may hold coverage */
     struct overlay_fill_scratch *fill; /* overlay_cov_fill's scratch, made on first use */
+    /* what the blends and fills lit since the last overlay_cov_clear_lit:
+     * one byte per OVERLAY_TILE x OVERLAY_TILE pixels; lit_all = 1 when
+     * something else drew too (then everything counts as lit) */
+    unsigned char *tiles;
+    int tw, th, lit_all;
 } overlay_cov;
+
+#define OVERLAY_TILE_BITS 5
+#define OVERLAY_TILE (1 << OVERLAY_TILE_BITS)
+
+/* Note pixels [x0, x1) x [y0, y1) as lit (clipped to the target). */
+static inline void overlay_cov_mark(overlay_cov *c, int x0, int y0, int x1, int y1)
+{
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > c->w ? c->w : x1;
+    y1 = y1 > c->h ? c->h : y1;
+    if (x0 >= x1 || y0 >= y1 || !c->tiles)
+        return;
+    for (int ty = y0 >> OVERLAY_TILE_BITS; ty <= (y1 - 1) >> OVERLAY_TILE_BITS; ty++)
+        memset(c->tiles + (size_t)ty * c->tw + (x0 >> OVERLAY_TILE_BITS), 1,
+               (size_t)(((x1 - 1) >> OVERLAY_TILE_BITS) - (x0 >> OVERLAY_TILE_BITS) + 1));
+}
+
+/* Set every pixel noted as lit (all of them when lit_all) to `value` in
+ * 32-bit pixels data (w x h, stride bytes per row) and forget the notes. */
+void overlay_cov_clear_lit(overlay_cov *c, unsigned char *data, int stride, uint32_t value);
 
 /* Coverage buffer for a w x h target.  Returns 0 when out of memory (or
  * w, h < 1); overlay_cov_free is safe on a zeroed or failed one. */

@@ -599,6 +599,64 @@ static void test_render_into(void **state)
     calib_projector_destroy(pj);
 }
 
+/* A kept surface through a game: each frame drawn by overlay_render_into
+ * (which clears only what the last frame lit, or everything after cairo
+ * drew part of it) equals the same frame drawn on a fresh surface, bit for
+ * bit - frames that move, vanish, come back, hold cairo-drawn parts (a
+ * band clipped to a polygon, a tiny circle) and labels only. */
+static void shift_list(overlay_list *l, double dx, double dy)
+{
+    for (int i = 0; i < l->n; i++) {
+        overlay__prim *p = &l->p[i];
+        p->cx += dx;
+        p->cy += dy;
+        for (int k = 0; k < p->n; k++) {
+            p->xy[2 * k] += dx;
+            p->xy[2 * k + 1] += dy;
+        }
+    }
+}
+
+static void test_render_into_sequence(void **state)
+{
+    (void)state;
+    calib_projector *pj = make_pj();
+    overlay_mapper m;
+    overlay_mapper_projector(&m, pj);
+    tt_err err = {0};
+    enum { NL = 8 };
+    overlay_list *l[NL];
+    for (int k = 0; k < NL; k++)
+        assert_int_equal(overlay_list_create(&l[k], &err), TT_OK);
+    edge_frame(l[0]);
+    edge_frame(l[1]);
+    shift_list(l[1], 1.3, -0.7); /* everything moved */
+    /* l[2] empty */
+    busy_frame(l[3]);
+    double vis[8] = {30, 5, 44, 4, 50, 12, 33, 14};
+    assert_int_equal(overlay_add_polygon(l[4], vis, 4, overlay_style_edge(OVERLAY_ROLE_CLEAR, 0.05, 0.3), &err), TT_OK);
+    assert_int_equal(overlay_add_circle(l[4], 20, 20, 0.01, overlay_style_line(OVERLAY_ROLE_TARGET, 0.1), &err), TT_OK);
+    assert_int_equal(overlay_add_text(l[5], 30, 20, "6+ 12.3\"", 0.5, 20, OVERLAY_ROLE_NEUTRAL, &err), TT_OK);
+    edge_frame(l[6]);
+    shift_list(l[6], -0.01, 0.02);
+    /* a tiny circle alone: a disc filled by cairo */
+    assert_int_equal(overlay_add_circle(l[7], 40, 30, 0.01, overlay_style_line(OVERLAY_ROLE_TARGET, 0.1), &err), TT_OK);
+    const int order[14] = {0, 1, 0, 2, 0, 3, 0, 4, 5, 6, 4, 1, 7, 2};
+    cairo_surface_t *kept = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+    for (int f = 0; f < 14; f++) {
+        assert_int_equal(overlay_render_into(l[order[f]], &m, kept, &err), TT_OK);
+        cairo_surface_t *fresh = render(l[order[f]], pj);
+        long d = differing(kept, fresh);
+        if (d)
+            fail_msg("frame %d (list %d): %ld rows differ from a fresh surface", f, order[f], d);
+        cairo_surface_destroy(fresh);
+    }
+    cairo_surface_destroy(kept);
+    for (int k = 0; k < NL; k++)
+        overlay_list_destroy(l[k]);
+    calib_projector_destroy(pj);
+}
+
 /* ---- the CLI ---------------------------------------------------------- */
 
 static char dir[64];
@@ -746,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_edge_band),
         cmocka_unit_test(test_label_cache),
         cmocka_unit_test(test_render_into),
+        cmocka_unit_test(test_render_into_sequence),
         cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };

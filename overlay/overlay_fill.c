@@ -213,7 +213,7 @@ static inline void fill__run(overlay_cov *c, fill__sink *k, int y, int x0, int x
 {
     if (k->data) {
         overlay__blend_run(k->data + (size_t)y * k->stride + x0, x1 - x0, v, k->src);
-        overlay_cov_mark(c, x0, y, x1, y + 1);
+        overlay_cov_mark_row(c, y, x0, x1);
         return;
     }
     unsigned char *row = c->a + (size_t)y * c->w;
@@ -346,8 +346,8 @@ static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int 
                 lit0 = x < lit0 ? x : lit0;
                 lit1 = lo > lit1 ? lo : lit1;
             }
-            if (px && lo < hi)
-                overlay_cov_mark(c, lo, y, hi, y + 1);
+            if (px)
+                overlay_cov_mark_row(c, y, lo, hi);
             for (int u = lo; u < hi; u++) {
                 sum += acc[u];
                 acc[u] = 0;

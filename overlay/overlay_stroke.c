@@ -217,7 +217,7 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
         k1 = nu - 1;
     if (k0 > k1)
         return;
-    double slope = dv / du; /* |du| >= 1/sqrt(2) */
+    double slope = dv / du, inv_du = 1 / du; /* |du| >= 1/sqrt(2) */
     double R = r / fabs(du);
     double L = s->len, blu = du * L, blv = dv * L;
     int butt = !s->round_a || !s->round_b;
@@ -259,7 +259,7 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
                 int n = im1 - im0 + 1, ja = n, jb = n;
                 double q = stroke__min(s->ha, s->hb) - tr.h - 1e-9;
                 if (q > 0) {
-                    double x0 = (sd - q) / du, x1 = (sd + q) / du;
+                    double x0 = (sd - q) * inv_du, x1 = (sd + q) * inv_du;
                     double jl = stroke__ceil(stroke__min(x0, x1)), jh = stroke__floor(stroke__max(x0, x1));
                     if (jl < 0)
                         jl = 0;
@@ -540,7 +540,13 @@ void overlay_cov_clear_lit(overlay_cov *c, unsigned char *data, int stride, uint
             int x0 = tx * OVERLAY_TILE, x1 = te * OVERLAY_TILE < c->w ? te * OVERLAY_TILE : c->w;
             for (int y = y0; y < y1; y++) {
                 uint32_t *row = (uint32_t *)(void *)(data + (size_t)y * stride);
-                for (int x = x0; x < x1; x++)
+                int x = x0;
+#ifdef __SSE2__
+                const __m128i v4 = _mm_set1_epi32((int)value);
+                for (; x + 4 <= x1; x += 4)
+                    _mm_storeu_si128((__m128i *)(void *)(row + x), v4);
+#endif
+                for (; x < x1; x++)
                     row[x] = value;
             }
             memset(tr + tx, 0, (size_t)(te - tx));

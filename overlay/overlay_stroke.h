@@ -55,6 +55,16 @@ static inline void overlay_cov_mark(overlay_cov *c, int x0, int y0, int x1, int 
                (size_t)(((x1 - 1) >> OVERLAY_TILE_BITS) - (x0 >> OVERLAY_TILE_BITS) + 1));
 }
 
+/* The same for pixels [x0, x1) of row y, already within the target. */
+static inline void overlay_cov_mark_row(overlay_cov *c, int y, int x0, int x1)
+{
+    if (!c->tiles || x0 >= x1)
+        return;
+    unsigned char *t = c->tiles + (size_t)(y >> OVERLAY_TILE_BITS) * c->tw;
+    for (int i = x0 >> OVERLAY_TILE_BITS; i <= (x1 - 1) >> OVERLAY_TILE_BITS; i++)
+        t[i] = 1;
+}
+
 /* Set every pixel noted as lit (all of them when lit_all) to `value` in
  * 32-bit pixels data (w x h, stride bytes per row) and forget the notes. */
 void overlay_cov_clear_lit(overlay_cov *c, unsigned char *data, int stride, uint32_t value);

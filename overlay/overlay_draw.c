@@ -21,8 +21,11 @@
  * row; ours light only the pixels of the shape.  Opaque outlines of one
  * colour drawn one after the other share one blend.
  *
- * Text, the band inside a polygon (clipped to it) and any target that is
- * not such an image surface go through cairo: opaque shapes of one colour
+ * Labels: the glyph outlines from cairo, filled the same way once and kept
+ * with the surface while text and place stay the same (draw__text_cached).
+ *
+ * The band inside a polygon (clipped to it), tiny circles and any target
+ * that is not such an image surface go through cairo: opaque shapes of one colour
  * drawn one after the other are filled together (one cairo_fill; the bands
  * share one orientation, so the union is what separate fills would light);
  * translucent ones are rasterised opaque into an A8 scratch mask and
@@ -333,11 +336,11 @@ static void draw__raster_run(draw__ctx *c, const double *q, int k, int closed, d
     for (int i = 0; i < k; i++) {
         /* tangent in inches: across the neighbours (one-sided at open ends) */
         int i0 = i > 0 ? i - 1 : closed ? k - 1 : 0, i1 = i < k - 1 ? i + 1 : closed ? 0 : k - 1;
-        double dx = q[2 * i1] - q[2 * i0], dy = q[2 * i1 + 1] - q[2 * i0 + 1], dl = hypot(dx, dy);
+        double dx = q[2 * i1] - q[2 * i0], dy = q[2 * i1 + 1] - q[2 * i0 + 1], dl = sqrt(dx * dx + dy * dy);
         if (!(dl > 1e-12)) {
             dx = q[2 * i1] - q[2 * i];
             dy = q[2 * i1 + 1] - q[2 * i + 1];
-            dl = hypot(dx, dy);
+            dl = sqrt(dx * dx + dy * dy);
         }
         const double *o = px + 6 * i;
         double jxx = (o[2] - o[0]) / e, jyx = (o[3] - o[1]) / e, jxy = (o[4] - o[0]) / e, jyy = (o[5] - o[1]) / e;
@@ -345,7 +348,7 @@ static void draw__raster_run(draw__ctx *c, const double *q, int k, int closed, d
         if (dl > 1e-12) {
             dx /= dl;
             dy /= dl;
-            double tx = jxx * dx + jxy * dy, ty = jyx * dx + jyy * dy, tl = hypot(tx, ty);
+            double tx = jxx * dx + jxy * dy, ty = jyx * dx + jyy * dy, tl = sqrt(tx * tx + ty * ty);
             if (tl > 1e-12)
                 h = hw * det / tl; /* NaN stays NaN: the segment is skipped */
         }

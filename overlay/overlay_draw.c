@@ -1285,8 +1285,9 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     c.rast_ok = -1;
     cairo_save(cr);
     cairo_new_path(cr);
-    /* 4x4 supersampled coverage: smooth at projector scale, ~2x faster
-     * than cairo's default 256-level rasteriser */
+    /* what cairo still draws (targets that are not plain image surfaces,
+     * tiny circles): 4x4 supersampled coverage, smooth at projector scale
+     * and ~2x faster than cairo's default rasteriser */
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
     for (int i = 0; i < l->n && !c.oom; i++)

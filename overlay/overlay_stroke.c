@@ -190,6 +190,22 @@ static inline double stroke__ceil(double x)
  * [-hw, hw] (hw interpolated along) - exact for a straight band - with d
  * to the end point beyond a round end; near or beyond a butt end, times
  * the share of its footprint along the segment within [0, len]. */
+/* Note rows m0..m1 of chunk b (b < 0: nothing) in the dirty map.  The rows
+ * a flat segment lit in one chunk's columns are contiguous: each column's
+ * run touches the next one's. */
+static void stroke__mark_rows(overlay_cov *c, int b, int m0, int m1)
+{
+    if (b < 0 || m0 > m1)
+        return;
+    uint64_t bit = (uint64_t)1 << (b & 63);
+    for (int m = m0; m <= m1; m++)
+        c->dirty[(size_t)m * c->nw + (b >> 6)] |= bit;
+    if (m0 < c->y0)
+        c->y0 = m0;
+    if (m1 + 1 > c->y1)
+        c->y1 = m1 + 1;
+}
+
 static void stroke__segment(overlay_cov *c, const stroke__seg *s)
 {
     stroke__trap tr;
@@ -234,6 +250,13 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
     int thick = stroke__min(s->ha, s->hb) >= tr.h;
     /* steps in the coverage buffer: along v, and per u */
     size_t stepv = steep ? 1 : (size_t)c->w;
+    /* wholly inside a thick stroke: |sd| <= q (a hair narrower than the
+     * exact bound, so the edge pixels keep the exact test) */
+    double q = stroke__min(s->ha, s->hb) - tr.h - 1e-9;
+    /* a flat segment walks columns: the rows its columns lit within one
+     * 16-pixel chunk of the dirty map are noted once per chunk (rows
+     * mlo..mhi of chunk mb; mb < 0: none yet) */
+    int mb = -1, mlo = 0, mhi = -1;
     for (int k = (int)k0; k <= (int)k1; k++) {
         double pu = k + 0.5 - au, vc = av + pu * slope;
         double lo = vc - R - 0.5, hi = vc + R - 0.5; /* centres m + 0.5 within R of vc */
@@ -257,7 +280,6 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
                  * found from sd(j) = sd - du j (a hair narrower, so the
                  * edge pixels keep the exact test) */
                 int n = im1 - im0 + 1, ja = n, jb = n;
-                double q = stroke__min(s->ha, s->hb) - tr.h - 1e-9;
                 if (q > 0) {
                     double x0 = (sd - q) * inv_du, x1 = (sd + q) * inv_du;
                     double jl = stroke__ceil(stroke__min(x0, x1)), jh = stroke__floor(stroke__max(x0, x1));
@@ -270,21 +292,25 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
                         jb = (int)jh + 1;
                     }
                 }
-                for (int j = 0; j < n; j++, t += dv, sd -= du, p += stepv) {
-                    if (j == ja) {
-                        /* the inside: full coverage, no test */
-                        int run = jb - ja;
-                        if (stepv == 1)
-                            memset(p, 255, (size_t)run);
-                        else
-                            for (int i = 0; i < run; i++)
-                                p[(size_t)i * stepv] = 255;
-                        j = jb - 1;
-                        t += dv * (run - 1);
-                        sd -= du * (run - 1);
-                        p += stepv * (size_t)(run - 1);
-                        continue;
-                    }
+                int j = 0;
+                for (; j < ja; j++, t += dv, sd -= du, p += stepv) {
+                    int v = stroke__lut_v(&lut, s->ha + s->dh * t - fabs(sd));
+                    if (v > *p)
+                        *p = (unsigned char)v;
+                }
+                if (ja < jb) { /* the inside: full coverage, no test */
+                    int run = jb - ja;
+                    if (stepv == 1)
+                        memset(p, 255, (size_t)run);
+                    else
+                        for (int i = 0; i < run; i++)
+                            p[(size_t)i * stepv] = 255;
+                    j = jb;
+                    t += dv * run;
+                    sd -= du * run;
+                    p += stepv * (size_t)run;
+                }
+                for (; j < n; j++, t += dv, sd -= du, p += stepv) {
                     int v = stroke__lut_v(&lut, s->ha + s->dh * t - fabs(sd));
                     if (v > *p)
                         *p = (unsigned char)v;
@@ -346,15 +372,19 @@ static void stroke__segment(overlay_cov *c, const stroke__seg *s)
                 c->y1 = k + 1;
         } else {
             int b = k >> STROKE__CHUNK_BITS;
-            uint64_t bit = (uint64_t)1 << (b & 63);
-            for (int m = lit0; m <= lit1; m++)
-                c->dirty[(size_t)m * c->nw + (b >> 6)] |= bit;
-            if (lit0 < c->y0)
-                c->y0 = lit0;
-            if (lit1 + 1 > c->y1)
-                c->y1 = lit1 + 1;
+            if (b != mb) {
+                stroke__mark_rows(c, mb, mlo, mhi);
+                mb = b;
+                mlo = lit0;
+                mhi = lit1;
+            } else {
+                mlo = lit0 < mlo ? lit0 : mlo;
+                mhi = lit1 > mhi ? lit1 : mhi;
+            }
         }
     }
+    if (!steep)
+        stroke__mark_rows(c, mb, mlo, mhi);
 }
 
 /* A lone point with a round cap: a disc. */

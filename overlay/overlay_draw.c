@@ -91,6 +91,7 @@ typedef struct draw__ctx {
     cairo_surface_t *img;
     draw__buf rq, rpx, rhw; /* scratch: points to map, mapped, half widths */
     int untracked; /* cairo drew on the target (not noted in the coverage's tiles) */
+    int straight;  /* the map takes straight lines to straight lines */
 } draw__ctx;
 
 static int draw__reserve(draw__ctx *c, draw__buf *b, int n)
@@ -185,7 +186,9 @@ static void draw__arc_pts(draw__ctx *c, draw__buf *b, double cx, double cy, doub
     b->v[2 * (b->n - 1) + 1] = cy + r * sin(a1);
 }
 
-/* Copy pts into out with straight pieces cut to DRAW__MAX_SEG_IN and
+/* Copy pts into out with straight pieces cut to DRAW__MAX_SEG_IN (not
+ * when the map keeps straight lines straight: a projector without a
+ * correction grid) and
  * repeated points dropped.  closed: the closing edge is cut too (the first
  * point is not repeated). */
 static void draw__densify(draw__ctx *c, const double *pts, int n, int closed, draw__buf *out)
@@ -197,7 +200,7 @@ static void draw__densify(draw__ctx *c, const double *pts, int n, int closed, dr
         double ex = b[0] - a[0], ey = b[1] - a[1], len = sqrt(ex * ex + ey * ey);
         if (len < 1e-9)
             continue;
-        int k = (int)ceil(len / DRAW__MAX_SEG_IN);
+        int k = c->straight ? 1 : (int)ceil(len / DRAW__MAX_SEG_IN);
         if (k > 1000)
             k = 1000;
         for (int j = 0; j < k; j++)
@@ -1283,6 +1286,7 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     c.tgt = cr;
     c.mask_ok = -1;
     c.rast_ok = -1;
+    c.straight = overlay__mapper_straight(m);
     cairo_save(cr);
     cairo_new_path(cr);
     /* what cairo still draws (targets that are not plain image surfaces,

@@ -29,6 +29,11 @@ struct overlay_list {
     int n, cap;
 };
 
+/* 1 when the mapper takes straight lines to straight lines (projector.json
+ * without a correction grid): straight edges need not be cut before
+ * mapping. */
+int overlay__mapper_straight(const overlay_mapper *m);
+
 /* For overlay_render_into: clear to opaque black what the last drawing on
  * this ARGB32 surface lit (everything, when cairo drew part of it); 0 when
  * the surface has no such record (then paint it all). */

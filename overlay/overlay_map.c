@@ -1,6 +1,7 @@
 /* overlay_map.c - mappers: table inches -> projector pixels (projector.json)
  * or camera pixels (camera + pose, with lens distortion). */
 #include "overlay.h"
+#include "overlay_internal.h"
 
 #include <math.h>
 
@@ -14,6 +15,11 @@ void overlay_mapper_projector(overlay_mapper *m, const calib_projector *pj)
     m->map = map__projector;
     m->user = pj;
     calib_projector_size(pj, &m->width, &m->height);
+}
+
+int overlay__mapper_straight(const overlay_mapper *m)
+{
+    return m->map == map__projector && !calib_projector_has_grid(m->user);
 }
 
 static void map__camera(const void *user, const double *xy, int n, double *px)

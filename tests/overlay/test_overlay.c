@@ -87,6 +87,50 @@ static void test_circle_under_perspective(void **state)
     calib_projector_destroy(pj);
 }
 
+/* Under a correction grid (lens distortion) a straight line on the felt is
+ * a curve in the projector image: the line is drawn along that curve - lit
+ * on the true line all along, dark 0.3" either side - not as one chord;
+ * without the grid the same checks hold (there the line stays straight). */
+static void test_line_under_grid(void **state)
+{
+    (void)state;
+    for (int grid = 0; grid < 2; grid++) {
+        calib_projector *pj = make_pj();
+        tt_err err = {0};
+        if (grid) {
+            /* a bow of up to 12 px across the table (rows: y nodes) */
+            enum { NX = 9, NY = 6 };
+            double dx[NX * NY], dy[NX * NY];
+            for (int j = 0; j < NY; j++)
+                for (int i = 0; i < NX; i++) {
+                    double u = (i - (NX - 1) / 2.0) / ((NX - 1) / 2.0);
+                    dx[j * NX + i] = 0;
+                    dy[j * NX + i] = 12 * (1 - u * u);
+                }
+            assert_int_equal(calib_projector_set_grid(pj, 0, 0, 9, NX, NY, dx, dy, &err), TT_OK);
+        }
+        overlay_list *l = NULL;
+        assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+        assert_int_equal(overlay_add_line(l, 4, 20, 68, 20, overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.15), &err),
+                         TT_OK);
+        cairo_surface_t *s = render(l, pj);
+        int lit = 0, dark = 0, n = 0;
+        for (double x = 8; x <= 64; x += 2) {
+            lit += lum_at(s, pj, x, 20) > 150;
+            dark += lum_at(s, pj, x, 19.7) < 20;
+            dark += lum_at(s, pj, x, 20.3) < 20;
+            n++;
+        }
+        print_message("%s: %d of %d on the line lit, %d of %d beside it dark\n", grid ? "grid" : "no grid", lit, n,
+                      dark, 2 * n);
+        assert_int_equal(lit, n);
+        assert_int_equal(dark, 2 * n);
+        cairo_surface_destroy(s);
+        overlay_list_destroy(l);
+        calib_projector_destroy(pj);
+    }
+}
+
 /* A line's width is in inches: the same 0.25" at both ends of a long line
  * although the projector's scale differs there. */
 static void test_width_in_inches(void **state)
@@ -804,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_edge_band),
         cmocka_unit_test(test_label_cache),
         cmocka_unit_test(test_render_into),
+        cmocka_unit_test(test_line_under_grid),
         cmocka_unit_test(test_render_into_sequence),
         cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),

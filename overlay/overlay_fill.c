@@ -39,6 +39,7 @@ typedef struct fill__span {
 
 struct overlay_fill_scratch {
     float *acc;      /* w + 1: one row's contributions, zero between rows */
+    unsigned char *cv; /* w: one span's coverage, for blending */
     fill__edge *e;   /* the shape's edges, by ytop */
     fill__edge *e2;  /* (before sorting) */
     int ne, ecap;
@@ -53,6 +54,7 @@ void overlay_fill_scratch_free(struct overlay_fill_scratch *f)
     if (!f)
         return;
     free(f->acc);
+    free(f->cv);
     free(f->e);
     free(f->e2);
     free(f->cnt);
@@ -69,8 +71,9 @@ static struct overlay_fill_scratch *fill__scratch(overlay_cov *c)
     if (!f)
         return NULL;
     f->acc = calloc((size_t)c->w + 2, sizeof *f->acc);
+    f->cv = malloc((size_t)c->w + 2);
     f->cnt = malloc(((size_t)c->h + 1) * sizeof *f->cnt);
-    if (!f->acc || !f->cnt) {
+    if (!f->acc || !f->cv || !f->cnt) {
         overlay_fill_scratch_free(f);
         return NULL;
     }
@@ -346,19 +349,34 @@ static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int 
                 lit0 = x < lit0 ? x : lit0;
                 lit1 = lo > lit1 ? lo : lit1;
             }
-            if (px)
+            if (px && lo < hi) {
+                /* the span's coverage into a scratch row, then blended
+                 * four pixels at a time */
                 overlay_cov_mark_row(c, y, lo, hi);
-            for (int u = lo; u < hi; u++) {
-                sum += acc[u];
-                acc[u] = 0;
-                unsigned char vu = fill__value(sum, even_odd);
-                if (vu) {
-                    if (px)
-                        px[u] = overlay__blend1(px[u], vu, k->src);
-                    else if (vu > row[u])
-                        row[u] = vu;
-                    lit0 = u < lit0 ? u : lit0;
-                    lit1 = u + 1 > lit1 ? u + 1 : lit1;
+                unsigned char *cv = f->cv;
+                int any = 0;
+                for (int u = lo; u < hi; u++) {
+                    sum += acc[u];
+                    acc[u] = 0;
+                    cv[u - lo] = fill__value(sum, even_odd);
+                    any |= cv[u - lo];
+                }
+                if (any) {
+                    overlay__blend_span(px + lo, cv, hi - lo, k->src);
+                    lit0 = lo < lit0 ? lo : lit0;
+                    lit1 = hi > lit1 ? hi : lit1;
+                }
+            } else {
+                for (int u = lo; u < hi; u++) {
+                    sum += acc[u];
+                    acc[u] = 0;
+                    unsigned char vu = fill__value(sum, even_odd);
+                    if (vu) {
+                        if (vu > row[u])
+                            row[u] = vu;
+                        lit0 = u < lit0 ? u : lit0;
+                        lit1 = u + 1 > lit1 ? u + 1 : lit1;
+                    }
                 }
             }
             x = hi > x ? hi : x;

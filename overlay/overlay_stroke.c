@@ -458,33 +458,6 @@ void overlay_cov_polyline(overlay_cov *c, const double *xy, const double *hw, in
         stroke__dot(c, xy[0], xy[1], hw[0]);
 }
 
-#ifdef __SSE2__
-/* The same for 16 pixels, 4 per step, in 16-bit lanes (every product is
- * at most 255 * 255, plus 128 and its >> 8 stays below 2^16): identical to
- * overlay__blend1; coverage read and cleared. */
-static inline void overlay__blend16(unsigned char *cv, uint32_t *row, const overlay__blendk *k, int *lo, int *hi,
-                                   int x0)
-{
-    const __m128i zero = _mm_setzero_si128();
-    for (int g = 0; g < STROKE__CHUNK; g += 4) {
-        uint32_t c4;
-        memcpy(&c4, cv + g, 4);
-        if (!c4)
-            continue;
-        memset(cv + g, 0, 4);
-        if (x0 + g < *lo)
-            *lo = x0 + g;
-        *hi = x0 + g + 4;
-        __m128i v = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)c4), zero); /* 4 x u16 */
-        __m128i v2 = _mm_unpacklo_epi16(v, v);                            /* v0 v0 v1 v1 v2 v2 v3 v3 */
-        __m128i mlo = _mm_unpacklo_epi32(v2, v2), mhi = _mm_unpackhi_epi32(v2, v2);
-        __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(row + g));
-        __m128i olo = overlay__over2(_mm_unpacklo_epi8(d, zero), mlo, k);
-        __m128i ohi = overlay__over2(_mm_unpackhi_epi8(d, zero), mhi, k);
-        _mm_storeu_si128((__m128i *)(void *)(row + g), _mm_packus_epi16(olo, ohi));
-    }
-}
-#endif
 
 void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const double rgb[3], double alpha, int box[4])
 {
@@ -494,10 +467,6 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
     if (!c->a || c->y0 >= c->y1)
         return;
     uint32_t src = overlay__premul(rgb, alpha);
-#ifdef __SSE2__
-    overlay__blendk bl;
-    overlay__blendk_init(&bl, src);
-#endif
     for (int y = c->y0; y < c->y1; y++) {
         unsigned char *cv = c->a + (size_t)y * c->w;
         uint32_t *row = (uint32_t *)(void *)(data + (size_t)y * stride);
@@ -508,43 +477,19 @@ void overlay_cov_blend(overlay_cov *c, unsigned char *data, int stride, const do
             while (bits) {
                 int b = wi * 64 + __builtin_ctzll(bits);
                 bits &= bits - 1;
+                /* one marked chunk: blended and its coverage cleared */
                 int x0 = b * STROKE__CHUNK, x1 = x0 + STROKE__CHUNK < c->w ? x0 + STROKE__CHUNK : c->w;
-                int lo = x1, hi = x0;
-#ifdef __SSE2__
-                if (x1 - x0 == STROKE__CHUNK) {
-                    overlay__blend16(cv + x0, row + x0, &bl, &lo, &hi, x0);
-                    goto chunk_done;
-                }
-#endif
-                for (int xw = x0; xw < x1; xw += 8) {
-                    int xe = xw + 8 < x1 ? xw + 8 : x1;
-                    if (xe - xw == 8) {
-                        uint64_t w8;
-                        memcpy(&w8, cv + xw, 8);
-                        if (!w8)
-                            continue;
-                    }
-                    for (int x = xw; x < xe; x++) {
-                        uint32_t v = cv[x];
-                        if (!v)
-                            continue;
-                        cv[x] = 0;
-                        lo = x < lo ? x : lo;
-                        hi = x + 1;
-                        row[x] = overlay__blend1(row[x], v, src);
-                    }
-                }
-#ifdef __SSE2__
-            chunk_done:
-#endif
-                if (lo < hi) {
-                    if (c->tiles)
-                        c->tiles[(size_t)(y >> OVERLAY_TILE_BITS) * c->tw + (x0 >> OVERLAY_TILE_BITS)] = 1;
-                    box[0] = lo < box[0] ? lo : box[0];
-                    box[2] = hi > box[2] ? hi : box[2];
-                    box[1] = y < box[1] ? y : box[1];
-                    box[3] = y + 1;
-                }
+                overlay__blend_span(row + x0, cv + x0, x1 - x0, src);
+                if (x1 - x0 == STROKE__CHUNK)
+                    memset(cv + x0, 0, STROKE__CHUNK); /* constant size: two stores, no call */
+                else
+                    memset(cv + x0, 0, (size_t)(x1 - x0));
+                if (c->tiles)
+                    c->tiles[(size_t)(y >> OVERLAY_TILE_BITS) * c->tw + (x0 >> OVERLAY_TILE_BITS)] = 1;
+                box[0] = x0 < box[0] ? x0 : box[0];
+                box[2] = x1 > box[2] ? x1 : box[2];
+                box[1] = y < box[1] ? y : box[1];
+                box[3] = y + 1;
             }
         }
     }

@@ -1084,7 +1084,7 @@ static void draw__text(draw__ctx *c, const overlay__prim *p)
     cairo_t *t = c->tgt;
     cairo_save(t);
     cairo_transform(t, &mtx);
-    cairo_select_font_face(t, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_face(t, draw__face());
     cairo_set_font_size(t, p->size_in / 0.73); /* DejaVu Sans: cap height 0.73 em */
     cairo_text_extents_t ext;
     cairo_text_extents(t, p->text, &ext);

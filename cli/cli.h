@@ -26,6 +26,11 @@ int cli_usage(const char *cmd, const char *usage, const char *fmt, ...)
 #endif
     ;
 
+/* A whole number from lo to hi, written in decimal with nothing around it,
+ * into *out.  Returns 0 (and leaves *out) for anything else: empty text,
+ * other characters, out of range. */
+int cli_int(const char *s, long lo, long hi, int *out);
+
 /* Write text to path atomically (temp file + rename); "-" means stdout. */
 tt_status cli_write_text(const char *path, const char *text, tt_err *err);
 

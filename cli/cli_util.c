@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,8 +88,7 @@ int cli_detector_opt(int argc, char **argv, int i, vision_detector_opts *o, cons
             }
             o->refine_edges = v[0] == '1';
         } else {
-            o->nthreads = (int)strtol(v, &end, 10);
-            if (*end || end == v) {
+            if (!cli_int(v, INT_MIN, INT_MAX, &o->nthreads)) {
                 *bad = a;
                 return -1;
             }
@@ -98,3 +98,12 @@ int cli_detector_opt(int argc, char **argv, int i, vision_detector_opts *o, cons
     return 0;
 }
 
+int cli_int(const char *s, long lo, long hi, int *out)
+{
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return 0;
+    *out = (int)v;
+    return 1;
+}

@@ -73,13 +73,11 @@ static int calib__camera(int argc, char **argv)
             } else if (!strcmp(a, "--out")) {
                 out = val;
             } else if (!strcmp(a, "--min-tags")) {
-                long n = strtol(val, &end, 10);
-                if (*end || n < 4 || n > CALIB_BOARD_MAX_TAGS) {
+                if (!cli_int(val, 4, CALIB_BOARD_MAX_TAGS, &opts.min_tags_per_image)) {
                     rc = cli_usage("calib camera", USAGE_CAMERA, "--min-tags must be a whole number >= 4 (got '%s')",
                                    val);
                     goto done;
                 }
-                opts.min_tags_per_image = (int)n;
             } else {
                 double d = strtod(val, &end);
                 if (*end || !(d >= 1 && d <= 8)) {

@@ -31,12 +31,7 @@ static const char *USAGE =
 
 static int calibpj__int(const char *s, int *out)
 {
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 64 || v > CALIB_PROJECTOR_MAX_SIDE)
-        return 0;
-    *out = (int)v;
-    return 1;
+    return cli_int(s, 64, CALIB_PROJECTOR_MAX_SIDE, out);
 }
 
 static int calibpj__write_patterns(const char *dir, int w, int h)
@@ -356,13 +351,8 @@ int cmd_calib_projector(int argc, char **argv)
                 window = v;
             else if (!strcmp(a, "--keep-captures"))
                 keep = v;
-            else {
-                char *end;
-                long ms = strtol(v, &end, 10);
-                if (*end || ms < 0 || ms > 10000)
-                    return cli_usage(CMD, USAGE, "--settle-ms takes 0 to 10000 milliseconds (got '%s')", v);
-                settle_ms = (int)ms;
-            }
+            else if (!cli_int(v, 0, 10000, &settle_ms))
+                return cli_usage(CMD, USAGE, "--settle-ms takes 0 to 10000 milliseconds (got '%s')", v);
             continue;
         }
         if (!strcmp(a, "--rig") || !strcmp(a, "--width") || !strcmp(a, "--height") || !strcmp(a, "--patterns-out") ||

@@ -90,11 +90,8 @@ int cmd_overlay(int argc, char **argv)
             else if (!strcmp(a, "--on-camera"))
                 on_camera = v;
             else if (!strcmp(a, "--hold-ms")) {
-                char *end;
-                long ms = strtol(v, &end, 10);
-                if (*end || ms < 0 || ms > 86400000)
+                if (!cli_int(v, 0, 86400000, &hold_ms))
                     return cli_usage(CMD, USAGE, "--hold-ms must be milliseconds (got '%s')", v);
-                hold_ms = (int)ms;
             } else {
                 if (nq >= MAX_QUERIES)
                     return cli_usage(CMD, USAGE, "at most %d queries", MAX_QUERIES);

@@ -222,18 +222,11 @@ static int track__parse(int argc, char **argv, track__args *a)
         else if (!strcmp(o, "--tuio"))
             dst = &a->tuio;
         else if (!strcmp(o, "--max-frames") || !strcmp(o, "--grace") || !strcmp(o, "--threads")) {
-            char *end;
             if (i + 1 >= argc)
                 return cli_usage("track", USAGE, "%s needs a number", o);
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v > 1000000000)
+            int *dst_n = !strcmp(o, "--max-frames") ? &a->max_frames : !strcmp(o, "--grace") ? &a->grace : &a->threads;
+            if (!cli_int(argv[++i], 0, 1000000000, dst_n))
                 return cli_usage("track", USAGE, "%s needs a whole number, got '%s'", o, argv[i]);
-            if (!strcmp(o, "--max-frames"))
-                a->max_frames = (int)v;
-            else if (!strcmp(o, "--grace"))
-                a->grace = (int)v;
-            else
-                a->threads = (int)v;
             continue;
         } else
             return cli_usage("track", USAGE, "unknown option %s", o);

@@ -121,6 +121,20 @@ static int solve__cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The points marked in inl, table side into src and projector side into
+ * dst (x y pairs); returns how many. */
+static int solve__inliers(const solve__pts *p, const unsigned char *inl, double *src, double *dst)
+{
+    int m = 0;
+    for (int i = 0; i < p->n; i++)
+        if (inl[i]) {
+            memcpy(src + 2 * m, p->table + 2 * i, 2 * sizeof *src);
+            memcpy(dst + 2 * m, p->proj + 2 * i, 2 * sizeof *dst);
+            m++;
+        }
+    return m;
+}
+
 /* Robust least-squares homography table -> projector.  inl[i] = 1 for the
  * points kept. */
 static tt_status solve__fit(const solve__pts *p, double H[9], unsigned char *inl, int *ninl, tt_err *err)
@@ -135,13 +149,7 @@ static tt_status solve__fit(const solve__pts *p, double H[9], unsigned char *inl
     }
     memset(inl, 1, (size_t)n);
     for (int round_ = 0; round_ < SOLVE__ROUNDS; round_++) {
-        m = 0;
-        for (int i = 0; i < n; i++)
-            if (inl[i]) {
-                memcpy(src + 2 * m, p->table + 2 * i, 2 * sizeof *src);
-                memcpy(dst + 2 * m, p->proj + 2 * i, 2 * sizeof *dst);
-                m++;
-            }
+        m = solve__inliers(p, inl, src, dst);
         if ((st = cvw_find_homography(src, dst, m, H, err)) != TT_OK)
             goto done;
         for (int i = 0; i < n; i++) {
@@ -173,13 +181,7 @@ static tt_status solve__fit(const solve__pts *p, double H[9], unsigned char *inl
         }
     }
     /* final fit on the final inliers */
-    m = 0;
-    for (int i = 0; i < n; i++)
-        if (inl[i]) {
-            memcpy(src + 2 * m, p->table + 2 * i, 2 * sizeof *src);
-            memcpy(dst + 2 * m, p->proj + 2 * i, 2 * sizeof *dst);
-            m++;
-        }
+    m = solve__inliers(p, inl, src, dst);
     st = cvw_find_homography(src, dst, m, H, err);
 done:
     free(src);

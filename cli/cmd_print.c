@@ -10,7 +10,7 @@
 
 static const char *USAGE_BOARD = "tabletrack print board --board BOARD [--paper a4|letter] --out board.pdf|.svg";
 static const char *USAGE_TAGS = "tabletrack print tags [--family F] --ids A-B --size-in S [--base round:D | rect:WxD] "
-                                "[--paper a4|letter] --out tags.pdf|.svg";
+                                "[--per-page N] [--paper a4|letter] --out tags.pdf|.svg";
 static const char *USAGE = "tabletrack print board --board BOARD [--paper a4|letter] --out board.pdf\n"
                            "       tabletrack print tags [--family F] --ids A-B --size-in S [--base round:D | "
                            "rect:WxD] [--paper a4|letter] --out tags.pdf";
@@ -77,6 +77,7 @@ static int print__board(int argc, char **argv)
 static int print__tags(int argc, char **argv)
 {
     const char *family = "tag36h11", *ids = NULL, *size = NULL, *base = NULL, *paper_name = "letter", *out = NULL;
+    const char *per_page = NULL;
     print_tags_opts o;
     print_doc *doc = NULL;
     tt_err err = {0};
@@ -101,6 +102,8 @@ static int print__tags(int argc, char **argv)
             dst = &paper_name;
         else if (!strcmp(a, "--out"))
             dst = &out;
+        else if (!strcmp(a, "--per-page"))
+            dst = &per_page;
         else
             return cli_usage("print tags", USAGE_TAGS, "unknown argument %s", a);
         if (!(*dst = print__value(argc, argv, &i)))
@@ -116,6 +119,8 @@ static int print__tags(int argc, char **argv)
     o.size_in = strtod(size, &end);
     if (*end || !(o.size_in > 0))
         return cli_usage("print tags", USAGE_TAGS, "--size-in must be a positive number of inches (got '%s')", size);
+    if (per_page && !cli_int(per_page, 1, PRINT_MAX_TAGS, &o.per_page))
+        return cli_usage("print tags", USAGE_TAGS, "--per-page must be a whole number from 1 (got '%s')", per_page);
     o.family = family;
     if (print_ids_parse(ids, &o.id_first, &o.id_last, &err) != TT_OK ||
         (base && print_base_parse(base, &o.base, &err) != TT_OK) ||

@@ -74,38 +74,83 @@ static void print__draw_outline(const print_doc *doc, cairo_t *cr, const print_i
     cairo_show_text(cr, label);
 }
 
-static void print__draw_header(const print_doc *doc, cairo_t *cr, int page)
+/* Show (draw != 0) or measure one paragraph wrapped at spaces to maxw
+ * inches, first baseline at y; returns the baseline after the last line. */
+static double print__para(cairo_t *cr, int draw, double x, double y, double maxw, const char *text, double pt,
+                          int bold, double lead)
+{
+    char line[PRINT__CAPTION_LEN + 64], trial[sizeof line];
+    cairo_text_extents_t te;
+    const char *p = text;
+    cairo_select_font_face(cr, PRINT__FONT, CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, pt / 72.0);
+    line[0] = '\0';
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        size_t wl = strcspn(p, " ");
+        if (wl == 0)
+            break;
+        snprintf(trial, sizeof trial, "%s%s%.*s", line, line[0] ? " " : "", (int)wl, p);
+        cairo_text_extents(cr, trial, &te);
+        if (line[0] && te.x_advance > maxw) {
+            if (draw) {
+                cairo_move_to(cr, x, y);
+                cairo_show_text(cr, line);
+            }
+            y += lead;
+            snprintf(line, sizeof line, "%.*s", (int)wl, p);
+        } else {
+            memcpy(line, trial, sizeof line);
+        }
+        p += wl;
+    }
+    if (line[0] && draw) {
+        cairo_move_to(cr, x, y);
+        cairo_show_text(cr, line);
+    }
+    return y + lead;
+}
+
+/* The header's text beside the check square, wrapped to the page width
+ * (right margin kept) and shrunk until it ends above the first tag row.
+ * Returns the baseline below the last line. */
+static double print__header_text(const print_doc *doc, cairo_t *cr, int draw, double k, const char *caption)
 {
     static const char *lines[] = {
         "Print at 100% / \"Actual size\" (never \"Fit to page\" or \"Shrink\").",
         "Then measure the black square: it must be exactly 1 inch (25.4 mm) on each side.",
         "If it is not, the tags are the wrong size and every position will be off: fix the print settings.",
     };
+    double x = doc->check_x + 1.25, maxw = doc->page_w - PRINT__MARGIN_IN - x, y = doc->check_y + 0.16 * k;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (int i = 0; i < 3; i++)
+        y = print__para(cr, draw, x, y, maxw, lines[i], (i == 0 ? 10.5 : 9.0) * k, i == 0, 0.2 * k);
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    return print__para(cr, draw, x, y + 0.1 * k, maxw, caption, 8.0 * k, 0, 0.13 * k);
+}
+
+static void print__draw_header(const print_doc *doc, cairo_t *cr, int page)
+{
     cairo_new_path(cr);
     cairo_rectangle(cr, doc->check_x, doc->check_y, 1.0, 1.0);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_fill(cr);
 
-    double x = doc->check_x + 1.25, y = doc->check_y + 0.16;
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    for (int i = 0; i < 3; i++) {
-        cairo_select_font_face(cr, PRINT__FONT, CAIRO_FONT_SLANT_NORMAL,
-                               i == 0 ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-        cairo_set_font_size(cr, (i == 0 ? 10.5 : 9.0) / 72.0);
-        cairo_move_to(cr, x, y);
-        cairo_show_text(cr, lines[i]);
-        y += 0.2;
-    }
-    char desc[PRINT__CAPTION_LEN + 64];
+    /* The page number first, so it survives any wrapping. */
+    char caption[PRINT__CAPTION_LEN + 64];
     if (doc->npages > 1)
-        snprintf(desc, sizeof desc, "%s - page %d of %d", doc->desc, page + 1, doc->npages);
+        snprintf(caption, sizeof caption, "page %d of %d - %s", page + 1, doc->npages, doc->desc);
     else
-        snprintf(desc, sizeof desc, "%s", doc->desc);
+        snprintf(caption, sizeof caption, "%s", doc->desc);
+    double k = 1.0;
+    while (k > 0.5 && print__header_text(doc, cr, 0, k, caption) - 0.13 * k > doc->check_y + PRINT__HEADER_IN - 0.05)
+        k *= 0.92;
+    print__header_text(doc, cr, 1, k, caption);
     cairo_select_font_face(cr, PRINT__FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 8.0 / 72.0);
     cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-    cairo_move_to(cr, x, y + 0.1);
-    cairo_show_text(cr, desc);
     cairo_move_to(cr, doc->check_x, doc->check_y + 1.15);
     cairo_show_text(cr, "1 inch");
 }

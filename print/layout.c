@@ -286,17 +286,45 @@ tt_status print_doc_tags(const print_tags_opts *o, print_doc **out, tt_err *err)
                         o->paper == PRINT_PAPER_LETTER ? " (or --paper a4)" : " (or --paper letter)");
         goto fail;
     }
+    int per_page = ncols * nrows;
+    if (o->per_page > 0) {
+        if (o->per_page > per_page) {
+            st = tt_err_set(err, TT_ERR_ARG,
+                            "%d tags of %g in do not fit on one %s page (at most %d do): use --per-page %d or less, "
+                            "or a smaller --size-in",
+                            o->per_page, S, print__paper_name(o->paper), per_page, per_page);
+            goto fail;
+        }
+        /* As square a grid as fits, spread over the whole page. */
+        int c = (int)ceil(sqrt((double)o->per_page));
+        c = c < ncols ? c : ncols;
+        int r = (o->per_page + c - 1) / c;
+        if (r > nrows) {
+            r = nrows;
+            c = (o->per_page + r - 1) / r;
+        }
+        ncols = c;
+        nrows = r;
+        per_page = o->per_page;
+    }
+    /* Columns spread over the page width; rows packed from the top, or
+     * spread over the height when the caller chose how many per page. */
+    double px = ncols > 1 ? (aw - cw) / (ncols - 1) : 0, x0 = ncols > 1 ? 0 : (aw - cw) / 2;
+    double py = ch + gap, y0 = 0;
+    if (o->per_page > 0) {
+        py = nrows > 1 ? (ah - ch) / (nrows - 1) : 0;
+        y0 = nrows > 1 ? 0 : (ah - ch) / 2;
+    }
     doc->items = calloc((size_t)n, sizeof *doc->items);
     if (!doc->items) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    int per_page = ncols * nrows;
     for (int i = 0; i < n; i++) {
         print_item *it = &doc->items[i];
-        int p = i / per_page, r = (i % per_page) / ncols, c = i % ncols;
-        double ox = PRINT__MARGIN_IN + c * (cw + gap);
-        double oy = PRINT__MARGIN_IN + PRINT__HEADER_IN + r * (ch + gap) + (ch - doc->outline_h) / 2;
+        int p = i / per_page, r = (i % per_page) / ncols, c = i % per_page % ncols;
+        double ox = PRINT__MARGIN_IN + x0 + c * px;
+        double oy = PRINT__MARGIN_IN + PRINT__HEADER_IN + y0 + r * py + (ch - doc->outline_h) / 2;
         it->id = o->id_first + i;
         it->page = p;
         it->size_in = S;

@@ -53,6 +53,7 @@ typedef struct print_tags_opts {
     double size_in;     /* tag size (detected square), inches */
     print_base base;    /* cut outline; NONE = a square around the tag */
     print_paper paper;
+    int per_page;       /* tags per page, spread over it (e.g. 1 or 4 anchors); 0 = as many as fit */
 } print_tags_opts;
 
 /* One tag as placed on a page (for tests and previews). */
@@ -68,7 +69,7 @@ typedef struct print_doc print_doc;
 /* A tag sheet.  Errors: unknown family -> TT_ERR_UNKNOWN naming the known
  * ones; ids outside the family -> TT_ERR_ARG naming its id count; a tag or
  * base too large for the paper -> TT_ERR_ARG; a tag that does not fit its
- * base -> TT_ERR_ARG. */
+ * base, or more per_page than fit on the paper -> TT_ERR_ARG. */
 tt_status print_doc_tags(const print_tags_opts *opts, print_doc **out, tt_err *err);
 
 /* The calibration board on one page of `paper` (landscape if that fits

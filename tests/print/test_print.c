@@ -392,7 +392,7 @@ static void test_cli_tags_pdf(void **state)
 
     tt_image im = {0};
     if (pdf_raster(pdf, DPI, &im)) {
-        print_tags_opts o = {"tag36h11", 0, 99, 0.6, {PRINT_BASE_NONE, 0, 0}, PRINT_PAPER_LETTER};
+        print_tags_opts o = {"tag36h11", 0, 99, 0.6, {PRINT_BASE_NONE, 0, 0}, PRINT_PAPER_LETTER, 0};
         print_doc *doc = NULL;
         assert_int_equal(print_base_parse("round:25mm", &o.base, NULL), TT_OK);
         assert_int_equal(print_doc_tags(&o, &doc, NULL), TT_OK);
@@ -401,6 +401,131 @@ static void test_cli_tags_pdf(void **state)
         print_doc_destroy(doc);
         tt_image_free(&im);
     }
+}
+
+/* The header on every page of an A4 and a letter tag sheet, as poppler
+ * renders the PDF: nothing is drawn in the right margin (the caption used
+ * to run 4 pt off A4 and 2 pt off letter), and each page's text says
+ * "page N of M". */
+static void test_cli_caption_fits(void **state)
+{
+    (void)state;
+    const char *papers[] = {"a4", "letter"};
+    assert_int_equal(system("command -v pdftoppm >/dev/null && command -v pdftotext >/dev/null"), 0);
+    for (int k = 0; k < 2; k++) {
+        const char *pdf = path_in("caption.pdf");
+        char *a[] = {TT_BIN, "print", "tags", "--ids", "0-99", "--size-in", "0.6", "--base", "round:25mm", "--paper",
+                     (char *)papers[k], "--out", (char *)pdf, NULL};
+        run_result r = run_cmd(a, NULL);
+        if (r.status != 0)
+            fail_msg("exit %d: %s", r.status, r.err);
+        run_free(&r);
+        print_tags_opts o = {"tag36h11", 0, 99, 0.6, {PRINT_BASE_NONE, 0, 0}, PRINT_PAPER_LETTER, 0};
+        print_doc *doc = NULL;
+        assert_int_equal(print_base_parse("round:25mm", &o.base, NULL), TT_OK);
+        assert_int_equal(print_paper_parse(papers[k], &o.paper, NULL), TT_OK);
+        assert_int_equal(print_doc_tags(&o, &doc, NULL), TT_OK);
+        int npages = print_doc_npages(doc);
+        double pw, ph, cx, cy;
+        print_doc_page_size(doc, &pw, &ph);
+        print_doc_check_square(doc, &cx, &cy);
+        assert_true(npages >= 3);
+        for (int p = 1; p <= npages; p++) {
+            char cmd[1400];
+            snprintf(cmd, sizeof cmd, "pdftoppm -r %g -gray -f %d -l %d -singlefile '%s' '%s/raster'", DPI, p, p, pdf,
+                     g_dir);
+            assert_int_equal(system(cmd), 0);
+            tt_image im = {0};
+            tt_err err = {0};
+            if (cvw_image_read(path_in("raster.pgm"), 1, &im, &err) != TT_OK)
+                fail_msg("%s", err.msg);
+            /* the right margin (0.5 in) stays blank, all the way down */
+            int x0 = (int)((pw - 0.45) * DPI), dark = 0, ink = 0;
+            for (int y = 0; y < im.height; y++)
+                for (int x = x0; x < im.width; x++)
+                    dark += im.data[(size_t)y * im.stride + x] < 160;
+            /* ... and the caption below the instructions is there */
+            for (int y = (int)((cy + 0.72) * DPI); y < (int)((cy + 1.2) * DPI); y++)
+                for (int x = (int)((cx + 1.25) * DPI); x < (int)((cx + 2.5) * DPI); x++)
+                    ink += im.data[(size_t)y * im.stride + x] < 160;
+            if (dark || ink < 50)
+                fail_msg("%s page %d: %d dark pixels in the right margin, %d in the caption", papers[k], p, dark, ink);
+            tt_image_free(&im);
+            snprintf(cmd, sizeof cmd, "pdftotext -f %d -l %d '%s' - | tr '\\n' ' ' | grep -q 'page %d of %d - '", p, p,
+                     pdf, p, npages);
+            if (system(cmd) != 0)
+                fail_msg("%s page %d: no 'page %d of %d' in the text", papers[k], p, p, npages);
+        }
+        printf("# %s: %d pages, right margin blank, 'page N of %d' on each\n", papers[k], npages, npages);
+        print_doc_destroy(doc);
+    }
+}
+
+/* Columns use the page width; anchors one or four per page, spread over
+ * it; more per page than fit is refused. */
+static void test_layout_width_and_per_page(void **state)
+{
+    (void)state;
+    print_paper papers[] = {PRINT_PAPER_A4, PRINT_PAPER_LETTER};
+    for (int k = 0; k < 2; k++) {
+        print_tags_opts o = {"tag36h11", 0, 99, 0.6, {PRINT_BASE_NONE, 0, 0}, papers[k], 0};
+        print_doc *doc = NULL;
+        double pw, ph, right = 0, left = 1e9;
+        assert_int_equal(print_base_parse("round:25mm", &o.base, NULL), TT_OK);
+        assert_int_equal(print_doc_tags(&o, &doc, NULL), TT_OK);
+        print_doc_page_size(doc, &pw, &ph);
+        for (int i = 0; i < print_doc_nitems(doc); i++) {
+            const print_item *it = print_doc_item(doc, i);
+            double cx = it->x_in + it->size_in / 2;
+            right = fmax(right, cx + o.base.w_in / 2 + 0.06 + 0.5); /* outline + id label */
+            left = fmin(left, cx - o.base.w_in / 2);
+        }
+        /* the grid reaches both margins (0.5 in) */
+        assert_float_equal(left, 0.5, 1e-6);
+        assert_float_equal(right, pw - 0.5, 1e-6);
+        print_doc_destroy(doc);
+    }
+    for (int per = 1; per <= 4; per += 3) {
+        print_tags_opts o = {"tag36h11", 0, 3, 2.0, {PRINT_BASE_NONE, 0, 0}, PRINT_PAPER_LETTER, per};
+        print_doc *doc = NULL;
+        assert_int_equal(print_doc_tags(&o, &doc, NULL), TT_OK);
+        assert_int_equal(print_doc_npages(doc), 4 / per);
+        for (int i = 0; i < 4; i++) {
+            const print_item *it = print_doc_item(doc, i);
+            assert_int_equal(it->page, i / per);
+            double cx = it->x_in + 1.0, cy = it->y_in + 1.0;
+            if (per == 1) { /* centred across the page */
+                assert_float_equal(cx + 0.28, 8.5 / 2, 0.01);
+                assert_true(cy > 5.0 && cy < 7.5);
+            } else { /* a 2x2 grid from margin to margin */
+                assert_float_equal(cx, (i % 2 ? 8.5 - 0.5 - 0.56 - 1.25 : 0.5 + 1.25), 1e-6);
+                assert_float_equal(cy, (i / 2 ? 11 - 0.5 - 1.25 : 0.5 + 1.25 + 1.25), 1e-6);
+            }
+        }
+        print_doc_destroy(doc);
+        /* and the file decodes: every anchor readable */
+        const char *pdf = path_in("anchors.pdf");
+        char n[8];
+        snprintf(n, sizeof n, "%d", per);
+        char *a[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "2", "--per-page", n, "--out", (char *)pdf, NULL};
+        run_result r = run_cmd(a, NULL);
+        if (r.status != 0)
+            fail_msg("exit %d: %s", r.status, r.err);
+        run_free(&r);
+        tt_image im = {0};
+        if (pdf_raster(pdf, DPI, &im)) {
+            assert_int_equal(print_doc_tags(&o, &doc, NULL), TT_OK);
+            check_page(doc, "tag36h11", 0, &im, DPI);
+            print_doc_destroy(doc);
+            tt_image_free(&im);
+        }
+    }
+    print_tags_opts o = {"tag36h11", 0, 9, 2.0, {PRINT_BASE_NONE, 0, 0}, PRINT_PAPER_LETTER, 7};
+    print_doc *doc = NULL;
+    tt_err err = {0};
+    assert_int_equal(print_doc_tags(&o, &doc, &err), TT_ERR_ARG);
+    assert_null(doc);
+    assert_non_null(strstr(err.msg, "7 tags of 2 in do not fit on one letter page (at most 6 do)"));
 }
 
 /* ---- parsing and bad input ---- */
@@ -530,6 +655,8 @@ int main(void)
         cmocka_unit_test(test_cli_board_pdf_svg),
         cmocka_unit_test(test_cli_tags_pdf),
         cmocka_unit_test(test_cli_bad_input),
+        cmocka_unit_test(test_cli_caption_fits),
+        cmocka_unit_test(test_layout_width_and_per_page),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -208,7 +208,7 @@ tt_status track_overlay_frame(track_overlay *t, int frame_no, const track_figure
         if (recorder && ans) {
             char *txt = json_dumps(ans, JSON_COMPACT);
             if (txt && (!t->last_answer[i] || strcmp(txt, t->last_answer[i]))) {
-                if ((st = rec_query(recorder, t_ms, t->qtext[i], txt, err)) != TT_OK) {
+                if ((st = rec_query(recorder, frame_no, t_ms, t->qtext[i], txt, err)) != TT_OK) {
                     free(txt);
                     json_decref(ans);
                     return st;

@@ -109,8 +109,12 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
 tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, const char *family, int id,
                     const double *from, const double *to, tt_err *err);
 
-/* A rules query and the answer shown, both JSON texts (one object each). */
-tt_status rec_query(rec *r, long long t_ms, const char *query_json, const char *answer_json, tt_err *err);
+/* A rules query and the answer shown on frame frame_no (the frame whose
+ * figures it was answered for; -1 = before any frame), both JSON texts (one
+ * object each).  Numbers are stored as printed: at most 15 significant
+ * digits, so 7.63 stays "7.63" (never 7.6299999999999999). */
+tt_status rec_query(rec *r, long frame_no, long long t_ms, const char *query_json, const char *answer_json,
+                    tt_err *err);
 
 /* Commit what is pending now. */
 tt_status rec_flush(rec *r, tt_err *err);

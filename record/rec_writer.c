@@ -243,7 +243,9 @@ static tt_status rec__compact(const char *text, const char *what, char **out, js
         json_decref(j);
         return tt_err_set(err, TT_ERR_FORMAT, "%s must be a JSON object", what);
     }
-    *out = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    /* 15 significant digits: every number typed or rounded to a few
+     * decimals (0.01", 0.0001") comes back exactly as printed. */
+    *out = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     if (keep)
         *keep = j;
     else
@@ -464,7 +466,8 @@ tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, 
     return rec__maybe_commit(r, err);
 }
 
-tt_status rec_query(rec *r, long long t_ms, const char *query_json, const char *answer_json, tt_err *err)
+tt_status rec_query(rec *r, long frame_no, long long t_ms, const char *query_json, const char *answer_json,
+                    tt_err *err)
 {
     tt_status s = rec__ready(r, "rec_query", err);
     if (s != TT_OK)
@@ -477,8 +480,8 @@ tt_status rec_query(rec *r, long long t_ms, const char *query_json, const char *
         goto done;
     sqlite3_stmt *st = r->st_query;
     sqlite3_bind_int64(st, 1, r->session);
-    if (r->have_frame)
-        sqlite3_bind_int64(st, 2, r->last_frame);
+    if (frame_no >= 0)
+        sqlite3_bind_int64(st, 2, frame_no);
     else
         sqlite3_bind_null(st, 2);
     sqlite3_bind_int64(st, 3, t_ms);

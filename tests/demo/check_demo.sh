@@ -15,4 +15,15 @@ grep '"event":"removed"' "$out/events.jsonl" | grep -q '"id":30,' || fail "the c
 [ -s "$out/replay.html" ] || fail "no replay.html"
 grep -q 'grape' "$out/game.jsonl" || fail "the grape query is not in the recording"
 grep -q 'grenade' "$out/game.jsonl" || fail "the grenade query is not in the recording"
+# Query rows carry the frame they were shown on, with that frame's time, and
+# numbers as printed (no 7.6299999999999999).
+db="$out/game.sqlite"
+q=$(sqlite3 "$db" "SELECT group_concat(frame || ':' || t_ms, ' ') FROM (SELECT frame, t_ms FROM query ORDER BY frame)")
+want=$(for f in 4 34 58; do grep -o "^{\"frame\":$f,\"t_ms\":[0-9]*" "$out/events.jsonl" | sed 's/.*"frame":\([0-9]*\),"t_ms":\([0-9]*\)/\1:\2/'; done | paste -sd' ')
+[ "$(sqlite3 "$db" "SELECT group_concat(frame, ',') FROM (SELECT frame FROM query ORDER BY frame)")" = "4,34,58" ] \
+  || fail "query rows on frames '$q', expected 4, 34 and 58"
+[ "$q" = "$want" ] || fail "query rows '$q' do not carry their frames' times '$want'"
+if sqlite3 "$db" "SELECT query_json || answer_json FROM query" | grep -qE '[0-9]\.[0-9]{6,}'; then
+  fail "float noise in the stored JSON: $(sqlite3 "$db" "SELECT answer_json FROM query")"
+fi
 echo "demo: 1 passed, 0 failed"

@@ -260,7 +260,7 @@ int main(int argc, char **argv)
             events++;
         }
         if (st == TT_OK && fr % (10 * FPS) == 0) {
-            st = rec_query(r, t, "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}",
+            st = rec_query(r, fr, t, "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}",
                            "{\"distance_in\":6.62,\"bracket\":\"medium\",\"visible\":true,\"cover\":\"none\","
                            "\"to_hit\":5}", &err);
             queries++;

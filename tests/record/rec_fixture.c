@@ -126,15 +126,15 @@ tt_status fixture_record(const char *path, rec_mode mode, tt_err *err)
             double a[2] = {52, 28};
             s = rec_event(r, fr, t, REC_EV_REMOVED, "tag36h11", 22, a, NULL, err);
         } else if (t == 4000) {
-            s = rec_query(r, t, "{\"q\":\"los\",\"from\":\"m1\",\"to\":\"f2\"}",
+            s = rec_query(r, fr, t, "{\"q\":\"los\",\"from\":\"m1\",\"to\":\"f2\"}",
                           "{\"visible\":false,\"blocked_by\":\"house\"}", err);
         } else if (t == 9000) {
-            s = rec_query(r, t, "{\"q\":\"grape\",\"from\":\"gun\"}", "{\"targets\":[\"f1\"]}", err);
+            s = rec_query(r, fr, t, "{\"q\":\"grape\",\"from\":\"gun\"}", "{\"targets\":[\"f1\"]}", err);
         } else if (t == 13000) {
-            s = rec_query(r, t, "{\"q\":\"blast\",\"at\":[40,20],\"weapon\":\"grenade\"}",
+            s = rec_query(r, fr, t, "{\"q\":\"blast\",\"at\":[40,20],\"weapon\":\"grenade\"}",
                           "{\"hit\":[\"f1\"]}", err);
         } else if (t == 14000) {
-            s = rec_query(r, t, "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}",
+            s = rec_query(r, fr, t, "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}",
                           "{\"distance_in\":19.0,\"bracket\":\"out\",\"visible\":true,\"cover\":\"none\","
                           "\"to_hit\":null}", err);
         }

@@ -123,13 +123,52 @@ static void test_api_misuse(void **state)
     f.x = 1;
     f.family = "a-family-name-that-is-much-too-long-to-store";
     assert_int_equal(rec_frame(r, 6, 600, &f, 1, &err), TT_ERR_ARG);
-    assert_int_equal(rec_query(r, 600, "{\"q\":\"los\"", "{}", &err), TT_ERR_FORMAT);
-    assert_int_equal(rec_query(r, 600, "[1]", "{}", &err), TT_ERR_FORMAT);
+    assert_int_equal(rec_query(r, 6, 600, "{\"q\":\"los\"", "{}", &err), TT_ERR_FORMAT);
+    assert_int_equal(rec_query(r, 6, 600, "[1]", "{}", &err), TT_ERR_FORMAT);
     rec_options bad = {0, 0, 5000};
     assert_int_equal(rec_set_options(r, &bad, &err), TT_ERR_ARG);
     assert_int_equal(rec_close(r, &err), TT_OK);
     assert_int_equal(rec_close(NULL, &err), TT_OK);
     rec_game_destroy(NULL);
+    free(path);
+    tu_dir_remove(&d);
+}
+
+/* A query row carries the frame it was shown on (given by the caller, not
+ * the last frame recorded before it), and its numbers are stored as printed:
+ * 7.63 stays "7.63", never 7.6299999999999999. */
+static void test_query_frame_and_numbers(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite");
+    rec *r = NULL;
+    tt_err err = {0};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN};
+    assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, "{\"table\":{\"width_in\":72.3}}", NULL, NULL, &err), TT_OK);
+    assert_int_equal(rec_query(r, -1, 0, "{\"q\":\"los\",\"from\":\"a\",\"to\":\"b\"}", "{\"visible\":true}", &err),
+                     TT_OK);
+    for (long fr = 0; fr < 60; fr++) {
+        /* as the live loop does: the answer for frame fr before its figures */
+        if (fr == 4 || fr == 34 || fr == 58)
+            assert_int_equal(rec_query(r, fr, fr * 33, "{\"q\":\"fire\",\"from\":\"a\",\"to\":\"b\",\"x\":0.1}",
+                                       "{\"distance_in\":7.63,\"to_hit\":5,\"polygon\":[[0.0001,71.9999]]}", &err),
+                             TT_OK);
+        assert_int_equal(rec_frame(r, fr, fr * 33, &f, 1, &err), TT_OK);
+    }
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM query WHERE frame IS NULL AND t_ms = 0"), 1);
+    assert_int_equal(count_rows(path, "SELECT group_concat(frame, ',') = '4,34,58' FROM "
+                                      "(SELECT frame FROM query WHERE frame IS NOT NULL ORDER BY id)"),
+                     1);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM query WHERE frame IS NOT NULL AND t_ms = frame * 33"), 3);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM query WHERE answer_json = "
+                                      "'{\"distance_in\":7.63,\"to_hit\":5,\"polygon\":[[0.0001,71.9999]]}' "
+                                      "AND query_json LIKE '%\"x\":0.1}'"),
+                     3);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM session WHERE rig_json = '{\"table\":{\"width_in\":72.3}}'"),
+                     1);
     free(path);
     tu_dir_remove(&d);
 }
@@ -532,6 +571,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stores_changes_only), cmocka_unit_test(test_api_misuse),
+        cmocka_unit_test(test_query_frame_and_numbers),
         cmocka_unit_test(test_refuses_to_overwrite), cmocka_unit_test(test_append_sessions),
         cmocka_unit_test(test_not_a_recording),      cmocka_unit_test(test_newer_schema),
         cmocka_unit_test(test_truncated),            cmocka_unit_test(test_time_parse),

@@ -97,7 +97,7 @@ static void child(const char *path)
             fprintf(stderr, "child: %s\n", err.msg);
             _exit(2);
         }
-        if (fr % 10 == 0 && rec_query(r, fr * FRAME_MS, "{\"q\":\"visibility\",\"from\":\"a\"}", big, &err) != TT_OK) {
+        if (fr % 10 == 0 && rec_query(r, fr, fr * FRAME_MS, "{\"q\":\"visibility\",\"from\":\"a\"}", big, &err) != TT_OK) {
             fprintf(stderr, "child: %s\n", err.msg);
             _exit(2);
         }

@@ -82,6 +82,11 @@ typedef struct calib_pose {
  * (moved, or a stray tag with an anchor's id) is left out when at least 3
  * remain. */
 tt_status calib_pose_solve(const calib_rig *rig, const vision_detections *dets, calib_pose *pose, tt_err *err);
+/* The pose is refused (TT_ERR_ANCHORS naming the anchors, worst first) when
+ * it is not finite or its reprojection RMS exceeds CALIB_MAX_REPROJ_PX:
+ * positions from such a pose would be nonsense. */
+#define CALIB_MAX_REPROJ_PX 5.0
+#define CALIB_POSE_NAMED 64 /* anchors named in that message at most */
 
 /* Map n pixels (n*2, OpenCV convention) to table inches (n*2) on the plane
  * height_in above the felt.  A pixel whose ray misses the plane (e.g. above
@@ -102,8 +107,11 @@ typedef struct calib_figure {
 } calib_figure;
 
 /* Every detection of a base family that is not an anchor, mapped through
- * the base-height plane.  *out (count *n) is allocated (free()) and sorted
+ * the base-height plane.  A tag that maps to no finite point within
+ * CALIB_MAX_COORD_IN of the table origin (its ray misses the plane) is left
+ * out: no NaN or Inf ever leaves calib.  *out (count *n) is allocated (free()) and sorted
  * by family, then id.  An empty table gives *n = 0 and TT_OK. */
+#define CALIB_MAX_COORD_IN 100000.0
 tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                        calib_figure **out, int *n, tt_err *err);
 

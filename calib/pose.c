@@ -73,6 +73,42 @@ done:
     return st;
 }
 
+/* A pose is only used when it is finite and fits its anchors within
+ * CALIB_MAX_REPROJ_PX; otherwise the error names the anchors used, worst
+ * first, so the player can check the ones that moved or the rig file. */
+static tt_status calib__pose_check(const calib_rig *rig, const vision_detections *dets, const int *use, int nuse,
+                                   const double *perr, const calib_pose *pose, tt_err *err)
+{
+    int finite = isfinite(pose->rms_px);
+    for (int i = 0; i < 3; i++)
+        finite = finite && isfinite(pose->rvec[i]) && isfinite(pose->tvec[i]) && isfinite(pose->center[i]);
+    if (finite && pose->rms_px <= CALIB_MAX_REPROJ_PX && fabs(pose->center[2]) > 1e-6)
+        return TT_OK;
+    char names[512] = "";
+    size_t len = 0;
+    int done[CALIB_POSE_NAMED] = {0};
+    for (int k = 0; k < nuse && k < CALIB_POSE_NAMED && len < sizeof names - 60; k++) {
+        int w = -1;
+        for (int i = 0; i < nuse && i < CALIB_POSE_NAMED; i++)
+            if (!done[i] && (w < 0 || perr[i] > perr[w] || !isfinite(perr[i])))
+                w = i;
+        done[w] = 1;
+        const vision_detection *d = &dets->items[use[w]];
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s %d (%.0f px)", len ? ", " : "", d->family, d->id,
+                                perr[w]);
+    }
+    (void)rig;
+    if (!finite || fabs(pose->center[2]) <= 1e-6)
+        return tt_err_set(err, TT_ERR_ANCHORS,
+                          "the anchors give no camera pose (anchors %s): are two anchors at the same place in the rig "
+                          "file, or is one tag mistaken for another?",
+                          names);
+    return tt_err_set(err, TT_ERR_ANCHORS,
+                      "the anchors do not fit the rig file: reprojection error %.1f px, the limit is %.0f px (anchors, "
+                      "worst first: %s). Has an anchor moved, or are its x and y in the rig file wrong?",
+                      pose->rms_px, CALIB_MAX_REPROJ_PX, names);
+}
+
 tt_status calib_pose_solve(const calib_rig *rig, const vision_detections *dets, calib_pose *pose, tt_err *err)
 {
     int *use = NULL, nuse = 0;
@@ -130,6 +166,8 @@ tt_status calib_pose_solve(const calib_rig *rig, const vision_detections *dets, 
         if ((st = calib__solve(rig, dets, use, nuse, pose, perr, err)) != TT_OK)
             goto done;
     }
+    if (st == TT_OK)
+        st = calib__pose_check(rig, dets, use, nuse, perr, pose, err);
 done:
     free(use);
     free(perr);
@@ -236,13 +274,21 @@ tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const visio
     /* One batched undistortion for every corner of every figure. */
     if ((st = calib_map_pixels(&rig->camera, pose, px, nf * 4, rig->base_height_mm / 25.4, tab, err)) != TT_OK)
         goto fail;
+    /* A tag whose rays miss the base plane (NaN) is no figure on the table:
+     * dropped, so no NaN or Inf ever leaves calib. */
+    int kept = 0;
     for (int f = 0; f < nf; f++) {
         double c[4][2];
         memcpy(c, &tab[f * 8], sizeof c);
-        figs[f].x = (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4;
-        figs[f].y = (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4;
-        figs[f].facing_deg = calib_facing_deg(c);
+        calib_figure g = figs[f];
+        g.x = (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4;
+        g.y = (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4;
+        g.facing_deg = calib_facing_deg(c);
+        if (isfinite(g.x) && isfinite(g.y) && isfinite(g.facing_deg) && fabs(g.x) < CALIB_MAX_COORD_IN &&
+            fabs(g.y) < CALIB_MAX_COORD_IN)
+            figs[kept++] = g;
     }
+    nf = kept;
     free(px);
     free(tab);
     *out = figs;

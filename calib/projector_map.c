@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tt_json.h"
+#include "tt_tmpfile.h"
 
 struct calib_projector {
     int width, height;
@@ -351,7 +352,7 @@ static json_t *projector__grid_json(const double *a, int nx, int ny)
 tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_err *err)
 {
     json_t *root = json_object(), *m = json_array();
-    char tmp[4200];
+    char *tmp = NULL;
     tt_status st = TT_OK;
     if (!root || !m) {
         json_decref(root);
@@ -385,17 +386,16 @@ tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_e
     if (pj->npoints > 0)
         json_object_set_new(root, "points", json_integer(pj->npoints));
 
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+    if ((st = tt_tmp_create(path, &tmp, err)) != TT_OK) {
         json_decref(root);
-        return tt_err_set(err, TT_ERR_ARG, "output path is too long: %s", path);
+        return st;
     }
     if (json_dump_file(root, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) != 0) {
         st = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (is the folder there and writable?)", path,
                         strerror(errno));
-        unlink(tmp);
-    } else if (rename(tmp, path) != 0) {
-        st = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
+        tt_tmp_discard(tmp);
+    } else {
+        st = tt_tmp_commit(tmp, path, err);
     }
     json_decref(root);
     return st;

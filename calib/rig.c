@@ -30,6 +30,36 @@ static tt_status calib__family(const char *name, const char *where, char out[VIS
     return TT_OK;
 }
 
+/* Three or more anchors on one line (within a tenth of the smallest anchor's
+ * size) give a pose that cannot be trusted: the rig is mistyped or the
+ * anchors are badly placed.  Two anchors are allowed (their corners still
+ * span the plane). */
+static tt_status calib__anchors_spread(const calib_rig *rig, const char *path, tt_err *err)
+{
+    if (rig->nanchors < 3)
+        return TT_OK;
+    const calib_anchor *a = rig->anchors;
+    int far = 1;
+    double smallest = a[0].size_in;
+    for (int i = 1; i < rig->nanchors; i++) {
+        if (hypot(a[i].x - a[0].x, a[i].y - a[0].y) > hypot(a[far].x - a[0].x, a[far].y - a[0].y))
+            far = i;
+        smallest = a[i].size_in < smallest ? a[i].size_in : smallest;
+    }
+    double dx = a[far].x - a[0].x, dy = a[far].y - a[0].y, len = hypot(dx, dy);
+    for (int i = 1; i < rig->nanchors; i++)
+        if (fabs((a[i].x - a[0].x) * dy - (a[i].y - a[0].y) * dx) / len > smallest / 10)
+            return TT_OK;
+    char names[400] = "";
+    size_t used = 0;
+    for (int i = 0; i < rig->nanchors && used < sizeof names - 40; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s %d", i ? ", " : "", a[i].family, a[i].id);
+    return tt_err_set(err, TT_ERR_FORMAT,
+                      "%s: anchors %s all lie on one line, which gives no trustworthy camera pose: place at least one "
+                      "off that line (the table's corners are best) and check their x and y",
+                      path, names);
+}
+
 static tt_status calib__anchors(calib_rig *rig, const json_t *arr, const char *path, tt_err *err)
 {
     char where[256];
@@ -71,9 +101,17 @@ static tt_status calib__anchors(calib_rig *rig, const json_t *arr, const char *p
         for (size_t j = 0; j < i; j++)
             if (rig->anchors[j].id == an->id && !strcmp(rig->anchors[j].family, an->family))
                 return tt_err_set(err, TT_ERR_FORMAT, "%s: anchor %s id %d is listed twice", where, an->family, an->id);
+        for (size_t j = 0; j < i; j++) {
+            const calib_anchor *o = &rig->anchors[j];
+            if (hypot(an->x - o->x, an->y - o->y) < (an->size_in + o->size_in) / 2)
+                return tt_err_set(err, TT_ERR_FORMAT,
+                                  "%s: anchors %s %d at (%g, %g) and %s %d at (%g, %g) overlap: each anchor needs its "
+                                  "own place on the felt (the table's corners are best)",
+                                  path, o->family, o->id, o->x, o->y, an->family, an->id, an->x, an->y);
+        }
         rig->nanchors++;
     }
-    return TT_OK;
+    return calib__anchors_spread(rig, path, err);
 }
 
 static tt_status calib__bases(calib_rig *rig, const json_t *b, const char *path, tt_err *err)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tt_tmpfile.h"
+
 int cli_fail(const char *cmd, const tt_err *err)
 {
     fprintf(stderr, "tabletrack %s: %s\n", cmd, err && err->msg[0] ? err->msg : "failed");
@@ -32,27 +34,19 @@ tt_status cli_write_text(const char *path, const char *text, tt_err *err)
             return tt_err_set(err, TT_ERR_IO, "cannot write to standard output");
         return TT_OK;
     }
-    size_t tl = strlen(path) + 8;
-    char *tmp = malloc(tl);
-    if (!tmp)
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    snprintf(tmp, tl, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-        free(tmp);
-        return TT_ERR_IO;
-    }
+    char *tmp = NULL;
+    FILE *f = NULL;
+    tt_status st = tt_tmp_fopen(path, &tmp, &f, err);
+    if (st != TT_OK)
+        return st;
     int bad = fwrite(text, 1, n, f) != n;
     bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
+    if (bad) {
         tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
+        tt_tmp_discard(tmp);
         return TT_ERR_IO;
     }
-    free(tmp);
-    return TT_OK;
+    return tt_tmp_commit(tmp, path, err);
 }
 
 /* Parse detector options shared by detect and other commands.  Returns the

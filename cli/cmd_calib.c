@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cmd_calib_projector.h"
 #include "cvwrap.h"
+#include "tt_tmpfile.h"
 
 static const char *USAGE = "tabletrack calib camera --board BOARD --out camera.yaml [--min-tags N] [--decimate D] "
                            "IMAGE...\n       tabletrack calib projector --rig RIG (--width W --height H --patterns-out DIR | "
@@ -21,19 +22,13 @@ static const char *USAGE_CAMERA =
 #define CALIB__RECOMMENDED_IMAGES 6
 
 /* Fail before the (slow) detection if camera.yaml cannot be written: probe
- * the temporary name cvw_camera_write uses, then remove it. */
+ * a temporary file beside it (as cvw_camera_write makes), then remove it. */
 static tt_status calib__check_writable(const char *out, tt_err *err)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.yaml", out) >= (int)sizeof tmp)
-        return tt_err_set(err, TT_ERR_ARG, "output path too long: %s", out);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (is the folder there and writable?)", out,
-                          strerror(errno));
-    fclose(f);
-    remove(tmp);
-    return TT_OK;
+    char *tmp = NULL;
+    tt_status st = tt_tmp_create(out, &tmp, err);
+    tt_tmp_discard(tmp);
+    return st;
 }
 
 static int calib__camera(int argc, char **argv)

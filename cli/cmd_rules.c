@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "rules.h"
+#include "tt_line.h"
 
 #ifndef TT_SOURCE_DIR
 #define TT_SOURCE_DIR ""
@@ -76,12 +77,16 @@ int cmd_rules(int argc, char **argv)
     if (rules_scenario_load(scenario, dirs, &sc, &err) != TT_OK)
         return cli_fail("rules", &err);
 
-    ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = '\0';
+    long n, lineno = 0;
+    for (;;) {
+        if (tt_line_read(stdin, &line, &cap, TT_LINE_MAX, &n, "standard input", ++lineno, &err) != TT_OK) {
+            rc = cli_fail("rules", &err);
+            break;
+        }
+        if (n < 0)
+            break;
         size_t k = strspn(line, " \t");
-        if (line[k] == '\0')
+        if (line[k] == '\0' && (size_t)n == strlen(line))
             continue;
         if (strlen(line) != (size_t)n) {
             fputs("{\"error\":\"query: the line contains a NUL byte\"}\n", stdout);

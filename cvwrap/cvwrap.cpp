@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cvwrap_internal.hpp"
+#include "tt_tmpfile.h"
 
 namespace {
 
@@ -45,6 +46,94 @@ tt_status mat_to_image(const cv::Mat &m, tt_image *out, tt_err *err)
 bool valid_ndist(int n)
 {
     return n == 0 || n == 4 || n == 5 || n == 8 || n == 12 || n == 14;
+}
+
+// Read a camera file whole and refuse, before OpenCV's recursive YAML reader
+// sees it, anything no calibration file looks like: bigger than
+// CVW_CAMERA_MAX_BYTES, flow collections ([ {) nested deeper than
+// CVW_CAMERA_MAX_DEPTH, or block nesting (indentation and "- " prefixes)
+// deeper than CVW_CAMERA_MAX_INDENT columns.  This is not a YAML parser: it
+// only bounds what the parser is given (a deeply nested file crashed it).
+tt_status camera_file_text(const char *path, std::string &text, tt_err *err)
+{
+    FILE *f = std::fopen(path, "rb");
+    if (!f)
+        return tt_err_set(err, TT_ERR_IO, "cannot open camera file %s: %s (run 'tabletrack calib camera' to make one)",
+                          path, std::strerror(errno));
+    char buf[8192];
+    size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) {
+        if (text.size() + got > CVW_CAMERA_MAX_BYTES) {
+            std::fclose(f);
+            return tt_err_set(err, TT_ERR_FORMAT,
+                              "camera file %s is larger than %d bytes: a camera.yaml is under 1 KB (is it the right "
+                              "file? 'tabletrack calib camera' writes a new one)",
+                              path, CVW_CAMERA_MAX_BYTES);
+        }
+        text.append(buf, got);
+    }
+    bool bad = std::ferror(f) != 0;
+    std::fclose(f);
+    if (bad)
+        return tt_err_set(err, TT_ERR_IO, "cannot read camera file %s", path);
+    int depth = 0, line = 1, col = 0;
+    bool at_start = true, in_comment = false;
+    char quote = 0;
+    for (char c : text) {
+        if (c == '\n') {
+            line++;
+            col = 0;
+            at_start = true;
+            in_comment = false;
+            continue;
+        }
+        col++;
+        if (at_start) {
+            if (c == ' ' || c == '\t' || c == '-') {
+                if (col > CVW_CAMERA_MAX_INDENT)
+                    return tt_err_set(err, TT_ERR_FORMAT,
+                                      "camera file %s, line %d: nested more than %d columns deep; not a camera "
+                                      "calibration file",
+                                      path, line, CVW_CAMERA_MAX_INDENT);
+                continue;
+            }
+            at_start = false;
+        }
+        if (in_comment)
+            continue;
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+            continue;
+        }
+        if (c == '"' || c == '\'')
+            quote = c;
+        else if (c == '#')
+            in_comment = true;
+        else if (c == '[' || c == '{') {
+            if (++depth > CVW_CAMERA_MAX_DEPTH)
+                return tt_err_set(err, TT_ERR_FORMAT,
+                                  "camera file %s, line %d: lists nested more than %d deep; not a camera calibration "
+                                  "file",
+                                  path, line, CVW_CAMERA_MAX_DEPTH);
+        } else if ((c == ']' || c == '}') && depth > 0)
+            depth--;
+    }
+    if (text.find('\0') != std::string::npos)
+        return tt_err_set(err, TT_ERR_FORMAT, "camera file %s is binary, not YAML", path);
+    return TT_OK;
+}
+
+// A matrix read from the camera file: its shape and that every entry is a
+// finite number, naming the entry that is not.
+tt_status check_matrix(const char *path, const char *name, const cv::Mat &m, tt_err *err)
+{
+    for (int r = 0; r < m.rows; r++)
+        for (int c = 0; c < m.cols; c++)
+            if (!std::isfinite(m.at<double>(r, c)))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: %s entry (%d, %d) is not a finite number", path, name, r + 1,
+                                  c + 1);
+    return TT_OK;
 }
 
 } // namespace
@@ -87,22 +176,22 @@ extern "C" tt_status cvw_image_write(const char *path, const tt_image *im, tt_er
     int type = CV_MAKETYPE(CV_8U, im->channels);
     cv::Mat m(im->height, im->width, type, im->data, (size_t)im->stride);
     std::string p(path);
-    std::string ext;
-    size_t dot = p.find_last_of('.');
-    if (dot != std::string::npos)
-        ext = p.substr(dot);
-    std::string tmp = p + ".tmp" + ext;
-    if (!cv::imwrite(tmp, m)) {
-        std::remove(tmp.c_str());
+    char *tmp = nullptr;
+    tt_status st = tt_tmp_create(path, &tmp, err);
+    if (st != TT_OK)
+        return st;
+    bool ok = false;
+    try {
+        ok = cv::imwrite(tmp, m);
+    } catch (...) {
+        ok = false;
+    }
+    if (!ok) {
+        tt_tmp_discard(tmp);
         return tt_err_set(err, TT_ERR_IO, "cannot write image %s (is the folder writable and the extension .png/.jpg?)",
                           path);
     }
-    if (std::rename(tmp.c_str(), path) != 0) {
-        int e = errno;
-        std::remove(tmp.c_str());
-        return tt_err_set(err, TT_ERR_IO, "cannot write image %s: %s", path, std::strerror(e));
-    }
-    return TT_OK;
+    return tt_tmp_commit(tmp, path, err);
     CVW_CATCH("writing image")
 }
 
@@ -110,42 +199,58 @@ extern "C" tt_status cvw_camera_read(const char *path, cvw_camera *cam, tt_err *
 {
     CVW_TRY
     std::memset(cam, 0, sizeof *cam);
-    FILE *f = std::fopen(path, "rb");
-    if (!f)
-        return tt_err_set(err, TT_ERR_IO, "cannot open camera file %s: %s (run 'tabletrack calib camera' to make one)",
-                          path, std::strerror(errno));
-    std::fclose(f);
+    std::string text;
+    tt_status st = camera_file_text(path, text, err);
+    if (st != TT_OK)
+        return st;
     cv::FileStorage fs;
     try {
-        fs.open(path, cv::FileStorage::READ);
+        fs.open(text, cv::FileStorage::READ | cv::FileStorage::MEMORY | cv::FileStorage::FORMAT_YAML);
     } catch (const cv::Exception &e) {
         return tt_err_set(err, TT_ERR_FORMAT, "%s is not OpenCV FileStorage YAML: %s", path, e.err.c_str());
     }
     if (!fs.isOpened())
         return tt_err_set(err, TT_ERR_FORMAT, "%s is not OpenCV FileStorage YAML", path);
     cv::Mat K, D;
-    int w = 0, h = 0;
+    double w = 0, h = 0;
     if (fs["image_width"].empty() || fs["image_height"].empty())
         return tt_err_set(err, TT_ERR_FORMAT, "%s: missing image_width / image_height", path);
+    if (!fs["image_width"].isInt() || !fs["image_height"].isInt())
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: image_width and image_height must be whole numbers of pixels", path);
     fs["image_width"] >> w;
     fs["image_height"] >> h;
+    if (!(w > 0 && h > 0 && w <= CVW_CAMERA_MAX_SIDE && h <= CVW_CAMERA_MAX_SIDE))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: image_width and image_height must be between 1 and %d pixels", path,
+                          CVW_CAMERA_MAX_SIDE);
+    if (fs["camera_matrix"].empty())
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing camera_matrix", path);
     fs["camera_matrix"] >> K;
     fs["distortion_coefficients"] >> D;
-    if (w <= 0 || h <= 0)
-        return tt_err_set(err, TT_ERR_FORMAT, "%s: image_width and image_height must be positive", path);
-    if (K.empty() || K.rows != 3 || K.cols != 3)
-        return tt_err_set(err, TT_ERR_FORMAT, "%s: camera_matrix must be a 3x3 matrix", path);
+    if (K.empty() || K.rows != 3 || K.cols != 3 || K.channels() != 1)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: camera_matrix is %dx%d; it must be a 3x3 matrix", path, K.rows,
+                          K.cols);
     K.convertTo(K, CV_64F);
+    if ((st = check_matrix(path, "camera_matrix", K, err)) != TT_OK)
+        return st;
+    if (K.at<double>(1, 0) != 0 || K.at<double>(2, 0) != 0 || K.at<double>(2, 1) != 0 || K.at<double>(2, 2) != 1)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: camera_matrix must be [fx 0 cx; 0 fy cy; 0 0 1] (its lower left or last entry is wrong)",
+                          path);
     if (!D.empty()) {
+        if ((D.rows != 1 && D.cols != 1) || D.channels() != 1)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: distortion_coefficients is %dx%d; it must be one row or column",
+                              path, D.rows, D.cols);
         D.convertTo(D, CV_64F);
         D = D.reshape(1, 1);
+        if ((st = check_matrix(path, "distortion_coefficients", D, err)) != TT_OK)
+            return st;
     }
     int nd = D.empty() ? 0 : D.cols;
     if (!valid_ndist(nd))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: distortion_coefficients has %d entries (expected 4, 5, 8, 12 or 14)",
                           path, nd);
-    cam->width = w;
-    cam->height = h;
+    cam->width = (int)w;
+    cam->height = (int)h;
     for (int i = 0; i < 9; i++)
         cam->K[i] = K.at<double>(i / 3, i % 3);
     for (int i = 0; i < nd; i++)
@@ -160,25 +265,29 @@ extern "C" tt_status cvw_camera_read(const char *path, cvw_camera *cam, tt_err *
 extern "C" tt_status cvw_camera_write(const char *path, const cvw_camera *cam, double rms, tt_err *err)
 {
     CVW_TRY
-    std::string tmp = std::string(path) + ".tmp.yaml";
+    std::string text;
     {
-        cv::FileStorage fs(tmp, cv::FileStorage::WRITE);
-        if (!fs.isOpened())
-            return tt_err_set(err, TT_ERR_IO, "cannot write %s (is the folder writable?)", path);
+        cv::FileStorage fs(".yaml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
         fs << "image_width" << cam->width;
         fs << "image_height" << cam->height;
         fs << "camera_matrix" << camera_matrix(cam);
         fs << "distortion_coefficients" << dist_coeffs(cam);
         if (rms >= 0)
             fs << "avg_reprojection_error" << rms;
-        fs.release();
+        text = fs.releaseAndGetString();
     }
-    if (std::rename(tmp.c_str(), path) != 0) {
-        int e = errno;
-        std::remove(tmp.c_str());
-        return tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, std::strerror(e));
+    char *tmp = nullptr;
+    FILE *f = nullptr;
+    tt_status st = tt_tmp_fopen(path, &tmp, &f, err);
+    if (st != TT_OK)
+        return st;
+    bool bad = std::fwrite(text.data(), 1, text.size(), f) != text.size();
+    bad = (std::fclose(f) != 0) || bad;
+    if (bad) {
+        tt_tmp_discard(tmp);
+        return tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (disk full?)", path, std::strerror(errno));
     }
-    return TT_OK;
+    return tt_tmp_commit(tmp, path, err);
     CVW_CATCH("writing camera file")
 }
 

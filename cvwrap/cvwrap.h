@@ -43,6 +43,15 @@ tt_status cvw_image_write(const char *path, const tt_image *im, tt_err *err);
 /* Read / write OpenCV FileStorage YAML with image_width, image_height,
  * camera_matrix and distortion_coefficients (the layout of OpenCV's
  * calibration sample).  write adds avg_reprojection_error when rms >= 0. */
+/* Reading refuses, with an error naming the file, a file over
+ * CVW_CAMERA_MAX_BYTES, lists nested deeper than CVW_CAMERA_MAX_DEPTH or
+ * indented deeper than CVW_CAMERA_MAX_INDENT columns (before OpenCV's
+ * parser sees it), sides over CVW_CAMERA_MAX_SIDE px, and any matrix of the
+ * wrong shape or with an entry that is not a finite number. */
+#define CVW_CAMERA_MAX_BYTES (1 << 20)
+#define CVW_CAMERA_MAX_DEPTH 16
+#define CVW_CAMERA_MAX_INDENT 64
+#define CVW_CAMERA_MAX_SIDE 32768
 tt_status cvw_camera_read(const char *path, cvw_camera *cam, tt_err *err);
 tt_status cvw_camera_write(const char *path, const cvw_camera *cam, double rms, tt_err *err);
 

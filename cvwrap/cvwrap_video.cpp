@@ -6,12 +6,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <strings.h>
 
 #include "cvwrap_internal.hpp"
+#include "tt_tmpfile.h"
 
 struct cvw_video_writer {
     cv::VideoWriter vw;
@@ -40,7 +42,14 @@ extern "C" tt_status cvw_video_writer_open(const char *path, int width, int heig
         return tt_err_set(err, TT_ERR_ARG, "video %s: use a .avi (Motion-JPEG) or .mp4 (MPEG-4) file name", path);
     std::unique_ptr<cvw_video_writer> w(new cvw_video_writer());
     w->path = path;
-    w->tmp = std::string(path, (size_t)(dot - path)) + ".tmp" + dot;
+    {
+        char *t = nullptr;
+        tt_status st = tt_tmp_create(path, &t, err);
+        if (st != TT_OK)
+            return st;
+        w->tmp = t;
+        free(t);
+    }
     w->width = width;
     w->height = height;
     for (const char *const *c = codecs; *c; c++) {
@@ -50,8 +59,8 @@ extern "C" tt_status cvw_video_writer_open(const char *path, int width, int heig
             *out = w.release();
             return TT_OK;
         }
-        std::remove(w->tmp.c_str());
     }
+    std::remove(w->tmp.c_str());
     return tt_err_set(err, TT_ERR_CV, "video %s: OpenCV has no encoder for this format here (try a .avi file: "
                                       "Motion-JPEG always works)", path);
     CVW_CATCH("opening video for writing")

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tt_tmpfile.h"
 #include <unistd.h>
 
 static tt_status output__check(cairo_surface_t *s, tt_err *err)
@@ -102,18 +104,15 @@ tt_status overlay_render_on_image(const overlay_list *l, const overlay_mapper *m
 
 tt_status overlay_write_png(cairo_surface_t *s, const char *path, tt_err *err)
 {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.png", path, (long)getpid()) >= (int)sizeof tmp)
-        return tt_err_set(err, TT_ERR_ARG, "output path is too long: %s", path);
+    char *tmp = NULL;
+    tt_status st = tt_tmp_create(path, &tmp, err);
+    if (st != TT_OK)
+        return st;
     cairo_status_t cs = cairo_surface_write_to_png(s, tmp);
     if (cs != CAIRO_STATUS_SUCCESS) {
-        unlink(tmp);
+        tt_tmp_discard(tmp);
         return tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (is the folder there and writable?)", path,
                           cairo_status_to_string(cs));
     }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        return tt_err_set(err, TT_ERR_IO, "cannot write %s", path);
-    }
-    return TT_OK;
+    return tt_tmp_commit(tmp, path, err);
 }

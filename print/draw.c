@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tt_tmpfile.h"
+
 #include <apriltag/common/image_u8.h>
 
 #define PRINT__FONT "DejaVu Sans"
@@ -197,18 +199,8 @@ tt_status print_doc_write(const print_doc *doc, const char *path, tt_err *err)
                           "these tags need %d pages but an SVG file holds one: write a .pdf, or print fewer ids at "
                           "a time",
                           doc->npages);
-    size_t n = strlen(path) + 8;
-    tmp = malloc(n);
-    if (!tmp)
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *probe = fopen(tmp, "wb");
-    if (!probe) {
-        st = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-        free(tmp);
+    if ((st = tt_tmp_create(path, &tmp, err)) != TT_OK)
         return st;
-    }
-    fclose(probe);
 
     double wpt = doc->page_w * 72.0, hpt = doc->page_h * 72.0;
     if (svg) {
@@ -242,16 +234,14 @@ tt_status print_doc_write(const print_doc *doc, const char *path, tt_err *err)
     }
     cairo_surface_destroy(s);
     s = NULL;
-    if (rename(tmp, path) != 0)
-        st = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    st = tt_tmp_commit(tmp, path, err);
+    tmp = NULL;
 done:
     if (cr)
         cairo_destroy(cr);
     if (s)
         cairo_surface_destroy(s);
-    if (st != TT_OK)
-        remove(tmp);
-    free(tmp);
+    tt_tmp_discard(tmp);
     return st;
 }
 

@@ -87,7 +87,7 @@ const print_item *print_doc_item(const print_doc *doc, int i);
 void print_doc_check_square(const print_doc *doc, double *x_in, double *y_in);
 
 /* Write the document: ".pdf" (any number of pages) or ".svg" (one page),
- * 72 pt per inch.  Written to PATH.tmp and renamed, so a failure leaves
+ * 72 pt per inch.  Written to a temporary file beside PATH (tt_tmpfile.h) and renamed, so a failure leaves
  * nothing behind. */
 tt_status print_doc_write(const print_doc *doc, const char *path, tt_err *err);
 

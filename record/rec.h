@@ -101,7 +101,10 @@ tt_status rec_session_begin(rec *r, const char *rig_json, const char *scenario_j
 long long rec_session_id(const rec *r);
 
 /* One tracked frame: every figure the tracker knows.  Frames must come in
- * order (t_ms not decreasing). */
+ * order (t_ms not decreasing).  A position that is not finite or lies
+ * beyond REC_MAX_COORD_IN inches is refused (TT_ERR_ARG), here and in
+ * rec_event, so a recording never holds one. */
+#define REC_MAX_COORD_IN 100000.0
 tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *figs, size_t n, tt_err *err);
 
 /* An event of the tracker.  from / to are [x, y] in inches, NULL when not

@@ -4,6 +4,7 @@
  * that fails a check. */
 #include "rec_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +273,33 @@ static tt_status rec__create_schema(sqlite3 *db, const char *path, tt_err *err)
     return s;
 }
 
+/* "file:PATH?mode=ro" (plus "&immutable=1" when PATH has no -wal file),
+ * every byte of PATH outside [A-Za-z0-9/._~-] percent-encoded.  Owned by
+ * the caller (free). */
+static char *rec__ro_uri(const char *path)
+{
+    size_t n = strlen(path);
+    char *wal = malloc(n + 5), *uri = malloc(3 * n + 40);
+    if (!wal || !uri) {
+        free(wal);
+        free(uri);
+        return NULL;
+    }
+    snprintf(wal, n + 5, "%s-wal", path);
+    struct stat sb;
+    int immutable = stat(wal, &sb) != 0;
+    free(wal);
+    char *o = uri + sprintf(uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/._~-", *p))
+            *o++ = (char)*p;
+        else
+            o += sprintf(o, "%%%02X", *p);
+    }
+    sprintf(o, "?mode=ro%s", immutable ? "&immutable=1" : "");
+    return uri;
+}
+
 tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_err *err)
 {
     sqlite3 *db = NULL;
@@ -283,14 +311,25 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
     if (s != TT_OK)
         return s;
 
-    /* Readers open read-write when they may (they never write), so the
-     * last one to close tidies away the -wal and -shm files of a WAL
-     * database; a read-only file is opened read-only. */
-    int flags = kind == REC__READ ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    if (kind == REC__READ && access(path, W_OK) != 0)
-        flags = SQLITE_OPEN_READONLY;
-    if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
-        s = tt_err_set(err, TT_ERR_IO, "cannot open recording %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+    /* Readers never write: they open read-only, so a recording on a USB
+     * stick or a shared folder replays and is never changed.  Without a
+     * -wal file (a recording closed cleanly, or copied without it) it is
+     * opened immutable, which needs no -shm file beside it either. */
+    int rc;
+    if (kind == REC__READ) {
+        char *uri = rec__ro_uri(path);
+        if (!uri)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+        free(uri);
+    } else {
+        rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    }
+    if (rc != SQLITE_OK) {
+        s = tt_err_set(err, TT_ERR_IO, "cannot open recording %s: %s%s", path, db ? sqlite3_errmsg(db) : "out of memory",
+                       kind == REC__READ ? " (its -wal file is there but no -shm file can be made beside it: copy "
+                                           "the recording to a writable folder)"
+                                         : "");
         goto fail;
     }
     sqlite3_busy_timeout(db, 2000);

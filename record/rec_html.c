@@ -5,6 +5,7 @@
  * as \u003c so nothing in it can close the <script> element. */
 #include "rec_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,10 @@ static int rec__put_json(FILE *f, json_t *j)
 static void rec__put_num(FILE *f, double v)
 {
     char b[40];
+    if (!isfinite(v)) { /* never NaN or Inf in the page's JSON */
+        fputs("null", f);
+        return;
+    }
     snprintf(b, sizeof b, "%.3f", v);
     char *e = b + strlen(b) - 1;
     while (e > b && *e == '0')

@@ -1,5 +1,6 @@
-/* rec_outfile.c - output files written to PATH.tmp and renamed into place,
- * so a failed replay never leaves half a file behind. */
+/* rec_outfile.c - output files written to a temporary file beside PATH
+ * (tt_tmpfile.h: unpredictable name, O_EXCL) and renamed into place, so a
+ * failed replay never leaves half a file behind. */
 #include "rec_internal.h"
 
 #include <errno.h>
@@ -7,50 +8,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tt_tmpfile.h"
+
 tt_status rec__outfile_open(rec__outfile *o, const char *path, tt_err *err)
 {
     memset(o, 0, sizeof *o);
-    size_t n = strlen(path) + 8;
     o->path = strdup(path);
-    o->tmp = malloc(n);
-    if (!o->path || !o->tmp) {
-        rec__outfile_abort(o);
+    if (!o->path)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    }
-    snprintf(o->tmp, n, "%s.tmp", path);
-    o->f = fopen(o->tmp, "wb");
-    if (!o->f) {
-        tt_status s = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (is the folder writable?)", path, strerror(errno));
+    tt_status s = tt_tmp_fopen(path, &o->tmp, &o->f, err);
+    if (s != TT_OK)
         rec__outfile_abort(o);
-        return s;
-    }
-    return TT_OK;
+    return s;
 }
 
 tt_status rec__outfile_commit(rec__outfile *o, tt_err *err)
 {
+    errno = 0;
     int bad = ferror(o->f);
     bad |= fclose(o->f) != 0;
     o->f = NULL;
-    if (bad || rename(o->tmp, o->path) != 0) {
+    if (bad) {
         tt_status s = tt_err_set(err, TT_ERR_IO, "cannot write %s: %s (disk full?)", o->path,
                                  errno ? strerror(errno) : "write error");
         rec__outfile_abort(o);
         return s;
     }
+    tt_status s = tt_tmp_commit(o->tmp, o->path, err);
+    o->tmp = NULL;
     free(o->path);
-    free(o->tmp);
     memset(o, 0, sizeof *o);
-    return TT_OK;
+    return s;
 }
 
 void rec__outfile_abort(rec__outfile *o)
 {
     if (o->f)
         fclose(o->f);
-    if (o->tmp)
-        remove(o->tmp);
+    tt_tmp_discard(o->tmp);
     free(o->path);
-    free(o->tmp);
     memset(o, 0, sizeof *o);
 }

@@ -383,6 +383,12 @@ static tt_status rec__ready(rec *r, const char *fn, tt_err *err)
     return TT_OK;
 }
 
+/* Positions stored are finite and within REC_MAX_COORD_IN of the origin. */
+static int rec__coord_ok(double v)
+{
+    return isfinite(v) && fabs(v) <= REC_MAX_COORD_IN;
+}
+
 tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *figs, size_t n, tt_err *err)
 {
     tt_status s = rec__ready(r, "rec_frame", err);
@@ -394,10 +400,11 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
         return tt_err_set(err, TT_ERR_ARG, "rec_frame: frame %ld at %lld ms comes before frame %ld at %lld ms",
                           frame_no, t_ms, r->last_frame, r->last_tms);
     for (size_t i = 0; i < n; i++)
-        if (!isfinite(figs[i].x) || !isfinite(figs[i].y) || !isfinite(figs[i].facing_deg) ||
+        if (!rec__coord_ok(figs[i].x) || !rec__coord_ok(figs[i].y) || !isfinite(figs[i].facing_deg) ||
             (unsigned)figs[i].state > REC_LOST)
-            return tt_err_set(err, TT_ERR_ARG, "rec_frame: figure %d has a non-finite position or a bad state",
-                              figs[i].id);
+            return tt_err_set(err, TT_ERR_ARG,
+                              "rec_frame: figure %d has a non-finite position, one beyond %g inches, or a bad state",
+                              figs[i].id, REC_MAX_COORD_IN);
     if ((s = rec__begin(r, err)) != TT_OK)
         return s;
     if (!r->txn_has_tms) {
@@ -440,6 +447,11 @@ tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, 
         return s;
     if ((unsigned)kind > REC_EV_REMOVED)
         return tt_err_set(err, TT_ERR_ARG, "rec_event: unknown event kind %d", (int)kind);
+    for (int k = 0; k < 2; k++)
+        if ((from && !rec__coord_ok(from[k])) || (to && !rec__coord_ok(to[k])))
+            return tt_err_set(err, TT_ERR_ARG,
+                              "rec_event: figure %d has a non-finite position or one beyond %g inches", id,
+                              REC_MAX_COORD_IN);
     rec__slot *sl;
     if ((s = rec__begin(r, err)) != TT_OK || (s = rec__figure(r, family, id, &sl, err)) != TT_OK)
         return s;

@@ -52,6 +52,8 @@ static void tuio__i32(tuio__w *w, int32_t v)
 
 static void tuio__f32(tuio__w *w, float f)
 {
+    if (!isfinite(f))
+        w->bad = 1; /* never send NaN or Inf: the bundle is dropped */
     uint32_t u;
     memcpy(&u, &f, 4);
     u = htonl(u);

@@ -135,7 +135,7 @@ rules_i128 rules_geom_area2(const rules_pt *v, int n)
     return s;
 }
 
-int rules_geom_poly_simple(const rules_pt *v, int n, int *e1, int *e2)
+int rules_geom_poly_corners_ok(const rules_pt *v, int n, int *e1, int *e2)
 {
     *e1 = *e2 = 0;
     if (n < 3)
@@ -154,6 +154,13 @@ int rules_geom_poly_simple(const rules_pt *v, int n, int *e1, int *e2)
             return 0;
         }
     }
+    return 1;
+}
+
+int rules_geom_poly_simple(const rules_pt *v, int n, int *e1, int *e2)
+{
+    if (!rules_geom_poly_corners_ok(v, n, e1, e2))
+        return 0;
     for (int i = 0; i < n; i++)
         for (int j = i + 2; j < n; j++) {
             if (i == 0 && j == n - 1)

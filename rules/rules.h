@@ -102,6 +102,11 @@ json_t *rules_result_to_json(const rules_result *r);
  * line and column; bad content (self-intersecting polygon, figure off the
  * table, unknown weapon or terrain kind...) with what to fix. */
 tt_status rules_scenario_load(const char *path, const char *const *data_dirs, rules_scenario **out, tt_err *err);
+/* Limits of a scenario (a clear error above them); loading takes time about
+ * linear in its size up to them. */
+#define RULES_MAX_CORNERS 10000 /* corners of one terrain polygon or line */
+#define RULES_MAX_PIECES 2000   /* terrain pieces */
+#define RULES_MAX_FIGURES 2000  /* figures */
 
 /* Same from parsed JSON.  `where` names the source in messages; relative
  * profile paths are resolved against `base_dir` (may be NULL). */

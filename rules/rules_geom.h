@@ -70,6 +70,9 @@ int rules_geom_seg_crosses_chain(const rules_pt *v, int n, rules_pt a, rules_pt 
  * do not touch, adjacent edges only share their corner, nonzero area.
  * On failure *e1, *e2 are the offending edges (or corners). */
 int rules_geom_poly_simple(const rules_pt *v, int n, int *e1, int *e2);
+/* The linear part of that test: >= 3 corners, no corner repeated by the
+ * next, no adjacent edges folding back over each other. */
+int rules_geom_poly_corners_ok(const rules_pt *v, int n, int *e1, int *e2);
 /* Twice the signed area (positive when counter-clockwise). */
 rules_i128 rules_geom_area2(const rules_pt *v, int n);
 

@@ -16,6 +16,11 @@
 
 #define RULES_MAX_IN 20000.0 /* largest |coordinate| or range accepted, inches */
 
+/* rules_geom_poly_simple's answer (the same offending edges), found with a
+ * uniform grid so a polygon of RULES_MAX_CORNERS corners is checked in
+ * near-linear time.  -1 when out of memory. */
+int rules_poly_simple_grid(const rules_pt *v, int n, int *e1, int *e2);
+
 typedef enum { RULES_COVER_NONE = 0, RULES_COVER_SOFT = 1, RULES_COVER_HARD = 2 } rules_cover;
 typedef enum {
     RULES_MOVE_OPEN = 0,

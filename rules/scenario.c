@@ -41,7 +41,16 @@ static tt_status rules__point(const json_t *e, const char *where, size_t k, doub
     return TT_OK;
 }
 
-static tt_status rules__piece_parse(rules_scenario *sc, const json_t *o, size_t idx, const char *file,
+/* 1 if `id` is already in the set `seen` (a JSON object used as a hash
+ * set), else 0 and it is added; -1 when out of memory. */
+static int rules__id_seen(json_t *seen, const char *id)
+{
+    if (json_object_get(seen, id))
+        return 1;
+    return json_object_set_new(seen, id, json_true()) == 0 ? 0 : -1;
+}
+
+static tt_status rules__piece_parse(rules_scenario *sc, json_t *seen, const json_t *o, size_t idx, const char *file,
                                     rules_piece *pc, tt_err *err)
 {
     char at[256];
@@ -57,9 +66,10 @@ static tt_status rules__piece_parse(rules_scenario *sc, const json_t *o, size_t 
     if (!(pc->id = rules__dup(id, err)))
         return TT_ERR_NOMEM;
     snprintf(at, sizeof at, "%s: terrain \"%s\"", file, id);
-    for (size_t i = 0; i < idx; i++)
-        if (!strcmp(sc->pieces[i].id, id))
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: the id is used twice; give each piece its own id", at);
+    int dup = rules__id_seen(seen, id);
+    if (dup)
+        return dup < 0 ? tt_err_set(err, TT_ERR_NOMEM, "out of memory")
+                       : tt_err_set(err, TT_ERR_FORMAT, "%s: the id is used twice; give each piece its own id", at);
     if (!kind)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"kind\" (building, wall, hedge, woods, hill, ...)", at);
     const rules_terrain_kind *k = rules_profile_kind(sc->prof, kind);
@@ -89,9 +99,13 @@ static tt_status rules__piece_parse(rules_scenario *sc, const json_t *o, size_t 
     const json_t *pts = poly ? poly : line;
     pc->closed = poly != NULL;
     size_t need = pc->closed ? 3 : 2;
-    if (!json_is_array(pts) || json_array_size(pts) < need || json_array_size(pts) > 100000)
+    if (!json_is_array(pts) || json_array_size(pts) < need)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be a list of at least %zu [x, y] corners", at,
                           poly ? "polygon" : "line", need);
+    if (json_array_size(pts) > RULES_MAX_CORNERS)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: \"%s\" has %zu corners; at most %d are allowed (simplify the outline)", at,
+                          poly ? "polygon" : "line", json_array_size(pts), RULES_MAX_CORNERS);
     size_t n = json_array_size(pts);
     pc->v = calloc(n, sizeof *pc->v);
     pc->vin = calloc(2 * n, sizeof *pc->vin);
@@ -107,7 +121,10 @@ static tt_status rules__piece_parse(rules_scenario *sc, const json_t *o, size_t 
     }
     if (pc->closed) {
         int e1, e2;
-        if (!rules_geom_poly_simple(pc->v, pc->n, &e1, &e2)) {
+        int simple = rules_poly_simple_grid(pc->v, pc->n, &e1, &e2);
+        if (simple < 0)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        if (!simple) {
             if (e1 == e2)
                 return tt_err_set(err, TT_ERR_FORMAT, "%s: the polygon has no area; list at least 3 corners that "
                                                       "are not all on one line",
@@ -197,7 +214,7 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
     return TT_OK;
 }
 
-static tt_status rules__figure_parse(rules_scenario *sc, const json_t *o, size_t idx, const char *file,
+static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const json_t *o, size_t idx, const char *file,
                                      rules_figure *f, tt_err *err)
 {
     char at[256];
@@ -213,9 +230,10 @@ static tt_status rules__figure_parse(rules_scenario *sc, const json_t *o, size_t
     if (!(f->id = rules__dup(id, err)))
         return TT_ERR_NOMEM;
     snprintf(at, sizeof at, "%s: figure \"%s\"", file, id);
-    for (size_t i = 0; i < idx; i++)
-        if (!strcmp(sc->figs[i].id, id))
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: the id is used twice; give each figure its own id", at);
+    int dup = rules__id_seen(seen, id);
+    if (dup)
+        return dup < 0 ? tt_err_set(err, TT_ERR_NOMEM, "out of memory")
+                       : tt_err_set(err, TT_ERR_FORMAT, "%s: the id is used twice; give each figure its own id", at);
     if ((st = rules_json_str(o, "side", at, &side, err)) || (st = rules_json_str(o, "unit", at, &unit, err)) ||
         (st = rules_json_str(o, "type", at, &type, err)) || (st = rules_json_str(o, "weapon", at, &weapon, err)))
         return st;
@@ -279,12 +297,22 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
     rules_scenario *sc = NULL;
     tt_status st;
     double w = -1, d = -1;
+    json_t *seen_pieces = json_object(), *seen_figs = json_object(); /* ids so far (hash sets) */
     *out = NULL;
-    if (!json_is_object(root))
-        return tt_err_set(err, TT_ERR_FORMAT, "%s: a scenario must be a JSON object", where);
-    sc = calloc(1, sizeof *sc);
-    if (!sc)
+    if (!seen_pieces || !seen_figs) {
+        json_decref(seen_pieces);
+        json_decref(seen_figs);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    if (!json_is_object(root)) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: a scenario must be a JSON object", where);
+        goto fail;
+    }
+    sc = calloc(1, sizeof *sc);
+    if (!sc) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
     if ((st = rules__load_profile(sc, root, where, base_dir, data_dirs, err)))
         goto fail;
     const json_t *t = json_object_get(root, "table");
@@ -310,8 +338,9 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
         goto fail;
     }
     size_t nt = ter ? json_array_size(ter) : 0;
-    if (nt > (size_t)INT_MAX / 4) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: too many terrain pieces", where);
+    if (nt > RULES_MAX_PIECES) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: %zu terrain pieces; at most %d are allowed", where, nt,
+                        RULES_MAX_PIECES);
         goto fail;
     }
     sc->pieces = calloc(nt + 1, sizeof *sc->pieces);
@@ -322,7 +351,7 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
     }
     for (size_t i = 0; i < nt; i++) {
         sc->npieces = i + 1;
-        if ((st = rules__piece_parse(sc, json_array_get(ter, i), i, where, &sc->pieces[i], err)))
+        if ((st = rules__piece_parse(sc, seen_pieces, json_array_get(ter, i), i, where, &sc->pieces[i], err)))
             goto fail;
     }
 
@@ -332,8 +361,8 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
         goto fail;
     }
     size_t nf = figs ? json_array_size(figs) : 0;
-    if (nf > (size_t)INT_MAX / 4) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: too many figures", where);
+    if (nf > RULES_MAX_FIGURES) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: %zu figures; at most %d are allowed", where, nf, RULES_MAX_FIGURES);
         goto fail;
     }
     sc->figs = calloc(nf + 1, sizeof *sc->figs);
@@ -343,7 +372,7 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
     }
     for (size_t i = 0; i < nf; i++) {
         sc->nfigs = i + 1;
-        if ((st = rules__figure_parse(sc, json_array_get(figs, i), i, where, &sc->figs[i], err)))
+        if ((st = rules__figure_parse(sc, seen_figs, json_array_get(figs, i), i, where, &sc->figs[i], err)))
             goto fail;
     }
 
@@ -400,9 +429,13 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the terrain grid");
         goto fail;
     }
+    json_decref(seen_pieces);
+    json_decref(seen_figs);
     *out = sc;
     return TT_OK;
 fail:
+    json_decref(seen_pieces);
+    json_decref(seen_figs);
     rules_scenario_destroy(sc);
     return st;
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # 'make bench': every benchmark, one after the other (they compare against a
 # baseline in the same run, so a busy machine slows both sides alike).
-# Usage: samples/bench.sh BUILD_DIR [name...]   (names: locate track rules overlay record render)
+# Usage: samples/bench.sh BUILD_DIR [name...]   (names: locate track rules overlay record render scenario)
 set -eu
 build="${1:-build}"
 shift || true
-names="${*:-locate track rules overlay record render}"
+names="${*:-locate track rules overlay record render scenario}"
 cache="${TT_BENCH_CACHE:-/tmp/tabletrack-bench-frames}"
 mkdir -p "$cache"
 for n in $names; do
@@ -17,6 +17,7 @@ for n in $names; do
     overlay) "$build/tests/overlay/bench_overlay" ;;
     record) "$build/tests/record/bench_record" ;;
     render) "$build/tests/render_tests/bench_render" --frames 3 ;;
+    scenario) "$build/tests/hostile/bench_scenario_load" ;;
     *) echo "unknown benchmark $n" >&2; exit 2 ;;
   esac
   echo

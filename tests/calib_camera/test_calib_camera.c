@@ -326,7 +326,7 @@ static void test_cli_bad_input(void **state)
     const char *board = path_in("board.json"), *out = path_in("camera.yaml");
     write_file(board, "{\"family\":\"tag36h11\",\"rows\":5,\"columns\":7,\"tag_size_in\":0.9,\"spacing_in\":0.3}");
     /* "Photos" that show only two board tags: a printed tag sheet, rendered. */
-    print_tags_opts po = {"tag36h11", 3, 4, 1.0, {PRINT_BASE_NONE, 0, 0}, PRINT_PAPER_LETTER};
+    print_tags_opts po = {"tag36h11", 3, 4, 1.0, {PRINT_BASE_NONE, 0, 0}, PRINT_PAPER_LETTER, 0};
     print_doc *doc = NULL;
     tt_image two = {0};
     assert_int_equal(print_doc_tags(&po, &doc, NULL), TT_OK);

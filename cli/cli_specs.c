@@ -1,0 +1,226 @@
+/* cli_specs.c - every command's option table: what `tabletrack help CMD`,
+ * `CMD --help`, the man page and the bash completion show, and what
+ * cli_args_next accepts.  One place, so they never disagree. */
+#include "cli.h"
+
+#define DETECTOR_OPTS                                                                                              \
+    {"--decimate", "D", CLI_VALUE, "detect on an image D times smaller first (1-8; default 2: faster, small tags " \
+                                   "may be missed above 2)"},                                                     \
+        {"--refine-edges", "0|1", CLI_VALUE, "refine tag edges on the full image (default 1)"},                     \
+        {"--threads", "N", CLI_VALUE, "detector threads (default 1)"}
+
+const cli_spec cli_spec_detect = {
+    "detect",
+    "detect AprilTags in an image, print JSON (pixels)",
+    "[--family NAME]... [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE",
+    "Prints {\"image\":[W,H],\"detections\":[{\"family\",\"id\",\"center\",\"corners\",\"hamming\",\"margin\"}]} "
+    "for every tag seen in IMAGE, in OpenCV's pixel convention (the centre of the first pixel is (0,0)); corners "
+    "in libapriltag's order: bottom-left, bottom-right, top-right, top-left of the printed tag.",
+    (const cli_opt[]){
+        {"--family", "NAME", CLI_VALUE | CLI_REPEAT, "tag family to look for (default tag36h11)"},
+        DETECTOR_OPTS,
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack detect samples/table/frame.png",
+};
+
+const cli_spec cli_spec_locate = {
+    "locate",
+    "locate figures on the table in inches from one camera image",
+    "--rig RIG [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE",
+    "Prints {\"figures\":[{\"family\",\"id\",\"x\",\"y\",\"facing_deg\"}],\"anchors_used\":N,"
+    "\"reprojection_rms_px\":R}: each figure's base centre in table inches and its facing in degrees. The rig "
+    "file names the table, the anchors, camera.yaml and the tag families.",
+    (const cli_opt[]){
+        {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (table size, anchors, camera.yaml, bases)"},
+        DETECTOR_OPTS,
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack locate --rig samples/table/rig.json samples/table/frame.png",
+};
+
+const cli_spec cli_spec_calib_camera = {
+    "calib camera",
+    "camera intrinsics (camera.yaml) from photos of the printed board",
+    "--board BOARD --out camera.yaml [--min-tags N] [--decimate D] IMAGE...",
+    "Give 10-20 photos of the whole board from different angles (tilted 20-45 degrees in most), all at the "
+    "resolution you will track at. Prints a line per photo, the RMS reprojection error and the intrinsics, and "
+    "warns about photos it skipped.",
+    (const cli_opt[]){
+        {"--board", "BOARD", CLI_VALUE | CLI_FILE, "the board file (JSON, e.g. samples/board.json)"},
+        {"--out", "camera.yaml", CLI_VALUE | CLI_OUT, "where to write the intrinsics (written atomically)"},
+        {"--min-tags", "N", CLI_VALUE, "skip photos with fewer board tags than this (default 8, at least 4)"},
+        {"--decimate", "D", CLI_VALUE, "detector decimation, 1-8 (default 2)"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack calib camera --board samples/board.json --out camera.yaml photos/*.jpg",
+};
+
+const cli_spec cli_spec_calib_projector = {
+    "calib projector",
+    "map projector pixels to table inches (projector.json)",
+    "--rig RIG --width W --height H --patterns-out DIR\n"
+    "--rig RIG --captures DIR --out projector.json [--width W --height H] [--no-grid]\n"
+    "--rig RIG --live --source SRC --window DISPLAY --width W --height H --out projector.json [--settle-ms MS] "
+    "[--keep-captures DIR] [--no-grid]",
+    "Either write the patterns (--patterns-out), show each full screen and photograph it with the rig's camera, "
+    "then solve from the photos (--captures); or let --live show and photograph them itself.",
+    (const cli_opt[]){
+        {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (the camera that photographs the patterns)"},
+        {"--width", "W", CLI_VALUE, "projector width in pixels"},
+        {"--height", "H", CLI_VALUE, "projector height in pixels"},
+        {"--patterns-out", "DIR", CLI_VALUE | CLI_OUT, "write the pattern images into this folder"},
+        {"--captures", "DIR", CLI_VALUE | CLI_FILE, "the folder of photos, one per pattern, named like the patterns"},
+        {"--out", "projector.json", CLI_VALUE | CLI_OUT, "where to write the projector map"},
+        {"--no-grid", NULL, 0, "fit the homography only, without the correction grid"},
+        {"--live", NULL, 0, "show the patterns in a window and photograph them with --source"},
+        {"--source", "SRC", CLI_VALUE, "--live: the camera (/dev/videoN or usb:SERIAL)"},
+        {"--window", "DISPLAY", CLI_VALUE, "--live: the X display of the projector (e.g. :0)"},
+        {"--settle-ms", "MS", CLI_VALUE, "--live: wait this long after showing a pattern (0-10000, default 400)"},
+        {"--keep-captures", "DIR", CLI_VALUE | CLI_OUT, "--live: also save the photos in this folder"},
+        {NULL, NULL, 0, NULL}},
+    "--patterns-out --captures;--live --patterns-out;--live --captures",
+    "tabletrack calib projector --rig rig.json --width 1920 --height 1080 --patterns-out patterns\n"
+    "tabletrack calib projector --rig rig.json --captures photos --out projector.json",
+};
+
+const cli_spec cli_spec_print_board = {
+    "print board",
+    "print the calibration board at true scale",
+    "--board BOARD [--paper a4|letter] --out board.pdf|.svg",
+    "One page (landscape if that fits better) with a 1-inch check square: print at 100 % / \"Actual size\" and "
+    "measure the square.",
+    (const cli_opt[]){
+        {"--board", "BOARD", CLI_VALUE | CLI_FILE, "the board file (JSON, e.g. samples/board.json)"},
+        {"--paper", "a4|letter", CLI_VALUE, "paper size (default letter)"},
+        {"--out", "FILE", CLI_VALUE | CLI_OUT, "the sheet to write: .pdf or .svg"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack print board --board samples/board.json --paper a4 --out board.pdf",
+};
+
+const cli_spec cli_spec_print_tags = {
+    "print tags",
+    "print true-scale tag sheets for figure bases and anchors",
+    "[--family F] --ids A-B --size-in S [--base round:D | rect:WxD] [--per-page N] [--paper a4|letter] "
+    "--out tags.pdf|.svg",
+    "Tags drawn cell by cell, with the base's cut outline and the id beside each, over as many pages as needed "
+    "(PDF). Every page has a 1-inch check square: print at 100 % / \"Actual size\" and measure it.",
+    (const cli_opt[]){
+        {"--family", "F", CLI_VALUE, "tag family (default tag36h11; see the README's family table)"},
+        {"--ids", "A-B", CLI_VALUE, "the ids to print, e.g. 0-99, or one id"},
+        {"--size-in", "S", CLI_VALUE, "edge of the tag's detected square, inches (as size_in in the rig file)"},
+        {"--base", "round:D|rect:WxD", CLI_VALUE,
+         "cut outline of the figure base, inches or with mm (round:25mm, rect:20x40mm); the tag must fit it"},
+        {"--per-page", "N", CLI_VALUE, "at most N tags a page, spread over it (anchors: 1 or 4)"},
+        {"--paper", "a4|letter", CLI_VALUE, "paper size (default letter)"},
+        {"--out", "FILE", CLI_VALUE | CLI_OUT, "the sheets to write: .pdf (any number of pages) or .svg (one page)"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack print tags --ids 4-99 --size-in 0.69 --base round:25mm --out tags.pdf\n"
+    "tabletrack print tags --ids 0-3 --size-in 2 --per-page 4 --out anchors.pdf",
+};
+
+const cli_spec cli_spec_rules = {
+    "rules",
+    "answer rules queries (JSON Lines on stdin) for a scenario",
+    "--scenario FILE < queries.jsonl",
+    "Reads one JSON query per line on stdin and writes one JSON answer line per query, in order; a bad query gets "
+    "{\"error\": \"...\"} and the stream goes on. Queries: los, fire, grape, ball, blast, command, aspect, "
+    "visibility, move (see the README's \"Rules engine\"). Rule-set profiles are found in $TABLETRACK_DATA, the "
+    "source tree, then next to the executable.",
+    (const cli_opt[]){
+        {"--scenario", "FILE", CLI_VALUE | CLI_FILE, "the scenario (ruleset, table, terrain, figures, tags)"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "echo '{\"q\":\"los\",\"from\":\"m1\",\"to\":\"f3\"}' | tabletrack rules --scenario "
+    "samples/scenarios/into-the-breach-farm.json",
+};
+
+const cli_spec cli_spec_overlay = {
+    "overlay",
+    "draw rules answers as a projector image",
+    "--rig RIG --projector projector.json --scenario S --query Q [--query Q]... [--out overlay.png] "
+    "[--window[=DISPLAY]] [--hold-ms MS]\n"
+    "--rig RIG --scenario S --query Q [--query Q]... --on-camera IMAGE --out view.png",
+    "Draws the answers to the queries (with the scenario's figures where they stand) through the projector map, "
+    "into a PNG and/or a fullscreen window; or over a camera frame, to check the drawing against the table.",
+    (const cli_opt[]){
+        {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
+        {"--projector", "projector.json", CLI_VALUE | CLI_FILE, "the projector map from 'calib projector'"},
+        {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario the queries are about"},
+        {"--query", "Q", CLI_VALUE | CLI_REPEAT, "a rules query, JSON, e.g. '{\"q\":\"grape\",\"from\":\"gun1\"}'"},
+        {"--out", "FILE.png", CLI_VALUE | CLI_OUT, "write the image"},
+        {"--window", "DISPLAY", CLI_OPTVAL, "show it fullscreen on the X display (default: $DISPLAY)"},
+        {"--hold-ms", "MS", CLI_VALUE, "close the window after MS milliseconds (default: on a key)"},
+        {"--on-camera", "IMAGE", CLI_VALUE | CLI_FILE, "draw over this camera frame instead of for the projector"},
+        {NULL, NULL, 0, NULL}},
+    "--on-camera --window",
+    "tabletrack overlay --rig samples/breach/rig.json --projector samples/breach/projector.json --scenario "
+    "samples/breach/scenario.json --query '{\"q\":\"grape\",\"from\":\"gun1\"}' --out grape.png",
+};
+
+const cli_spec cli_spec_track = {
+    "track",
+    "track figures live from a camera, video or image sequence",
+    "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] "
+    "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] "
+    "[--max-frames N] [--grace FRAMES] [--threads N]",
+    "SRC is a camera (/dev/videoN), a USB camera by serial number (usb:SERIAL; 'tabletrack cameras' lists them), "
+    "a video file, or an image sequence such as 'frames/*.png' (quoted). Ends at the end of the source or on "
+    "Ctrl-C, with every output complete.",
+    (const cli_opt[]){
+        {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
+        {"--source", "SRC", CLI_VALUE | CLI_FILE, "the camera, video or image sequence"},
+        {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario: which tag is which figure, for queries"},
+        {"--projector", "P", CLI_VALUE | CLI_FILE, "projector.json: draw rings and answers through the projector map"},
+        {"--window", "DISPLAY", CLI_OPTVAL, "show the projector image fullscreen (SDL2)"},
+        {"--query", "Q", CLI_VALUE | CLI_REPEAT, "a rules query answered every frame, JSON"},
+        {"--queries", "FILE", CLI_VALUE | CLI_FILE,
+         "JSON Lines of queries with the frames to show them ({\"frame\":34,\"until\":50,\"q\":...})"},
+        {"--overlay-dir", "DIR", CLI_VALUE | CLI_OUT, "write overlay_NNNNN.png per frame into DIR"},
+        {"--events", "FILE|-", CLI_VALUE | CLI_OUT, "JSON Lines: figures per frame and moved/appeared/removed events"},
+        {"--stats", NULL, 0, "print one JSON line at the end: frames, fps, latency, tracked ratio"},
+        {"--preload", NULL, 0, "decode a whole video or sequence into memory first (benchmarks)"},
+        {"--tuio", "HOST:PORT", CLI_VALUE, "send TUIO 1.1 /tuio/2Dobj bundles over UDP every frame"},
+        {"--record", "GAME.sqlite", CLI_VALUE | CLI_OUT, "record the game (a new session if the file exists)"},
+        {"--max-frames", "N", CLI_VALUE, "stop after N frames"},
+        {"--grace", "FRAMES", CLI_VALUE, "frames a hidden figure stays 'occluded' before 'lost' (default 45)"},
+        {"--threads", "N", CLI_VALUE, "tracker threads (default 2)"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack track --rig samples/breach/rig.json --source samples/breach/game.mp4 --events events.jsonl --stats",
+};
+
+const cli_spec cli_spec_cameras = {
+    "cameras",
+    "list USB cameras with their serial numbers",
+    "[--json]",
+    "Lists USB video devices (libusb) with vendor:product, serial number, name and /dev/video node. Use "
+    "--source usb:SERIAL so a table's camera stays bound to its table.",
+    (const cli_opt[]){{"--json", NULL, 0, "print a JSON array instead of a table"}, {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack cameras",
+};
+
+const cli_spec cli_spec_replay = {
+    "replay",
+    "replay a recorded game (HTML, JSON Lines, video)",
+    "GAME.sqlite [--html OUT.html] [--json] [--video OUT.mp4|OUT.avi] [--session N] [--from T] [--to T] [--fps F] "
+    "[--speed X] [--width PX]",
+    "Makes one or more of: a self-contained HTML page (no network needed), JSON Lines on stdout, a top-down video.",
+    (const cli_opt[]){
+        {"--html", "OUT.html", CLI_VALUE | CLI_OUT,
+         "one self-contained page: table, terrain, figures, timeline, trails and the questions asked"},
+        {"--json", NULL, 0, "the game as JSON Lines on stdout"},
+        {"--video", "OUT", CLI_VALUE | CLI_OUT, "the top-down view as video (.avi: Motion-JPEG, .mp4: MPEG-4)"},
+        {"--session", "N", CLI_VALUE, "which recording session (default: the latest)"},
+        {"--from", "T", CLI_VALUE, "start, in seconds (75, 12.5), mm:ss or h:mm:ss from the session's start"},
+        {"--to", "T", CLI_VALUE, "end, as --from"},
+        {"--fps", "F", CLI_VALUE, "video frames per second (1-120, default 15)"},
+        {"--speed", "X", CLI_VALUE, "video: game seconds per video second (default 1; 10 for a time-lapse)"},
+        {"--width", "PX", CLI_VALUE, "video width in pixels (64-7680, default 1280)"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack replay game.sqlite --html game.html",
+};

@@ -3,8 +3,14 @@
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
+#include "cli_opts.h"
 #include "tt_status.h"
 #include "vision.h"
+
+/* The option tables (cli_specs.c). */
+extern const cli_spec cli_spec_detect, cli_spec_locate, cli_spec_calib_camera, cli_spec_calib_projector,
+    cli_spec_print_board, cli_spec_print_tags, cli_spec_rules, cli_spec_overlay, cli_spec_track, cli_spec_cameras,
+    cli_spec_replay;
 
 int cmd_detect(int argc, char **argv);
 int cmd_locate(int argc, char **argv);
@@ -39,5 +45,10 @@ tt_status cli_write_text(const char *path, const char *text, tt_err *err);
  * consumed, 0 if argv[i] is not a detector option, -1 on a bad or missing
  * value (*bad names the option). */
 int cli_detector_opt(int argc, char **argv, int i, vision_detector_opts *o, const char **bad);
+
+/* Apply detector option `name` (--family, --decimate, --refine-edges,
+ * --threads) with value `val` to o.  Returns 1 when applied, 0 when name is
+ * not a detector option, -1 on a bad value. */
+int cli_detector_apply(const char *name, const char *val, vision_detector_opts *o);
 
 #endif

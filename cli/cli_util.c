@@ -92,6 +92,14 @@ int cli_detector_opt(int argc, char **argv, int i, vision_detector_opts *o, cons
     return 0;
 }
 
+int cli_detector_apply(const char *name, const char *val, vision_detector_opts *o)
+{
+    char *argv[2] = {(char *)name, (char *)val};
+    const char *bad = NULL;
+    int k = cli_detector_opt(2, argv, 0, o, &bad);
+    return k > 0 ? 1 : k;
+}
+
 int cli_int(const char *s, long lo, long hi, int *out)
 {
     char *end = NULL;

@@ -11,12 +11,6 @@
 #include "cvwrap.h"
 #include "tt_tmpfile.h"
 
-static const char *USAGE = "tabletrack calib camera --board BOARD --out camera.yaml [--min-tags N] [--decimate D] "
-                           "IMAGE...\n       tabletrack calib projector --rig RIG (--width W --height H --patterns-out DIR | "
-                           "--captures DIR --out projector.json)";
-static const char *USAGE_CAMERA =
-    "tabletrack calib camera --board BOARD --out camera.yaml [--min-tags N] [--decimate D] IMAGE...";
-
 /* Below this many usable images the result is printed but a warning says
  * more photos would help. */
 #define CALIB__RECOMMENDED_IMAGES 6
@@ -49,57 +43,49 @@ static int calib__camera(int argc, char **argv)
         fprintf(stderr, "tabletrack calib camera: out of memory\n");
         return 1;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: %s\n", USAGE_CAMERA);
-            rc = 0;
+    const cli_spec *S = &cli_spec_calib_camera;
+    cli_args args;
+    const char *a, *val;
+    int k;
+    cli_args_init(&args, S, argc, argv);
+    while ((k = cli_args_next(&args, &a, &val)) != CLI_END) {
+        if (k == CLI_STOP) {
+            rc = args.rc;
             goto done;
         }
-        if (!strcmp(a, "--board") || !strcmp(a, "--out") || !strcmp(a, "--min-tags") || !strcmp(a, "--decimate")) {
-            if (i + 1 >= argc || !argv[i + 1][0]) {
-                rc = cli_usage("calib camera", USAGE_CAMERA, "missing value for %s", a);
-                goto done;
-            }
-            const char *val = argv[++i];
-            char *end = NULL;
-            if (!strcmp(a, "--board")) {
-                board_path = val;
-            } else if (!strcmp(a, "--out")) {
-                out = val;
-            } else if (!strcmp(a, "--min-tags")) {
-                if (!cli_int(val, 4, CALIB_BOARD_MAX_TAGS, &opts.min_tags_per_image)) {
-                    rc = cli_usage("calib camera", USAGE_CAMERA, "--min-tags must be a whole number >= 4 (got '%s')",
-                                   val);
-                    goto done;
-                }
-            } else {
-                double d = strtod(val, &end);
-                if (*end || !(d >= 1 && d <= 8)) {
-                    rc = cli_usage("calib camera", USAGE_CAMERA, "--decimate must be between 1 and 8 (got '%s')",
-                                   val);
-                    goto done;
-                }
-                opts.decimate = d;
-            }
+        if (k == CLI_POSITIONAL) {
+            images[nimages++] = (char *)val;
             continue;
         }
-        if (a[0] == '-' && a[1]) {
-            rc = cli_usage("calib camera", USAGE_CAMERA, "unknown option %s", a);
-            goto done;
+        char *end = NULL;
+        if (!strcmp(a, "--board")) {
+            board_path = val;
+        } else if (!strcmp(a, "--out")) {
+            out = val;
+        } else if (!strcmp(a, "--min-tags")) {
+            if (!cli_int(val, 4, CALIB_BOARD_MAX_TAGS, &opts.min_tags_per_image)) {
+                rc = cli_spec_usage(S, "--min-tags must be a whole number >= 4 (got '%s')", val);
+                goto done;
+            }
+        } else {
+            double d = strtod(val, &end);
+            if (*end || !(d >= 1 && d <= 8)) {
+                rc = cli_spec_usage(S, "--decimate must be between 1 and 8 (got '%s')", val);
+                goto done;
+            }
+            opts.decimate = d;
         }
-        images[nimages++] = argv[i];
     }
     if (!board_path) {
-        rc = cli_usage("calib camera", USAGE_CAMERA, "no --board given (a board file: see README, 'Camera calibration')");
+        rc = cli_spec_usage(S, "no --board given (a board file: see README, 'Camera calibration')");
         goto done;
     }
     if (!out) {
-        rc = cli_usage("calib camera", USAGE_CAMERA, "no --out given (where to write camera.yaml)");
+        rc = cli_spec_usage(S, "no --out given (where to write camera.yaml)");
         goto done;
     }
     if (nimages == 0) {
-        rc = cli_usage("calib camera", USAGE_CAMERA, "no IMAGE given (photos of the printed board)");
+        rc = cli_spec_usage(S, "no IMAGE given (photos of the printed board)");
         goto done;
     }
 
@@ -176,15 +162,21 @@ done:
 
 int cmd_calib(int argc, char **argv)
 {
-    if (argc < 2)
-        return cli_usage("calib", USAGE, "say what to calibrate: 'camera' or 'projector'");
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        printf("usage: %s\n", USAGE);
-        return 0;
-    }
-    if (!strcmp(argv[1], "camera"))
+    if (argc >= 2 && !strcmp(argv[1], "camera"))
         return calib__camera(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "projector"))
+    if (argc >= 2 && !strcmp(argv[1], "projector"))
         return cmd_calib_projector(argc - 1, argv + 1);
-    return cli_usage("calib", USAGE, "unknown calibration '%s' (use 'camera' or 'projector')", argv[1]);
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        cli_spec_help(&cli_spec_calib_camera, stdout);
+        printf("\n");
+        cli_spec_help(&cli_spec_calib_projector, stdout);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (argc < 2)
+        fprintf(stderr, "tabletrack calib: say what to calibrate: 'camera' or 'projector'\n");
+    else
+        fprintf(stderr, "tabletrack calib: unknown calibration '%s' (use 'camera' or 'projector')\n", argv[1]);
+    fprintf(stderr, "usage: tabletrack calib camera ...\n       tabletrack calib projector ...\n"
+                    "'tabletrack help calib' explains every option.\n");
+    return 2;
 }

@@ -20,13 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *USAGE =
-    "tabletrack calib projector --rig RIG --width W --height H --patterns-out DIR\n"
-    "       tabletrack calib projector --rig RIG --captures DIR --out projector.json [--width W --height H] "
-    "[--no-grid]\n"
-    "       tabletrack calib projector --rig RIG --live --source SRC --window DISPLAY --width W --height H\n"
-    "                                  --out projector.json [--settle-ms MS] [--keep-captures DIR] [--no-grid]";
-
 #define CMD "calib projector"
 
 static int calibpj__int(const char *s, int *out)
@@ -326,75 +319,61 @@ int cmd_calib_projector(int argc, char **argv)
     const char *rigpath = NULL, *pat_dir = NULL, *cap_dir = NULL, *out = NULL, *source = NULL, *window = NULL,
                *keep = NULL;
     int w = 0, h = 0, grid = 1, live = 0, settle_ms = 400;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: %s\n", USAGE);
-            return 0;
-        }
-        if (!strcmp(a, "--no-grid")) {
+    const cli_spec *S = &cli_spec_calib_projector;
+    cli_args args;
+    const char *a, *v;
+    int k;
+    cli_args_init(&args, S, argc, argv);
+    while ((k = cli_args_next(&args, &a, &v)) != CLI_END) {
+        if (k == CLI_STOP)
+            return args.rc;
+        if (k == CLI_POSITIONAL)
+            return cli_spec_usage(S, "unexpected argument '%s'", v);
+        if (!strcmp(a, "--no-grid"))
             grid = 0;
-            continue;
-        }
-        if (!strcmp(a, "--live")) {
+        else if (!strcmp(a, "--live"))
             live = 1;
-            continue;
-        }
-        if (!strcmp(a, "--source") || !strcmp(a, "--window") || !strcmp(a, "--keep-captures") ||
-            !strcmp(a, "--settle-ms")) {
-            if (i + 1 >= argc)
-                return cli_usage(CMD, USAGE, "missing value for %s", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--source"))
-                source = v;
-            else if (!strcmp(a, "--window"))
-                window = v;
-            else if (!strcmp(a, "--keep-captures"))
-                keep = v;
-            else if (!cli_int(v, 0, 10000, &settle_ms))
-                return cli_usage(CMD, USAGE, "--settle-ms takes 0 to 10000 milliseconds (got '%s')", v);
-            continue;
-        }
-        if (!strcmp(a, "--rig") || !strcmp(a, "--width") || !strcmp(a, "--height") || !strcmp(a, "--patterns-out") ||
-            !strcmp(a, "--captures") || !strcmp(a, "--out")) {
-            if (i + 1 >= argc || !argv[i + 1][0])
-                return cli_usage(CMD, USAGE, "missing value for %s", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--rig"))
-                rigpath = v;
-            else if (!strcmp(a, "--patterns-out"))
-                pat_dir = v;
-            else if (!strcmp(a, "--captures"))
-                cap_dir = v;
-            else if (!strcmp(a, "--out"))
-                out = v;
-            else if (!calibpj__int(v, !strcmp(a, "--width") ? &w : &h))
-                return cli_usage(CMD, USAGE, "%s must be a whole number of pixels from 64 to %d (got '%s')", a,
-                                 CALIB_PROJECTOR_MAX_SIDE, v);
-            continue;
-        }
-        return cli_usage(CMD, USAGE, "unknown option %s", a);
+        else if (!strcmp(a, "--source"))
+            source = v;
+        else if (!strcmp(a, "--window"))
+            window = v;
+        else if (!strcmp(a, "--keep-captures"))
+            keep = v;
+        else if (!strcmp(a, "--settle-ms")) {
+            if (!cli_int(v, 0, 10000, &settle_ms))
+                return cli_spec_usage(S, "--settle-ms takes 0 to 10000 milliseconds (got '%s')", v);
+        } else if (!strcmp(a, "--rig"))
+            rigpath = v;
+        else if (!strcmp(a, "--patterns-out"))
+            pat_dir = v;
+        else if (!strcmp(a, "--captures"))
+            cap_dir = v;
+        else if (!strcmp(a, "--out"))
+            out = v;
+        else if (!calibpj__int(v, !strcmp(a, "--width") ? &w : &h))
+            return cli_spec_usage(S, "%s must be a whole number of pixels from 64 to %d (got '%s')", a,
+                                  CALIB_PROJECTOR_MAX_SIDE, v);
     }
     if (!rigpath)
-        return cli_usage(CMD, USAGE, "no --rig given");
+        return cli_spec_usage(S, "no --rig given");
     if (live) {
         if (pat_dir || cap_dir)
-            return cli_usage(CMD, USAGE, "--live shows and photographs the patterns itself: no --patterns-out/--captures");
+            return cli_spec_usage(S, "--live shows and photographs the patterns itself: no --patterns-out/--captures");
         if (!source || !window || !out || w == 0 || h == 0)
-            return cli_usage(CMD, USAGE, "--live needs --source, --window, --width, --height and --out");
+            return cli_spec_usage(S, "--live needs --source, --window, --width, --height and --out");
         return calibpj__live(rigpath, source, window, w, h, grid, settle_ms, keep, out);
     }
     if (pat_dir && cap_dir)
-        return cli_usage(CMD, USAGE, "give either --patterns-out (write the patterns) or --captures (solve), not both");
+        return cli_spec_usage(S, "give either --patterns-out (write the patterns) or --captures (solve), not both");
     if (!pat_dir && !cap_dir)
-        return cli_usage(CMD, USAGE, "say what to do: --patterns-out DIR (write the patterns) or --captures DIR (solve)");
+        return cli_spec_usage(S, "say what to do: --patterns-out DIR (write the patterns) or --captures DIR (solve)");
     if ((w > 0) != (h > 0))
-        return cli_usage(CMD, USAGE, "give both --width and --height");
+        return cli_spec_usage(S, "give both --width and --height");
     if (pat_dir) {
         if (w == 0)
-            return cli_usage(CMD, USAGE, "--patterns-out needs the projector's --width and --height in pixels");
+            return cli_spec_usage(S, "--patterns-out needs the projector's --width and --height in pixels");
         if (out)
-            return cli_usage(CMD, USAGE, "--out goes with --captures");
+            return cli_spec_usage(S, "--out goes with --captures");
         tt_err err = {0};
         calib_rig *rig = NULL;
         if (calib_rig_load(rigpath, &rig, &err) != TT_OK)
@@ -403,6 +382,6 @@ int cmd_calib_projector(int argc, char **argv)
         return calibpj__write_patterns(pat_dir, w, h);
     }
     if (!out)
-        return cli_usage(CMD, USAGE, "no --out given (where to write projector.json)");
+        return cli_spec_usage(S, "no --out given (where to write projector.json)");
     return calibpj__solve(rigpath, cap_dir, out, w, h, grid);
 }

@@ -13,14 +13,16 @@ int cmd_cameras(int argc, char **argv)
     vision_usb_camera *cams = NULL;
     int n = 0, json = 0;
     tt_err err = {0};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: tabletrack cameras [--json]\n");
-            return 0;
-        } else
-            return cli_usage("cameras", "tabletrack cameras [--json]", "unknown option %s", argv[i]);
+    cli_args args;
+    const char *name, *val;
+    int k;
+    cli_args_init(&args, &cli_spec_cameras, argc, argv);
+    while ((k = cli_args_next(&args, &name, &val)) != CLI_END) {
+        if (k == CLI_STOP)
+            return args.rc;
+        if (k == CLI_POSITIONAL)
+            return cli_spec_usage(&cli_spec_cameras, "unexpected argument '%s'", val);
+        json = 1; /* --json, the only option */
     }
     if (vision_usb_cameras(&cams, &n, &err) != TT_OK)
         return cli_fail("cameras", &err);

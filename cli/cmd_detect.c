@@ -8,9 +8,6 @@
 #include "cvwrap.h"
 #include "vision.h"
 
-static const char *USAGE =
-    "tabletrack detect [--family NAME]... [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE";
-
 int cmd_detect(int argc, char **argv)
 {
     vision_detector_opts o;
@@ -21,28 +18,25 @@ int cmd_detect(int argc, char **argv)
     vision_detections ds = {0};
     int rc = 1;
 
+    const cli_spec *S = &cli_spec_detect;
+    cli_args args;
+    const char *name, *val;
+    int k;
     vision_detector_opts_default(&o);
-    for (int i = 1; i < argc;) {
-        const char *bad = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: %s\n", USAGE);
-            return 0;
+    cli_args_init(&args, S, argc, argv);
+    while ((k = cli_args_next(&args, &name, &val)) != CLI_END) {
+        if (k == CLI_STOP)
+            return args.rc;
+        if (k == CLI_POSITIONAL) {
+            if (image)
+                return cli_spec_usage(S, "only one IMAGE, got '%s' and '%s'", image, val);
+            image = val;
+        } else if (cli_detector_apply(name, val, &o) < 0) {
+            return cli_spec_usage(S, "bad value for %s: '%s'", name, val);
         }
-        int k = cli_detector_opt(argc, argv, i, &o, &bad);
-        if (k < 0)
-            return cli_usage("detect", USAGE, "bad or missing value for %s", bad);
-        if (k > 0) {
-            i += k;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("detect", USAGE, "unknown option %s", argv[i]);
-        if (image)
-            return cli_usage("detect", USAGE, "only one IMAGE, got '%s' and '%s'", image, argv[i]);
-        image = argv[i++];
     }
     if (!image)
-        return cli_usage("detect", USAGE, "no IMAGE given");
+        return cli_spec_usage(S, "no IMAGE given");
 
     if (vision_detector_create(&o, &det, &err) != TT_OK || cvw_image_read(image, 1, &im, &err) != TT_OK ||
         vision_detect(det, &im, &ds, &err) != TT_OK) {

@@ -9,8 +9,6 @@
 #include "cvwrap.h"
 #include "vision.h"
 
-static const char *USAGE = "tabletrack locate --rig RIG [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE";
-
 int cmd_locate(int argc, char **argv)
 {
     const char *rigpath = NULL, *image = NULL;
@@ -24,39 +22,29 @@ int cmd_locate(int argc, char **argv)
     calib_figure *figs = NULL;
     int nfigs = 0, rc = 1;
 
+    const cli_spec *S = &cli_spec_locate;
+    cli_args args;
+    const char *name, *val;
+    int k;
     vision_detector_opts_default(&o);
-    for (int i = 1; i < argc;) {
-        const char *bad = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: %s\n", USAGE);
-            return 0;
+    cli_args_init(&args, S, argc, argv);
+    while ((k = cli_args_next(&args, &name, &val)) != CLI_END) {
+        if (k == CLI_STOP)
+            return args.rc;
+        if (k == CLI_POSITIONAL) {
+            if (image)
+                return cli_spec_usage(S, "only one IMAGE, got '%s' and '%s'", image, val);
+            image = val;
+        } else if (!strcmp(name, "--rig")) {
+            rigpath = val;
+        } else if (cli_detector_apply(name, val, &o) < 0) {
+            return cli_spec_usage(S, "bad value for %s: '%s'", name, val);
         }
-        if (!strcmp(argv[i], "--rig")) {
-            if (i + 1 >= argc)
-                return cli_usage("locate", USAGE, "--rig needs a file");
-            rigpath = argv[i + 1];
-            i += 2;
-            continue;
-        }
-        if (!strcmp(argv[i], "--family"))
-            return cli_usage("locate", USAGE, "the rig file names the tag families");
-        int k = cli_detector_opt(argc, argv, i, &o, &bad);
-        if (k < 0)
-            return cli_usage("locate", USAGE, "bad or missing value for %s", bad);
-        if (k > 0) {
-            i += k;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("locate", USAGE, "unknown option %s", argv[i]);
-        if (image)
-            return cli_usage("locate", USAGE, "only one IMAGE, got '%s' and '%s'", image, argv[i]);
-        image = argv[i++];
     }
     if (!rigpath)
-        return cli_usage("locate", USAGE, "no --rig given");
+        return cli_spec_usage(S, "no --rig given (the rig file: table, anchors, camera.yaml)");
     if (!image)
-        return cli_usage("locate", USAGE, "no IMAGE given");
+        return cli_spec_usage(S, "no IMAGE given");
 
     if (calib_rig_load(rigpath, &rig, &err) != TT_OK)
         goto fail;

@@ -15,12 +15,6 @@
 #include "overlay_rules.h"
 #endif
 
-static const char *USAGE =
-    "tabletrack overlay --rig RIG --projector projector.json --scenario S --query '<query JSON>' [--query ...]\n"
-    "                   [--out overlay.png] [--window [DISPLAY]] [--hold-ms MS]\n"
-    "       tabletrack overlay --rig RIG --scenario S --query '<query JSON>' [--query ...] --on-camera IMAGE "
-    "--out view.png";
-
 #define CMD "overlay"
 #define MAX_QUERIES 256
 
@@ -62,59 +56,52 @@ int cmd_overlay(int argc, char **argv)
     const char *queries[MAX_QUERIES];
     int nq = 0, window = 0, hold_ms = -1;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: %s\n", USAGE);
-            return 0;
-        }
+    const cli_spec *S = &cli_spec_overlay;
+    cli_args args;
+    const char *a, *v;
+    int k;
+    cli_args_init(&args, S, argc, argv);
+    while ((k = cli_args_next(&args, &a, &v)) != CLI_END) {
+        if (k == CLI_STOP)
+            return args.rc;
+        if (k == CLI_POSITIONAL)
+            return cli_spec_usage(S, "unexpected argument '%s'", v);
         if (!strcmp(a, "--window")) {
             window = 1;
-            if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
-                display = argv[++i];
-            continue;
+            display = v;
+        } else if (!strcmp(a, "--rig"))
+            rigpath = v;
+        else if (!strcmp(a, "--projector"))
+            pjpath = v;
+        else if (!strcmp(a, "--scenario"))
+            scenario = v;
+        else if (!strcmp(a, "--out"))
+            out = v;
+        else if (!strcmp(a, "--on-camera"))
+            on_camera = v;
+        else if (!strcmp(a, "--hold-ms")) {
+            if (!cli_int(v, 0, 86400000, &hold_ms))
+                return cli_spec_usage(S, "--hold-ms must be milliseconds (got '%s')", v);
+        } else {
+            if (nq >= MAX_QUERIES)
+                return cli_spec_usage(S, "at most %d queries", MAX_QUERIES);
+            queries[nq++] = v;
         }
-        if (!strcmp(a, "--rig") || !strcmp(a, "--projector") || !strcmp(a, "--scenario") || !strcmp(a, "--query") ||
-            !strcmp(a, "--out") || !strcmp(a, "--on-camera") || !strcmp(a, "--hold-ms")) {
-            if (i + 1 >= argc || !argv[i + 1][0])
-                return cli_usage(CMD, USAGE, "missing value for %s", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--rig"))
-                rigpath = v;
-            else if (!strcmp(a, "--projector"))
-                pjpath = v;
-            else if (!strcmp(a, "--scenario"))
-                scenario = v;
-            else if (!strcmp(a, "--out"))
-                out = v;
-            else if (!strcmp(a, "--on-camera"))
-                on_camera = v;
-            else if (!strcmp(a, "--hold-ms")) {
-                if (!cli_int(v, 0, 86400000, &hold_ms))
-                    return cli_usage(CMD, USAGE, "--hold-ms must be milliseconds (got '%s')", v);
-            } else {
-                if (nq >= MAX_QUERIES)
-                    return cli_usage(CMD, USAGE, "at most %d queries", MAX_QUERIES);
-                queries[nq++] = v;
-            }
-            continue;
-        }
-        return cli_usage(CMD, USAGE, "unknown option %s", a);
     }
     if (!rigpath)
-        return cli_usage(CMD, USAGE, "no --rig given");
+        return cli_spec_usage(S, "no --rig given");
     if (!scenario)
-        return cli_usage(CMD, USAGE, "no --scenario given (the scenario file the queries are about)");
+        return cli_spec_usage(S, "no --scenario given (the scenario file the queries are about)");
     if (nq == 0)
-        return cli_usage(CMD, USAGE, "no --query given (e.g. --query '{\"q\":\"grape\",\"from\":\"gun1\"}')");
+        return cli_spec_usage(S, "no --query given (e.g. --query '{\"q\":\"grape\",\"from\":\"gun1\"}')");
     if (on_camera && window)
-        return cli_usage(CMD, USAGE, "--window shows the projector image; it does not go with --on-camera");
+        return cli_spec_usage(S, "--window shows the projector image; it does not go with --on-camera");
     if (!on_camera && !pjpath)
-        return cli_usage(CMD, USAGE, "no --projector given (projector.json from 'tabletrack calib projector')");
+        return cli_spec_usage(S, "no --projector given (projector.json from 'tabletrack calib projector')");
     if (!out && !window)
-        return cli_usage(CMD, USAGE, "say where the image goes: --out FILE.png and/or --window [DISPLAY]");
+        return cli_spec_usage(S, "say where the image goes: --out FILE.png and/or --window [DISPLAY]");
     if (on_camera && !out)
-        return cli_usage(CMD, USAGE, "--on-camera needs --out view.png");
+        return cli_spec_usage(S, "--on-camera needs --out view.png");
 
 #ifndef TT_HAVE_RULES
     (void)display;

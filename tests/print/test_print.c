@@ -620,7 +620,8 @@ static void test_cli_bad_input(void **state)
     /* an unwritable place */
     const char *nodir = path_in("no/such/dir/x.pdf");
     char *a7[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "0.8", "--out", (char *)nodir, NULL};
-    expect_cli_fail(nodir, "cannot write", a7);
+    expect_cli_fail(nodir, "the folder", a7);
+    expect_cli_fail(nodir, "no/such/dir' does not exist (create it first", a7);
     /* board: too big for the paper, bad board file, unknown family */
     FILE *f = fopen(path_in("big.json"), "w");
     fputs("{\"rows\":5,\"columns\":7,\"tag_size_in\":1.2,\"spacing_in\":0.4}", f);

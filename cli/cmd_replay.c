@@ -81,6 +81,11 @@ int cmd_replay(int argc, char **argv)
     if (rec_game_load(db, session, from, to, &g, &err) != TT_OK)
         return cli_fail("replay", &err);
     int rc = 0;
+    if (rec_game_truncated_frame(g) >= 0)
+        fprintf(stderr,
+                "tabletrack replay: %s (session %lld) is truncated at frame %lld: the recording did not end cleanly "
+                "(disk full, crash or power loss); it replays up to there\n",
+                db, rec_game_session(g), rec_game_truncated_frame(g));
     if (json && rec_game_write_json(g, stdout, &err) != TT_OK)
         rc = cli_fail("replay", &err);
     if (!rc && html) {

@@ -119,6 +119,15 @@ tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, 
 tt_status rec_query(rec *r, long frame_no, long long t_ms, const char *query_json, const char *answer_json,
                     tt_err *err);
 
+/* After a write fails (disk full, I/O error) the recorder writes nothing
+ * more: that call and every later one return TT_ERR_IO with the reason and
+ * "the recording is truncated at frame N, the last frame saved"; rec_close
+ * then leaves the session without ended_utc (its last_frame is N), which
+ * readers report as "truncated at frame N".  rec_failed says whether that
+ * happened; rec_committed_frame is N (-1 before the first commit). */
+int rec_failed(const rec *r);
+long rec_committed_frame(const rec *r);
+
 /* Commit what is pending now. */
 tt_status rec_flush(rec *r, tt_err *err);
 
@@ -153,6 +162,11 @@ void rec_game_destroy(rec_game *g);
 long long rec_game_session(const rec_game *g);
 long long rec_game_t0(const rec_game *g);
 long long rec_game_t1(const rec_game *g);
+
+/* A session that did not end cleanly (disk full, crash, power loss) is
+ * truncated: this is its last saved frame; -1 when it ended cleanly (or
+ * holds no frame). */
+long long rec_game_truncated_frame(const rec_game *g);
 
 /* The game as JSON Lines (see README). */
 tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err);

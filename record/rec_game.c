@@ -39,6 +39,11 @@ const char *rec__terrain_colour(const char *kind)
     return "#9e9e9e";
 }
 
+long long rec_game_truncated_frame(const rec_game *g)
+{
+    return g->ended_cleanly ? -1 : g->last_frame;
+}
+
 long long rec_game_session(const rec_game *g)
 {
     return g ? g->session : 0;
@@ -227,7 +232,7 @@ static tt_status rec__load_session_row(rec_game *g, sqlite3 *db, const char *pat
 {
     sqlite3_stmt *st = NULL;
     tt_status s = TT_OK;
-    if (sqlite3_prepare_v2(db, "SELECT started_utc, source, rig_json, scenario_json, last_t_ms, ended_utc "
+    if (sqlite3_prepare_v2(db, "SELECT started_utc, source, rig_json, scenario_json, last_t_ms, ended_utc, last_frame "
                                "FROM session WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
         return rec__db_err(db, err, path, "reading the session");
     sqlite3_bind_int64(st, 1, g->session);
@@ -242,6 +247,7 @@ static tt_status rec__load_session_row(rec_game *g, sqlite3 *db, const char *pat
     g->scenario_json = rec__dup(sqlite3_column_text(st, 3));
     g->rec_t1 = sqlite3_column_int64(st, 4);
     g->ended_cleanly = sqlite3_column_type(st, 5) != SQLITE_NULL;
+    g->last_frame = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 6);
     snprintf(g->ended_utc, sizeof g->ended_utc, "%s",
              g->ended_cleanly ? (const char *)sqlite3_column_text(st, 5) : "");
 done:

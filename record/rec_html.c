@@ -77,6 +77,8 @@ static int rec__write_data(FILE *f, const rec_game *g)
         return -1;
     fprintf(f, ",\"ended_cleanly\":%s,\"t0\":%lld,\"t1\":%lld,\"start\":%lld,\"overlay_ms\":%d",
             g->ended_cleanly ? "true" : "false", g->t0, g->t1, g->rec_t0, REC_OVERLAY_MS);
+    if (!g->ended_cleanly && g->last_frame >= 0)
+        fprintf(f, ",\"truncated_at_frame\":%lld", g->last_frame);
     fputs(",\"table\":{\"w\":", f);
     rec__put_num(f, g->table_w);
     fputs(",\"d\":", f);

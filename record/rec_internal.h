@@ -106,6 +106,7 @@ struct rec_game {
     long long session;
     char started_utc[40], ended_utc[40];
     int ended_cleanly;
+    long long last_frame;   /* the session's last saved frame, -1 if none */
     char *source;
     char *rig_json, *scenario_json;   /* as stored, may be NULL */
     json_t *scenario;                 /* parsed, may be NULL */

@@ -106,8 +106,13 @@ tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err)
             goto fail;
         }
     }
-    if (rec__emit(f, json_pack("{s:b, s:I, s:b}", "end", 1, "t_ms", (json_int_t)g->t1, "ended_cleanly",
-                               g->ended_cleanly)) != 0 ||
+    json_t *end = json_pack("{s:b, s:I, s:b}", "end", 1, "t_ms", (json_int_t)g->t1, "ended_cleanly", g->ended_cleanly);
+    if (end && !g->ended_cleanly && g->last_frame >= 0 &&
+        json_object_set_new(end, "truncated_at_frame", json_integer(g->last_frame)) != 0) {
+        json_decref(end);
+        end = NULL;
+    }
+    if (rec__emit(f, end) != 0 ||
         fflush(f) != 0)
         goto fail;
     return TT_OK;

@@ -31,6 +31,9 @@ struct rec {
     void *hook_user;
     rec__ckpt *ckpt;          /* background WAL checkpoints, or NULL */
     int wal_pages;            /* WAL size after the last commit */
+    long committed_frame;     /* the last frame of the last commit, -1 before one */
+    int failed;               /* a write failed: nothing more is written */
+    char fail_msg[TT_ERR_MSG_LEN];
 };
 
 /* Past this many WAL pages (16 MB) the writer checkpoints by itself: the
@@ -67,6 +70,7 @@ tt_status rec_open(const char *path, rec_mode mode, rec **out, tt_err *err)
     r->opt.pos_eps_in = 0.02;
     r->opt.facing_eps_deg = 1.0;
     r->opt.commit_ms = 500;
+    r->committed_frame = -1;
     r->path = strdup(path ? path : "");
     if (!r->path) {
         s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -145,13 +149,23 @@ static tt_status rec__begin(rec *r, tt_err *err)
     return TT_OK;
 }
 
-/* A statement failed: if SQLite rolled the transaction back, say so. */
+/* A write failed (disk full, I/O error): the open transaction is rolled
+ * back, nothing more is written, and the recording stays as of its last
+ * commit: truncated at committed_frame, with no ended_utc. */
 static tt_status rec__step_failed(rec *r, const char *what, tt_err *err)
 {
-    tt_status s = rec__db_err(r->db, err, r->path, what);
-    if (sqlite3_get_autocommit(r->db))
-        r->in_txn = 0;
-    return s;
+    tt_err e = {0};
+    rec__db_err(r->db, &e, r->path, what);
+    if (r->in_txn && !sqlite3_get_autocommit(r->db))
+        sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+    r->in_txn = 0;
+    r->failed = 1;
+    if (r->committed_frame >= 0)
+        snprintf(r->fail_msg, sizeof r->fail_msg, "%.900s; the recording is truncated at frame %ld, the last frame saved",
+                 e.msg, r->committed_frame);
+    else
+        snprintf(r->fail_msg, sizeof r->fail_msg, "%.900s; no frame was saved", e.msg);
+    return tt_err_set(err, e.status, "%s", r->fail_msg);
 }
 
 static tt_status rec__commit(rec *r, tt_err *err)
@@ -171,6 +185,8 @@ static tt_status rec__commit(rec *r, tt_err *err)
     if (sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         return rec__step_failed(r, "committing", err);
     r->in_txn = 0;
+    if (r->have_frame)
+        r->committed_frame = r->last_frame;
     if (r->wal_pages > REC_WAL_PAGES_MAX) {
         sqlite3_wal_checkpoint_v2(r->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
         r->wal_pages = 0;
@@ -194,6 +210,8 @@ tt_status rec_flush(rec *r, tt_err *err)
 {
     if (!r)
         return tt_err_set(err, TT_ERR_ARG, "rec_flush: no recorder");
+    if (r->failed)
+        return tt_err_set(err, TT_ERR_IO, "%s", r->fail_msg);
     return rec__commit(r, err);
 }
 
@@ -380,7 +398,19 @@ static tt_status rec__ready(rec *r, const char *fn, tt_err *err)
         return tt_err_set(err, TT_ERR_ARG, "%s: no recorder", fn);
     if (!r->session)
         return tt_err_set(err, TT_ERR_ARG, "%s: call rec_session_begin first", fn);
+    if (r->failed)
+        return tt_err_set(err, TT_ERR_IO, "%s", r->fail_msg);
     return TT_OK;
+}
+
+int rec_failed(const rec *r)
+{
+    return r && r->failed;
+}
+
+long rec_committed_frame(const rec *r)
+{
+    return r ? r->committed_frame : -1;
 }
 
 /* Positions stored are finite and within REC_MAX_COORD_IN of the origin. */
@@ -519,7 +549,10 @@ tt_status rec_close(rec *r, tt_err *err)
         return TT_OK;
     tt_status s = TT_OK;
     if (r->db) {
-        s = rec__commit(r, err);
+        if (r->failed) /* no ended_utc: the session stays marked as truncated */
+            s = tt_err_set(err, TT_ERR_IO, "%s", r->fail_msg);
+        else
+            s = rec__commit(r, err);
         if (s == TT_OK && r->session) {
             char utc[40], sql[160];
             rec__utc_string(rec__unix_ms(), utc, sizeof utc);

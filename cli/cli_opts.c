@@ -89,7 +89,14 @@ int cli_check_out_dir(const char *cmd, const char *opt, const char *path)
 {
     if (!path || !strcmp(path, "-"))
         return 0;
-    const char *slash = strrchr(path, '/');
+    /* "patterns/" names the folder "patterns": its parent must exist */
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    const char *slash = NULL;
+    for (size_t i = 0; i < len; i++)
+        if (path[i] == '/')
+            slash = path + i;
     if (!slash)
         return 0;
     char dir[4096];

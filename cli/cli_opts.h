@@ -41,8 +41,8 @@ typedef struct cli_spec {
 } cli_spec;
 
 #define CLI_EXIT_CODES                                                                                       \
-    "0 success; 1 bad input or failure (the message on stderr says what and what to do); 2 usage error (unknown " \
-    "or missing options; the usage is printed)"
+    "0 success; 1 bad input or failure (the message on stderr says what is wrong and what to do); 2 usage error " \
+    "(unknown, missing or conflicting options; the usage is printed)"
 
 enum { CLI_END = 0, CLI_OPTION = 1, CLI_POSITIONAL = 2, CLI_STOP = -1 };
 

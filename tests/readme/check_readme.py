@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""check_readme.py README SRC_DIR BUILD_DIR - the README as a tested contract.
+
+Every shell command in the README is extracted mechanically and run, in
+README order, in one scratch directory, against the built binary and the
+bundled samples:
+
+  * commands: lines of indented or fenced code blocks, and `inline code`,
+    that start with tabletrack, build/tabletrack, ./build/..., tt-rec-sample,
+    make, cmake or ctest.  A trailing backslash joins lines; a heredoc
+    (<<'Q' ... Q) belongs to its command; "# ..." comments are dropped.
+    Lines of the block after a command that are not commands are its
+    expected output, compared with what it prints.
+  * synopses are shown, not run: a command with [optional] parts, "...",
+    or an UPPERCASE placeholder (RIG, IMAGE, FILE); so is a bare command name
+    in running text (`tabletrack rules`).
+  * make, cmake and ctest lines are checked, not run (this test is itself
+    run by `make test`): the make target exists (make -n), the cmake target
+    exists, a configure line's -D variables exist, the ctest regex selects
+    at least one test.
+  * a command that needs hardware (a camera, a projector, photos of your own
+    board) is marked in the README with an HTML comment
+        <!-- readme-test skip "SUBSTRING": why -->
+    and every command containing SUBSTRING is skipped with that reason.  A
+    marker that matches no command fails the test (it is stale).
+
+The scratch directory holds: build -> the build tree (build/tabletrack),
+samples -> the samples, tabletrack and tt-rec-sample on PATH, and the file
+names the README uses for your own files: rig.json, camera.yaml, frame.jpg
+and frame.png (samples/table), projector.json (samples/projector), farm.json
+(samples/scenarios), game.json (samples/breach), and recordings game.sqlite
+and GAME.sqlite (tt-rec-sample; GAME.sqlite has 2 sessions).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CMD_WORDS = ("tabletrack", "build/tabletrack", "./build/", "build/tests/", "tt-rec-sample", "make", "cmake", "ctest")
+
+
+def is_command(line):
+    s = line.strip()
+    return any(s == w or s.startswith(w + " ") or (w.endswith("/") and s.startswith(w)) for w in CMD_WORDS)
+
+
+def strip_comment(cmd):
+    """Drop a trailing '# comment' outside quotes."""
+    q = None
+    for i, c in enumerate(cmd):
+        if q:
+            if c == q:
+                q = None
+        elif c in "'\"":
+            q = c
+        elif c == "#" and (i == 0 or cmd[i - 1] in " \t"):
+            return cmd[:i].rstrip()
+    return cmd.rstrip()
+
+
+def unquoted(cmd):
+    """The command with quoted strings and heredoc bodies removed."""
+    first = cmd.split("\n", 1)[0]
+    return re.sub(r"'[^']*'|\"[^\"]*\"", "''", first)
+
+
+def is_synopsis(cmd):
+    u = unquoted(cmd)
+    if re.search(r"\[|\.\.\.|…", u):
+        return True
+    # an UPPERCASE placeholder word (not VAR=value, not a file name like GAME.sqlite)
+    return any(re.fullmatch(r"[A-Z][A-Z0-9_]+", t) for t in u.split())
+
+
+def extract(text):
+    """[(line_no, command, expected_output or None, inline)] in README order."""
+    out = []
+    lines = text.split("\n")
+    i, in_fence, in_block = 0, False, False
+    prev_blank = True
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            in_fence = not in_fence
+            i += 1
+            continue
+        # an indented code block starts after a blank line and runs while
+        # lines stay indented (or blank)
+        in_block = line.startswith("    ") and (prev_blank or in_block)
+        code = in_fence or in_block
+        if code and is_command(line):
+            start = i
+            cmd = strip_comment(line.strip())
+            while cmd.endswith("\\") and i + 1 < len(lines):
+                i += 1
+                cmd = cmd[:-1].rstrip() + " " + strip_comment(lines[i].strip())
+            m = re.search(r"<<-?'?(\w+)'?", cmd)
+            if m:
+                body = []
+                while i + 1 < len(lines) and lines[i + 1].strip() != m.group(1):
+                    i += 1
+                    body.append(lines[i].strip())
+                i += 1
+                cmd = cmd + "\n" + "\n".join(body) + "\n" + m.group(1)
+            # expected output: following non-command code lines of the block
+            expect = []
+            while (i + 1 < len(lines) and lines[i + 1].startswith("    ") and not is_command(lines[i + 1])
+                   and not lines[i + 1].strip().startswith("#")):
+                i += 1
+                expect.append(lines[i].strip())
+            out.append((start + 1, cmd, expect or None, False))
+        elif not code:
+            for m in re.finditer(r"`([^`]+)`", line):
+                c = m.group(1).strip()
+                if is_command(c):
+                    out.append((i + 1, c, None, True))
+        prev_blank = line.strip() == ""
+        i += 1
+    return out
+
+
+def markers(text):
+    return [(m.group(1), m.group(2).strip()) for m in re.finditer(r'<!--\s*readme-test skip "([^"]+)":\s*(.*?)-->', text)]
+
+
+def setup(scratch, src, build):
+    os.symlink(build, os.path.join(scratch, "build"))
+    os.symlink(os.path.join(src, "samples"), os.path.join(scratch, "samples"))
+    bindir = os.path.join(scratch, ".bin")
+    os.mkdir(bindir)
+    for prog in ("tabletrack", "tt-rec-sample"):
+        os.symlink(os.path.join(build, prog), os.path.join(bindir, prog))
+    s = os.path.join(src, "samples")
+    for a, b in (("table/rig.json", "rig.json"), ("table/camera.yaml", "camera.yaml"), ("table/frame.png", "frame.png"),
+                 ("table/frame.png", "frame.jpg"), ("projector/projector.json", "projector.json"),
+                 ("scenarios/into-the-breach-farm.json", "farm.json"), ("breach/scenario.json", "game.json")):
+        shutil.copy(os.path.join(s, a), os.path.join(scratch, b))
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), TABLETRACK_DATA=src)
+    for name, sessions in (("game.sqlite", 1), ("GAME.sqlite", 2)):
+        for _ in range(sessions):
+            subprocess.run(["tt-rec-sample", name], cwd=scratch, env=env, check=True, capture_output=True)
+    return env
+
+
+def check_build_command(cmd, src, build):
+    """make / cmake --build / ctest: check what they name exists."""
+    w = cmd.split()
+    if w[0] == "make":
+        r = subprocess.run(["make", "-n", "-C", src] + w[1:], capture_output=True, text=True, timeout=60)
+        return r.returncode == 0, "make -n: " + (r.stderr.strip()[-300:] or "ok")
+    if w[0] == "ctest":
+        rx = w[w.index("-R") + 1] if "-R" in w else "."
+        r = subprocess.run(["ctest", "--test-dir", build, "-N", "-R", rx], capture_output=True, text=True, timeout=60)
+        m = re.search(r"Total Tests: (\d+)", r.stdout)
+        return bool(m and int(m.group(1)) > 0), "ctest -N -R %s: %s tests" % (rx, m.group(1) if m else "no")
+    if w[0] == "cmake" and "--build" in w and "--target" in w:
+        t = w[w.index("--target") + 1]
+        r = subprocess.run(["cmake", "--build", build, "--target", "help"], capture_output=True, text=True,
+                           timeout=60)
+        return re.search(r"\b%s\b" % re.escape(t), r.stdout) is not None, "cmake target %s" % t
+    if w[0] == "cmake" and "-S" in w and "-B" in w:
+        # configuring a new tree: every -D names a variable this build knows
+        cache = open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8", errors="replace").read()
+        names = [a[2:].split("=")[0].split(":")[0] for a in w if a.startswith("-D")]
+        unknown = [n for n in names if not re.search(r"^%s:" % re.escape(n), cache, re.M)]
+        return not unknown, "configure, -D known: %s" % (", ".join(names) if not unknown else "unknown " + ", ".join(unknown))
+    return None, ""
+
+
+def main():
+    readme, src, build = sys.argv[1:4]
+    text = open(readme, encoding="utf-8").read()
+    cmds = extract(text)
+    marks = markers(text)
+    used = set()
+    scratch = tempfile.mkdtemp(prefix="tt_readme_")
+    fails = ran = skipped = 0
+    try:
+        env = setup(scratch, src, build)
+        for line_no, cmd, expect, inline in cmds:
+            show = cmd.split("\n", 1)[0]
+            hit = [(s, why) for s, why in marks if s in cmd]
+            if hit:
+                used.update(s for s, _ in hit)
+                print("SKIP  README:%d  %s\n      (marked: %s)" % (line_no, show, hit[0][1]))
+                skipped += 1
+                continue
+            if is_synopsis(cmd) or (inline and re.fullmatch(r"(build/)?tabletrack( \w+)?", cmd)):
+                print("SYNOPSIS README:%d  %s" % (line_no, show))
+                continue
+            word = cmd.split()[0]
+            if word in ("make", "cmake", "ctest"):
+                ok, what = check_build_command(cmd, src, build)
+                if ok is None:
+                    print("FAIL  README:%d  %s\n      (a build command this test does not know how to check: run it "
+                          "or mark it)" % (line_no, show))
+                    fails += 1
+                elif not ok:
+                    print("FAIL  README:%d  %s\n      %s" % (line_no, show, what))
+                    fails += 1
+                else:
+                    print("CHECK README:%d  %s  (%s)" % (line_no, show, what))
+                continue
+            try:
+                r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd], cwd=scratch, env=env,
+                                   capture_output=True, text=True, timeout=600)
+                rc, out, err = r.returncode, r.stdout, r.stderr
+            except subprocess.TimeoutExpired:
+                rc, out, err = -1, "", "timed out after 600 s"
+            ran += 1
+            bad = rc != 0
+            if not bad and expect is not None:
+                got = [l.strip() for l in out.strip().split("\n")]
+                if got != expect:
+                    bad = True
+                    err = "output differs from the README:\n        got:  %s\n        want: %s" % (
+                        "\n              ".join(got), "\n              ".join(expect))
+            if bad:
+                fails += 1
+                print("FAIL  README:%d  %s\n      exit %d: %s" % (line_no, show, rc, err.strip()[-1500:]))
+            else:
+                print("OK    README:%d  %s" % (line_no, show))
+        for s, why in marks:
+            if s not in used:
+                print("FAIL  stale marker: readme-test skip \"%s\" matches no command" % s)
+                fails += 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print("readme: %d commands run, %d skipped (marked), %d failed" % (ran, skipped, fails))
+    return 1 if fails or ran == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

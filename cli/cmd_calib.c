@@ -7,6 +7,7 @@
 
 #include "camera_calib.h"
 #include "cli.h"
+#include "cli_progress.h"
 #include "cmd_calib_projector.h"
 #include "cvwrap.h"
 #include "tt_tmpfile.h"
@@ -94,17 +95,22 @@ static int calib__camera(int argc, char **argv)
         rc = cli_fail("calib camera", &err);
         goto done;
     }
+    cli_progress prog;
+    cli_progress_start(&prog, "calib camera: photos", nimages);
     for (int i = 0; i < nimages; i++) {
+        cli_progress_update(&prog, i);
         tt_image im = {0};
         tt_status st = cvw_image_read(images[i], 1, &im, &err);
         if (st == TT_OK)
             st = calib_camera_add_image(cc, images[i], &im, &err);
         tt_image_free(&im);
         if (st != TT_OK) {
+            cli_progress_end(&prog);
             rc = cli_fail("calib camera", &err);
             goto done;
         }
     }
+    cli_progress_end(&prog);
     tt_status st = calib_camera_solve(cc, &cam, &res, &err);
     for (int i = 0; i < calib_camera_nviews(cc); i++) {
         const calib_camera_view *v = calib_camera_view_info(cc, i);

@@ -12,6 +12,7 @@
 
 #include "calib.h"
 #include "cli.h"
+#include "cli_progress.h"
 #include "cvwrap.h"
 #include "overlay.h"
 #include "projector.h"
@@ -35,10 +36,13 @@ static int calibpj__write_patterns(const char *dir, int w, int h)
         fprintf(stderr, "tabletrack " CMD ": cannot make folder %s: %s\n", dir, strerror(errno));
         return 1;
     }
+    cli_progress prog;
+    cli_progress_start(&prog, "calib projector: writing patterns", n);
     for (int i = 0; i < n; i++) {
         calib_projector_pattern info;
         tt_image im = {0};
         char path[4200];
+        cli_progress_update(&prog, i);
         calib_projector_pattern_info(w, h, i, &info, NULL);
         if (snprintf(path, sizeof path, "%s/%s", dir, info.name) >= (int)sizeof path) {
             fprintf(stderr, "tabletrack " CMD ": folder name too long: %s\n", dir);
@@ -48,9 +52,12 @@ static int calibpj__write_patterns(const char *dir, int w, int h)
         if (st == TT_OK)
             st = cvw_image_write(path, &im, &err);
         tt_image_free(&im);
-        if (st != TT_OK)
+        if (st != TT_OK) {
+            cli_progress_end(&prog);
             return cli_fail(CMD, &err);
+        }
     }
+    cli_progress_end(&prog);
     printf("wrote %d patterns for a %dx%d projector to %s\n", n, w, h, dir);
     printf("show each full screen on the projector (nothing else lit), photograph it with the rig's camera\n"
            "(same position, fixed exposure) and save the photo under the pattern's file name in one folder;\n"
@@ -148,6 +155,7 @@ static int calibpj__live(const char *rigpath, const char *srcspec, const char *d
     overlay_window *win = NULL;
     cairo_surface_t *surf = NULL;
     tt_image *caps = NULL;
+    cli_progress prog = {0};
     int n = calib_projector_pattern_count(w, h), rc = 1;
 
     caps = calloc((size_t)n, sizeof *caps);
@@ -174,9 +182,11 @@ static int calibpj__live(const char *rigpath, const char *srcspec, const char *d
     int live = vision_source_get_kind(src) == VISION_SRC_CAMERA;
     printf("showing %d patterns on the projector and grabbing a camera frame for each: keep the table clear\n", n);
     fflush(stdout);
+    cli_progress_start(&prog, "calib projector: patterns shown", n);
     for (int i = 0; i < n; i++) {
         tt_image pat = {0};
         calib_projector_pattern info;
+        cli_progress_update(&prog, i);
         calib_projector_pattern_info(w, h, i, &info, NULL);
         if (calib_projector_pattern_render(w, h, i, &pat, &err) != TT_OK)
             goto fail;
@@ -238,11 +248,13 @@ static int calibpj__live(const char *rigpath, const char *srcspec, const char *d
     }
     overlay_window_close(win);
     win = NULL;
+    cli_progress_end(&prog);
     if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
         goto fail;
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 fail:
+    cli_progress_end(&prog);
     rc = cli_fail(CMD, &err);
 done:
     if (surf)
@@ -261,6 +273,7 @@ static int calibpj__solve(const char *rigpath, const char *dir, const char *out,
     tt_err err = {0};
     calib_rig *rig = NULL;
     tt_image *caps = NULL;
+    cli_progress prog = {0};
     int n = 0, rc = 1;
 
     if (calibpj__find_size(dir, &w, &h) != 0)
@@ -288,9 +301,11 @@ static int calibpj__solve(const char *rigpath, const char *dir, const char *out,
             goto fail;
         }
     }
+    cli_progress_start(&prog, "calib projector: reading photos", n);
     for (int i = 0; i < n; i++) {
         calib_projector_pattern info;
         char path[4200];
+        cli_progress_update(&prog, i);
         calib_projector_pattern_info(w, h, i, &info, NULL);
         snprintf(path, sizeof path, "%s/%s", dir, info.name);
         if (cvw_image_read(path, 1, &caps[i], &err) != TT_OK)
@@ -300,11 +315,13 @@ static int calibpj__solve(const char *rigpath, const char *dir, const char *out,
             goto fail;
         }
     }
+    cli_progress_end(&prog);
     if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
         goto fail;
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 fail:
+    cli_progress_end(&prog);
     rc = cli_fail(CMD, &err);
 done:
     for (int i = 0; caps && i < n; i++)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "rec.h"
 
 static int replay_number(const char *opt, const char *v, double lo, double hi, double *out)
@@ -22,7 +23,8 @@ int cmd_replay(int argc, char **argv)
     const char *db = NULL, *html = NULL, *video = NULL;
     int json = 0;
     long long session = 0, from = REC_TIME_UNSET, to = REC_TIME_UNSET;
-    rec_video_opts vo = {0, 0, 0};
+    rec_video_opts vo = {0, 0, 0, NULL, NULL};
+    cli_progress prog;
     tt_err err = {0};
 
     const cli_spec *S = &cli_spec_replay;
@@ -96,7 +98,12 @@ int cmd_replay(int argc, char **argv)
                     rec_game_session(g));
     }
     if (!rc && video) {
-        if (rec_game_write_video(g, video, &vo, &err) != TT_OK)
+        cli_progress_start(&prog, "replay: video frames", 0);
+        vo.progress = cli_progress_cb;
+        vo.progress_user = &prog;
+        tt_status vs = rec_game_write_video(g, video, &vo, &err);
+        cli_progress_end(&prog);
+        if (vs != TT_OK)
             rc = cli_fail("replay", &err);
         else
             fprintf(stderr, "tabletrack replay: wrote %s (session %lld)\n", video, rec_game_session(g));

@@ -178,6 +178,9 @@ typedef struct rec_video_opts {
     int width_px;   /* default 1280 */
     double fps;     /* default 15 */
     double speed;   /* game seconds per video second, default 1 */
+    /* Called after each frame written (may be NULL): done of total frames. */
+    void (*progress)(void *user, long done, long total);
+    void *progress_user;
 } rec_video_opts;
 
 /* The same top-down view as a video (.avi: MJPG, .mp4: mp4v). */

@@ -8,8 +8,10 @@
 
 tt_status rec_game_write_video(const rec_game *g, const char *path, const rec_video_opts *opt, tt_err *err)
 {
-    rec_video_opts o = {1280, 15.0, 1.0};
+    rec_video_opts o = {1280, 15.0, 1.0, NULL, NULL};
     if (opt) {
+        o.progress = opt->progress;
+        o.progress_user = opt->progress_user;
         if (opt->width_px)
             o.width_px = opt->width_px;
         if (opt->fps > 0)
@@ -49,6 +51,8 @@ tt_status rec_game_write_video(const rec_game *g, const char *path, const rec_vi
         tt_image im = {w, h, 4, cairo_image_surface_get_stride(surf), cairo_image_surface_get_data(surf)};
         if ((s = cvw_video_writer_write(vw, &im, err)) != TT_OK)
             goto fail;
+        if (o.progress)
+            o.progress(o.progress_user, i + 1, nframes);
     }
     cairo_destroy(cr);
     cairo_surface_destroy(surf);

@@ -70,6 +70,25 @@ run "$tt" print board --board b.json --out "$tmp/no/such/board.pdf"
 run "$tt" print tags --ids 0-3 --size-in 1 --out "$tmp/a.pdf" --out "$tmp/b.pdf"
 [ "$(rc)" = 2 ] && grep -q -- '--out is given twice' "$tmp/err" || fail "twice: $(cat "$tmp/err")"
 
+# Progress: a line on a terminal (count, percent, time left), quiet otherwise.
+# (TABLETRACK_PROGRESS_DELAY_MS=0: show it at once rather than after 2 s.)
+"$build/tt-rec-sample" "$tmp/g.sqlite" > /dev/null 2>&1 || fail "tt-rec-sample"
+export TABLETRACK_PROGRESS_DELAY_MS=0
+if command -v script > /dev/null; then
+  script -qec "'$tt' replay '$tmp/g.sqlite' --video '$tmp/v.avi' --width 64 --fps 4" /dev/null > "$tmp/tty.out" 2>&1
+  grep -aEq $'\rreplay: video frames: [0-9]+/[0-9]+ \([0-9]+%\), about [0-9]+ s left' "$tmp/tty.out" \
+    || fail "no progress line on a terminal: $(tr '\r' '\n' < "$tmp/tty.out" | head -5)"
+  grep -aq 'wrote' "$tmp/tty.out" || fail "replay --video on a terminal: $(tail -c 300 "$tmp/tty.out")"
+  script -qec "'$tt' calib projector --rig '$(dirname "$0")/../../samples/table/rig.json' --width 64 --height 64 --patterns-out '$tmp/pat'" /dev/null > "$tmp/tty.out" 2>&1
+  grep -aEq $'\rcalib projector: writing patterns: [0-9]+/[0-9]+ \([0-9]+%\)' "$tmp/tty.out" \
+    || fail "calib projector: no progress line: $(tr '\r' '\n' < "$tmp/tty.out" | head -5)"
+else
+  fail "script (util-linux) is needed to test progress on a terminal"
+fi
+run "$tt" replay "$tmp/g.sqlite" --video "$tmp/v2.avi" --width 64 --fps 4
+[ "$(rc)" = 0 ] && ! grep -q 'video frames' "$tmp/err" || fail "progress when not a terminal: $(cat "$tmp/err")"
+unset TABLETRACK_PROGRESS_DELAY_MS
+
 # The man page and the completion come from the same tables.
 man=$build/tabletrack.1; comp=$build/tabletrack.bash-completion
 [ -s "$man" ] && [ -s "$comp" ] || fail "no generated man page / completion in $build"

@@ -497,7 +497,7 @@ static void test_video(void **state)
     assert_int_equal(fixture_record(path, REC_CREATE_NEW, &err), TT_OK);
     rec_game *g = NULL;
     assert_int_equal(rec_game_load(path, 0, 7000, 10000, &g, &err), TT_OK);
-    rec_video_opts o = {320, 10, 1};
+    rec_video_opts o = {320, 10, 1, NULL, NULL};
     assert_int_equal(rec_game_write_video(g, avi, &o, &err), TT_OK);
     cvw_capture *cap = NULL;
     assert_int_equal(cvw_capture_open_file(avi, &cap, &err), TT_OK);

@@ -1,7 +1,8 @@
 # tabletrack - the two set-up commands of the README:
 #   make demo   install what is missing, build, run the pipeline on the bundled sample
 #   make test   install what is missing, build with AddressSanitizer + UBSan, run every test
-# Other targets: make build (release build), make bench (benchmarks), make deps.
+# Other targets: make build (release build), make bench (benchmarks), make deps,
+#   make fuzz   (clang) fuzz every parser for FUZZ_SECONDS each (default 60).
 
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD   ?= build
@@ -12,11 +13,18 @@ CMAKE   ?= cmake
 APT_PACKAGES = build-essential cmake pkg-config \
   libapriltag-dev libopencv-dev libjansson-dev libcairo2-dev libsdl2-dev \
   libsqlite3-dev libusb-1.0-0-dev libuvc-dev libcmocka-dev \
-  fonts-dejavu-core xvfb x11-apps poppler-utils sqlite3 chromium python3
+  fonts-dejavu-core xvfb x11-apps poppler-utils sqlite3 chromium python3 clang
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench clean
+FBUILD  ?= build-fuzz
+FUZZ_SECONDS ?= 60
+# Sanitizer settings of every test run: any ASan, UBSan or leak report fails.
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
+
+.PHONY: all deps build test demo bench fuzz fuzz-build clean
 
 all: build
 
@@ -39,10 +47,20 @@ build: deps
 test: deps
 	$(CMAKE) -S . -B $(TBUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTT_SANITIZE=ON -DTT_WERROR=ON
 	$(CMAKE) --build $(TBUILD) -j $(JOBS)
-	cd $(TBUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  ctest --output-on-failure -j $(JOBS) --timeout 1200
+	cd $(TBUILD) && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) --timeout 1200
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+
+# libFuzzer harnesses (tests/fuzz) built with clang, ASan and UBSan; each
+# fuzzes for FUZZ_SECONDS from its committed corpus (tests/fuzz/corpus/).
+fuzz-build: deps
+	$(CMAKE) -S . -B $(FBUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTT_SANITIZE=ON -DTT_FUZZ=ON
+	$(CMAKE) --build $(FBUILD) -j $(JOBS) --target fuzz_scenario fuzz_query fuzz_rig fuzz_camera_yaml \
+	  fuzz_events fuzz_recording
+
+fuzz: fuzz-build
+	cd $(FBUILD) && FUZZ_SECONDS=$(FUZZ_SECONDS) $(SAN_ENV) \
+	  ctest --output-on-failure -L fuzz -j $(JOBS) --timeout $$(( $(FUZZ_SECONDS) * 3 + 120 ))
 
 demo: build
 	./samples/demo.sh $(BUILD)/tabletrack
@@ -52,4 +70,4 @@ bench: build
 	./samples/bench.sh $(BUILD) $(BENCH)
 
 clean:
-	rm -rf $(BUILD) $(TBUILD)
+	rm -rf $(BUILD) $(TBUILD) $(FBUILD)

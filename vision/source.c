@@ -10,6 +10,7 @@
 
 #include "cvwrap.h"
 #include "cvwrap_capture.h"
+#include "source_fault.h"
 #include "usbcam.h"
 
 struct vision_source {
@@ -30,6 +31,7 @@ struct vision_source {
     int preloaded;
     int corrupt;
     double t0;
+    vision__fault *fault; /* "fault:" test source: everything goes to it */
 };
 
 static double vision__now_ms(void)
@@ -68,7 +70,11 @@ tt_status vision_source_open(const char *spec, const vision_source_opts *opts, v
         s->opts = *opts;
     snprintf(s->spec, sizeof s->spec, "%s", spec);
     s->t0 = vision__now_ms();
-    if (!strncmp(spec, "usb:", 4)) {
+    if (!strncmp(spec, "fault:", 6)) {
+        if ((st = vision__fault_open(spec + 6, opts, &s->fault, err)) != TT_OK)
+            goto fail;
+        s->kind = vision_source_get_kind(vision__fault_inner(s->fault));
+    } else if (!strncmp(spec, "usb:", 4)) {
         s->kind = VISION_SRC_CAMERA;
         snprintf(s->serial, sizeof s->serial, "%s", spec + 4);
         if ((st = vision__open_camera(s, err)) != TT_OK)
@@ -107,6 +113,7 @@ void vision_source_destroy(vision_source *s)
 {
     if (!s)
         return;
+    vision__fault_destroy(s->fault);
     if (s->have_glob)
         globfree(&s->g);
     cvw_capture_close(s->cap);
@@ -154,6 +161,8 @@ static tt_status vision__read_file_frame(vision_source *s, tt_image *im, vision_
 
 tt_status vision_source_preload(vision_source *s, tt_err *err)
 {
+    if (s->fault)
+        return vision_source_preload(vision__fault_inner(s->fault), err);
     if (s->kind == VISION_SRC_CAMERA)
         return tt_err_set(err, TT_ERR_ARG, "--preload works with video files and image sequences, not cameras");
     if (s->preloaded)
@@ -195,6 +204,8 @@ tt_status vision_source_next(vision_source *s, const tt_image **frame, double *t
                              tt_err *err)
 {
     *frame = NULL;
+    if (s->fault)
+        return vision__fault_next(s->fault, frame, t_ms, status, err);
     if (s->preloaded) {
         if (s->next >= (size_t)s->npre) {
             *status = VISION_END;
@@ -251,6 +262,8 @@ tt_status vision_source_next(vision_source *s, const tt_image **frame, double *t
 
 tt_status vision_source_reconnect(vision_source *s, tt_err *err)
 {
+    if (s->fault)
+        return vision__fault_reconnect(s->fault, err);
     if (s->kind != VISION_SRC_CAMERA)
         return tt_err_set(err, TT_ERR_ARG, "only cameras reconnect");
     cvw_capture_close(s->cap);
@@ -260,7 +273,7 @@ tt_status vision_source_reconnect(vision_source *s, tt_err *err)
 
 int vision_source_corrupt_count(const vision_source *s)
 {
-    return s ? s->corrupt : 0;
+    return s ? (s->fault ? vision_source_corrupt_count(vision__fault_inner(s->fault)) : s->corrupt) : 0;
 }
 
 const char *vision_source_device(const vision_source *s)

@@ -1,6 +1,7 @@
 /* source.h - where camera frames come from: a V4L2 camera (/dev/videoN), a
  * USB camera chosen by serial number (usb:SERIAL), a video file, or a
  * sorted image glob ('frames/NAME.png' patterns).  Frames are delivered as 8-bit gray.
+ * Tests inject camera faults with "fault:lose=N,for=S:SPEC" (source_fault.h).
  *
  * A vision_source is owned by the caller: vision_source_destroy (accepts
  * NULL).  Images it returns are owned by the source and valid until the

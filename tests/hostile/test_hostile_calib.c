@@ -15,41 +15,8 @@
 #include "calib.h"
 #include "cvwrap.h"
 #include "rec.h"
+#include "hostile_util.h"
 #include "run.h"
-
-static char dir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/tt_hostile_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *at(const char *name)
-{
-    static char p[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    return p[k];
-}
-
-static void put(const char *name, const char *text)
-{
-    FILE *f = fopen(at(name), "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
 
 static const char *GOOD_K = "camera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
                             "   data: [ 2900., 0., 1919.5, 0., 2900., 1079.5, 0., 0., 1. ]\n";
@@ -59,7 +26,7 @@ static void put_camera(const char *name, const char *rest)
 {
     char text[4096];
     snprintf(text, sizeof text, "%%YAML:1.0\n---\nimage_width: 3840\nimage_height: 2160\n%s", rest);
-    put(name, text);
+    hu_put(name, text);
 }
 
 /* cvw_camera_read refuses the file with TT_ERR_FORMAT, naming it and saying
@@ -68,8 +35,8 @@ static void expect_refused(const char *name, const char *what)
 {
     cvw_camera cam;
     tt_err err = {0};
-    tt_status st = cvw_camera_read(at(name), &cam, &err);
-    if (st != TT_ERR_FORMAT || !strstr(err.msg, at(name)) || !strstr(err.msg, what))
+    tt_status st = cvw_camera_read(hu_at(name), &cam, &err);
+    if (st != TT_ERR_FORMAT || !strstr(err.msg, hu_at(name)) || !strstr(err.msg, what))
         fail_msg("%s: expected TT_ERR_FORMAT naming the file and saying '%s'; got %d '%s'", name, what, (int)st,
                  err.msg);
 }
@@ -85,14 +52,14 @@ static void test_camera_deeply_nested(void **state)
     memset(text + k, '[', n);
     memset(text + k + n, ']', n);
     strcpy(text + k + 2 * n, "\n");
-    put("deep.yaml", text);
+    hu_put("deep.yaml", text);
     expect_refused("deep.yaml", "nested more than 16 deep");
     /* The same through the command line: exit 1, the file named, no crash. */
-    put("rig.json", "{\"table\": {\"width_in\": 72, \"depth_in\": 48}, \"camera\": \"deep.yaml\", "
+    hu_put("rig.json", "{\"table\": {\"width_in\": 72, \"depth_in\": 48}, \"camera\": \"deep.yaml\", "
                     "\"bases\": {\"families\": [\"tag36h11\"], \"size_in\": 0.8, \"height_mm\": 3}, \"anchors\": ["
                     "{\"id\": 0, \"x\": 2.5, \"y\": 2.5, \"size_in\": 2.4},"
                     "{\"id\": 1, \"x\": 69.5, \"y\": 2.5, \"size_in\": 2.4}]}");
-    char *argv[] = {TT_BIN, "locate", "--rig", (char *)at("rig.json"), TT_SAMPLES "/table/frame.png", NULL};
+    char *argv[] = {TT_BIN, "locate", "--rig", (char *)hu_at("rig.json"), TT_SAMPLES "/table/frame.png", NULL};
     run_result r = run_cmd(argv, NULL);
     if (r.status != 1 || !strstr(r.err, "deep.yaml") || !strstr(r.err, "nested"))
         fail_msg("locate with a deeply nested camera.yaml: exit %d, stderr '%.300s'", r.status, r.err);
@@ -104,13 +71,13 @@ static void test_camera_deeply_nested(void **state)
     int len = sprintf(blk, "%%YAML:1.0\nimage_width: 10\n");
     for (int d = 0; d < 200; d++)
         len += sprintf(blk + len, "%*sk%d:\n", d, "", d);
-    put("indent.yaml", blk);
+    hu_put("indent.yaml", blk);
     expect_refused("indent.yaml", "nested more than 64 columns deep");
     len = sprintf(blk, "%%YAML:1.0\nx: \n");
     for (int d = 0; d < 100000; d++)
         len += sprintf(blk + len, "- ");
     strcpy(blk + len, "1\n");
-    put("dashes.yaml", blk);
+    hu_put("dashes.yaml", blk);
     expect_refused("dashes.yaml", "nested more than 64 columns deep");
     free(blk);
     free(text);
@@ -119,15 +86,15 @@ static void test_camera_deeply_nested(void **state)
 static void test_camera_oversized(void **state)
 {
     (void)state;
-    FILE *f = fopen(at("big.yaml"), "w");
+    FILE *f = fopen(hu_at("big.yaml"), "w");
     assert_non_null(f);
     fputs("%YAML:1.0\nimage_width: 10\nimage_height: 10\n", f);
     for (int i = 0; i < 40000; i++)
         fprintf(f, "pad%d: 12345678901234567890\n", i);
     assert_int_equal(fclose(f), 0);
     expect_refused("big.yaml", "larger than 1048576 bytes");
-    put("nul.yaml", "%YAML:1.0\nimage_width: 10\n");
-    f = fopen(at("nul.yaml"), "a");
+    hu_put("nul.yaml", "%YAML:1.0\nimage_width: 10\n");
+    f = fopen(hu_at("nul.yaml"), "a");
     fputc(0, f);
     fclose(f);
     expect_refused("nul.yaml", "binary");
@@ -161,11 +128,11 @@ static void test_camera_matrix_shapes(void **state)
     put_camera("krow.yaml", "camera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
                "   data: [ 2900., 0., 1919.5, 0., 2900., 1079.5, 0., 5., 1. ]\n");
     expect_refused("krow.yaml", "lower left or last entry");
-    put("wbig.yaml", "%YAML:1.0\nimage_width: 99999999\nimage_height: 10\n");
+    hu_put("wbig.yaml", "%YAML:1.0\nimage_width: 99999999\nimage_height: 10\n");
     expect_refused("wbig.yaml", "between 1 and 32768 pixels");
-    put("wfrac.yaml", "%YAML:1.0\nimage_width: 10.5\nimage_height: 10\n");
+    hu_put("wfrac.yaml", "%YAML:1.0\nimage_width: 10.5\nimage_height: 10\n");
     expect_refused("wfrac.yaml", "whole numbers");
-    put("nok.yaml", "%YAML:1.0\nimage_width: 10\nimage_height: 10\n");
+    hu_put("nok.yaml", "%YAML:1.0\nimage_width: 10\nimage_height: 10\n");
     expect_refused("nok.yaml", "missing camera_matrix");
     /* The sample camera file still reads. */
     cvw_camera cam;
@@ -179,18 +146,18 @@ static void test_camera_matrix_shapes(void **state)
 static void put_rig(const char *anchors)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cp '%s/table/camera.yaml' '%s/camera.yaml'", TT_SAMPLES, dir);
+    snprintf(cmd, sizeof cmd, "cp '%s/table/camera.yaml' '%s/camera.yaml'", TT_SAMPLES, hu_dir);
     assert_int_equal(system(cmd), 0);
     char text[2048];
     snprintf(text, sizeof text,
              "{\"table\": {\"width_in\": 72, \"depth_in\": 48}, \"camera\": \"camera.yaml\",\n"
              " \"bases\": {\"families\": [\"tag36h11\"], \"size_in\": 0.8, \"height_mm\": 3}, \"anchors\": %s}", anchors);
-    put("rig.json", text);
+    hu_put("rig.json", text);
 }
 
 static run_result locate(void)
 {
-    char *argv[] = {TT_BIN, "locate", "--rig", (char *)at("rig.json"), TT_SAMPLES "/table/frame.png", NULL};
+    char *argv[] = {TT_BIN, "locate", "--rig", (char *)hu_at("rig.json"), TT_SAMPLES "/table/frame.png", NULL};
     return run_cmd(argv, NULL);
 }
 
@@ -247,7 +214,7 @@ static void test_record_refuses_infinite(void **state)
     (void)state;
     rec *r = NULL;
     tt_err err = {0};
-    assert_int_equal(rec_open(at("game.ttrec"), REC_CREATE_NEW, &r, &err), TT_OK);
+    assert_int_equal(rec_open(hu_at("game.ttrec"), REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, "{}", NULL, NULL, &err), TT_OK);
     rec_figure f = {"tag36h11", 7, 10, 10, 0, REC_SEEN};
     assert_int_equal(rec_frame(r, 1, 0, &f, 1, &err), TT_OK);
@@ -277,5 +244,5 @@ int main(void)
         cmocka_unit_test(test_anchors_collinear),    cmocka_unit_test(test_anchors_do_not_fit),
         cmocka_unit_test(test_record_refuses_infinite),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, hu_setup, hu_teardown);
 }

@@ -15,72 +15,17 @@
 
 #include "cvwrap.h"
 #include "rec.h"
+#include "hostile_util.h"
 #include "run.h"
 #include "tt_line.h"
 #include "tt_tmpfile.h"
-
-static char dir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/tt_hostile_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *at(const char *name)
-{
-    static char p[8][512];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    return p[k];
-}
-
-static void put(const char *name, const char *text)
-{
-    FILE *f = fopen(at(name), "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *b = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n + 65536 > cap) {
-            cap = (n + 65536) * 2;
-            b = realloc(b, cap);
-            assert_non_null(b);
-        }
-        got = fread(b + n, 1, 65536, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    b[n] = '\0';
-    *len = n;
-    return b;
-}
 
 /* ---- item 9: a cap on line length ------------------------------------- */
 
 static void test_line_reader(void **state)
 {
     (void)state;
-    FILE *f = fopen(at("lines.txt"), "w+");
+    FILE *f = fopen(hu_at("lines.txt"), "w+");
     assert_non_null(f);
     fputs("one\r\n\ntwo", f);
     for (int i = 0; i < 100; i++)
@@ -119,7 +64,7 @@ static void test_rules_stdin_without_newline(void **state)
         fail_msg("rules < /dev/zero: exit %d, stderr '%.300s'", r.status, r.err);
     run_free(&r);
     /* A huge line then a good query: refused at the huge line, with its number. */
-    FILE *f = fopen(at("q.jsonl"), "w");
+    FILE *f = fopen(hu_at("q.jsonl"), "w");
     assert_non_null(f);
     fputs("\n", f);
     for (int i = 0; i < (2 << 20); i++)
@@ -127,7 +72,7 @@ static void test_rules_stdin_without_newline(void **state)
     fputs("{}\n", f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "exec '%s' rules --scenario '%s' < '%s'", TT_BIN,
-             TT_SAMPLES "/scenarios/into-the-breach-farm.json", at("q.jsonl"));
+             TT_SAMPLES "/scenarios/into-the-breach-farm.json", hu_at("q.jsonl"));
     char *argv2[] = {"/bin/sh", "-c", cmd, NULL};
     r = run_cmd(argv2, NULL);
     if (r.status != 1 || !strstr(r.err, "line 2 is longer than"))
@@ -142,20 +87,20 @@ static void test_tmp_names(void **state)
     (void)state;
     char *a = NULL, *b = NULL;
     tt_err err = {0};
-    assert_int_equal(tt_tmp_create(at("out.png"), &a, &err), TT_OK);
-    assert_int_equal(tt_tmp_create(at("out.png"), &b, &err), TT_OK);
+    assert_int_equal(tt_tmp_create(hu_at("out.png"), &a, &err), TT_OK);
+    assert_int_equal(tt_tmp_create(hu_at("out.png"), &b, &err), TT_OK);
     /* Beside the target, hidden, the extension kept, never the same twice. */
-    assert_true(strncmp(a, at(".out."), strlen(at(".out."))) == 0);
+    assert_true(strncmp(a, hu_at(".out."), strlen(hu_at(".out."))) == 0);
     assert_true(strlen(a) > 4 && !strcmp(a + strlen(a) - 4, ".png"));
     assert_string_not_equal(a, b);
     struct stat sb;
     assert_int_equal(lstat(a, &sb), 0);
     assert_true(S_ISREG(sb.st_mode) && sb.st_size == 0);
-    assert_int_equal(tt_tmp_commit(a, at("out.png"), &err), TT_OK);
-    assert_int_equal(stat(at("out.png"), &sb), 0);
+    assert_int_equal(tt_tmp_commit(a, hu_at("out.png"), &err), TT_OK);
+    assert_int_equal(stat(hu_at("out.png"), &sb), 0);
     tt_tmp_discard(b);
     /* Of out.png's files, only out.png is left. */
-    DIR *d = opendir(dir);
+    DIR *d = opendir(hu_dir);
     struct dirent *e;
     int files = 0;
     while ((e = readdir(d)))
@@ -171,10 +116,10 @@ static void test_tmp_names(void **state)
 static void test_planted_symlinks_are_not_followed(void **state)
 {
     (void)state;
-    put("victim.txt", "precious\n");
+    hu_put("victim.txt", "precious\n");
     const char *planted[] = {"page.html.tmp", "cam.yaml.tmp.yaml", "im.tmp.png", "out.json.tmp", NULL};
     for (int i = 0; planted[i]; i++)
-        assert_int_equal(symlink(at("victim.txt"), at(planted[i])), 0);
+        assert_int_equal(symlink(hu_at("victim.txt"), hu_at(planted[i])), 0);
     cvw_camera cam = {0};
     cam.width = 640;
     cam.height = 480;
@@ -182,22 +127,22 @@ static void test_planted_symlinks_are_not_followed(void **state)
     memcpy(cam.K, K, sizeof K);
     cam.ndist = 5;
     tt_err err = {0};
-    assert_int_equal(cvw_camera_write(at("cam.yaml"), &cam, 0.1, &err), TT_OK);
+    assert_int_equal(cvw_camera_write(hu_at("cam.yaml"), &cam, 0.1, &err), TT_OK);
     cvw_camera back;
-    assert_int_equal(cvw_camera_read(at("cam.yaml"), &back, &err), TT_OK);
+    assert_int_equal(cvw_camera_read(hu_at("cam.yaml"), &back, &err), TT_OK);
     assert_true(back.K[0] == 500 && back.width == 640);
     tt_image im = {0};
     assert_int_equal(tt_image_alloc(&im, 8, 8, 1, &err), TT_OK);
     memset(im.data, 200, (size_t)im.stride * 8);
-    assert_int_equal(cvw_image_write(at("im.png"), &im, &err), TT_OK);
+    assert_int_equal(cvw_image_write(hu_at("im.png"), &im, &err), TT_OK);
     tt_image_free(&im);
     size_t n;
-    char *v = slurp(at("victim.txt"), &n);
+    char *v = hu_slurp(hu_at("victim.txt"), &n);
     assert_string_equal(v, "precious\n");
     free(v);
     for (int i = 0; planted[i]; i++) {
         struct stat sb;
-        assert_int_equal(lstat(at(planted[i]), &sb), 0);
+        assert_int_equal(lstat(hu_at(planted[i]), &sb), 0);
         assert_true(S_ISLNK(sb.st_mode));
     }
 }
@@ -247,7 +192,7 @@ static void make_recording(const char *path, int close_it)
 static void replay_unchanged(const char *file, int as_nobody)
 {
     size_t n0, n1;
-    char *before = slurp(file, &n0);
+    char *before = hu_slurp(file, &n0);
     assert_non_null(before);
     char *argv[] = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", TT_BIN, "replay",
                     (char *)file, "--json", NULL};
@@ -255,7 +200,7 @@ static void replay_unchanged(const char *file, int as_nobody)
     if (r.status != 0 || !strstr(r.out, "\"frame\""))
         fail_msg("replay %s: exit %d, stdout '%.200s', stderr '%.300s'", file, r.status, r.out, r.err);
     run_free(&r);
-    char *after = slurp(file, &n1);
+    char *after = hu_slurp(file, &n1);
     assert_int_equal(n0, n1);
     assert_memory_equal(before, after, n0);
     free(before);
@@ -266,32 +211,32 @@ static void test_replay_never_writes(void **state)
 {
     (void)state;
     /* A clean recording, writable: its bytes unchanged, no -wal or -shm made. */
-    make_recording(at("game.sqlite"), 1);
-    replay_unchanged(at("game.sqlite"), 0);
+    make_recording(hu_at("game.sqlite"), 1);
+    replay_unchanged(hu_at("game.sqlite"), 0);
     struct stat sb;
-    assert_int_equal(stat(at("game.sqlite-wal"), &sb), -1);
-    assert_int_equal(stat(at("game.sqlite-shm"), &sb), -1);
+    assert_int_equal(stat(hu_at("game.sqlite-wal"), &sb), -1);
+    assert_int_equal(stat(hu_at("game.sqlite-shm"), &sb), -1);
 
     /* On read-only media: the file and its folder read-only. */
-    assert_int_equal(mkdir(at("ro"), 0755), 0);
+    assert_int_equal(mkdir(hu_at("ro"), 0755), 0);
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 0444 '%s' && chmod 0555 '%s' && chmod 0755 '%s'",
-             at("game.sqlite"), at("ro/game.sqlite"), at("ro/game.sqlite"), at("ro"), dir);
+             hu_at("game.sqlite"), hu_at("ro/game.sqlite"), hu_at("ro/game.sqlite"), hu_at("ro"), hu_dir);
     assert_int_equal(system(cmd), 0);
-    replay_unchanged(at("ro/game.sqlite"), 1);
+    replay_unchanged(hu_at("ro/game.sqlite"), 1);
 
     /* A recording whose writer was killed (its -wal holds the frames). */
     pid_t pid = fork();
     if (pid == 0)
-        make_recording(at("killed.sqlite"), 0);
+        make_recording(hu_at("killed.sqlite"), 0);
     int st;
     waitpid(pid, &st, 0);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    assert_int_equal(stat(at("killed.sqlite-wal"), &sb), 0);
+    assert_int_equal(stat(hu_at("killed.sqlite-wal"), &sb), 0);
     size_t wn0, wn1;
-    char *wal0 = slurp(at("killed.sqlite-wal"), &wn0);
-    replay_unchanged(at("killed.sqlite"), 0);
-    char *wal1 = slurp(at("killed.sqlite-wal"), &wn1);
+    char *wal0 = hu_slurp(hu_at("killed.sqlite-wal"), &wn0);
+    replay_unchanged(hu_at("killed.sqlite"), 0);
+    char *wal1 = hu_slurp(hu_at("killed.sqlite-wal"), &wn1);
     assert_non_null(wal1);
     assert_int_equal(wn0, wn1);
     assert_memory_equal(wal0, wal1, wn0);
@@ -309,5 +254,5 @@ int main(void)
         cmocka_unit_test(test_no_fixed_temporary_names_in_source),
         cmocka_unit_test(test_replay_never_writes),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, hu_setup, hu_teardown);
 }

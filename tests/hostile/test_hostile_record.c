@@ -16,24 +16,8 @@
 #include <unistd.h>
 
 #include "rec.h"
+#include "hostile_util.h"
 #include "run.h"
-
-static char dir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/tt_hostile_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
 
 #define CHILD_CHECK(cond, ...)                                                                                         \
     do {                                                                                                               \
@@ -96,8 +80,8 @@ static void test_disk_full_mid_game(void **state)
 {
     (void)state;
     char path[512], out[512];
-    snprintf(path, sizeof path, "%s/game.sqlite", dir);
-    snprintf(out, sizeof out, "%s/saved.txt", dir);
+    snprintf(path, sizeof path, "%s/game.sqlite", hu_dir);
+    snprintf(out, sizeof out, "%s/saved.txt", hu_dir);
     pid_t pid = fork();
     if (pid == 0)
         record_until_full(path, 300 * 1024, out);
@@ -139,5 +123,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_disk_full_mid_game),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, hu_setup, hu_teardown);
 }

@@ -6,7 +6,7 @@ set -eu
 build="${1:-build}"
 shift || true
 names="${*:-locate track rules overlay record render scenario}"
-cache="${TT_BENCH_CACHE:-/tmp/tabletrack-bench-frames}"
+cache="${TT_BENCH_CACHE:-$build/bench-frames}"  # in the build folder: no fixed name in /tmp
 mkdir -p "$cache"
 for n in $names; do
   echo "================ bench_$n"

@@ -166,6 +166,18 @@ static void test_no_fixed_temporary_names_in_source(void **state)
     pclose(p);
     if (got)
         fail_msg("fixed or guessable temporary names in the source:\n%s", buf);
+    /* Scripts: a folder in /tmp comes from mktemp, never a fixed or $$ name. */
+    snprintf(cmd, sizeof cmd,
+             "grep -rnE '/tmp/[A-Za-z]|/tmp}/[A-Za-z]|[._-]\\$\\$' --include=*.sh --include=Makefile --include=*.py "
+             "--exclude-dir='build*' --exclude-dir=.git --exclude-dir=node_modules '%s' | grep -v XXXXXX",
+             TT_SOURCE);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    got = fread(buf, 1, sizeof buf - 1, p);
+    buf[got] = '\0';
+    pclose(p);
+    if (got)
+        fail_msg("fixed or guessable temporary names in scripts:\n%s", buf);
 }
 
 /* ---- item 3: replay never writes -------------------------------------- */

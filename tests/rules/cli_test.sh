@@ -7,8 +7,7 @@ BIN=$1
 SUB=${3:-}  # "rules" when BIN is the tabletrack binary
 SRC=$2
 SCN=$SRC/samples/scenarios/into-the-breach-farm.json
-TMP=${TMPDIR:-/tmp}/rules_cli_test.$$
-mkdir -p "$TMP" || exit 1
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rules_cli_test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

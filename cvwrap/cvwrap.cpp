@@ -124,6 +124,31 @@ tt_status camera_file_text(const char *path, std::string &text, tt_err *err)
     return TT_OK;
 }
 
+// Before OpenCV reads a matrix node: an !!opencv-matrix whose rows and cols
+// are whole numbers from 1 to 64 and whose data holds rows x cols entries
+// (a garbled "rows:" made OpenCV allocate gigabytes), or a short plain list.
+tt_status check_matrix_node(const char *path, const char *name, const cv::FileNode &n, tt_err *err)
+{
+    if (n.empty() || n.isNone())
+        return TT_OK;
+    if (n.isSeq()) {
+        if (n.size() > 64)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: %s lists %zu numbers; a camera file has at most 14", path, name,
+                              n.size());
+        return TT_OK;
+    }
+    if (!n.isMap())
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: %s must be an !!opencv-matrix with rows, cols, dt and data", path,
+                          name);
+    cv::FileNode r = n["rows"], c = n["cols"], d = n["data"];
+    if (!r.isInt() || !c.isInt() || (int)r < 1 || (int)r > 64 || (int)c < 1 || (int)c > 64)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: %s: rows and cols must be whole numbers from 1 to 64", path, name);
+    if (!d.isSeq() || d.size() != (size_t)((int)r * (int)c))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: %s: data must hold rows x cols = %d numbers", path, name,
+                          (int)r * (int)c);
+    return TT_OK;
+}
+
 // A matrix read from the camera file: its shape and that every entry is a
 // finite number, naming the entry that is not.
 tt_status check_matrix(const char *path, const char *name, const cv::Mat &m, tt_err *err)
@@ -224,6 +249,9 @@ extern "C" tt_status cvw_camera_read(const char *path, cvw_camera *cam, tt_err *
                           CVW_CAMERA_MAX_SIDE);
     if (fs["camera_matrix"].empty())
         return tt_err_set(err, TT_ERR_FORMAT, "%s: missing camera_matrix", path);
+    if ((st = check_matrix_node(path, "camera_matrix", fs["camera_matrix"], err)) != TT_OK ||
+        (st = check_matrix_node(path, "distortion_coefficients", fs["distortion_coefficients"], err)) != TT_OK)
+        return st;
     fs["camera_matrix"] >> K;
     fs["distortion_coefficients"] >> D;
     if (K.empty() || K.rows != 3 || K.cols != 3 || K.channels() != 1)

@@ -132,6 +132,18 @@ static void test_camera_matrix_shapes(void **state)
     expect_refused("wbig.yaml", "between 1 and 32768 pixels");
     hu_put("wfrac.yaml", "%YAML:1.0\nimage_width: 10.5\nimage_height: 10\n");
     expect_refused("wfrac.yaml", "whole numbers");
+    /* Found by fuzz_camera_yaml: a garbled "rows:" made OpenCV allocate
+     * gigabytes (tests/fuzz/corpus/camera_yaml/timeout-rows-dot.yaml). */
+    snprintf(rest, sizeof rest, "%sdistortion_coefficients: !!opencv-matrix\n   rows: .\n   cols: 1\n   dt: d\n"
+             "   data: [ -0.06, 0.015, 0., 0., 0. ]\n", GOOD_K);
+    put_camera("rowsdot.yaml", rest);
+    expect_refused("rowsdot.yaml", "distortion_coefficients: rows and cols must be whole numbers from 1 to 64");
+    snprintf(rest, sizeof rest, "%sdistortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
+             "   data: [ -0.06, 0.015 ]\n", GOOD_K);
+    put_camera("short.yaml", rest);
+    expect_refused("short.yaml", "data must hold rows x cols = 5 numbers");
+    put_camera("kstr.yaml", "camera_matrix: hello\n");
+    expect_refused("kstr.yaml", "camera_matrix must be an !!opencv-matrix");
     hu_put("nok.yaml", "%YAML:1.0\nimage_width: 10\nimage_height: 10\n");
     expect_refused("nok.yaml", "missing camera_matrix");
     /* The sample camera file still reads. */

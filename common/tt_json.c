@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 tt_status tt_json_load_file(const char *path, json_t **out, tt_err *err)
@@ -17,6 +18,43 @@ tt_status tt_json_load_file(const char *path, json_t **out, tt_err *err)
     if (!*out)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: line %d, column %d: %s (fix the JSON and try again)",
                           path, je.line, je.column, je.text);
+    return TT_OK;
+}
+
+tt_status tt_json_load_file_text(const char *path, json_t **out, char **text, tt_err *err)
+{
+    json_error_t je;
+    FILE *f;
+    long n;
+    *out = NULL;
+    *text = NULL;
+    f = fopen(path, "rb");
+    if (!f)
+        return tt_err_set(err, TT_ERR_IO, "cannot open %s: %s (check the path)", path, strerror(errno));
+    if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+        fclose(f);
+        return tt_err_set(err, TT_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    }
+    char *buf = malloc((size_t)n + 1);
+    if (!buf) {
+        fclose(f);
+        return tt_err_set(err, TT_ERR_NOMEM, "%s: out of memory (%ld bytes)", path, n);
+    }
+    size_t got = fread(buf, 1, (size_t)n, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return tt_err_set(err, TT_ERR_IO, "cannot read %s", path);
+    }
+    buf[got] = '\0';
+    *out = json_loadb(buf, got, JSON_REJECT_DUPLICATES, &je);
+    if (!*out) {
+        free(buf);
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: line %d, column %d: %s (fix the JSON and try again)", path,
+                          je.line, je.column, je.text);
+    }
+    *text = buf;
     return TT_OK;
 }
 

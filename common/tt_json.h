@@ -17,6 +17,10 @@ extern "C" {
  * with line and column in the message. */
 tt_status tt_json_load_file(const char *path, json_t **out, tt_err *err);
 
+/* The same, also giving the file's text (NUL-terminated, malloc'd, the
+ * caller frees it) for messages that point into it. */
+tt_status tt_json_load_file_text(const char *path, json_t **out, char **text, tt_err *err);
+
 /* Parse JSON text (e.g. one query line).  `what` names the source in
  * messages ("query", "--query"). */
 tt_status tt_json_parse(const char *text, const char *what, json_t **out, tt_err *err);

@@ -3,6 +3,7 @@
 #include "rules_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
@@ -56,6 +57,20 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
     return TT_OK;
 }
 
+int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int n)
+{
+    int th = base;
+    for (int k = 0; k < n; k++)
+        th -= m[k].value;
+    if (p->always_hits > 0 && th > p->always_hits)
+        th = p->always_hits; /* the rule of dice: that roll always succeeds */
+    if (p->always_misses > 0 && th <= p->always_misses)
+        th = p->always_misses + 1; /* ... and that one always fails */
+    if (th < 1)
+        th = 1;
+    return th <= p->to_hit_max ? th : RULES_NULL;
+}
+
 tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
                      tt_err *err)
 {
@@ -78,20 +93,24 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
             br = &w->br[k];
     out->bracket = br ? br->name : "out";
     out->visible = rules_los_decide(sc, i, j, 1, 0, &bl);
-    rules_cover cv = rules_cover_for(sc, i, j);
+    int cover_piece;
+    rules_cover cv = rules_cover_for(sc, i, j, &cover_piece);
     out->cover = rules_cover_name(cv);
+    out->die = sc->prof->die;
+    out->rule = w->src;
+    if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv]) {
+        rules_modifier *m = &out->modifiers[out->n_modifiers++];
+        m->value = -sc->prof->cover_mod[cv];
+        snprintf(m->reason, sizeof m->reason, "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
+    }
+    int too_close = w->min_range_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->min_range_in) - 1);
     double arc = w->arc_deg + 2 * w->pivot_deg;
     rules_arc a;
     rules_arc_init(&a, fi->shape.c, fi->facing_deg, arc, rules_fx(RULES_MAX_IN));
     int in_arc = rules_arc_meets(&a, &fj->shape);
     out->to_hit = RULES_NULL;
-    if (br && br->to_hit != RULES_NULL && in_arc && (out->visible || w->indirect)) {
-        int th = br->to_hit + sc->prof->cover_mod[cv];
-        if (th < 1)
-            th = 1;
-        if (th <= sc->prof->to_hit_max)
-            out->to_hit = th;
-    }
+    if (br && br->to_hit != RULES_NULL && in_arc && !too_close && (out->visible || w->indirect))
+        out->to_hit = rules_to_hit(sc->prof, br->to_hit, out->modifiers, out->n_modifiers);
     out->line[0] = rules_pt_in(rules_fire_origin(sc, fi));
     out->line[1] = rules_pt_in(fj->shape.c);
     return TT_OK;

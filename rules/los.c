@@ -227,12 +227,14 @@ static double rules__extent(const rules_figure *f, double ux, double uy)
     return e1 < e2 ? e1 : e2;
 }
 
-rules_cover rules_cover_for(rules_scenario *sc, int i, int j)
+rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
 {
     const rules_figure *fj = &sc->figs[j];
     rules_pt a = rules_fire_origin(sc, &sc->figs[i]), b = fj->shape.c, q = a;
     double dx = rules_in(a.x - b.x), dy = rules_in(a.y - b.y), L = hypot(dx, dy);
     rules_cover best = RULES_COVER_NONE;
+    if (piece)
+        *piece = -1;
     if (L > 0) {
         double reach = rules__extent(fj, dx / L, dy / L) + sc->prof->cover_within_in;
         if (reach < L) {
@@ -244,8 +246,11 @@ rules_cover rules_cover_for(rules_scenario *sc, int i, int j)
         const rules_piece *pc = &sc->pieces[k];
         if (pc->p.cover <= best)
             continue;
-        if (rules_piece_contains(pc, b) || rules_piece_cuts(pc, q, b))
+        if (rules_piece_contains(pc, b) || rules_piece_cuts(pc, q, b)) {
             best = pc->p.cover;
+            if (piece)
+                *piece = (int)k;
+        }
     }
     return best;
 }

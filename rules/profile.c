@@ -73,8 +73,14 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         (st = rules_json_num(o, "arc_deg", at, 0, 360, &w->arc_deg, err)) ||
         (st = rules_json_num(o, "pivot_deg", at, 0, 180, &w->pivot_deg, err)) ||
         (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||
-        (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)))
+        (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
+        (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;
+    const char *src = NULL;
+    if ((st = rules_json_str(o, "src", at, &src, err)))
+        return st;
+    if (src && !(w->src = strdup(src)))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     const json_t *g = json_object_get(o, "grape");
     if (g) {
         char gat[300];
@@ -200,6 +206,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     p->centre_measure = s && !strcmp(s, "centre-to-centre");
     p->cover_within_in = 1.0;
     p->to_hit_max = 6;
+    snprintf(p->die, sizeof p->die, "d6");
     p->cover_mod[RULES_COVER_SOFT] = 1;
     p->cover_mod[RULES_COVER_HARD] = 2;
     p->base_round = 1;
@@ -217,13 +224,27 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     const json_t *th = json_object_get(j, "to_hit");
     if (th) {
         snprintf(at, sizeof at, "%s: to_hit", where);
-        double mx = 6, soft = 1, hard = 2;
+        double mx = -1, soft = 1, hard = 2, hits = 0, misses = 0;
+        const char *die = NULL;
         if (!json_is_object(th)) {
             st = tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
             goto fail;
         }
-        if ((st = rules_json_num(th, "max", at, 1, 100, &mx, err)))
+        if ((st = rules_json_num(th, "max", at, 1, 100, &mx, err)) ||
+            (st = rules_json_str(th, "die", at, &die, err)) ||
+            (st = rules_json_num(th, "always_hits", at, 0, 100, &hits, err)) ||
+            (st = rules_json_num(th, "always_misses", at, 0, 100, &misses, err)))
             goto fail;
+        if (die && strcmp(die, "d6") && strcmp(die, "d12")) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"die\" must be \"d6\" or \"d12\"", at);
+            goto fail;
+        }
+        if (die)
+            snprintf(p->die, sizeof p->die, "%s", die);
+        if (mx < 0)
+            mx = !strcmp(p->die, "d12") ? 12 : 6;
+        p->always_hits = (int)hits;
+        p->always_misses = (int)misses;
         const json_t *cv = json_object_get(th, "cover");
         if (cv) {
             snprintf(at, sizeof at, "%s: to_hit: cover", where);
@@ -347,17 +368,23 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
                 goto fail;
             }
             p->nmoves++;
-            if (json_is_number(val) && json_number_value(val) >= 0 && json_number_value(val) <= RULES_MAX_IN) {
-                a->inches = json_number_value(val);
-            } else if (json_is_string(val)) {
+            const json_t *mvv = val;
+            if (json_is_object(val)) { /* {"inches": N} or {"dice": "2d6"}, with its citation */
+                const json_t *in = json_object_get(val, "inches"), *dc = json_object_get(val, "dice");
+                mvv = in ? in : dc ? dc : val;
+            }
+            if (json_is_number(mvv) && json_number_value(mvv) >= 0 && json_number_value(mvv) <= RULES_MAX_IN) {
+                a->inches = json_number_value(mvv);
+            } else if (json_is_string(mvv)) {
                 a->inches = -1;
-                if (!(a->dice = strdup(json_string_value(val)))) {
+                if (!(a->dice = strdup(json_string_value(mvv)))) {
                     st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
                     goto fail;
                 }
             } else {
                 st = tt_err_set(err, TT_ERR_FORMAT,
-                                "%s: movement \"%s\" must be inches (a number) or dice (a string like \"1d6+3\")",
+                                "%s: movement \"%s\" must be inches (a number), dice (a string like \"1d6+3\") or "
+                                "{\"inches\" or \"dice\": ..., \"src\": ...}",
                                 where, key);
                 goto fail;
             }
@@ -376,8 +403,10 @@ void rules_profile_destroy(rules_profile *p)
         return;
     for (size_t i = 0; i < p->nkinds; i++)
         free(p->kinds[i].name);
-    for (size_t i = 0; i < p->nweapons; i++)
+    for (size_t i = 0; i < p->nweapons; i++) {
         free(p->weapons[i].name);
+        free(p->weapons[i].src);
+    }
     for (size_t i = 0; i < p->nmoves; i++) {
         free(p->moves[i].type);
         free(p->moves[i].dice);

@@ -51,6 +51,14 @@ typedef enum rules_query_kind {
 /* "Not known / not allowed" value of the tri-state and integer fields. */
 #define RULES_NULL (-1)
 
+/* One modifier of a shot: the rulebook's dice modifier (-1 makes the shot
+ * harder) and why, e.g. {-1, "soft cover: hedge1"}. */
+#define RULES_MAX_MODIFIERS 8
+typedef struct rules_modifier {
+    int value;
+    char reason[96];
+} rules_modifier;
+
 /* The answer to one query, with the geometry the overlay draws.  Which
  * fields are meaningful depends on `kind` (see each query below). */
 typedef struct rules_result {
@@ -64,7 +72,12 @@ typedef struct rules_result {
     /* fire */
     const char *bracket;      /* "short" "medium" "long" "out" */
     const char *cover;        /* "none" "soft" "hard" */
-    int to_hit;               /* d6 score needed, RULES_NULL if not allowed */
+    int to_hit;               /* score needed on `die` after every modifier, RULES_NULL if not allowed */
+    const char *die;          /* "d6" or "d12" */
+    rules_modifier modifiers[RULES_MAX_MODIFIERS];
+    int n_modifiers;
+    /* every answer that has one: where in the rulebook it comes from */
+    const char *rule;
     /* grape (targets), ball (touched, in flight order), blast (hit),
      * command (units), move (crossed): sorted except for ball */
     const char **ids;
@@ -121,6 +134,11 @@ void rules_scenario_destroy(rules_scenario *sc);
  * Writes the path into buf. */
 tt_status rules_profile_path(const char *name, const char *base_dir, const char *const *data_dirs, char *buf,
                              size_t bufsize, tt_err *err);
+
+/* The values a profile (parsed JSON) marks "house": true, i.e. not settled
+ * by its rulebook: [{"path":"weapons.carbine","note":"..."}, ...].  The
+ * caller owns the array; NULL when out of memory. */
+json_t *rules_profile_house_values(const json_t *profile);
 
 /* Figures, by index 0..count-1 (scenario order). */
 size_t rules_scenario_figure_count(const rules_scenario *sc);

@@ -64,6 +64,8 @@ typedef struct rules_weapon {
     double grape_arc_deg;
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
+    double min_range_in;   /* closer targets cannot be fired at, 0: none */
+    char *src;             /* the rulebook line the weapon's numbers come from, or NULL */
 } rules_weapon;
 
 typedef struct rules_allowance {
@@ -77,6 +79,9 @@ typedef struct rules_profile {
     int centre_measure;      /* distances centre to centre */
     double cover_within_in;  /* cover counts this close to the target */
     int to_hit_max;          /* scores above this cannot succeed */
+    char die[8];             /* "d6" or "d12" */
+    int always_hits;         /* > 0: this roll always succeeds (rule of dice): the score needed is capped at it */
+    int always_misses;       /* > 0: this roll always fails: the score needed is at least one more */
     int cover_mod[3];        /* added to the score needed */
     int figures_block;       /* intervening figures block LOS */
     int own_skirmishers_block;
@@ -168,6 +173,17 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
 /* {"round_in": D} or {"rect_in": [W, D]}. */
 tt_status rules_base_parse(const json_t *o, const char *where, int *round, double *w, double *d, tt_err *err);
 
+/* ---- keys.c ---- */
+/* Refuse keys a profile / scenario does not know, naming the key, where it
+ * is (line and column when `text`, the document's source, is given) and the
+ * nearest known key.  `inline_in_scenario`: the profile is the "ruleset"
+ * member of a scenario whose text is `text`. */
+tt_status rules_keys_check_profile(const json_t *root, const char *text, const char *where, int inline_in_scenario,
+                                   tt_err *err);
+tt_status rules_keys_check_scenario(const json_t *root, const char *text, const char *where, tt_err *err);
+/* The entry of `known` (n words) nearest to `word` (edit distance). */
+const char *rules_nearest_word(const char *word, const char *const *known, size_t n);
+
 /* ---- scenario.c ---- */
 int rules_scenario_find(const rules_scenario *sc, const char *id); /* -1 if none */
 tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const char *role, int *out, tt_err *err);
@@ -225,7 +241,13 @@ rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f);
 int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker);
 const char *rules_blocker_id(const rules_scenario *sc, int blocker);
 /* Cover of figure j against a line of fire from figure i. */
-rules_cover rules_cover_for(rules_scenario *sc, int i, int j);
+/* The score needed on the profile's die: `base` less the sum of the
+ * modifiers, under the profile's rule of dice; RULES_NULL when no roll can
+ * succeed. */
+int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int n);
+/* Best cover of figure j against figure i; *piece (may be NULL) is the
+ * index of the piece that gives it, -1 for none. */
+rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece);
 
 /* ---- fire.c ---- */
 /* Distance between figures under the ruleset's convention, inches. */

@@ -284,15 +284,27 @@ static tt_status rules__load_profile(rules_scenario *sc, const json_t *root, con
                           where);
     if ((st = rules_profile_path(json_string_value(rs), base_dir, data_dirs, path, sizeof path, err)))
         return st;
-    if ((st = tt_json_load_file(path, &pj, err)))
+    char *text = NULL;
+    if ((st = tt_json_load_file_text(path, &pj, &text, err)))
         return st;
-    st = rules_profile_from_json(pj, path, &sc->prof, err);
+    if (!(st = rules_keys_check_profile(pj, text, path, 0, err)))
+        st = rules_profile_from_json(pj, path, &sc->prof, err);
     json_decref(pj);
+    free(text);
     return st;
 }
 
+static tt_status rules__scenario_build(const json_t *root, const char *text, const char *where, const char *base_dir,
+                                      const char *const *data_dirs, rules_scenario **out, tt_err *err);
+
 tt_status rules_scenario_from_json(const json_t *root, const char *where, const char *base_dir,
                                    const char *const *data_dirs, rules_scenario **out, tt_err *err)
+{
+    return rules__scenario_build(root, NULL, where, base_dir, data_dirs, out, err);
+}
+
+static tt_status rules__scenario_build(const json_t *root, const char *text, const char *where, const char *base_dir,
+                                      const char *const *data_dirs, rules_scenario **out, tt_err *err)
 {
     rules_scenario *sc = NULL;
     tt_status st;
@@ -308,6 +320,8 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
         st = tt_err_set(err, TT_ERR_FORMAT, "%s: a scenario must be a JSON object", where);
         goto fail;
     }
+    if ((st = rules_keys_check_scenario(root, text, where, err)))
+        goto fail;
     sc = calloc(1, sizeof *sc);
     if (!sc) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -446,7 +460,8 @@ tt_status rules_scenario_load(const char *path, const char *const *data_dirs, ru
     char dir[4096];
     tt_status st;
     *out = NULL;
-    if ((st = tt_json_load_file(path, &root, err)))
+    char *text = NULL;
+    if ((st = tt_json_load_file_text(path, &root, &text, err)))
         return st;
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -454,8 +469,9 @@ tt_status rules_scenario_load(const char *path, const char *const *data_dirs, ru
         *slash = '\0';
     else
         snprintf(dir, sizeof dir, ".");
-    st = rules_scenario_from_json(root, path, dir, data_dirs, out, err);
+    st = rules__scenario_build(root, text, path, dir, data_dirs, out, err);
     json_decref(root);
+    free(text);
     return st;
 }
 

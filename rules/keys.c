@@ -1,0 +1,488 @@
+/* keys.c - the keys a profile or a scenario may hold, and the check that
+ * refuses any other key: "unknown key "blocks_lso" in terrain "woods"
+ * (line 12, column 9): did you mean "blocks_los"?".
+ *
+ * The schemas below are the one list of known keys: a new profile or
+ * scenario field is added here as well as where it is read.  Every object
+ * of a profile may also carry its citation: "src" (book file and line),
+ * "house" (true where the book does not settle the value) and "note". */
+#include "rules_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A field: its key and, for an object or array of objects, their schema. */
+typedef struct rules__field {
+    const char *key;
+    const struct rules__schema *sub;
+} rules__field;
+
+/* An object's schema.  `label` names the object in messages ("terrain");
+ * `name_key` is the member that names it ("id"), or NULL to use the map
+ * key it stands under.  A map (`map_of`) takes any key, each value of
+ * schema map_of.  `cited`: src/house/note are allowed. */
+typedef struct rules__schema {
+    const char *label;
+    const char *name_key;
+    const rules__field *fields;
+    const struct rules__schema *map_of;
+    int cited;
+} rules__schema;
+
+#define RULES__TERRAIN_PROPS                                                                                         \
+    {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL},      \
+        {"stops_ball", NULL}, {"height_in", NULL}, {"cv", NULL}, {"see_within_in", NULL}
+
+/* ---- profiles ---- */
+static const rules__field rules__bracket_f[] = {{"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {NULL, NULL}};
+static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
+static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {NULL, NULL}};
+static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
+static const rules__field rules__weapon_f[] = {{"range_in", NULL},
+                                               {"min_range_in", NULL},
+                                               {"brackets", &rules__bracket_s},
+                                               {"indirect", NULL},
+                                               {"arc_deg", NULL},
+                                               {"pivot_deg", NULL},
+                                               {"grape", &rules__grape_s},
+                                               {"ball", NULL},
+                                               {"blast_radius_in", NULL},
+                                               {"deviation", NULL},
+                                               {NULL, NULL}};
+static const rules__schema rules__weapon_s = {"weapon", NULL, rules__weapon_f, NULL, 1};
+static const rules__schema rules__weapons_s = {"weapons", NULL, NULL, &rules__weapon_s, 1};
+static const rules__field rules__kind_f[] = {RULES__TERRAIN_PROPS, {NULL, NULL}};
+static const rules__schema rules__kind_s = {"terrain", NULL, rules__kind_f, NULL, 1};
+static const rules__schema rules__kinds_s = {"terrain", NULL, NULL, &rules__kind_s, 1};
+static const rules__field rules__base_f[] = {{"round_in", NULL}, {"rect_in", NULL}, {NULL, NULL}};
+static const rules__schema rules__base_s = {"base", NULL, rules__base_f, NULL, 1};
+static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
+static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};
+static const rules__field rules__to_hit_f[] = {{"die", NULL},         {"max", NULL},
+                                               {"always_hits", NULL}, {"always_misses", NULL},
+                                               {"cover", &rules__cover_s}, {NULL, NULL}};
+static const rules__schema rules__to_hit_s = {"to_hit", NULL, rules__to_hit_f, NULL, 1};
+static const rules__field rules__los_f[] = {{"figures_block", NULL},
+                                            {"own_skirmishers_block", NULL},
+                                            {"from", NULL},
+                                            {"artillery_on_hill_fires_over_in", NULL},
+                                            {NULL, NULL}};
+static const rules__schema rules__los_s = {"los", NULL, rules__los_f, NULL, 1};
+/* A movement allowance: a number, a dice string, or {"inches"|"dice", src}. */
+static const rules__field rules__move_f[] = {{"inches", NULL}, {"dice", NULL}, {NULL, NULL}};
+static const rules__schema rules__move_s = {"movement", NULL, rules__move_f, NULL, 1};
+static const rules__schema rules__moves_s = {"movement", NULL, NULL, &rules__move_s, 1};
+static const rules__field rules__effects_f[] = {{"difficult_factor", NULL}, {"obstacle_cost_in", NULL}, {NULL, NULL}};
+static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
+static const rules__field rules__command_f[] = {{"radius_in", NULL}, {NULL, NULL}};
+static const rules__schema rules__command_s = {"command", NULL, rules__command_f, NULL, 1};
+static const rules__field rules__profile_f[] = {{"ruleset", NULL},
+                                                {"title", NULL},
+                                                {"notes", NULL},
+                                                {"measure", NULL},
+                                                {"base", &rules__base_s},
+                                                {"to_hit", &rules__to_hit_s},
+                                                {"cover_within_in", NULL},
+                                                {"los", &rules__los_s},
+                                                {"command_radius_in", NULL},
+                                                {"command", &rules__command_s},
+                                                {"movement", &rules__moves_s},
+                                                {"terrain_effects", &rules__effects_s},
+                                                {"terrain", &rules__kinds_s},
+                                                {"weapons", &rules__weapons_s},
+                                                {NULL, NULL}};
+static const rules__schema rules__profile_s = {"profile", NULL, rules__profile_f, NULL, 1};
+
+/* ---- scenarios ---- */
+static const rules__field rules__table_f[] = {{"width_in", NULL}, {"depth_in", NULL}, {NULL, NULL}};
+static const rules__schema rules__table_s = {"table", NULL, rules__table_f, NULL, 0};
+static const rules__field rules__piece_f[] = {
+    {"id", NULL}, {"kind", NULL}, {"polygon", NULL}, {"line", NULL}, {"note", NULL}, RULES__TERRAIN_PROPS,
+    {NULL, NULL}};
+static const rules__schema rules__piece_s = {"terrain", "id", rules__piece_f, NULL, 0};
+static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL},      {"unit", NULL},
+                                               {"type", NULL},    {"weapon", NULL},    {"x", NULL},
+                                               {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
+                                               {"quality", NULL}, {"colour", NULL},    {"formation", NULL},
+                                               {"ds", NULL},      {"note", NULL},      {NULL, NULL}};
+static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
+static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
+                                                 {"notes", NULL},   {"table", &rules__table_s},
+                                                 {"terrain", &rules__piece_s}, {"figures", &rules__figure_s},
+                                                 {"tags", NULL},    {NULL, NULL}};
+static const rules__schema rules__scenario_s = {"scenario", NULL, rules__scenario_f, NULL, 0};
+
+/* ---- where a key stands in the text ---- */
+
+typedef struct rules__scan {
+    const char *s;
+    int line, col;
+} rules__scan;
+
+static void rules__adv(rules__scan *c)
+{
+    if (*c->s == '\n') {
+        c->line++;
+        c->col = 1;
+    } else if (((unsigned char)*c->s & 0xC0) != 0x80) {
+        c->col++;
+    }
+    c->s++;
+}
+
+static void rules__ws(rules__scan *c)
+{
+    while (*c->s == ' ' || *c->s == '\t' || *c->s == '\n' || *c->s == '\r')
+        rules__adv(c);
+}
+
+/* Skips a string at c->s (on its opening quote); copies up to n-1 bytes of
+ * its raw content into buf when buf is not NULL. */
+static int rules__string(rules__scan *c, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (*c->s != '"')
+        return -1;
+    rules__adv(c);
+    while (*c->s && *c->s != '"') {
+        if (*c->s == '\\' && c->s[1]) {
+            if (buf && k + 1 < n)
+                buf[k++] = c->s[1];
+            rules__adv(c);
+            rules__adv(c);
+            continue;
+        }
+        if (buf && k + 1 < n)
+            buf[k++] = *c->s;
+        rules__adv(c);
+    }
+    if (buf && n)
+        buf[k] = '\0';
+    if (*c->s != '"')
+        return -1;
+    rules__adv(c);
+    return 0;
+}
+
+/* Skips one JSON value (the text was already parsed by jansson, so it is
+ * well formed). */
+static int rules__skip(rules__scan *c)
+{
+    rules__ws(c);
+    if (*c->s == '"')
+        return rules__string(c, NULL, 0);
+    if (*c->s == '{' || *c->s == '[') {
+        int depth = 0;
+        do {
+            if (*c->s == '"') {
+                if (rules__string(c, NULL, 0))
+                    return -1;
+                continue;
+            }
+            if (*c->s == '{' || *c->s == '[')
+                depth++;
+            else if (*c->s == '}' || *c->s == ']')
+                depth--;
+            if (!*c->s)
+                return -1;
+            rules__adv(c);
+        } while (depth > 0);
+        return 0;
+    }
+    while (*c->s && !strchr(",}] \t\r\n", *c->s))
+        rules__adv(c);
+    return 0;
+}
+
+/* One step of a path: an object key, or an array index when key is NULL. */
+typedef struct rules__step {
+    const char *key;
+    size_t index;
+} rules__step;
+
+/* Line and column of the last step's key (or element) in `text`. */
+static int rules__locate(const char *text, const rules__step *path, int n, int *line, int *col)
+{
+    rules__scan c = {text, 1, 1};
+    char key[256];
+    for (int d = 0; d < n; d++) {
+        rules__ws(&c);
+        if (path[d].key) {
+            if (*c.s != '{')
+                return -1;
+            rules__adv(&c);
+            for (;;) {
+                rules__ws(&c);
+                if (*c.s != '"')
+                    return -1;
+                rules__scan at = c;
+                if (rules__string(&c, key, sizeof key))
+                    return -1;
+                rules__ws(&c);
+                if (*c.s != ':')
+                    return -1;
+                rules__adv(&c);
+                if (!strcmp(key, path[d].key)) {
+                    if (d == n - 1) {
+                        *line = at.line;
+                        *col = at.col;
+                        return 0;
+                    }
+                    break;
+                }
+                if (rules__skip(&c))
+                    return -1;
+                rules__ws(&c);
+                if (*c.s != ',')
+                    return -1;
+                rules__adv(&c);
+            }
+        } else {
+            if (*c.s != '[')
+                return -1;
+            rules__adv(&c);
+            for (size_t i = 0; i < path[d].index; i++) {
+                if (rules__skip(&c))
+                    return -1;
+                rules__ws(&c);
+                if (*c.s != ',')
+                    return -1;
+                rules__adv(&c);
+            }
+            rules__ws(&c);
+            if (d == n - 1) {
+                *line = c.line;
+                *col = c.col;
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
+/* ---- nearest known key ---- */
+
+static size_t rules__edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (la >= 63 || lb >= 63)
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *rules_nearest_word(const char *word, const char *const *known, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = rules__edit_distance(word, known[i]);
+        if (d < bd) {
+            bd = d;
+            best = known[i];
+        }
+    }
+    return best;
+}
+
+static const char *const rules__cite_keys[] = {"src", "house", "note"};
+
+static const char *rules__nearest(const char *word, const rules__schema *s)
+{
+    const char *known[64];
+    size_t n = 0;
+    for (const rules__field *f = s->fields; f && f->key && n < 61; f++)
+        known[n++] = f->key;
+    if (s->cited)
+        for (size_t i = 0; i < 3; i++)
+            known[n++] = rules__cite_keys[i];
+    return rules_nearest_word(word, known, n);
+}
+
+static const rules__field *rules__field_of(const rules__schema *s, const char *key)
+{
+    for (const rules__field *f = s->fields; f && f->key; f++)
+        if (!strcmp(f->key, key))
+            return f;
+    return NULL;
+}
+
+#define RULES__DEPTH 16
+
+typedef struct rules__walk {
+    const char *text, *where;
+    rules__step path[RULES__DEPTH];
+    int depth;
+    tt_err *err;
+} rules__walk;
+
+static tt_status rules__check(rules__walk *w, const json_t *o, const rules__schema *s, const char *ctx);
+
+static tt_status rules__check_value(rules__walk *w, const json_t *v, const rules__schema *s, const char *ctx)
+{
+    if (!s || w->depth >= RULES__DEPTH)
+        return TT_OK;
+    if (json_is_object(v))
+        return rules__check(w, v, s, ctx);
+    if (json_is_array(v)) {
+        tt_status st;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            w->path[w->depth].key = NULL;
+            w->path[w->depth].index = i;
+            w->depth++;
+            st = rules__check_value(w, json_array_get(v, i), s, ctx);
+            w->depth--;
+            if (st)
+                return st;
+        }
+    }
+    return TT_OK;
+}
+
+static tt_status rules__check(rules__walk *w, const json_t *o, const rules__schema *s, const char *ctx)
+{
+    char here[256];
+    const char *key;
+    json_t *val;
+    /* how this object is named in messages */
+    const char *name = NULL;
+    if (s->name_key && json_is_string(json_object_get(o, s->name_key)))
+        name = json_string_value(json_object_get(o, s->name_key));
+    else if (!s->name_key && w->depth > 0 && w->path[w->depth - 1].key && s != &rules__profile_s)
+        name = w->path[w->depth - 1].key;
+    if (s->map_of)
+        snprintf(here, sizeof here, "%s", ctx);
+    else if (name && strcmp(name, s->label))
+        snprintf(here, sizeof here, "%s \"%s\"", s->label, name);
+    else
+        snprintf(here, sizeof here, "%s", s->label);
+    json_object_foreach((json_t *)o, key, val)
+    {
+        const rules__field *f = NULL;
+        const rules__schema *sub = NULL;
+        if (s->map_of)
+            sub = s->map_of;
+        else if ((f = rules__field_of(s, key)))
+            sub = f->sub;
+        else if (!(s->cited && (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note")))) {
+            int line = 0, col = 0;
+            char pos[64] = "";
+            w->path[w->depth].key = key;
+            if (w->text && rules__locate(w->text, w->path, w->depth + 1, &line, &col) == 0)
+                snprintf(pos, sizeof pos, " (line %d, column %d)", line, col);
+            const char *near = rules__nearest(key, s);
+            return tt_err_set(w->err, TT_ERR_FORMAT, "%s: unknown key \"%s\" in %s%s: did you mean \"%s\"?",
+                              w->where, key, here, pos, near ? near : "");
+        }
+        if (!sub)
+            continue;
+        w->path[w->depth].key = key;
+        w->depth++;
+        tt_status st = rules__check_value(w, val, sub, here);
+        w->depth--;
+        if (st)
+            return st;
+    }
+    return TT_OK;
+}
+
+static tt_status rules__check_root(const json_t *root, const rules__schema *s, const char *text, const char *where,
+                                   const rules__step *prefix, int nprefix, tt_err *err)
+{
+    rules__walk w;
+    memset(&w, 0, sizeof w);
+    w.text = text;
+    w.where = where;
+    w.err = err;
+    for (int i = 0; i < nprefix && i < RULES__DEPTH; i++)
+        w.path[w.depth++] = prefix[i];
+    if (!json_is_object(root))
+        return TT_OK; /* the loaders say what the document must be */
+    return rules__check(&w, root, s, s->label);
+}
+
+tt_status rules_keys_check_profile(const json_t *root, const char *text, const char *where, int inline_in_scenario,
+                                   tt_err *err)
+{
+    const rules__step in_scenario = {"ruleset", 0};
+    return rules__check_root(root, &rules__profile_s, text, where, &in_scenario, inline_in_scenario ? 1 : 0, err);
+}
+
+tt_status rules_keys_check_scenario(const json_t *root, const char *text, const char *where, tt_err *err)
+{
+    /* an inline profile ("ruleset": {...}) is checked by the profile's schema */
+    json_t *copy = NULL;
+    tt_status st;
+    if (json_is_object(root) && json_is_object(json_object_get(root, "ruleset"))) {
+        if ((st = rules_keys_check_profile(json_object_get(root, "ruleset"), text, where, 1, err)))
+            return st;
+        if (!(copy = json_copy((json_t *)root)))
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        json_object_del(copy, "ruleset");
+        root = copy;
+    }
+    st = rules__check_root(root, &rules__scenario_s, text, where, NULL, 0, err);
+    json_decref(copy);
+    return st;
+}
+
+/* ---- house values ---- */
+
+static tt_status rules__house_walk(const json_t *v, char *path, size_t len, size_t cap, json_t *out)
+{
+    if (json_is_object(v)) {
+        const char *key;
+        json_t *val;
+        if (json_is_true(json_object_get(v, "house"))) {
+            json_t *e = json_pack("{s:s, s:O?}", "path", len ? path : "(profile)", "note", json_object_get(v, "note"));
+            if (!e || json_array_append_new(out, e))
+                return TT_ERR_NOMEM;
+        }
+        json_object_foreach((json_t *)v, key, val)
+        {
+            int k = snprintf(path + len, cap - len, "%s%s", len ? "." : "", key);
+            if (k < 0 || (size_t)k >= cap - len)
+                continue;
+            if (rules__house_walk(val, path, len + (size_t)k, cap, out))
+                return TT_ERR_NOMEM;
+        }
+        path[len] = '\0';
+    } else if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            int k = snprintf(path + len, cap - len, "[%zu]", i);
+            if (k < 0 || (size_t)k >= cap - len)
+                continue;
+            if (rules__house_walk(json_array_get(v, i), path, len + (size_t)k, cap, out))
+                return TT_ERR_NOMEM;
+        }
+        path[len] = '\0';
+    }
+    return TT_OK;
+}
+
+json_t *rules_profile_house_values(const json_t *profile)
+{
+    char path[1024] = "";
+    json_t *out = json_array();
+    if (!out || rules__house_walk(profile, path, 0, sizeof path, out)) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}

@@ -32,12 +32,12 @@ typedef struct rules__schema {
 
 #define RULES__TERRAIN_PROPS                                                                                         \
     {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL},      \
-        {"stops_ball", NULL}, {"height_in", NULL}, {"cv", NULL}, {"see_within_in", NULL}
+        {"stops_ball", NULL}, {"height_in", NULL}
 
 /* ---- profiles ---- */
 static const rules__field rules__bracket_f[] = {{"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {NULL, NULL}};
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
-static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {NULL, NULL}};
+static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
 static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"min_range_in", NULL},
@@ -75,8 +75,6 @@ static const rules__schema rules__move_s = {"movement", NULL, rules__move_f, NUL
 static const rules__schema rules__moves_s = {"movement", NULL, NULL, &rules__move_s, 1};
 static const rules__field rules__effects_f[] = {{"difficult_factor", NULL}, {"obstacle_cost_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
-static const rules__field rules__command_f[] = {{"radius_in", NULL}, {NULL, NULL}};
-static const rules__schema rules__command_s = {"command", NULL, rules__command_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"title", NULL},
                                                 {"notes", NULL},
@@ -86,7 +84,6 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"cover_within_in", NULL},
                                                 {"los", &rules__los_s},
                                                 {"command_radius_in", NULL},
-                                                {"command", &rules__command_s},
                                                 {"movement", &rules__moves_s},
                                                 {"terrain_effects", &rules__effects_s},
                                                 {"terrain", &rules__kinds_s},
@@ -104,8 +101,7 @@ static const rules__schema rules__piece_s = {"terrain", "id", rules__piece_f, NU
 static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL},      {"unit", NULL},
                                                {"type", NULL},    {"weapon", NULL},    {"x", NULL},
                                                {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
-                                               {"quality", NULL}, {"colour", NULL},    {"formation", NULL},
-                                               {"ds", NULL},      {"note", NULL},      {NULL, NULL}};
+                                               {"note", NULL},    {NULL, NULL}};
 static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
                                                  {"notes", NULL},   {"table", &rules__table_s},

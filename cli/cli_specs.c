@@ -124,17 +124,22 @@ const cli_spec cli_spec_print_tags = {
 const cli_spec cli_spec_rules = {
     "rules",
     "answer rules queries (JSON Lines on stdin) for a scenario",
-    "--scenario FILE < queries.jsonl",
+    "--scenario FILE < queries.jsonl\n--ruleset NAME --house",
     "Reads one JSON query per line on stdin and writes one JSON answer line per query, in order; a bad query gets "
     "{\"error\": \"...\"} and the stream goes on. Queries: los, fire, grape, ball, blast, command, aspect, "
-    "visibility, move (see the README's \"Rules engine\"). Rule-set profiles are found in $TABLETRACK_DATA, the "
-    "source tree, then next to the executable.",
+    "visibility, move (see the README's \"Rules engine\"). Every answer that comes from a rulebook says where, in "
+    "\"rule\". With --house, lists the values of a ruleset that its rulebook does not settle (the house values), "
+    "one per line. Rule-set profiles are found in $TABLETRACK_DATA, the source tree, then next to the executable.",
     (const cli_opt[]){
         {"--scenario", "FILE", CLI_VALUE | CLI_FILE, "the scenario (ruleset, table, terrain, figures, tags)"},
+        {"--ruleset", "NAME", CLI_VALUE, "a ruleset (into-the-breach, thin-red-line, all-the-kings-men, fixed-bayonet) "
+                                         "or a profile file, for --house"},
+        {"--house", NULL, 0, "list the ruleset's house values (what its rulebook does not settle) and exit"},
         {NULL, NULL, 0, NULL}},
-    NULL,
+    "--scenario --ruleset;--scenario --house",
     "echo '{\"q\":\"los\",\"from\":\"m1\",\"to\":\"f3\"}' | tabletrack rules --scenario "
-    "samples/scenarios/into-the-breach-farm.json",
+    "samples/scenarios/into-the-breach-farm.json\n"
+    "tabletrack rules --ruleset thin-red-line --house",
 };
 
 const cli_spec cli_spec_overlay = {

@@ -9,13 +9,13 @@
 
 #include "cli.h"
 #include "rules.h"
+#include "tt_json.h"
 #include "tt_line.h"
 
 #ifndef TT_SOURCE_DIR
 #define TT_SOURCE_DIR ""
 #endif
 
-static const char *USAGE = "tabletrack rules --scenario FILE  < queries.jsonl";
 
 /* The directory holding the running executable, into buf ("" if unknown). */
 static void rules_cli_exe_dir(char *buf, size_t n)
@@ -30,6 +30,36 @@ static void rules_cli_exe_dir(char *buf, size_t n)
         *slash = '\0';
 }
 
+/* --ruleset NAME --house: one line per value the rulebook does not settle. */
+static int rules_cli_house(const char *ruleset, const char *const *dirs)
+{
+    char path[PATH_MAX];
+    json_t *pj = NULL, *list = NULL;
+    tt_err err = {0};
+    if (rules_profile_path(ruleset, ".", dirs, path, sizeof path, &err) != TT_OK ||
+        tt_json_load_file(path, &pj, &err) != TT_OK)
+        return cli_fail("rules", &err);
+    if (!(list = rules_profile_house_values(pj))) {
+        json_decref(pj);
+        fprintf(stderr, "tabletrack rules: out of memory\n");
+        return 1;
+    }
+    printf("%s: %zu house values (not settled by the rulebook; agree them before play)\n",
+           json_string_value(json_object_get(pj, "ruleset")) ? json_string_value(json_object_get(pj, "ruleset"))
+                                                              : ruleset,
+           json_array_size(list));
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e)
+    {
+        const char *note = json_string_value(json_object_get(e, "note"));
+        printf("  %s: %s\n", json_string_value(json_object_get(e, "path")), note ? note : "(no note)");
+    }
+    json_decref(list);
+    json_decref(pj);
+    return 0;
+}
+
 int cmd_rules(int argc, char **argv)
 {
     const char *scenario = NULL;
@@ -40,40 +70,34 @@ int cmd_rules(int argc, char **argv)
     size_t cap = 0;
     int rc = 0;
 
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: %s\n\n"
-                   "Queries (one JSON object per line), e.g.\n"
-                   "  {\"q\":\"los\",\"from\":\"m1\",\"to\":\"m2\"}\n"
-                   "  {\"q\":\"fire\",\"from\":\"m1\",\"to\":\"m2\"}\n"
-                   "  {\"q\":\"grape\",\"from\":\"gun1\"}\n"
-                   "  {\"q\":\"ball\",\"from\":\"gun1\",\"to\":\"m2\"}  or  \"at\":[x,y]\n"
-                   "  {\"q\":\"blast\",\"at\":[x,y],\"radius_in\":2}  or  \"weapon\":\"mortar\"\n"
-                   "  {\"q\":\"command\",\"from\":\"general\"}\n"
-                   "  {\"q\":\"aspect\",\"from\":\"m1\",\"to\":\"m2\"}\n"
-                   "  {\"q\":\"visibility\",\"from\":\"m1\"}\n"
-                   "  {\"q\":\"move\",\"from\":\"m1\",\"to\":[x,y]}\n"
-                   "Rule-set profiles are found in $TABLETRACK_DATA, the source tree, then next to the "
-                   "executable.\n",
-                   USAGE);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--scenario")) {
-            if (i + 1 >= argc)
-                return cli_usage("rules", USAGE, "--scenario needs a FILE");
-            scenario = argv[++i];
-        } else {
-            return cli_usage("rules", USAGE, "unknown argument '%s'", argv[i]);
-        }
+    const char *ruleset = NULL, *name, *val;
+    int house = 0, k;
+    cli_args args;
+    cli_args_init(&args, &cli_spec_rules, argc, argv);
+    while ((k = cli_args_next(&args, &name, &val)) != CLI_END) {
+        if (k == CLI_STOP)
+            return args.rc;
+        if (k == CLI_POSITIONAL)
+            return cli_spec_usage(&cli_spec_rules, "unexpected argument '%s'", val);
+        if (!strcmp(name, "--scenario"))
+            scenario = val;
+        else if (!strcmp(name, "--ruleset"))
+            ruleset = val;
+        else if (!strcmp(name, "--house"))
+            house = 1;
     }
-    if (!scenario)
-        return cli_usage("rules", USAGE, "no --scenario FILE given");
+    if (house != (ruleset != NULL))
+        return cli_spec_usage(&cli_spec_rules, "--house and --ruleset NAME go together");
+    if (!scenario && !ruleset)
+        return cli_spec_usage(&cli_spec_rules, "no --scenario FILE given");
 
     rules_cli_exe_dir(exe_dir, sizeof exe_dir);
     snprintf(exe_up, sizeof exe_up, "%s/..", exe_dir);
     const char *dirs[] = {getenv("TABLETRACK_DATA"), TT_SOURCE_DIR, exe_dir, exe_up, NULL};
     if (!dirs[0]) /* skip an unset variable without ending the list */
         dirs[0] = "";
+    if (ruleset)
+        return rules_cli_house(ruleset, dirs);
     if (rules_scenario_load(scenario, dirs, &sc, &err) != TT_OK)
         return cli_fail("rules", &err);
 

@@ -103,6 +103,11 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         m->value = -sc->prof->cover_mod[cv];
         snprintf(m->reason, sizeof m->reason, "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
     }
+    if (!out->visible && w->indirect && w->indirect_mod && out->n_modifiers < RULES_MAX_MODIFIERS) {
+        rules_modifier *m = &out->modifiers[out->n_modifiers++];
+        m->value = w->indirect_mod;
+        snprintf(m->reason, sizeof m->reason, "indirect fire (no line of sight)");
+    }
     int too_close = w->min_range_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->min_range_in) - 1);
     double arc = w->arc_deg + 2 * w->pivot_deg;
     rules_arc a;

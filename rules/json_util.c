@@ -1,9 +1,15 @@
 /* json_util.c - typed optional members (see rules_json.h). */
 #include "rules_json.h"
 
+const json_t *rules_json_value(const json_t *v)
+{
+    const json_t *x = json_is_object(v) ? json_object_get(v, "value") : NULL;
+    return x ? x : v;
+}
+
 tt_status rules_json_bool(const json_t *o, const char *key, const char *where, int *out, tt_err *err)
 {
-    const json_t *v = json_object_get(o, key);
+    const json_t *v = rules_json_value(json_object_get(o, key));
     if (!v)
         return TT_OK;
     if (!json_is_boolean(v))
@@ -15,7 +21,7 @@ tt_status rules_json_bool(const json_t *o, const char *key, const char *where, i
 tt_status rules_json_num(const json_t *o, const char *key, const char *where, double lo, double hi, double *out,
                          tt_err *err)
 {
-    const json_t *v = json_object_get(o, key);
+    const json_t *v = rules_json_value(json_object_get(o, key));
     if (!v)
         return TT_OK;
     if (!json_is_number(v))
@@ -29,7 +35,7 @@ tt_status rules_json_num(const json_t *o, const char *key, const char *where, do
 
 tt_status rules_json_str(const json_t *o, const char *key, const char *where, const char **out, tt_err *err)
 {
-    const json_t *v = json_object_get(o, key);
+    const json_t *v = rules_json_value(json_object_get(o, key));
     if (!v)
         return TT_OK;
     if (!json_is_string(v))

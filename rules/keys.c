@@ -34,6 +34,10 @@ typedef struct rules__schema {
     {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL},      \
         {"stops_ball", NULL}, {"height_in", NULL}
 
+/* A value written with its citation: {"value": V, "src": ...}. */
+static const rules__field rules__value_f[] = {{"value", NULL}, {NULL, NULL}};
+static const rules__schema rules__value_s = {"value", NULL, rules__value_f, NULL, 1};
+
 /* ---- profiles ---- */
 static const rules__field rules__bracket_f[] = {{"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {NULL, NULL}};
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
@@ -41,6 +45,7 @@ static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NU
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
 static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"min_range_in", NULL},
+                                               {"indirect_modifier", NULL},
                                                {"brackets", &rules__bracket_s},
                                                {"indirect", NULL},
                                                {"arc_deg", NULL},
@@ -259,36 +264,45 @@ static int rules__locate(const char *text, const rules__step *path, int n, int *
 
 /* ---- nearest known key ---- */
 
+/* Edits from a to b: insertions, deletions, substitutions and swaps of two
+ * neighbouring letters ("sied" -> "side" is one). */
 static size_t rules__edit_distance(const char *a, const char *b)
 {
-    size_t la = strlen(a), lb = strlen(b), row[64];
-    if (la >= 63 || lb >= 63)
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned char d[48][48];
+    if (la >= 47 || lb >= 47)
         return (size_t)-1;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned char)i;
     for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
+        d[0][j] = (unsigned char)j;
+    for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1u < best)
+                best = d[i - 1][j] + 1u;
+            if (d[i][j - 1] + 1u < best)
+                best = d[i][j - 1] + 1u;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1u < best)
+                best = d[i - 2][j - 2] + 1u;
+            d[i][j] = (unsigned char)best;
         }
-    }
-    return row[lb];
+    return d[la][lb];
 }
 
 const char *rules_nearest_word(const char *word, const char *const *known, size_t n)
 {
     const char *best = NULL;
     size_t bd = (size_t)-1;
+    size_t lw = strlen(word);
     for (size_t i = 0; i < n; i++) {
-        size_t d = rules__edit_distance(word, known[i]);
+        /* twice the edit distance; a key the word begins (or that begins
+         * the word) counts as one edit at most: "arc" -> "arc_deg" */
+        size_t d = rules__edit_distance(word, known[i]), lk = strlen(known[i]);
+        d = d == (size_t)-1 ? d : 2 * d;
+        size_t m = lw < lk ? lw : lk;
+        if (m >= 3 && !strncmp(word, known[i], m) && d > 1)
+            d = 1;
         if (d < bd) {
             bd = d;
             best = known[i];
@@ -386,8 +400,11 @@ static tt_status rules__check(rules__walk *w, const json_t *o, const rules__sche
             return tt_err_set(w->err, TT_ERR_FORMAT, "%s: unknown key \"%s\" in %s%s: did you mean \"%s\"?",
                               w->where, key, here, pos, near ? near : "");
         }
-        if (!sub)
-            continue;
+        if (!sub) {
+            if (!s->cited || !json_is_object(val))
+                continue;
+            sub = &rules__value_s;
+        }
         w->path[w->depth].key = key;
         w->depth++;
         tt_status st = rules__check_value(w, val, sub, here);

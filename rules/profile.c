@@ -76,6 +76,10 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;
+    double imod = 0;
+    if ((st = rules_json_num(o, "indirect_modifier", at, -20, 20, &imod, err)))
+        return st;
+    w->indirect_mod = (int)imod;
     const char *src = NULL;
     if ((st = rules_json_str(o, "src", at, &src, err)))
         return st;
@@ -121,7 +125,7 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
                                   bat);
             prev = br->max_in;
             br->max_fx = rules_fx(br->max_in);
-            const json_t *th = json_object_get(e, "to_hit");
+            const json_t *th = rules_json_value(json_object_get(e, "to_hit"));
             if (!th || json_is_null(th))
                 br->to_hit = RULES_NULL;
             else if (json_is_integer(th) && json_integer_value(th) >= 1 && json_integer_value(th) <= 100)
@@ -144,7 +148,8 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
 static tt_status rules__base_parse(const json_t *o, const char *where, int *round, double *w, double *d,
                                    tt_err *err)
 {
-    const json_t *r = json_object_get(o, "round_in"), *q = json_object_get(o, "rect_in");
+    const json_t *r = rules_json_value(json_object_get(o, "round_in")),
+                 *q = rules_json_value(json_object_get(o, "rect_in"));
     if (r && !q) {
         if (!json_is_number(r) || json_number_value(r) <= 0 || json_number_value(r) > 100)
             return tt_err_set(err, TT_ERR_FORMAT, "%s: \"round_in\" must be the base diameter in inches (> 0)",

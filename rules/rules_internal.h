@@ -65,6 +65,7 @@ typedef struct rules_weapon {
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */
+    int indirect_mod;      /* dice modifier when an indirect weapon fires without LOS */
     char *src;             /* the rulebook line the weapon's numbers come from, or NULL */
 } rules_weapon;
 

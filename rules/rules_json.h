@@ -8,6 +8,11 @@
 
 #include "tt_status.h"
 
+/* A value may be written bare or with its citation, as
+ * {"value": V, "src": "book.txt L12"} or {"value": V, "house": true,
+ * "note": "..."}: the bare value (v itself when it is not so wrapped). */
+const json_t *rules_json_value(const json_t *v);
+
 tt_status rules_json_bool(const json_t *o, const char *key, const char *where, int *out, tt_err *err);
 /* A number in [lo, hi]. */
 tt_status rules_json_num(const json_t *o, const char *key, const char *where, double lo, double hi, double *out,

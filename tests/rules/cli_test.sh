@@ -40,6 +40,21 @@ printf '{"ruleset": "house-rules.json", "table": {"width_in": 48, "depth_in": 48
 echo '{"q":"los","from":"a","to":"b"}' | "$BIN" $SUB --scenario "$TMP/s.json" > "$TMP/out" 2> "$TMP/err" || fail "profile path: $(cat "$TMP/err")"
 grep -q '"visible":true' "$TMP/out" || fail "profile path answer: $(cat "$TMP/out")"
 
+# --ruleset NAME --house: the values the rulebook does not settle, one a line
+TABLETRACK_DATA=$SRC "$BIN" $SUB --ruleset thin-red-line --house > "$TMP/out" 2> "$TMP/err" || fail "--house: $(cat "$TMP/err")"
+head -1 "$TMP/out" | grep -q '^thin-red-line: [1-9][0-9]* house values' || fail "--house header: $(head -1 "$TMP/out")"
+grep -q '^  measure: ' "$TMP/out" || fail "--house should list measure: $(cat "$TMP/out")"
+grep -q '^  movement.general: ' "$TMP/out" || fail "--house should list movement.general: $(cat "$TMP/out")"
+grep -q 'weapons.musket' "$TMP/out" && fail "--house lists a cited value: $(cat "$TMP/out")"
+"$BIN" $SUB --house > /dev/null 2>&1; [ $? -eq 2 ] || fail "--house without --ruleset should exit 2"
+TABLETRACK_DATA=$SRC "$BIN" $SUB --ruleset no-such-game --house > /dev/null 2> "$TMP/err"; [ $? -eq 1 ] || fail "unknown ruleset should exit 1"
+
+# an unknown key in a scenario: named, with line, column and the nearest key
+printf '{"ruleset": "into-the-breach", "table": {"width_in": 72, "depth_in": 48},\n "figures": [{"id": "a", "x": 1, "y": 1, "sied": "red"}]}\n' > "$TMP/typo.json"
+echo '{"q":"los","from":"a","to":"a"}' | TABLETRACK_DATA=$SRC "$BIN" $SUB --scenario "$TMP/typo.json" > "$TMP/out" 2> "$TMP/err"
+[ $? -eq 1 ] || fail "an unknown key should exit 1"
+grep -q 'unknown key "sied" in figure "a" (line 2, column 42): did you mean "side"?' "$TMP/err" || fail "unknown key message: $(cat "$TMP/err")"
+
 # usage errors
 "$BIN" $SUB > /dev/null 2>&1; [ $? -eq 2 ] || fail "no --scenario should exit 2"
 "$BIN" $SUB --bogus > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option should exit 2"

@@ -855,6 +855,152 @@ static void test_fuzz_queries(void **state)
     rules_scenario_destroy(sc);
 }
 
+/* ---- unknown keys, citations, house values (issue 11) -------------------- */
+
+/* Writes text to a fresh temporary file; returns its path (static). */
+static const char *write_temp(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/tt_rules_keysXXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void expect_file_error(const char *text, const char *want)
+{
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    const char *path = write_temp(text);
+    tt_status st = rules_scenario_load(path, g_dirs, &sc, &err);
+    remove(path);
+    assert_null(sc);
+    assert_int_equal(st, TT_ERR_FORMAT);
+    if (!strstr(err.msg, want))
+        fail_msg("message \"%s\" does not contain \"%s\"", err.msg, want);
+}
+
+static void test_unknown_keys(void **state)
+{
+    (void)state;
+    /* the issue's own example: a misspelt key in a terrain kind of an inline
+     * profile, on line 12, column 9 */
+    expect_file_error("{\"ruleset\": {\"ruleset\": \"house\",\n"
+                      " \"weapons\": {\"musket\": {\"range_in\": 12}},\n"
+                      " \"terrain\": {\n"
+                      "  \"building\": {\"blocks_los\": true},\n"
+                      "  \"wall\": {},\n"
+                      "  \"hedge\": {},\n"
+                      "  \"hill\": {},\n"
+                      "  \"river\": {},\n"
+                      "  \"rough\": {},\n"
+                      "  \"breastworks\": {},\n"
+                      "  \"woods\": {\n"
+                      "        \"blocks_lso\": true}}},\n"
+                      " \"table\": {\"width_in\": 72, \"depth_in\": 48}}\n",
+                      "unknown key \"blocks_lso\" in terrain \"woods\" (line 12, column 9): did you mean "
+                      "\"blocks_los\"?");
+    /* in a scenario's terrain piece, figure and table */
+    expect_file_error("{\"ruleset\": \"into-the-breach\", \"table\": {\"width_in\": 72, \"depth_in\": 48},\n"
+                      " \"terrain\": [{\"id\": \"h1\", \"kind\": \"hedge\", \"line\": [[1,1],[5,1]], \"covr\": \"soft\"}]}",
+                      "unknown key \"covr\" in terrain \"h1\" (line 2, column 67): did you mean \"cover\"?");
+    expect_file_error("{\"ruleset\": \"into-the-breach\", \"table\": {\"width_in\": 72, \"depth_in\": 48},\n"
+                      " \"figures\": [{\"id\": \"m1\", \"x\": 1, \"y\": 1},\n"
+                      "   {\"id\": \"m2\", \"x\": 3, \"y\": 1, \"weapn\": \"musket\"}]}",
+                      "unknown key \"weapn\" in figure \"m2\" (line 3, column 33): did you mean \"weapon\"?");
+    expect_file_error("{\"ruleset\": \"into-the-breach\", \"table\": {\"width_in\": 72, \"depth\": 48}}",
+                      "unknown key \"depth\" in table (line 1, column 58): did you mean \"depth_in\"?");
+    expect_file_error("{\"ruleset\": \"into-the-breach\", \"tabel\": {\"width_in\": 72, \"depth_in\": 48}}",
+                      "unknown key \"tabel\" in scenario (line 1, column 32): did you mean \"table\"?");
+    /* from parsed JSON (no text): no position, the rest the same */
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"facing\":90}]}",
+                      TT_ERR_FORMAT, "unknown key \"facing\" in figure \"m1\": did you mean \"facing_deg\"?");
+    /* a weapon's key in an inline profile, and a cited value's own keys */
+    expect_load_error("{\"ruleset\":{\"ruleset\":\"x\",\"weapons\":{\"musket\":{\"range_in\":12,\"arc\":90}},"
+                      "\"terrain\":{}},\"table\":{\"width_in\":72,\"depth_in\":48}}",
+                      TT_ERR_FORMAT, "unknown key \"arc\" in weapon \"musket\": did you mean \"arc_deg\"?");
+    expect_load_error("{\"ruleset\":{\"ruleset\":\"x\",\"cover_within_in\":{\"value\":1,\"scr\":\"b L1\"},"
+                      "\"weapons\":{\"m\":{\"range_in\":1}},\"terrain\":{}},\"table\":{\"width_in\":72,\"depth_in\":48}}",
+                      TT_ERR_FORMAT, "unknown key \"scr\"");
+    /* citations are allowed everywhere in a profile, not in a scenario */
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"src\":\"x\",\"table\":{\"width_in\":72,\"depth_in\":48}}",
+                      TT_ERR_FORMAT, "unknown key \"src\" in scenario");
+}
+
+/* Is every number of a profile cited: under an object (below the top
+ * level) with "src" or "house": true? */
+static void check_cited(const char *file, const json_t *v, const char *path, int cited)
+{
+    char sub[512];
+    if (json_is_object(v)) {
+        const char *key;
+        json_t *val;
+        int here = cited || (path[0] && (json_is_string(json_object_get(v, "src")) ||
+                                         json_is_true(json_object_get(v, "house"))));
+        if (!path[0] && json_object_get(v, "src"))
+            fail_msg("%s: a whole profile cannot cite one line", file);
+        if (json_is_true(json_object_get(v, "house")) && !json_is_string(json_object_get(v, "note")))
+            fail_msg("%s: %s is a house value without a note saying what was chosen", file, path);
+        json_object_foreach((json_t *)v, key, val)
+        {
+            snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", key);
+            check_cited(file, val, sub, here);
+        }
+    } else if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+            check_cited(file, json_array_get(v, i), sub, cited);
+        }
+    } else if (json_is_number(v) && !cited) {
+        fail_msg("%s: the number at %s says neither where it comes from (\"src\") nor that it is a house value",
+                 file, path);
+    }
+}
+
+static void test_profiles_cited(void **state)
+{
+    (void)state;
+    const char *names[] = {"into-the-breach", "thin-red-line", NULL};
+    for (int i = 0; names[i]; i++) {
+        char path[4096];
+        json_t *pj = NULL;
+        tt_err err = {0};
+        snprintf(path, sizeof path, "%s/rules/profiles/%s.json", TT_SOURCE_DIR, names[i]);
+        if (tt_json_load_file(path, &pj, &err) != TT_OK)
+            fail_msg("%s", err.msg);
+        check_cited(path, pj, "", 0);
+        /* house values are listed, each with its path and note */
+        json_t *house = rules_profile_house_values(pj);
+        assert_non_null(house);
+        assert_true(json_array_size(house) > 0);
+        size_t k;
+        json_t *e;
+        json_array_foreach(house, k, e)
+        {
+            assert_non_null(json_string_value(json_object_get(e, "path")));
+            assert_non_null(json_string_value(json_object_get(e, "note")));
+        }
+        json_decref(house);
+        json_decref(pj);
+    }
+    /* the listing finds nested and wrapped values */
+    json_t *p = json_loads("{\"a\":{\"value\":1,\"house\":true,\"note\":\"n1\"},\"w\":{\"m\":{\"range_in\":2,"
+                           "\"house\":true,\"note\":\"n2\"}},\"b\":{\"value\":3,\"src\":\"x L1\"}}",
+                           0, NULL);
+    json_t *h = rules_profile_house_values(p);
+    assert_int_equal(json_array_size(h), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(h, 0), "path")), "a");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(h, 1), "path")), "w.m");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(h, 1), "note")), "n2");
+    json_decref(h);
+    json_decref(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -864,6 +1010,8 @@ int main(void)
         cmocka_unit_test(test_sector_ties),
         cmocka_unit_test(test_within_ties),
         cmocka_unit_test(test_scenario_errors),
+        cmocka_unit_test(test_unknown_keys),
+        cmocka_unit_test(test_profiles_cited),
         cmocka_unit_test(test_query_errors),
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_property_los_grid_vs_bruteforce),

@@ -34,6 +34,7 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
     if (!w || !w->ball)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) fires no roundshot in ruleset %s", gun,
                           w ? w->name : "no weapon", sc->prof->name);
+    out->rule = w->src;
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front, target;
     if (to) {
         if ((st = rules_scenario_figure(sc, to, "to", &j, err)))

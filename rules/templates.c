@@ -18,6 +18,7 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     if (!w || w->grape_range_in <= 0)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) fires no grape in ruleset %s", gun,
                           w ? w->name : "no weapon", sc->prof->name);
+    out->rule = w->src;
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
     rules_arc a;
     rules_arc_init(&a, apex, g->facing_deg, w->grape_arc_deg, rules_fx(w->grape_range_in));
@@ -81,6 +82,7 @@ tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, cons
         if (w->blast_in <= 0)
             return tt_err_set(err, TT_ERR_ARG, "weapon \"%s\" has no blast in ruleset %s", weapon, sc->prof->name);
         radius_in = w->blast_in;
+        out->rule = w->src;
     }
     if (radius_in > RULES_MAX_IN)
         return tt_err_set(err, TT_ERR_ARG, "blast radius %g\" is larger than any table", radius_in);

@@ -18,7 +18,7 @@
 #include "vision.h"
 
 #ifndef TT_REAL_DIR
-#error TT_REAL_DIR must point at shared/testdata/apriltag-real
+#error TT_REAL_DIR must point at tests/data/apriltag-real
 #endif
 
 typedef struct {

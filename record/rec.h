@@ -16,7 +16,7 @@
  * last position.
  *
  * Crash safety: WAL journal, synchronous=NORMAL, and the writer commits its
- * open transaction whenever commit_ms (default 400) has passed, by the wall
+ * open transaction whenever commit_ms (default 250) has passed, by the wall
  * clock or by the frames' t_ms, so after kill -9 the file opens cleanly and
  * at most the last 0.5 s is missing.  The commit check runs inside the
  * rec_* calls: a tracker that stops calling them for a long time should
@@ -70,7 +70,7 @@ typedef struct rec_figure {
 typedef struct rec_options {
     double pos_eps_in;     /* default 0.02" */
     double facing_eps_deg; /* default 1.0 degree */
-    int commit_ms;         /* default 400 (so a crash loses at most 0.5 s); at most 1000 */
+    int commit_ms;         /* default 250 (so a crash loses at most 0.5 s, with room for a busy machine); at most 1000 */
 } rec_options;
 
 typedef struct rec_meta {

@@ -69,7 +69,7 @@ tt_status rec_open(const char *path, rec_mode mode, rec **out, tt_err *err)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     r->opt.pos_eps_in = 0.02;
     r->opt.facing_eps_deg = 1.0;
-    r->opt.commit_ms = 400;
+    r->opt.commit_ms = 250;
     r->committed_frame = -1;
     r->path = strdup(path ? path : "");
     if (!r->path) {

@@ -114,8 +114,23 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     rules_arc_init(&a, fi->shape.c, fi->facing_deg, arc, rules_fx(RULES_MAX_IN));
     int in_arc = rules_arc_meets(&a, &fj->shape);
     out->to_hit = RULES_NULL;
-    if (br && br->to_hit != RULES_NULL && in_arc && !too_close && (out->visible || w->indirect))
-        out->to_hit = rules_to_hit(sc->prof, br->to_hit, out->modifiers, out->n_modifiers);
+    /* the score needed: by the firer's colour where the ruleset says so,
+     * else by the range bracket */
+    int base = sc->prof->ncolours ? sc->prof->colour_to_hit[fi->colour] : br ? br->to_hit : RULES_NULL;
+    int allowed = br && in_arc && !too_close && (out->visible || w->indirect);
+    if (allowed && base != RULES_NULL)
+        out->to_hit = rules_to_hit(sc->prof, base, out->modifiers, out->n_modifiers);
+    out->dice = RULES_NULL;
+    if (allowed && w->dice > 0)
+        out->dice = w->dice_within_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->dice_within_in))
+                        ? w->dice_within
+                        : w->dice;
+    out->has_defence_dice = sc->prof->defence_dice[RULES_COVER_NONE] < 0;
+    if (out->has_defence_dice && cv != RULES_COVER_NONE && sc->prof->defence_dice[cv] > 0) {
+        rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
+        m->value = sc->prof->defence_dice[cv];
+        snprintf(m->reason, sizeof m->reason, "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
+    }
     out->line[0] = rules_pt_in(rules_fire_origin(sc, fi));
     out->line[1] = rules_pt_in(fj->shape.c);
     return TT_OK;

@@ -43,9 +43,15 @@ static const rules__field rules__bracket_f[] = {{"name", NULL}, {"max_in", NULL}
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
 static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
+static const rules__field rules__dice_within_f[] = {{"range_in", NULL}, {"dice", NULL}, {NULL, NULL}};
+static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__dice_within_f, NULL, 1};
+static const rules__schema rules__by_colour_s = {"by_colour", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"min_range_in", NULL},
                                                {"indirect_modifier", NULL},
+                                               {"dice", NULL},
+                                               {"fires_over_from_hill", NULL},
+                                               {"dice_within", &rules__dice_within_s},
                                                {"brackets", &rules__bracket_s},
                                                {"indirect", NULL},
                                                {"arc_deg", NULL},
@@ -66,7 +72,8 @@ static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {N
 static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};
 static const rules__field rules__to_hit_f[] = {{"die", NULL},         {"max", NULL},
                                                {"always_hits", NULL}, {"always_misses", NULL},
-                                               {"cover", &rules__cover_s}, {NULL, NULL}};
+                                               {"cover", &rules__cover_s}, {"by_colour", &rules__by_colour_s},
+                                               {NULL, NULL}};
 static const rules__schema rules__to_hit_s = {"to_hit", NULL, rules__to_hit_f, NULL, 1};
 static const rules__field rules__los_f[] = {{"figures_block", NULL},
                                             {"own_skirmishers_block", NULL},
@@ -87,6 +94,7 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"base", &rules__base_s},
                                                 {"to_hit", &rules__to_hit_s},
                                                 {"cover_within_in", NULL},
+                                                {"defence_dice", &rules__cover_s},
                                                 {"los", &rules__los_s},
                                                 {"command_radius_in", NULL},
                                                 {"movement", &rules__moves_s},
@@ -106,7 +114,7 @@ static const rules__schema rules__piece_s = {"terrain", "id", rules__piece_f, NU
 static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL},      {"unit", NULL},
                                                {"type", NULL},    {"weapon", NULL},    {"x", NULL},
                                                {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
-                                               {"note", NULL},    {NULL, NULL}};
+                                               {"colour", NULL},  {"note", NULL},      {NULL, NULL}};
 static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
                                                  {"notes", NULL},   {"table", &rules__table_s},

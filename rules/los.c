@@ -122,7 +122,7 @@ static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rul
         return 0;
     if (fk->skirmisher && !p->own_skirmishers_block && !strcmp(fk->side, fi->side))
         return 0;
-    if (p->hill_overfire_in > 0 && fi->on_hill && fi->weapon && (fi->weapon->ball || fi->weapon->grape_range_in > 0) &&
+    if (p->hill_overfire_in > 0 && fi->on_hill && fi->weapon && fi->weapon->fires_over_from_hill &&
         !rules_geom_shape_shape_within(&fk->shape, &fj->shape, rules_fx(p->hill_overfire_in)))
         return 0;
     return rules_geom_shape_seg_blocks(&fk->shape, a, b);

@@ -73,9 +73,26 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         (st = rules_json_num(o, "arc_deg", at, 0, 360, &w->arc_deg, err)) ||
         (st = rules_json_num(o, "pivot_deg", at, 0, 180, &w->pivot_deg, err)) ||
         (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||
+        (st = rules_json_bool(o, "fires_over_from_hill", at, &w->fires_over_from_hill, err)) ||
         (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;
+    const json_t *dw = json_object_get(o, "dice_within");
+    double dice = 0, dwin = 0, dwd = 0;
+    if ((st = rules_json_num(o, "dice", at, 0, 100, &dice, err)))
+        return st;
+    if (dw) {
+        char dat[300];
+        snprintf(dat, sizeof dat, "%s: dice_within", at);
+        if (!json_is_object(dw))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"range_in\": R, \"dice\": N}", dat);
+        if ((st = rules_json_num(dw, "range_in", dat, 0, RULES_MAX_IN, &dwin, err)) ||
+            (st = rules_json_num(dw, "dice", dat, 0, 100, &dwd, err)))
+            return st;
+    }
+    w->dice = (int)dice;
+    w->dice_within_in = dwin;
+    w->dice_within = (int)dwd;
     double imod = 0;
     if ((st = rules_json_num(o, "indirect_modifier", at, -20, 20, &imod, err)))
         return st;
@@ -248,6 +265,33 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             snprintf(p->die, sizeof p->die, "%s", die);
         if (mx < 0)
             mx = !strcmp(p->die, "d12") ? 12 : 6;
+        const json_t *bc = json_object_get(th, "by_colour");
+        if (bc) {
+            const char *ck;
+            json_t *cv;
+            if (!json_is_object(bc) || json_object_size(bc) < 1 || json_object_size(bc) > 4) {
+                st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"by_colour\" must map 1 to 4 colours to the score needed",
+                                at);
+                goto fail;
+            }
+            json_object_foreach((json_t *)bc, ck, cv)
+            {
+                double sc = -1;
+                if (!strcmp(ck, "src") || !strcmp(ck, "house") || !strcmp(ck, "note"))
+                    continue;
+                const json_t *one = json_pack("{s:O}", "v", cv);
+                st = rules_json_num(one, "v", at, 1, 100, &sc, err);
+                json_decref((json_t *)one);
+                if (st)
+                    goto fail;
+                if (strlen(ck) >= sizeof p->colour[0] || p->ncolours >= 4) {
+                    st = tt_err_set(err, TT_ERR_FORMAT, "%s: colour \"%s\" is too long", at, ck);
+                    goto fail;
+                }
+                snprintf(p->colour[p->ncolours], sizeof p->colour[0], "%s", ck);
+                p->colour_to_hit[p->ncolours++] = (int)sc;
+            }
+        }
         p->always_hits = (int)hits;
         p->always_misses = (int)misses;
         const json_t *cv = json_object_get(th, "cover");
@@ -264,6 +308,21 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         p->to_hit_max = (int)mx;
         p->cover_mod[RULES_COVER_SOFT] = (int)soft;
         p->cover_mod[RULES_COVER_HARD] = (int)hard;
+    }
+    const json_t *dd = json_object_get(j, "defence_dice");
+    if (dd) {
+        double soft = 0, hard = 0;
+        snprintf(at, sizeof at, "%s: defence_dice", where);
+        if (!json_is_object(dd)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"soft\": N, \"hard\": N}", at);
+            goto fail;
+        }
+        if ((st = rules_json_num(dd, "soft", at, 0, 100, &soft, err)) ||
+            (st = rules_json_num(dd, "hard", at, 0, 100, &hard, err)))
+            goto fail;
+        p->defence_dice[RULES_COVER_SOFT] = (int)soft;
+        p->defence_dice[RULES_COVER_HARD] = (int)hard;
+        p->defence_dice[RULES_COVER_NONE] = -1; /* marks a ruleset with defence dice */
     }
     const json_t *los = json_object_get(j, "los");
     if (los) {

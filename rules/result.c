@@ -78,13 +78,21 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= json_object_set_new(o, "cover", json_string(r->cover));
         bad |= json_object_set_new(o, "to_hit", r->to_hit == RULES_NULL ? json_null() : json_integer(r->to_hit));
         bad |= json_object_set_new(o, "die", json_string(r->die ? r->die : "d6"));
-        bad |= json_object_set_new(o, "dice", json_null());
+        bad |= json_object_set_new(o, "dice", r->dice > 0 ? json_integer(r->dice) : json_null());
         v = json_array();
         bad |= !v;
         for (int k = 0; v && k < r->n_modifiers; k++)
             bad |= json_array_append_new(v, json_pack("{s:i,s:s}", "value", r->modifiers[k].value, "reason",
                                                       r->modifiers[k].reason));
         bad |= json_object_set_new(o, "modifiers", v);
+        if (r->has_defence_dice) {
+            v = json_array();
+            bad |= !v;
+            for (int k = 0; v && k < r->n_defence_dice; k++)
+                bad |= json_array_append_new(v, json_pack("{s:i,s:s}", "value", r->defence_dice[k].value, "reason",
+                                                          r->defence_dice[k].reason));
+            bad |= json_object_set_new(o, "defence_dice", v);
+        }
         break;
     case RULES_Q_GRAPE:
     case RULES_Q_BALL:

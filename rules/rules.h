@@ -76,6 +76,11 @@ typedef struct rules_result {
     const char *die;          /* "d6" or "d12" */
     rules_modifier modifiers[RULES_MAX_MODIFIERS];
     int n_modifiers;
+    int dice;                 /* dice the shot rolls where the rules fix it, RULES_NULL otherwise */
+    /* bonus dice the defender adds (e.g. {2, "soft cover: hedge1"}); only
+     * in rulesets whose cover gives dice (has_defence_dice) */
+    rules_modifier defence_dice[RULES_MAX_MODIFIERS];
+    int n_defence_dice, has_defence_dice;
     /* every answer that has one: where in the rulebook it comes from */
     const char *rule;
     /* grape (targets), ball (touched, in flight order), blast (hit),

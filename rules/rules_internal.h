@@ -66,6 +66,11 @@ typedef struct rules_weapon {
     double blast_in;       /* blast radius, 0: none */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */
     int indirect_mod;      /* dice modifier when an indirect weapon fires without LOS */
+    int dice;              /* dice each firing figure rolls, 0: the rules do not fix it */
+    int fires_over_from_hill; /* on a hill, fires over figures further than the
+                                 profile's los.artillery_on_hill_fires_over_in from the target */
+    double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
+    int dice_within;
     char *src;             /* the rulebook line the weapon's numbers come from, or NULL */
 } rules_weapon;
 
@@ -83,6 +88,12 @@ typedef struct rules_profile {
     char die[8];             /* "d6" or "d12" */
     int always_hits;         /* > 0: this roll always succeeds (rule of dice): the score needed is capped at it */
     int always_misses;       /* > 0: this roll always fails: the score needed is at least one more */
+    /* the score needed set by the firer's colour (e.g. green 4, yellow 5,
+     * red 6) instead of the range bracket; ncolours 0: by bracket */
+    char colour[4][16];
+    int colour_to_hit[4];
+    int ncolours;
+    int defence_dice[3];     /* bonus dice cover gives the defender, by rules_cover */
     int cover_mod[3];        /* added to the score needed */
     int figures_block;       /* intervening figures block LOS */
     int own_skirmishers_block;
@@ -125,6 +136,7 @@ typedef struct rules_figure {
     int ninside;
     int on_hill;
     int skirmisher;
+    int colour;                 /* index into the profile's colours (0 when it has none) */
 } rules_figure;
 
 typedef struct rules_pbox {

@@ -249,6 +249,25 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
                               sc->prof->name, names);
         }
     }
+    const char *colour = NULL;
+    if ((st = rules_json_str(o, "colour", at, &colour, err)))
+        return st;
+    if (colour) {
+        const rules_profile *pr = sc->prof;
+        f->colour = -1;
+        for (int k = 0; k < pr->ncolours; k++)
+            if (!strcmp(pr->colour[k], colour))
+                f->colour = k;
+        if (f->colour < 0) {
+            char names[80] = "";
+            for (int k = 0; k < pr->ncolours; k++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", pr->colour[k]);
+            return pr->ncolours
+                       ? tt_err_set(err, TT_ERR_FORMAT, "%s: colour \"%s\" must be one of %s", at, colour, names)
+                       : tt_err_set(err, TT_ERR_FORMAT, "%s: ruleset %s has no unit colours; remove \"colour\"", at,
+                                    pr->name);
+        }
+    }
     f->skirmisher = !strcmp(f->type, "skirmisher") || !strcmp(f->type, "skirmishers") ||
                     (weapon && !strcmp(weapon, "skirmisher"));
     f->x = f->y = NAN;

@@ -927,6 +927,13 @@ static void test_unknown_keys(void **state)
     expect_load_error("{\"ruleset\":{\"ruleset\":\"x\",\"cover_within_in\":{\"value\":1,\"scr\":\"b L1\"},"
                       "\"weapons\":{\"m\":{\"range_in\":1}},\"terrain\":{}},\"table\":{\"width_in\":72,\"depth_in\":48}}",
                       TT_ERR_FORMAT, "unknown key \"scr\"");
+    /* a unit colour the ruleset does not have, or a ruleset without colours */
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"colour\":\"blue\"}]}",
+                      TT_ERR_FORMAT, "colour \"blue\" must be one of green, yellow, red");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"colour\":\"green\"}]}",
+                      TT_ERR_FORMAT, "ruleset into-the-breach has no unit colours");
     /* citations are allowed everywhere in a profile, not in a scenario */
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"src\":\"x\",\"table\":{\"width_in\":72,\"depth_in\":48}}",
                       TT_ERR_FORMAT, "unknown key \"src\" in scenario");
@@ -965,7 +972,7 @@ static void check_cited(const char *file, const json_t *v, const char *path, int
 static void test_profiles_cited(void **state)
 {
     (void)state;
-    const char *names[] = {"into-the-breach", "thin-red-line", NULL};
+    const char *names[] = {"into-the-breach", "thin-red-line", "all-the-kings-men", NULL};
     for (int i = 0; names[i]; i++) {
         char path[4096];
         json_t *pj = NULL;

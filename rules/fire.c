@@ -98,6 +98,17 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     out->cover = rules_cover_name(cv);
     out->die = sc->prof->die;
     out->rule = w->src;
+    if (br && br->modifier) {
+        rules_modifier *m = &out->modifiers[out->n_modifiers++];
+        m->value = br->modifier;
+        snprintf(m->reason, sizeof m->reason, "%s range", br->name);
+    }
+    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0) {
+        rules_modifier *m = &out->modifiers[out->n_modifiers++];
+        m->value = -sc->pieces[cover_piece].p.cv;
+        snprintf(m->reason, sizeof m->reason, "cover value %d: %s", sc->pieces[cover_piece].p.cv,
+                 sc->pieces[cover_piece].id);
+    }
     if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv]) {
         rules_modifier *m = &out->modifiers[out->n_modifiers++];
         m->value = -sc->prof->cover_mod[cv];
@@ -116,7 +127,10 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     out->to_hit = RULES_NULL;
     /* the score needed: by the firer's colour where the ruleset says so,
      * else by the range bracket */
-    int base = sc->prof->ncolours ? sc->prof->colour_to_hit[fi->colour] : br ? br->to_hit : RULES_NULL;
+    int base = sc->prof->by_target  ? fj->ds
+               : sc->prof->ncolours ? sc->prof->colour_to_hit[fi->colour]
+               : br                 ? br->to_hit
+                                    : RULES_NULL;
     int allowed = br && in_arc && !too_close && (out->visible || w->indirect);
     if (allowed && base != RULES_NULL)
         out->to_hit = rules_to_hit(sc->prof, base, out->modifiers, out->n_modifiers);

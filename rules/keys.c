@@ -31,7 +31,7 @@ typedef struct rules__schema {
 } rules__schema;
 
 #define RULES__TERRAIN_PROPS                                                                                         \
-    {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL},      \
+    {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL}, {"cv", NULL}, \
         {"stops_ball", NULL}, {"height_in", NULL}
 
 /* A value written with its citation: {"value": V, "src": ...}. */
@@ -39,7 +39,8 @@ static const rules__field rules__value_f[] = {{"value", NULL}, {NULL, NULL}};
 static const rules__schema rules__value_s = {"value", NULL, rules__value_f, NULL, 1};
 
 /* ---- profiles ---- */
-static const rules__field rules__bracket_f[] = {{"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {NULL, NULL}};
+static const rules__field rules__bracket_f[] = {
+    {"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {"modifier", NULL}, {NULL, NULL}};
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
 static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
@@ -87,6 +88,10 @@ static const rules__schema rules__move_s = {"movement", NULL, rules__move_f, NUL
 static const rules__schema rules__moves_s = {"movement", NULL, NULL, &rules__move_s, 1};
 static const rules__field rules__effects_f[] = {{"difficult_factor", NULL}, {"obstacle_cost_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
+static const rules__field rules__quality_f[] = {{"ds", NULL}, {NULL, NULL}};
+static const rules__schema rules__quality_s = {"quality", NULL, rules__quality_f, NULL, 1};
+static const rules__schema rules__stat_type_s = {"stats", NULL, NULL, &rules__quality_s, 1};
+static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_type_s, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"title", NULL},
                                                 {"notes", NULL},
@@ -95,6 +100,7 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"to_hit", &rules__to_hit_s},
                                                 {"cover_within_in", NULL},
                                                 {"defence_dice", &rules__cover_s},
+                                                {"stats", &rules__stats_s},
                                                 {"los", &rules__los_s},
                                                 {"command_radius_in", NULL},
                                                 {"movement", &rules__moves_s},
@@ -114,7 +120,8 @@ static const rules__schema rules__piece_s = {"terrain", "id", rules__piece_f, NU
 static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL},      {"unit", NULL},
                                                {"type", NULL},    {"weapon", NULL},    {"x", NULL},
                                                {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
-                                               {"colour", NULL},  {"note", NULL},      {NULL, NULL}};
+                                               {"colour", NULL},  {"quality", NULL},   {"ds", NULL},
+                                               {"note", NULL},    {NULL, NULL}};
 static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
                                                  {"notes", NULL},   {"table", &rules__table_s},

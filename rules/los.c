@@ -233,6 +233,7 @@ rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
     rules_pt a = rules_fire_origin(sc, &sc->figs[i]), b = fj->shape.c, q = a;
     double dx = rules_in(a.x - b.x), dy = rules_in(a.y - b.y), L = hypot(dx, dy);
     rules_cover best = RULES_COVER_NONE;
+    int best_score = 0;
     if (piece)
         *piece = -1;
     if (L > 0) {
@@ -244,10 +245,13 @@ rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
     }
     for (size_t k = 0; k < sc->npieces; k++) {
         const rules_piece *pc = &sc->pieces[k];
-        if (pc->p.cover <= best)
+        /* the best cover: the highest cover value, then soft < hard */
+        int score = pc->p.cv * 4 + (int)pc->p.cover;
+        if (score <= best_score)
             continue;
         if (rules_piece_contains(pc, b) || rules_piece_cuts(pc, q, b)) {
             best = pc->p.cover;
+            best_score = score;
             if (piece)
                 *piece = (int)k;
         }

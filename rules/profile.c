@@ -23,6 +23,10 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
         (st = rules_json_bool(o, "stops_ball", where, &p->stops_ball, err)) ||
         (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)))
         return st;
+    double cv = p->cv;
+    if ((st = rules_json_num(o, "cv", where, 0, 20, &cv, err)))
+        return st;
+    p->cv = (int)cv;
     s = NULL;
     if ((st = rules_json_str(o, "cover", where, &s, err)))
         return st;
@@ -135,8 +139,11 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
             rules_bracket *br = &w->br[i];
             snprintf(br->name, sizeof br->name, "%s", bn);
             br->max_in = -1;
-            if ((st = rules_json_num(e, "max_in", bat, 0, RULES_MAX_IN, &br->max_in, err)))
+            double bm = 0;
+            if ((st = rules_json_num(e, "max_in", bat, 0, RULES_MAX_IN, &br->max_in, err)) ||
+                (st = rules_json_num(e, "modifier", bat, -20, 20, &bm, err)))
                 return st;
+            br->modifier = (int)bm;
             if (br->max_in < 0 || br->max_in < prev)
                 return tt_err_set(err, TT_ERR_FORMAT, "%s: \"max_in\" missing or shorter than the bracket before",
                                   bat);
@@ -308,6 +315,57 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         p->to_hit_max = (int)mx;
         p->cover_mod[RULES_COVER_SOFT] = (int)soft;
         p->cover_mod[RULES_COVER_HARD] = (int)hard;
+    }
+    const json_t *stats = json_object_get(j, "stats");
+    if (stats) { /* {"type": {"quality": {"ds": N}, ...}, ...} */
+        const char *tk, *qk;
+        json_t *tv, *qv;
+        snprintf(at, sizeof at, "%s: stats", where);
+        if (!json_is_object(stats)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must map figure types to qualities and their DS", at);
+            goto fail;
+        }
+        p->by_target = 1;
+        json_object_foreach((json_t *)stats, tk, tv)
+        {
+            if (!strcmp(tk, "src") || !strcmp(tk, "house") || !strcmp(tk, "note"))
+                continue;
+            if (!json_is_object(tv) || p->ntypes >= 4 || strlen(tk) >= sizeof p->stat_type[0]) {
+                st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must map qualities to {\"ds\": N} (at most 4 types)",
+                                at, tk);
+                goto fail;
+            }
+            int t = p->ntypes++;
+            snprintf(p->stat_type[t], sizeof p->stat_type[0], "%s", tk);
+            json_object_foreach(tv, qk, qv)
+            {
+                if (!strcmp(qk, "src") || !strcmp(qk, "house") || !strcmp(qk, "note"))
+                    continue;
+                int q = 0;
+                while (q < p->nqualities && strcmp(p->quality[q], qk))
+                    q++;
+                if (q == p->nqualities) {
+                    if (q >= 4 || strlen(qk) >= sizeof p->quality[0]) {
+                        st = tt_err_set(err, TT_ERR_FORMAT, "%s: at most 4 qualities", at);
+                        goto fail;
+                    }
+                    snprintf(p->quality[q], sizeof p->quality[0], "%s", qk);
+                    p->nqualities++;
+                }
+                double ds = -1;
+                char qat[300];
+                snprintf(qat, sizeof qat, "%s: %s %s", at, tk, qk);
+                if (!json_is_object(qv) || (st = rules_json_num(qv, "ds", qat, 0, 20, &ds, err)))
+                    goto fail_ds;
+                if (ds < 0) {
+                fail_ds:
+                    if (!st)
+                        st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"ds\": N}", qat);
+                    goto fail;
+                }
+                p->ds[t][q] = (int)ds;
+            }
+        }
     }
     const json_t *dd = json_object_get(j, "defence_dice");
     if (dd) {

@@ -38,6 +38,7 @@ typedef struct rules_terrain_props {
     int shields_blast;    /* blasts do not reach through it */
     int stops_ball;       /* cannonballs stop at it */
     double height_in;
+    int cv;               /* cover value added to the score needed (a d12 ruleset), 0: none */
 } rules_terrain_props;
 
 typedef struct rules_terrain_kind {
@@ -50,6 +51,7 @@ typedef struct rules_bracket {
     double max_in;
     int64_t max_fx;
     int to_hit;
+    int modifier; /* dice modifier at this range (e.g. short +1, long -1), 0: none */
 } rules_bracket;
 
 typedef struct rules_weapon {
@@ -94,6 +96,12 @@ typedef struct rules_profile {
     int colour_to_hit[4];
     int ncolours;
     int defence_dice[3];     /* bonus dice cover gives the defender, by rules_cover */
+    /* the score needed is the target's defence (DS) when the profile gives a
+     * stat line: ds[type][quality]; by_target 0: not so */
+    int by_target;
+    char stat_type[4][16], quality[4][16];
+    int ds[4][4];
+    int ntypes, nqualities;
     int cover_mod[3];        /* added to the score needed */
     int figures_block;       /* intervening figures block LOS */
     int own_skirmishers_block;
@@ -137,6 +145,7 @@ typedef struct rules_figure {
     int on_hill;
     int skirmisher;
     int colour;                 /* index into the profile's colours (0 when it has none) */
+    int ds;                     /* defence (DS) where the ruleset has it, else 0 */
 } rules_figure;
 
 typedef struct rules_pbox {

@@ -268,6 +268,33 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
                                     pr->name);
         }
     }
+    /* defence (DS): the figure's own "ds", else the profile's stat line for
+     * its type (the first type when it is not listed) and quality */
+    const char *quality = NULL;
+    double ds = -1;
+    if ((st = rules_json_str(o, "quality", at, &quality, err)) ||
+        (st = rules_json_num(o, "ds", at, 0, 20, &ds, err)))
+        return st;
+    const rules_profile *pp = sc->prof;
+    if ((quality || ds >= 0) && !pp->by_target)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: ruleset %s has no %s; remove it", at, pp->name,
+                          quality ? "\"quality\"" : "\"ds\" (defence)");
+    if (pp->by_target) {
+        int t = 0, q = -1;
+        for (int k = 0; k < pp->ntypes; k++)
+            if (!strcmp(pp->stat_type[k], f->type))
+                t = k;
+        for (int k = 0; k < pp->nqualities; k++)
+            if (!strcmp(pp->quality[k], quality ? quality : "regular"))
+                q = k;
+        if (q < 0 && quality) {
+            char names[80] = "";
+            for (int k = 0; k < pp->nqualities; k++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", pp->quality[k]);
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: quality \"%s\" must be one of %s", at, quality, names);
+        }
+        f->ds = ds >= 0 ? (int)ds : pp->ds[t][q < 0 ? 0 : q];
+    }
     f->skirmisher = !strcmp(f->type, "skirmisher") || !strcmp(f->type, "skirmishers") ||
                     (weapon && !strcmp(weapon, "skirmisher"));
     f->x = f->y = NAN;

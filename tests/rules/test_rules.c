@@ -934,6 +934,13 @@ static void test_unknown_keys(void **state)
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"colour\":\"green\"}]}",
                       TT_ERR_FORMAT, "ruleset into-the-breach has no unit colours");
+    /* a quality the ruleset does not have, or a ruleset without stat lines */
+    expect_load_error("{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"quality\":\"veteran\"}]}",
+                      TT_ERR_FORMAT, "quality \"veteran\" must be one of green, regular, elite");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"m1\",\"x\":1,\"y\":1,\"ds\":4}]}",
+                      TT_ERR_FORMAT, "ruleset into-the-breach has no \"ds\" (defence); remove it");
     /* citations are allowed everywhere in a profile, not in a scenario */
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"src\":\"x\",\"table\":{\"width_in\":72,\"depth_in\":48}}",
                       TT_ERR_FORMAT, "unknown key \"src\" in scenario");
@@ -972,7 +979,7 @@ static void check_cited(const char *file, const json_t *v, const char *path, int
 static void test_profiles_cited(void **state)
 {
     (void)state;
-    const char *names[] = {"into-the-breach", "thin-red-line", "all-the-kings-men", NULL};
+    const char *names[] = {"into-the-breach", "thin-red-line", "all-the-kings-men", "fixed-bayonet", NULL};
     for (int i = 0; names[i]; i++) {
         char path[4096];
         json_t *pj = NULL;

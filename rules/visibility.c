@@ -167,7 +167,8 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
         free(v.pts);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
-    qsort(v.pts, v.n, sizeof *v.pts, rules__cmp_vpt);
+    if (v.n > 1) /* nothing seen leaves v.pts NULL: qsort must not get it */
+        qsort(v.pts, v.n, sizeof *v.pts, rules__cmp_vpt);
     out->polygon = malloc((v.n + 1) * sizeof *out->polygon);
     if (!out->polygon) {
         free(v.pts);

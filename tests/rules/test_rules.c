@@ -450,6 +450,28 @@ static void test_property_los_grid_lattice(void **state)
     assert_true(blocked < total * 9 / 10);
 }
 
+/* Issue 15 item 7: a figure in a table corner walled off by a building
+ * whose corners are all off the table sees no table corner and no
+ * building corner, only the two points where the building's face meets the
+ * table edges. Also run under UBSan (fatal in the test build): the answer
+ * is built without qsort being handed a NULL array. */
+static void test_visibility_nothing_visible(void **state)
+{
+    (void)state;
+    rules_scenario *sc = load_ok(
+        "{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+        "\"terrain\":[{\"id\":\"h\",\"kind\":\"building\",\"polygon\":[[-5,7],[7,-5],[80,-5],[80,60],[-5,60]]}],"
+        "\"figures\":[{\"id\":\"g\",\"x\":0,\"y\":0}]}");
+    rules_result r;
+    tt_err err = {0};
+    assert_int_equal(rules_visibility(sc, "g", &r, &err), TT_OK);
+    assert_true(r.n_polygon <= 3);
+    for (size_t i = 0; i < r.n_polygon; i++)
+        assert_true(r.polygon[i].x + r.polygon[i].y <= 2 + 1e-9); /* nothing behind the face */
+    rules_result_free(&r);
+    rules_scenario_destroy(sc);
+}
+
 /* The visibility polygon (blockers of earlier rays tried first, rays that
  * stop at the first hit) is the same, corner for corner, as the plain ray
  * cast to every corner, on random tables in general position, on a 1/2"
@@ -1031,6 +1053,7 @@ int main(void)
         cmocka_unit_test(test_property_los_grid_vs_bruteforce),
         cmocka_unit_test(test_property_los_grid_lattice),
         cmocka_unit_test(test_property_visibility_reference),
+        cmocka_unit_test(test_visibility_nothing_visible),
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_radius_reference),
         cmocka_unit_test(test_property_grape_reference),

@@ -48,8 +48,16 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, rules
         out->allowed_known = 0;
         out->ok = RULES_NULL;
     } else {
-        double allowed = al->inches * (difficult ? sc->prof->difficult_factor : 1) -
-                         obstacles * sc->prof->obstacle_cost_in;
+        double factor = al->difficult_factor >= 0 ? al->difficult_factor : sc->prof->difficult_factor;
+        double allowed = al->inches;
+        if (difficult) {
+            allowed *= factor;
+            /* factors are written to 6 places (0.666667): a product within
+             * 1e-4 of a whole inch is that inch */
+            if (sc->prof->difficult_round_up)
+                allowed = ceil(allowed - 1e-4);
+        }
+        allowed -= obstacles * sc->prof->obstacle_cost_in;
         if (allowed < 0)
             allowed = 0;
         out->allowed_known = 1;

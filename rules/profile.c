@@ -412,6 +412,12 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         if ((st = rules_json_num(te, "difficult_factor", at, 0, 1, &p->difficult_factor, err)) ||
             (st = rules_json_num(te, "obstacle_cost_in", at, 0, RULES_MAX_IN, &p->obstacle_cost_in, err)))
             goto fail;
+        const json_t *ru = rules_json_value(json_object_get(te, "round_up"));
+        if (ru && !json_is_boolean(ru)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"round_up\" must be true or false", at);
+            goto fail;
+        }
+        p->difficult_round_up = ru && json_is_true(ru);
     }
 
     /* terrain kinds */
@@ -490,8 +496,13 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
                 goto fail;
             }
             p->nmoves++;
+            a->difficult_factor = -1;
             const json_t *mvv = val;
             if (json_is_object(val)) { /* {"inches": N} or {"dice": "2d6"}, with its citation */
+                char mat[300];
+                snprintf(mat, sizeof mat, "%s: movement \"%s\"", where, key);
+                if ((st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)))
+                    goto fail;
                 const json_t *in = json_object_get(val, "inches"), *dc = json_object_get(val, "dice");
                 mvv = in ? in : dc ? dc : val;
             }

@@ -80,6 +80,7 @@ typedef struct rules_allowance {
     char *type;    /* figure type, e.g. "foot" */
     double inches; /* < 0 when dice decide */
     char *dice;    /* e.g. "1d6+3", or NULL */
+    double difficult_factor; /* this type's own factor in difficult going, < 0: the profile's */
 } rules_allowance;
 
 typedef struct rules_profile {
@@ -112,6 +113,7 @@ typedef struct rules_profile {
     int base_round;
     double base_w_in, base_d_in; /* default base: diameter, or rect w x d */
     double difficult_factor, obstacle_cost_in;
+    int difficult_round_up; /* allowance in difficult going rounded up to whole inches */
     rules_terrain_kind *kinds;
     size_t nkinds;
     rules_weapon *weapons;

@@ -211,6 +211,18 @@ static int rules__skip(rules__scan *c)
     return 0;
 }
 
+/* Skips a value and the comma after it (the next member or element follows). */
+static int rules__next(rules__scan *c)
+{
+    if (rules__skip(c))
+        return -1;
+    rules__ws(c);
+    if (*c->s != ',')
+        return -1;
+    rules__adv(c);
+    return 0;
+}
+
 /* One step of a path: an object key, or an array index when key is NULL. */
 typedef struct rules__step {
     const char *key;
@@ -247,25 +259,16 @@ static int rules__locate(const char *text, const rules__step *path, int n, int *
                     }
                     break;
                 }
-                if (rules__skip(&c))
+                if (rules__next(&c))
                     return -1;
-                rules__ws(&c);
-                if (*c.s != ',')
-                    return -1;
-                rules__adv(&c);
             }
         } else {
             if (*c.s != '[')
                 return -1;
             rules__adv(&c);
-            for (size_t i = 0; i < path[d].index; i++) {
-                if (rules__skip(&c))
+            for (size_t i = 0; i < path[d].index; i++)
+                if (rules__next(&c))
                     return -1;
-                rules__ws(&c);
-                if (*c.s != ',')
-                    return -1;
-                rules__adv(&c);
-            }
             rules__ws(&c);
             if (d == n - 1) {
                 *line = c.line;

@@ -444,7 +444,7 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
         if (r.n_polygon >= 3)
             st = overlay_add_polygon(l, &r.polygon[0].x, (int)r.n_polygon, v, err);
     } else if (!strcmp(q, "move")) {
-        if ((st = rules_move(s->sc, from, top, &r, err)) != TT_OK)
+        if ((st = rules_move(s->sc, from, top, -1, &r, err)) != TT_OK)
             goto done;
         line.role = r.ok == 0 ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_NEUTRAL;
         line.dashed = r.ok == 0;

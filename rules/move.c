@@ -3,9 +3,28 @@
 #include "rules_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, rules_result *out, tt_err *err)
+/* The allowance a roll of `dice` ("NdS" or "NdS+K") gives: roll + K, or an
+ * error when the dice cannot show `roll`. */
+static tt_status rules__rolled(const rules_allowance *al, int roll, double *inches, tt_err *err)
+{
+    int n = 0, s = 0, k = 0, used = 0;
+    if (sscanf(al->dice, "%dd%d%n", &n, &s, &used) != 2 || n <= 0 || s <= 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "movement of \"%s\": dice \"%s\" are not of the form 2d6 or 1d6+3",
+                          al->type, al->dice);
+    if (al->dice[used] && sscanf(al->dice + used, "+%d", &k) != 1)
+        return tt_err_set(err, TT_ERR_FORMAT, "movement of \"%s\": dice \"%s\" are not of the form 2d6 or 1d6+3",
+                          al->type, al->dice);
+    if (roll < n || roll > n * s)
+        return tt_err_set(err, TT_ERR_ARG, "a roll of %d is not possible on %dd%d (%d to %d): give what the dice showed",
+                          roll, n, s, n, n * s);
+    *inches = roll + k;
+    return TT_OK;
+}
+
+tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err)
 {
     int i;
     size_t cap = 0;
@@ -25,6 +44,15 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, rules
     if (!al)
         return tt_err_set(err, TT_ERR_UNKNOWN, "ruleset %s has no movement allowance for figure type \"%s\" (of \"%s\")",
                           sc->prof->name, f->type, f->id);
+    double base = al->inches;
+    if (roll >= 0) {
+        if (al->inches >= 0)
+            return tt_err_set(err, TT_ERR_ARG,
+                              "figure type \"%s\" (of \"%s\") moves a fixed %g\" in ruleset %s: leave out \"roll\"",
+                              f->type, f->id, al->inches, sc->prof->name);
+        if ((st = rules__rolled(al, roll, &base, err)))
+            return st;
+    }
     rules_pt a = f->shape.c, b = {rules_fx(to.x), rules_fx(to.y)};
     int difficult = 0, impassable = 0, obstacles = 0;
     for (size_t k = 0; k < sc->npieces; k++) {
@@ -44,12 +72,12 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, rules
         out->allowed_known = 1;
         out->allowed_in = 0;
         out->ok = 0;
-    } else if (al->inches < 0) {
+    } else if (base < 0) {
         out->allowed_known = 0;
         out->ok = RULES_NULL;
     } else {
         double factor = al->difficult_factor >= 0 ? al->difficult_factor : sc->prof->difficult_factor;
-        double allowed = al->inches;
+        double allowed = base;
         if (difficult) {
             allowed *= factor;
             /* factors are written to 6 places (0.666667): a product within

@@ -109,7 +109,14 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
         rules_point at;
         if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__xy(q, "to", &at, err)))
             return st;
-        st = rules_move(sc, from, at, &r, err);
+        const json_t *rv = json_object_get(q, "roll");
+        int roll = -1;
+        if (rv) {
+            if (!json_is_integer(rv) || json_integer_value(rv) < 0 || json_integer_value(rv) > 1000)
+                return tt_err_set(err, TT_ERR_ARG, "\"roll\" must be the whole number the movement dice showed");
+            roll = (int)json_integer_value(rv);
+        }
+        st = rules_move(sc, from, at, roll, &r, err);
     } else {
         return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (los, fire, grape, ball, blast, command, aspect, "
                                            "visibility, move)",

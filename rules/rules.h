@@ -180,8 +180,10 @@ tt_status rules_command(rules_scenario *sc, const char *general, rules_result *o
 tt_status rules_aspect(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err);
 /* The area A can see (terrain that blocks LOS), as a polygon. */
 tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *out, tt_err *err);
-/* A straight move of A's centre to `to`. */
-tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, rules_result *out, tt_err *err);
+/* A straight move of A's centre to `to`.  `roll`: what the movement dice
+ * showed (their sum, before any "+N" of the allowance) when A's type moves
+ * by dice, or -1 when not rolled (the allowance is then unknown). */
+tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err);
 
 /* One query object of the contract -> its answer object.  On a bad query
  * returns an error status and a message; the CLI prints {"error": msg}. */

@@ -83,7 +83,7 @@ static const rules__field rules__los_f[] = {{"figures_block", NULL},
                                             {NULL, NULL}};
 static const rules__schema rules__los_s = {"los", NULL, rules__los_f, NULL, 1};
 /* A movement allowance: a number, a dice string, or {"inches"|"dice", src}. */
-static const rules__field rules__move_f[] = {{"inches", NULL}, {"dice", NULL}, {"difficult_factor", NULL}, {NULL, NULL}};
+static const rules__field rules__move_f[] = {{"inches", NULL}, {"dice", NULL}, {"difficult_factor", NULL}, {"difficult_cost_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__move_s = {"movement", NULL, rules__move_f, NULL, 1};
 static const rules__schema rules__moves_s = {"movement", NULL, NULL, &rules__move_s, 1};
 static const rules__field rules__effects_f[] = {{"difficult_factor", NULL}, {"obstacle_cost_in", NULL}, {"round_up", NULL}, {NULL, NULL}};

@@ -84,6 +84,7 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
              * 1e-4 of a whole inch is that inch */
             if (sc->prof->difficult_round_up)
                 allowed = ceil(allowed - 1e-4);
+            allowed -= al->difficult_cost_in;
         }
         allowed -= obstacles * sc->prof->obstacle_cost_in;
         if (allowed < 0)

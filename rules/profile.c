@@ -501,7 +501,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             if (json_is_object(val)) { /* {"inches": N} or {"dice": "2d6"}, with its citation */
                 char mat[300];
                 snprintf(mat, sizeof mat, "%s: movement \"%s\"", where, key);
-                if ((st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)))
+                if ((st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)) ||
+                    (st = rules_json_num(val, "difficult_cost_in", mat, 0, RULES_MAX_IN, &a->difficult_cost_in, err)))
                     goto fail;
                 const json_t *in = json_object_get(val, "inches"), *dc = json_object_get(val, "dice");
                 mvv = in ? in : dc ? dc : val;

@@ -81,6 +81,7 @@ typedef struct rules_allowance {
     double inches; /* < 0 when dice decide */
     char *dice;    /* e.g. "1d6+3", or NULL */
     double difficult_factor; /* this type's own factor in difficult going, < 0: the profile's */
+    double difficult_cost_in; /* inches this type loses in difficult going (after the factor) */
 } rules_allowance;
 
 typedef struct rules_profile {

@@ -6,22 +6,33 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The allowance a roll of `dice` ("NdS" or "NdS+K") gives: roll + K, or an
- * error when the dice cannot show `roll`. */
-static tt_status rules__rolled(const rules_allowance *al, int roll, double *inches, tt_err *err)
+/* The dice of a movement allowance, "NdS" or "NdS+K". */
+static tt_status rules__dice(const rules_allowance *al, int *n, int *s, int *k, tt_err *err)
 {
-    int n = 0, s = 0, k = 0, used = 0;
-    if (sscanf(al->dice, "%dd%d%n", &n, &s, &used) != 2 || n <= 0 || s <= 0)
+    int used = 0;
+    *n = *s = *k = 0;
+    if (sscanf(al->dice, "%dd%d%n", n, s, &used) != 2 || *n <= 0 || *s <= 0 ||
+        (al->dice[used] && sscanf(al->dice + used, "+%d", k) != 1))
         return tt_err_set(err, TT_ERR_FORMAT, "movement of \"%s\": dice \"%s\" are not of the form 2d6 or 1d6+3",
                           al->type, al->dice);
-    if (al->dice[used] && sscanf(al->dice + used, "+%d", &k) != 1)
-        return tt_err_set(err, TT_ERR_FORMAT, "movement of \"%s\": dice \"%s\" are not of the form 2d6 or 1d6+3",
-                          al->type, al->dice);
-    if (roll < n || roll > n * s)
-        return tt_err_set(err, TT_ERR_ARG, "a roll of %d is not possible on %dd%d (%d to %d): give what the dice showed",
-                          roll, n, s, n, n * s);
-    *inches = roll + k;
     return TT_OK;
+}
+
+/* The allowance `base` inches leave after the terrain on the way. */
+static double rules__after_terrain(const rules_scenario *sc, const rules_allowance *al, double base, int difficult,
+                                   int obstacles)
+{
+    double allowed = base;
+    if (difficult) {
+        allowed *= al->difficult_factor >= 0 ? al->difficult_factor : sc->prof->difficult_factor;
+        /* factors are written to 6 places (0.666667): a product within
+         * 1e-4 of a whole inch is that inch */
+        if (sc->prof->difficult_round_up)
+            allowed = ceil(allowed - 1e-4);
+        allowed -= al->difficult_cost_in;
+    }
+    allowed -= obstacles * sc->prof->obstacle_cost_in;
+    return allowed < 0 ? 0 : allowed;
 }
 
 tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err)
@@ -45,13 +56,19 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
         return tt_err_set(err, TT_ERR_UNKNOWN, "ruleset %s has no movement allowance for figure type \"%s\" (of \"%s\")",
                           sc->prof->name, f->type, f->id);
     double base = al->inches;
+    int dn = 0, ds = 0, dk = 0;
+    if (roll >= 0 && al->inches >= 0)
+        return tt_err_set(err, TT_ERR_ARG,
+                          "figure type \"%s\" (of \"%s\") moves a fixed %g\" in ruleset %s: leave out \"roll\"", f->type,
+                          f->id, al->inches, sc->prof->name);
+    if (al->inches < 0 && (st = rules__dice(al, &dn, &ds, &dk, err)))
+        return st;
     if (roll >= 0) {
-        if (al->inches >= 0)
+        if (roll < dn || roll > dn * ds)
             return tt_err_set(err, TT_ERR_ARG,
-                              "figure type \"%s\" (of \"%s\") moves a fixed %g\" in ruleset %s: leave out \"roll\"",
-                              f->type, f->id, al->inches, sc->prof->name);
-        if ((st = rules__rolled(al, roll, &base, err)))
-            return st;
+                              "a roll of %d is not possible on %dd%d (%d to %d): give what the dice showed", roll, dn, ds,
+                              dn, dn * ds);
+        base = roll + dk;
     }
     rules_pt a = f->shape.c, b = {rules_fx(to.x), rules_fx(to.y)};
     int difficult = 0, impassable = 0, obstacles = 0;
@@ -75,20 +92,11 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
     } else if (base < 0) {
         out->allowed_known = 0;
         out->ok = RULES_NULL;
+        out->has_allowed_range = 1; /* what the lowest and the highest roll allow */
+        out->allowed_range_in[0] = rules__after_terrain(sc, al, dn + dk, difficult, obstacles);
+        out->allowed_range_in[1] = rules__after_terrain(sc, al, dn * ds + dk, difficult, obstacles);
     } else {
-        double factor = al->difficult_factor >= 0 ? al->difficult_factor : sc->prof->difficult_factor;
-        double allowed = base;
-        if (difficult) {
-            allowed *= factor;
-            /* factors are written to 6 places (0.666667): a product within
-             * 1e-4 of a whole inch is that inch */
-            if (sc->prof->difficult_round_up)
-                allowed = ceil(allowed - 1e-4);
-            allowed -= al->difficult_cost_in;
-        }
-        allowed -= obstacles * sc->prof->obstacle_cost_in;
-        if (allowed < 0)
-            allowed = 0;
+        double allowed = rules__after_terrain(sc, al, base, difficult, obstacles);
         out->allowed_known = 1;
         out->allowed_in = allowed;
         int64_t A = rules_fx(allowed);

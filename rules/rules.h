@@ -92,6 +92,8 @@ typedef struct rules_result {
     /* move */
     double allowed_in;        /* valid when allowed_known */
     int allowed_known;        /* 0 where dice decide */
+    int has_allowed_range;    /* dice decide and no roll given: */
+    double allowed_range_in[2]; /* the allowance of the lowest and the highest roll */
     int ok;                   /* 1, 0 or RULES_NULL */
 
     /* Geometry for drawing. */

@@ -90,6 +90,12 @@ static tt_status rules__piece_parse(rules_scenario *sc, json_t *seen, const json
     pc->p = k->props;
     if ((st = rules_terrain_props_parse(o, at, &pc->p, err)))
         return st;
+    /* flat ground (a kind of height 0: river, rough, ...) has no height to give */
+    if (k->props.height_in <= 0 && json_object_get(o, "height_in"))
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: kind \"%s\" is flat ground in ruleset %s and cannot have a \"height_in\"; remove it, or "
+                          "use a kind that stands up (hill, building, woods, wall, hedge)",
+                          at, kind, sc->prof->name);
     const json_t *poly = json_object_get(o, "polygon"), *line = json_object_get(o, "line");
     if (!!poly == !!line)
         return tt_err_set(err, TT_ERR_FORMAT,

@@ -190,6 +190,13 @@ static void test_scenario_errors(void **state)
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"terrain\":[{\"id\":\"bow\",\"kind\":\"building\",\"polygon\":[[0,0],[4,4],[4,0],[0,4]]}]}",
                       TT_ERR_FORMAT, "self-intersecting");
+    /* a height on flat ground (a river) is refused; on a hill it is taken */
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"r\",\"kind\":\"river\",\"height_in\":2,\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}",
+                      TT_ERR_FORMAT, "kind \"river\" is flat ground in ruleset into-the-breach and cannot have a \"height_in\"");
+    rules_scenario_destroy(load_ok("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                   "\"terrain\":[{\"id\":\"h\",\"kind\":\"hill\",\"height_in\":3,"
+                                   "\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}"));
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[" FIG("m1", 80, 23) "]}",
                       TT_ERR_FORMAT, "off the 72 x 48 table");

@@ -55,6 +55,7 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
     if (!al)
         return tt_err_set(err, TT_ERR_UNKNOWN, "ruleset %s has no movement allowance for figure type \"%s\" (of \"%s\")",
                           sc->prof->name, f->type, f->id);
+    out->rule = al->src;
     double base = al->inches;
     int dn = 0, ds = 0, dk = 0;
     if (roll >= 0 && al->inches >= 0)

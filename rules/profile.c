@@ -501,6 +501,13 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             if (json_is_object(val)) { /* {"inches": N} or {"dice": "2d6"}, with its citation */
                 char mat[300];
                 snprintf(mat, sizeof mat, "%s: movement \"%s\"", where, key);
+                const char *msrc = NULL;
+                if ((st = rules_json_str(val, "src", mat, &msrc, err)))
+                    goto fail;
+                if (msrc && !(a->src = strdup(msrc))) {
+                    st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+                    goto fail;
+                }
                 if ((st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)) ||
                     (st = rules_json_num(val, "difficult_cost_in", mat, 0, RULES_MAX_IN, &a->difficult_cost_in, err)))
                     goto fail;
@@ -544,6 +551,7 @@ void rules_profile_destroy(rules_profile *p)
     for (size_t i = 0; i < p->nmoves; i++) {
         free(p->moves[i].type);
         free(p->moves[i].dice);
+        free(p->moves[i].src);
     }
     free(p->kinds);
     free(p->weapons);

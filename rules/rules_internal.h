@@ -82,6 +82,7 @@ typedef struct rules_allowance {
     char *dice;    /* e.g. "1d6+3", or NULL */
     double difficult_factor; /* this type's own factor in difficult going, < 0: the profile's */
     double difficult_cost_in; /* inches this type loses in difficult going (after the factor) */
+    char *src;                /* the rulebook line of the allowance, or NULL (house) */
 } rules_allowance;
 
 typedef struct rules_profile {

@@ -24,7 +24,10 @@ static double rules__after_terrain(const rules_scenario *sc, const rules_allowan
 {
     double allowed = base;
     if (difficult) {
-        allowed *= al->difficult_factor >= 0 ? al->difficult_factor : sc->prof->difficult_factor;
+        /* difficult & 2: very difficult going on the way, which sets the pace */
+        allowed *= (difficult & 2) ? sc->prof->very_difficult_factor
+                   : al->difficult_factor >= 0 ? al->difficult_factor
+                                               : sc->prof->difficult_factor;
         /* factors are written to 6 places (0.666667): a product within
          * 1e-4 of a whole inch is that inch */
         if (sc->prof->difficult_round_up)
@@ -81,6 +84,8 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
         if ((st = rules_result_add_id(out, pc->id, &cap, err)))
             return st;
         difficult |= pc->p.movement == RULES_MOVE_DIFFICULT;
+        if (pc->p.movement == RULES_MOVE_VERY_DIFFICULT)
+            difficult |= sc->prof->very_difficult_factor >= 0 ? 2 : 1;
         impassable |= pc->p.movement == RULES_MOVE_IMPASSABLE;
         obstacles += pc->p.movement == RULES_MOVE_OBSTACLE;
     }

@@ -52,9 +52,12 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
             p->movement = RULES_MOVE_OBSTACLE;
         else if (!strcmp(s, "impassable"))
             p->movement = RULES_MOVE_IMPASSABLE;
+        else if (!strcmp(s, "very-difficult"))
+            p->movement = RULES_MOVE_VERY_DIFFICULT;
         else
             return tt_err_set(err, TT_ERR_FORMAT,
-                              "%s: movement \"%s\" must be open, difficult, obstacle or impassable", where, s);
+                              "%s: movement \"%s\" must be open, difficult, very-difficult, obstacle or impassable",
+                              where, s);
     }
     return TT_OK;
 }
@@ -241,6 +244,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     p->base_round = 1;
     p->base_w_in = p->base_d_in = 1.0;
     p->difficult_factor = 0.5;
+    p->very_difficult_factor = -1;
     if ((st = rules_json_num(j, "cover_within_in", where, 0, RULES_MAX_IN, &p->cover_within_in, err)) ||
         (st = rules_json_num(j, "command_radius_in", where, 0, RULES_MAX_IN, &p->command_in, err)))
         goto fail;
@@ -410,7 +414,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         if ((st = rules_json_num(te, "difficult_factor", at, 0, 1, &p->difficult_factor, err)) ||
-            (st = rules_json_num(te, "obstacle_cost_in", at, 0, RULES_MAX_IN, &p->obstacle_cost_in, err)))
+            (st = rules_json_num(te, "obstacle_cost_in", at, 0, RULES_MAX_IN, &p->obstacle_cost_in, err)) ||
+            (st = rules_json_num(te, "very_difficult_factor", at, 0, 1, &p->very_difficult_factor, err)))
             goto fail;
         const json_t *ru = rules_json_value(json_object_get(te, "round_up"));
         if (ru && !json_is_boolean(ru)) {

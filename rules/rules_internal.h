@@ -26,7 +26,8 @@ typedef enum {
     RULES_MOVE_OPEN = 0,
     RULES_MOVE_DIFFICULT,
     RULES_MOVE_OBSTACLE,
-    RULES_MOVE_IMPASSABLE
+    RULES_MOVE_IMPASSABLE,
+    RULES_MOVE_VERY_DIFFICULT /* slower than difficult (very_difficult_factor) */
 } rules_move_kind;
 
 /* What a terrain kind (or one piece) does. */
@@ -115,6 +116,7 @@ typedef struct rules_profile {
     int base_round;
     double base_w_in, base_d_in; /* default base: diameter, or rect w x d */
     double difficult_factor, obstacle_cost_in;
+    double very_difficult_factor; /* < 0: as difficult going */
     int difficult_round_up; /* allowance in difficult going rounded up to whole inches */
     rules_terrain_kind *kinds;
     size_t nkinds;

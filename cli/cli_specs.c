@@ -170,10 +170,16 @@ const cli_spec cli_spec_track = {
     "track figures live from a camera, video or image sequence",
     "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] "
     "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] "
-    "[--max-frames N] [--grace FRAMES] [--threads N]",
+    "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout MS] [--http [HOST:]PORT [--http-key KEY]]",
     "SRC is a camera (/dev/videoN), a USB camera by serial number (usb:SERIAL; 'tabletrack cameras' lists them), "
     "a video file, or an image sequence such as 'frames/*.png' (quoted). Ends at the end of the source or on "
-    "Ctrl-C, with every output complete.",
+    "Ctrl-C, with every output complete.\n"
+    "With --http the table is also served: open the address it prints (table: http://HOST:PORT/?key=KEY) on a phone "
+    "to set up the table and ask questions during the game; answers are drawn on the felt and recorded. The server "
+    "then stays up after a file source ends, until Ctrl-C. Only 127.0.0.1 by default: give --http 0.0.0.0:8080 (or "
+    "the laptop's address) for phones on the club's network. Reading needs no key; changing the game needs KEY.\n"
+    "In the projector window: Esc twice ends the game, F switches full screen on and off, H hides the drawing; "
+    "other keys do nothing. Closing the window keeps the game going without it.",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
         {"--source", "SRC", CLI_VALUE | CLI_FILE, "the camera, video or image sequence"},
@@ -192,9 +198,15 @@ const cli_spec cli_spec_track = {
         {"--max-frames", "N", CLI_VALUE, "stop after N frames"},
         {"--grace", "FRAMES", CLI_VALUE, "frames a hidden figure stays 'occluded' before 'lost' (default 45)"},
         {"--threads", "N", CLI_VALUE, "tracker threads (default 2)"},
+        {"--camera-timeout", "MS", CLI_VALUE,
+         "a camera that sends no frame for MS milliseconds is reported lost (default 2000)"},
+        {"--http", "[HOST:]PORT", CLI_VALUE, "serve the table to phones and browsers (host default 127.0.0.1)"},
+        {"--http-key", "KEY", CLI_VALUE, "the key that lets a browser change the game (default: random per run)"},
         {NULL, NULL, 0, NULL}},
     NULL,
-    "tabletrack track --rig samples/breach/rig.json --source samples/breach/game.mp4 --events events.jsonl --stats",
+    "tabletrack track --rig samples/breach/rig.json --source samples/breach/game.mp4 --events events.jsonl --stats\n"
+    "tabletrack track --rig rig.json --source /dev/video0 --scenario game.json --projector projector.json --window "
+    "--http 0.0.0.0:8080 --record game.sqlite",
 };
 
 const cli_spec cli_spec_cameras = {

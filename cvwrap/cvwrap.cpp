@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
@@ -191,6 +192,40 @@ extern "C" tt_status cvw_image_decode(const void *buf, size_t len, int channels,
         return tt_err_set(err, TT_ERR_FORMAT, "image data could not be decoded (corrupt or truncated)");
     return mat_to_image(m, out, err);
     CVW_CATCH("decoding image")
+}
+
+extern "C" tt_status cvw_image_encode_png(const tt_image *im, unsigned char **buf, size_t *len, tt_err *err)
+{
+    CVW_TRY
+    *buf = nullptr;
+    *len = 0;
+    if (!im || !im->data)
+        return tt_err_set(err, TT_ERR_ARG, "no image to encode");
+    cv::Mat m(im->height, im->width, CV_MAKETYPE(CV_8U, im->channels), im->data, (size_t)im->stride);
+    std::vector<uchar> out;
+    if (!cv::imencode(".png", m, out))
+        return tt_err_set(err, TT_ERR_CV, "the image could not be encoded as PNG");
+    *buf = static_cast<unsigned char *>(std::malloc(out.size() ? out.size() : 1));
+    if (!*buf)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory for a %zu-byte PNG", out.size());
+    std::memcpy(*buf, out.data(), out.size());
+    *len = out.size();
+    return TT_OK;
+    CVW_CATCH("encoding PNG")
+}
+
+extern "C" tt_status cvw_remap(const tt_image *in, const float *map, int w, int h, tt_image *out, tt_err *err)
+{
+    CVW_TRY
+    std::memset(out, 0, sizeof *out);
+    if (!in || !in->data || w <= 0 || h <= 0)
+        return tt_err_set(err, TT_ERR_ARG, "nothing to remap");
+    cv::Mat src(in->height, in->width, CV_MAKETYPE(CV_8U, in->channels), in->data, (size_t)in->stride);
+    cv::Mat mp(h, w, CV_32FC2, const_cast<float *>(map));
+    cv::Mat dst;
+    cv::remap(src, dst, mp, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+    return mat_to_image(dst, out, err);
+    CVW_CATCH("remapping image")
 }
 
 extern "C" tt_status cvw_image_write(const char *path, const tt_image *im, tt_err *err)

@@ -40,6 +40,13 @@ tt_status cvw_image_decode(const void *buf, size_t len, int channels, tt_image *
  * Written to a temporary file and renamed, so nothing half-written remains. */
 tt_status cvw_image_write(const char *path, const tt_image *im, tt_err *err);
 
+/* Encode an image as PNG into *buf (malloc'd, the caller frees) of *len bytes. */
+tt_status cvw_image_encode_png(const tt_image *im, unsigned char **buf, size_t *len, tt_err *err);
+
+/* out(x, y) = in(map[2(yw+x)], map[2(yw+x)+1]), bilinear; black outside in.
+ * map holds w*h (x, y) pairs of floats; out is allocated (tt_image_free). */
+tt_status cvw_remap(const tt_image *in, const float *map, int w, int h, tt_image *out, tt_err *err);
+
 /* Read / write OpenCV FileStorage YAML with image_width, image_height,
  * camera_matrix and distortion_coefficients (the layout of OpenCV's
  * calibration sample).  write adds avg_reprojection_error when rms >= 0. */

@@ -105,22 +105,12 @@ static int orl__points(const json_t *a, orl__piece *p)
     return 1;
 }
 
-tt_status overlay_scene_load(const char *path, const char *const *data_dirs, overlay_scene **out, tt_err *err)
+/* What drawing needs beyond the rules' scenario s->sc (already loaded and
+ * validated from root). */
+static tt_status orl__scene_build(overlay_scene *s, const json_t *root, const char *base_dir,
+                                  const char *const *data_dirs, tt_err *err)
 {
-    overlay_scene *s = NULL;
-    json_t *root = NULL;
-    char ppath[4096], dirbuf[4096];
-    tt_status st;
-    *out = NULL;
-    s = calloc(1, sizeof *s);
-    if (!s)
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    /* the rules engine validates everything; read the rest only after */
-    if ((st = rules_scenario_load(path, data_dirs, &s->sc, err)) != TT_OK ||
-        (st = tt_json_load_file(path, &root, err)) != TT_OK)
-        goto fail;
-    snprintf(dirbuf, sizeof dirbuf, "%s", path);
-    const char *base_dir = dirname(dirbuf);
+    char ppath[4096];
     const char *ruleset = json_string_value(json_object_get(root, "ruleset"));
     if (ruleset && rules_profile_path(ruleset, base_dir, data_dirs, ppath, sizeof ppath, NULL) == TT_OK)
         tt_json_load_file(ppath, &s->profile, NULL); /* optional: range bands, base defaults */
@@ -131,10 +121,8 @@ tt_status overlay_scene_load(const char *path, const char *const *data_dirs, ove
     const json_t *figs = json_object_get(root, "figures");
     size_t nf = json_array_size(figs);
     s->figs = calloc(nf ? nf : 1, sizeof *s->figs);
-    if (!s->figs) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
+    if (!s->figs)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < nf; i++) {
         const json_t *f = json_array_get(figs, i);
         orl__figure *g = &s->figs[s->nfigs];
@@ -150,8 +138,7 @@ tt_status overlay_scene_load(const char *path, const char *const *data_dirs, ove
             free(g->id);
             free(g->unit);
             free(g->weapon);
-            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-            goto fail;
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         }
         g->x = json_number_value(json_object_get(f, "x"));
         g->y = json_number_value(json_object_get(f, "y"));
@@ -165,10 +152,8 @@ tt_status overlay_scene_load(const char *path, const char *const *data_dirs, ove
     const json_t *ter = json_object_get(root, "terrain"), *kinds = json_object_get(s->profile, "terrain");
     size_t nt = json_array_size(ter);
     s->pieces = calloc(nt ? nt : 1, sizeof *s->pieces);
-    if (!s->pieces) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
+    if (!s->pieces)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < nt; i++) {
         const json_t *t = json_array_get(ter, i);
         const char *kind = json_string_value(json_object_get(t, "kind"));
@@ -185,6 +170,26 @@ tt_status overlay_scene_load(const char *path, const char *const *data_dirs, ove
         p->shields = 1;
         s->npieces++;
     }
+    return TT_OK;
+}
+
+tt_status overlay_scene_load(const char *path, const char *const *data_dirs, overlay_scene **out, tt_err *err)
+{
+    overlay_scene *s = NULL;
+    json_t *root = NULL;
+    char dirbuf[4096];
+    tt_status st;
+    *out = NULL;
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    /* the rules engine validates everything; read the rest only after */
+    if ((st = rules_scenario_load(path, data_dirs, &s->sc, err)) != TT_OK ||
+        (st = tt_json_load_file(path, &root, err)) != TT_OK)
+        goto fail;
+    snprintf(dirbuf, sizeof dirbuf, "%s", path);
+    if ((st = orl__scene_build(s, root, dirname(dirbuf), data_dirs, err)) != TT_OK)
+        goto fail;
     json_decref(root);
     *out = s;
     return TT_OK;
@@ -192,6 +197,28 @@ fail:
     json_decref(root);
     overlay_scene_destroy(s);
     return st;
+}
+
+tt_status overlay_scene_parse(const char *text, const char *where, const char *base_dir,
+                              const char *const *data_dirs, overlay_scene **out, tt_err *err)
+{
+    overlay_scene *s = NULL;
+    json_t *root = NULL;
+    tt_status st;
+    *out = NULL;
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if ((st = rules_scenario_parse(text, where, base_dir, data_dirs, &s->sc, err)) != TT_OK ||
+        (st = tt_json_parse(text, where, &root, err)) != TT_OK ||
+        (st = orl__scene_build(s, root, base_dir, data_dirs, err)) != TT_OK) {
+        json_decref(root);
+        overlay_scene_destroy(s);
+        return st;
+    }
+    json_decref(root);
+    *out = s;
+    return TT_OK;
 }
 
 static const orl__figure *orl__fig(const overlay_scene *s, const char *id)

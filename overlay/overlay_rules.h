@@ -21,6 +21,10 @@ typedef struct overlay_scene overlay_scene;
 /* data_dirs: NULL-terminated list where ruleset profiles are searched (as
  * rules_scenario_load); empty strings are skipped. */
 tt_status overlay_scene_load(const char *path, const char *const *data_dirs, overlay_scene **out, tt_err *err);
+/* Same from JSON text (NUL-terminated); `where` names it in messages,
+ * relative profile paths are resolved against base_dir. */
+tt_status overlay_scene_parse(const char *text, const char *where, const char *base_dir,
+                              const char *const *data_dirs, overlay_scene **out, tt_err *err);
 void overlay_scene_destroy(overlay_scene *s);
 
 /* Answer one query object of the rules contract (issue 3) and add what it

@@ -133,6 +133,12 @@ tt_status rules_scenario_load(const char *path, const char *const *data_dirs, ru
 tt_status rules_scenario_from_json(const json_t *root, const char *where, const char *base_dir,
                                    const char *const *data_dirs, rules_scenario **out, tt_err *err);
 
+/* Same from JSON text (NUL-terminated), e.g. a scenario sent to the table
+ * server: malformed JSON and unknown keys are reported with line and
+ * column, as for a file. */
+tt_status rules_scenario_parse(const char *text, const char *where, const char *base_dir,
+                               const char *const *data_dirs, rules_scenario **out, tt_err *err);
+
 void rules_scenario_destroy(rules_scenario *sc);
 
 /* Find the profile for a ruleset name: for each data dir D in order,

@@ -527,6 +527,19 @@ tt_status rules_scenario_load(const char *path, const char *const *data_dirs, ru
     return st;
 }
 
+tt_status rules_scenario_parse(const char *text, const char *where, const char *base_dir,
+                               const char *const *data_dirs, rules_scenario **out, tt_err *err)
+{
+    json_t *root = NULL;
+    tt_status st;
+    *out = NULL;
+    if ((st = tt_json_parse(text, where, &root, err)))
+        return st;
+    st = rules__scenario_build(root, text, where, base_dir, data_dirs, out, err);
+    json_decref(root);
+    return st;
+}
+
 void rules_scenario_destroy(rules_scenario *sc)
 {
     if (!sc)

@@ -1,0 +1,636 @@
+/* game.c - the live game loop (see game.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "game_internal.h"
+#include "tt_json.h"
+#include "tt_tmpfile.h"
+#include "usbcam.h"
+
+static double game__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int game__stopped(const game *g)
+{
+    return g->stop_req || (g->stop && *g->stop);
+}
+
+void game_request_stop(game *g)
+{
+    g->stop_req = 1;
+}
+
+void game_set_banner(game *g, const char *url)
+{
+    pthread_mutex_lock(&g->mu);
+    free(g->banner);
+    g->banner = url ? strdup(url) : NULL;
+    g->dirty = 1;
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* Open the recording and start a session holding the rig and scenario. */
+static tt_status game__record_open(game *g, tt_err *err)
+{
+    json_t *rj = NULL;
+    char *rig = NULL, *scen = NULL;
+    tt_status st;
+    if ((st = tt_json_load_file(g->o.rig, &rj, err)) != TT_OK)
+        return st;
+    rig = json_dumps(rj, JSON_COMPACT);
+    scen = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT) : NULL;
+    rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack"};
+    if ((st = rec_open(g->o.record, REC_APPEND, &g->recd, err)) == TT_OK &&
+        (st = rec_session_begin(g->recd, rig, scen, &meta, err)) != TT_OK) {
+        rec_close(g->recd, NULL);
+        g->recd = NULL;
+    }
+    free(rig);
+    free(scen);
+    json_decref(rj);
+    return st;
+}
+
+#define GAME__CHECK_STOP()                                                                                         \
+    do {                                                                                                           \
+        if (game__stopped(g)) {                                                                                    \
+            st = tt_err_set(err, TT_ERR_ARG, "stopped before the game began");                                   \
+            goto fail;                                                                                             \
+        }                                                                                                          \
+    } while (0)
+
+tt_status game_create(const game_opts *o, game **out, tt_err *err)
+{
+    tt_status st;
+    *out = NULL;
+    game *g = calloc(1, sizeof *g);
+    if (!g)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    g->o = *o;
+    g->stop = o->stop;
+    g->frame_no = -1;
+    if (g->o.camera_timeout_ms <= 0)
+        g->o.camera_timeout_ms = GAME_CAMERA_TIMEOUT_MS;
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_mutex_init(&g->table_mu, NULL);
+    game__feed_init(g);
+
+    if ((st = calib_rig_load(o->rig, &g->rig, err)) != TT_OK)
+        goto fail;
+    GAME__CHECK_STOP();
+    if (o->scenario && (st = game__scenario_load(&g->sc, o->scenario, err)) != TT_OK)
+        goto fail;
+    if ((st = overlay_list_create(&g->list, err)) != TT_OK || (st = overlay_list_create(&g->scratch, err)) != TT_OK)
+        goto fail;
+    if ((st = game__queries_from_opts(g, err)) != TT_OK)
+        goto fail;
+    vision_source_opts so = {g->rig->capture.width, g->rig->capture.height, g->rig->capture.fps,
+                             g->rig->capture.mjpeg};
+    if ((st = vision_source_open(o->source, &so, &g->src, err)) != TT_OK)
+        goto fail;
+    GAME__CHECK_STOP();
+    if (vision_source_get_kind(g->src) == VISION_SRC_CAMERA) {
+        vision_camera_controls cc = {g->rig->capture.exposure, g->rig->capture.focus, g->rig->capture.white_balance,
+                                     g->rig->capture.gain};
+        char skipped[128];
+        tt_err e2 = {0};
+        if (vision_camera_lock(vision_source_device(g->src), &cc, skipped, sizeof skipped, &e2) != TT_OK)
+            fprintf(stderr, "tabletrack track: warning: %s\n", e2.msg);
+        else if (skipped[0])
+            fprintf(stderr, "tabletrack track: warning: this camera has no manual %s control\n", skipped);
+    }
+    if (o->preload && (st = vision_source_preload(g->src, err)) != TT_OK)
+        goto fail;
+    GAME__CHECK_STOP();
+
+    vision_tracker_opts to;
+    vision_tracker_opts_default(&to);
+    calib_rig_detector_opts(g->rig, &to.det);
+    to.grace_frames = o->grace;
+    to.threads = o->threads < 1 ? 1 : o->threads > 8 ? 8 : o->threads;
+    if ((st = vision_tracker_create(&to, &g->trk, err)) != TT_OK ||
+        (st = track_live_create(g->rig, NULL, &g->live, err)) != TT_OK)
+        goto fail;
+    if (o->projector && (st = game__projector_open(g, err)) != TT_OK)
+        goto fail;
+    GAME__CHECK_STOP();
+    if (o->record && (st = game__record_open(g, err)) != TT_OK)
+        goto fail;
+    if (o->tuio && (st = track_tuio_create(o->tuio, g->rig->width_in, g->rig->depth_in, &g->tuio, err)) != TT_OK)
+        goto fail;
+    if (o->events) {
+        if (!strcmp(o->events, "-"))
+            g->ev = stdout;
+        else if (!(g->ev = fopen(o->events, "w"))) {
+            st = tt_err_set(err, TT_ERR_IO, "cannot write events file %s: %s", o->events, strerror(errno));
+            goto fail;
+        }
+    }
+    *out = g;
+    return TT_OK;
+fail:
+    game_close(g, NULL);
+    game_destroy(g);
+    return st;
+}
+
+/* ---- one frame ---- */
+
+static int game__event_text(char *buf, size_t cap, int frame, const track_event *e)
+{
+    char from[64] = "null", to[64] = "null";
+    if (e->has_from)
+        snprintf(from, sizeof from, "[%.4f,%.4f]", e->from[0], e->from[1]);
+    if (e->has_to)
+        snprintf(to, sizeof to, "[%.4f,%.4f]", e->to[0], e->to[1]);
+    return snprintf(buf, cap, "{\"frame\":%d,\"event\":\"%s\",\"family\":\"%s\",\"id\":%d,\"from\":%s,\"to\":%s}",
+                    frame, track_event_name(e->kind), e->family, e->id, from, to);
+}
+
+static void game__write_frame(game *g, int frame, double t_ms, const track_figure *figs, int n,
+                              const track_event *evs, int ne)
+{
+    FILE *ev = g->ev;
+    fprintf(ev, "{\"frame\":%d,\"t_ms\":%.1f,\"figures\":[", frame, t_ms);
+    for (int i = 0; i < n; i++)
+        fprintf(ev, "%s{\"family\":\"%s\",\"id\":%d,\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.2f,\"state\":\"%s\"}",
+                i ? "," : "", figs[i].family, figs[i].id, figs[i].x, figs[i].y, figs[i].facing_deg,
+                track_state_name(figs[i].state));
+    fprintf(ev, "]}\n");
+    for (int i = 0; i < ne; i++) {
+        char line[512];
+        game__event_text(line, sizeof line, frame, &evs[i]);
+        fprintf(ev, "%s\n", line);
+    }
+}
+
+/* The camera is lost or back: a line in --events and the feed. */
+static void game__camera_event(game *g, const char *state)
+{
+    char line[128];
+    snprintf(line, sizeof line, "{\"frame\":%d,\"event\":\"camera\",\"state\":\"%s\"}", g->frame_no, state);
+    if (g->ev) {
+        fprintf(g->ev, "%s\n", line);
+        fflush(g->ev);
+    }
+    if (g->o.feed) {
+        char *d = strdup(line);
+        if (d)
+            game__feed_publish(g, "event", d);
+    }
+}
+
+static void game__publish_state(game *g)
+{
+    if (!g->o.feed)
+        return;
+    json_t *s = game__state(g);
+    char *txt = s ? json_dumps(s, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
+    json_decref(s);
+    if (txt)
+        game__feed_publish(g, "state", txt);
+}
+
+static tt_status game__record_frame(game *g, int frame_no, double t_ms, const track_event *evs, int ne)
+{
+    if (!g->recd || g->rec_failed)
+        return TT_OK;
+    rec_figure *rf = malloc(sizeof *rf * (size_t)(g->nfig ? g->nfig : 1));
+    tt_err e = {0};
+    if (!rf)
+        return TT_ERR_NOMEM;
+    for (int i = 0; i < g->nfig; i++) {
+        const track_figure *f = &g->figs[i];
+        rf[i] = (rec_figure){f->family, f->id, f->x, f->y, f->facing_deg,
+                             f->state == VISION_TAG_SEEN       ? REC_SEEN
+                             : f->state == VISION_TAG_OCCLUDED ? REC_OCCLUDED
+                                                               : REC_LOST};
+    }
+    tt_status st = rec_frame(g->recd, frame_no, (long long)t_ms, rf, (size_t)g->nfig, &e);
+    free(rf);
+    for (int i = 0; st == TT_OK && i < ne; i++) {
+        rec_event_kind k = evs[i].kind == TRACK_MOVED      ? REC_EV_MOVED
+                           : evs[i].kind == TRACK_APPEARED ? REC_EV_APPEARED
+                                                           : REC_EV_REMOVED;
+        st = rec_event(g->recd, frame_no, (long long)t_ms, k, evs[i].family, evs[i].id,
+                       evs[i].has_from ? evs[i].from : NULL, evs[i].has_to ? evs[i].to : NULL, &e);
+    }
+    if (st != TT_OK)
+        game__recorder_failed(g, &e);
+    return TT_OK;
+}
+
+/* Draw after a change that came without a frame (a question asked, a new
+ * scenario, the source ended): mu held. */
+static tt_status game__redraw(game *g, tt_err *err)
+{
+    g->dirty = 0;
+    tt_status st = game__answer_and_draw(g, g->frame_no < 0 ? 0 : g->frame_no, (long long)g->t_ms, err);
+    game__publish_state(g);
+    return st;
+}
+
+static tt_status game__frame(game *g, tt_image *im, int frame_no, double t_ms, double arrived, int *first,
+                             tt_err *err)
+{
+    const vision_track *tracks;
+    int ntr;
+    vision_tracker_stats vst;
+    tt_status st;
+    double t0 = game__now_ms();
+    if ((st = calib_rig_check_image(g->rig, im->width, im->height, err)) != TT_OK) {
+        tt_err_prefix(err, "frame %d", frame_no);
+        return st;
+    }
+    if ((st = vision_tracker_update(g->trk, im, frame_no, &tracks, &ntr, &vst, err)) != TT_OK)
+        return st;
+    if (vst.full_frame && g->full_ms == 0)
+        g->full_ms = game__now_ms() - t0;
+    const track_figure *figs = NULL;
+    const track_event *evs = NULL;
+    int nf = 0, ne = 0, posed = 0;
+    if ((st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err)) != TT_OK)
+        return st;
+    if (!posed && *first)
+        fprintf(stderr, "tabletrack track: waiting for at least 2 anchor tags to be visible\n");
+    *first = 0;
+    if (g->ev)
+        game__write_frame(g, frame_no, t_ms, figs, nf, evs, ne);
+    if (g->tuio && (st = track_tuio_send(g->tuio, frame_no, figs, nf, err)) != TT_OK)
+        return st;
+
+    pthread_mutex_lock(&g->mu);
+    if (nf > g->figcap) {
+        track_figure *n = realloc(g->figs, sizeof *n * (size_t)nf);
+        if (!n) {
+            pthread_mutex_unlock(&g->mu);
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+        g->figs = n;
+        g->figcap = nf;
+    }
+    if (nf)
+        memcpy(g->figs, figs, sizeof *figs * (size_t)nf);
+    g->nfig = nf;
+    g->frame_no = frame_no;
+    g->t_ms = t_ms;
+    if (g->o.feed) { /* keep the frame for the table picture */
+        tt_image_free(&g->last_im);
+        g->last_im = *im;
+        memset(im, 0, sizeof *im);
+    }
+    const calib_pose *pose = track_live_pose(g->live);
+    if (pose) {
+        g->pose = *pose;
+        g->have_pose = 1;
+        g->pose_solves = track_live_pose_solves(g->live);
+    }
+    g->dirty = 0;
+    st = game__answer_and_draw(g, frame_no, (long long)t_ms, err);
+    if (st == TT_OK)
+        st = game__record_frame(g, frame_no, t_ms, evs, ne);
+    game__publish_state(g);
+    for (int i = 0; g->o.feed && i < ne; i++) {
+        char line[512];
+        game__event_text(line, sizeof line, frame_no, &evs[i]);
+        char *d = strdup(line);
+        if (d)
+            game__feed_publish(g, "event", d);
+    }
+    pthread_mutex_unlock(&g->mu);
+    if (st != TT_OK)
+        return st;
+
+    for (int i = 0; i < nf; i++) {
+        g->seen_sum += figs[i].state == VISION_TAG_SEEN;
+        g->known_sum += figs[i].state != VISION_TAG_LOST;
+    }
+    if (g->frames == g->latcap) {
+        int cap = g->latcap ? g->latcap * 2 : 1024;
+        double *nl = realloc(g->lat, sizeof *nl * (size_t)cap);
+        if (!nl)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        g->lat = nl;
+        g->latcap = cap;
+    }
+    g->lat[g->frames++] = game__now_ms() - arrived;
+    return TT_OK;
+}
+
+/* Nothing new from the camera: redraw what viewers changed. */
+static tt_status game__idle(game *g, tt_err *err)
+{
+    tt_status st = TT_OK;
+    pthread_mutex_lock(&g->mu);
+    if (g->dirty)
+        st = game__redraw(g, err);
+    pthread_mutex_unlock(&g->mu);
+    return st;
+}
+
+static void game__set_camera(game *g, int state)
+{
+    pthread_mutex_lock(&g->mu);
+    g->camera_state = state;
+    g->dirty = 1;
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* The camera is gone: keep the game, show it on the felt, poll for the
+ * camera every half second. */
+static tt_status game__camera_lost(game *g, tt_err *err)
+{
+    tt_status st;
+    fprintf(stderr, "tabletrack track: camera lost: keeping the game; waiting for it to come back\n");
+    game__set_camera(g, 1);
+    game__camera_event(g, "lost");
+    if ((st = game__idle(g, err)) != TT_OK)
+        return st;
+    if (g->recd && !g->rec_failed) {
+        tt_err e = {0};
+        if (rec_flush(g->recd, &e) != TT_OK)
+            game__recorder_failed(g, &e);
+    }
+    while (!game__stopped(g)) {
+        tt_err e2 = {0};
+        if (vision_source_reconnect(g->src, &e2) == TT_OK)
+            break;
+        for (int i = 0; i < 10 && !game__stopped(g); i++) {
+            if ((st = game__idle(g, err)) != TT_OK)
+                return st;
+            usleep(50000);
+        }
+    }
+    if (game__stopped(g))
+        return TT_OK;
+    fprintf(stderr, "tabletrack track: camera back\n");
+    game__set_camera(g, 0);
+    game__camera_event(g, "back");
+    if (g->threaded)
+        return game__capture_restart(&g->cap, err);
+    return TT_OK;
+}
+
+tt_status game_run(game *g, tt_err *err)
+{
+    tt_status st = TT_OK;
+    int first = 1, frame_no = 0, source_ended = 0, silent = 0;
+    int is_camera = vision_source_get_kind(g->src) == VISION_SRC_CAMERA;
+    g->threaded = !g->o.preload;
+    if (g->threaded && (st = game__capture_start(&g->cap, g->src, is_camera, err)) != TT_OK)
+        return st;
+    g->t_start = game__now_ms();
+    double last_frame_at = g->t_start;
+    for (;;) {
+        game__slot taken;
+        memset(&taken, 0, sizeof taken);
+        if (game__stopped(g) || (g->o.max_frames >= 0 && g->frames >= g->o.max_frames))
+            break;
+        if (g->threaded) {
+            tt_status cst = TT_OK;
+            tt_err cerr = {0};
+            int r = game__capture_take(&g->cap, 50, &taken, &cst, &cerr);
+            if (r < 0) {
+                if (cst != TT_OK) {
+                    *err = cerr;
+                    st = cst;
+                    goto out;
+                }
+                source_ended = 1;
+                break;
+            }
+            if (r == 0) {
+                /* a camera that sends nothing for a while is lost */
+                if (is_camera && !silent && game__now_ms() - last_frame_at > g->o.camera_timeout_ms) {
+                    silent = 1;
+                    fprintf(stderr, "tabletrack track: no frame from the camera for %d ms\n",
+                            g->o.camera_timeout_ms);
+                    game__set_camera(g, 1);
+                    game__camera_event(g, "lost");
+                    if (g->recd && !g->rec_failed) {
+                        tt_err e = {0};
+                        if (rec_flush(g->recd, &e) != TT_OK)
+                            game__recorder_failed(g, &e);
+                    }
+                }
+                if ((st = game__idle(g, err)) != TT_OK)
+                    goto out;
+                continue;
+            }
+        } else {
+            const tt_image *f = NULL;
+            if ((st = vision_source_next(g->src, &f, &taken.t_ms, &taken.status, err)) != TT_OK)
+                goto out;
+            if (taken.status == VISION_FRAME && (st = tt_image_alloc(&taken.im, f->width, f->height, 1, err)) == TT_OK)
+                for (int y = 0; y < f->height; y++)
+                    memcpy(taken.im.data + (size_t)y * taken.im.stride, f->data + (size_t)y * f->stride,
+                           (size_t)f->width);
+            if (st != TT_OK)
+                goto out;
+            taken.arrived = game__now_ms();
+        }
+        if (taken.status == VISION_END) {
+            tt_image_free(&taken.im);
+            source_ended = 1;
+            break;
+        }
+        if (taken.status == VISION_CORRUPT) {
+            tt_image_free(&taken.im);
+            frame_no++;
+            continue;
+        }
+        if (taken.status == VISION_LOST) {
+            tt_image_free(&taken.im);
+            silent = 0;
+            if ((st = game__camera_lost(g, err)) != TT_OK)
+                goto out;
+            last_frame_at = game__now_ms();
+            continue;
+        }
+        if (silent) {
+            silent = 0;
+            fprintf(stderr, "tabletrack track: camera back\n");
+            game__set_camera(g, 0);
+            game__camera_event(g, "back");
+        }
+        last_frame_at = game__now_ms();
+        /* Latency runs from the moment a camera delivered the frame; a file
+         * is read ahead of time, so from when it is taken up. */
+        double arrived = is_camera ? taken.arrived : game__now_ms();
+        st = game__frame(g, &taken.im, frame_no, taken.t_ms, arrived, &first, err);
+        tt_image_free(&taken.im);
+        if (st != TT_OK)
+            goto out;
+        frame_no++;
+    }
+    g->wall_ms = game__now_ms() - g->t_start;
+    /* The source ended: with a server, the table stays up with the last
+     * state until the game is stopped. */
+    if (source_ended && g->o.serve) {
+        game__set_camera(g, 2);
+        if (g->ev)
+            fflush(g->ev);
+        while (!game__stopped(g)) {
+            if ((st = game__idle(g, err)) != TT_OK)
+                goto out;
+            usleep(20000);
+        }
+    }
+out:
+    if (!g->wall_ms)
+        g->wall_ms = game__now_ms() - g->t_start;
+    game__feed_end(g);
+    if (g->threaded)
+        game__capture_stop(&g->cap);
+    return st;
+}
+
+static int game__cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+void game_get_stats(game *g, game_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->frames = g->frames;
+    if (g->frames > 1)
+        qsort(g->lat, (size_t)g->frames, sizeof *g->lat, game__cmpd);
+    if (g->frames) {
+        s->latency_ms_p50 = g->lat[g->frames / 2];
+        s->latency_ms_p95 = g->lat[(int)ceil(0.95 * g->frames) - 1];
+    }
+    s->fps = g->wall_ms > 0 ? g->frames * 1000.0 / g->wall_ms : 0;
+    s->tracked_ratio = g->known_sum ? (double)g->seen_sum / g->known_sum : 0;
+    s->full_frame_ms = g->full_ms;
+    s->corrupt_frames = g->src ? vision_source_corrupt_count(g->src) : 0;
+}
+
+tt_status game_close(game *g, tt_err *err)
+{
+    tt_status st = TT_OK;
+    if (!g)
+        return TT_OK;
+    if (g->ev) {
+        if (fflush(g->ev) != 0 && st == TT_OK)
+            st = tt_err_set(err, TT_ERR_IO, "cannot write the events file %s: %s", g->o.events, strerror(errno));
+        if (g->ev != stdout)
+            fclose(g->ev);
+        g->ev = NULL;
+    }
+    if (g->recd) {
+        tt_err e2 = {0};
+        if (rec_close(g->recd, &e2) != TT_OK && st == TT_OK)
+            st = tt_err_set(err, TT_ERR_IO, "%s", e2.msg);
+        g->recd = NULL;
+    }
+    if (g->rec_failed && st == TT_OK)
+        st = tt_err_set(err, TT_ERR_IO, "the recording %s stopped during the game: %s", g->o.record, g->rec_err.msg);
+    return st;
+}
+
+void game_destroy(game *g)
+{
+    if (!g)
+        return;
+    if (g->cap.started)
+        game__capture_stop(&g->cap);
+    if (g->ev && g->ev != stdout)
+        fclose(g->ev);
+    if (g->recd)
+        rec_close(g->recd, NULL);
+    game__queries_free(g);
+    game__scenario_free(&g->sc);
+    game__projector_close(g);
+    overlay_list_destroy(g->list);
+    overlay_list_destroy(g->scratch);
+    track_tuio_destroy(g->tuio);
+    track_live_destroy(g->live);
+    vision_tracker_destroy(g->trk);
+    vision_source_destroy(g->src);
+    calib_rig_destroy(g->rig);
+    tt_image_free(&g->last_im);
+    game__table_free(g);
+    game__feed_free(g);
+    free(g->figs);
+    free(g->lat);
+    free(g->banner);
+    pthread_mutex_destroy(&g->table_mu);
+    pthread_mutex_destroy(&g->mu);
+    free(g);
+}
+
+/* ---- a new scenario from a viewer ---- */
+
+/* Write text to path atomically, keeping the old file as path.bak. */
+static tt_status game__save_scenario(const char *path, const char *text, tt_err *err)
+{
+    char *tmp = NULL, bak[4200];
+    FILE *f = NULL;
+    tt_status st;
+    if ((st = tt_tmp_fopen(path, &tmp, &f, err)) != TT_OK)
+        return st;
+    size_t n = strlen(text);
+    int bad = fwrite(text, 1, n, f) != n || fputc('\n', f) == EOF;
+    bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        int e = errno;
+        tt_tmp_discard(tmp);
+        return tt_err_set(err, TT_ERR_IO, "cannot write the scenario %s: %s (is the disk full?)", path, strerror(e));
+    }
+    snprintf(bak, sizeof bak, "%s.bak", path);
+    if (access(path, F_OK) == 0 && (unlink(bak), link(path, bak)) != 0) {
+        int e = errno;
+        tt_tmp_discard(tmp);
+        return tt_err_set(err, TT_ERR_IO, "cannot keep the old scenario as %s: %s", bak, strerror(e));
+    }
+    return tt_tmp_commit(tmp, path, err);
+}
+
+tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
+{
+    game__scenario n = {0};
+    tt_status st;
+    char dir[4096] = ".";
+    if (strlen(text) != len)
+        return tt_err_set(err, TT_ERR_FORMAT, "the scenario holds a NUL byte: send one JSON object");
+    if (g->o.scenario) {
+        snprintf(dir, sizeof dir, "%s", g->o.scenario);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(dir, sizeof dir, ".");
+    }
+    if ((st = game__scenario_load_text(&n, text, "the scenario", dir, err)) != TT_OK)
+        return st;
+    /* written first: a scenario that cannot be kept is not applied */
+    char *pretty = json_dumps(n.root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    if (!pretty) {
+        game__scenario_free(&n);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    if (g->o.scenario && (st = game__save_scenario(g->o.scenario, pretty, err)) != TT_OK) {
+        free(pretty);
+        game__scenario_free(&n);
+        return st;
+    }
+    pthread_mutex_lock(&g->mu);
+    game__scenario_free(&g->sc);
+    g->sc = n;
+    g->dirty = 1;
+    pthread_mutex_unlock(&g->mu);
+    free(pretty);
+    return TT_OK;
+}

@@ -1,0 +1,128 @@
+/* game.h - the live game: one room for the loop that both the command line
+ * ('tabletrack track') and the table server (http/) drive.
+ *
+ *   source -> capture thread -> vision tracker -> live table in inches
+ *          -> scenario figures placed -> questions answered -> projector
+ *          -> events / TUIO / recording / live feed for viewers
+ *
+ * A game is created from its options (everything is loaded and checked
+ * then), run on one thread (game_run: the calling thread also owns the
+ * projector window), and closed (game_close: the recording is ended).
+ *
+ * Servers talk to a running game through the thread-safe functions at the
+ * end of this header: a snapshot of the state, the live feed, questions
+ * asked and withdrawn, the table picture and a new scenario.  They take the
+ * game's lock for a short time and never wait for a frame.
+ *
+ * Ownership: game_create allocates, game_destroy frees (accepts NULL).
+ * Strings and buffers returned to a caller are the caller's (free()).
+ */
+#ifndef TT_GAME_H
+#define TT_GAME_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct game_opts {
+    const char *rig;            /* rig.json (required) */
+    const char *source;         /* camera, video or image glob (required) */
+    const char *scenario;       /* may be NULL: figures only, no questions */
+    const char *projector;      /* projector.json, or NULL: nothing projected */
+    const char *window;         /* NULL: no window; "" = $DISPLAY; else the display */
+    const char *overlay_dir;    /* write overlay_NNNNN.png per frame, or NULL */
+    const char *events;         /* JSON Lines of figures and events: a path, "-" = stdout, or NULL */
+    const char *tuio;           /* "HOST:PORT" or NULL */
+    const char *record;         /* GAME.sqlite or NULL */
+    const char *const *queries; /* NULL-terminated questions shown every frame, or NULL */
+    const char *queries_file;   /* JSON Lines of questions with "frame" and optional "until" */
+    const char *note;           /* recorded with the session (the command line); may be NULL */
+    int preload;                /* decode the whole source first */
+    int max_frames;             /* stop after this many frames; < 0: no limit */
+    int grace;                  /* frames hidden before lost */
+    int threads;                /* tracker threads (1-8) */
+    int serve;                  /* at the end of a file source, keep the last state until stopped */
+    int feed;                   /* publish the state, events and answers for live viewers */
+    int camera_timeout_ms;      /* a camera silent this long is lost (0: GAME_CAMERA_TIMEOUT_MS) */
+    const volatile sig_atomic_t *stop; /* set (by a signal handler) to end cleanly; may be NULL */
+} game_opts;
+
+#define GAME_CAMERA_TIMEOUT_MS 2000
+
+typedef struct game game;
+
+tt_status game_create(const game_opts *o, game **out, tt_err *err);
+
+/* Run until the source ends (and, with serve, until stopped), max_frames,
+ * or a stop.  A recorder error does not end the game: it is reported once on
+ * stderr and the game goes on without recording; game_close then fails. */
+tt_status game_run(game *g, tt_err *err);
+
+/* End the recording (and flush the events).  Returns an error if anything
+ * the game wrote failed at any point, so the caller can exit non-zero. */
+tt_status game_close(game *g, tt_err *err);
+
+void game_destroy(game *g);
+
+typedef struct game_stats {
+    int frames;
+    double fps, latency_ms_p50, latency_ms_p95, tracked_ratio, full_frame_ms;
+    int corrupt_frames;
+} game_stats;
+
+void game_get_stats(game *g, game_stats *s);
+
+/* ---- thread-safe: for the table server ---- */
+
+/* Ask the game to end (as Ctrl-C would). */
+void game_request_stop(game *g);
+
+/* Text drawn on the felt (as a QR code of it, with the text below) until the
+ * first question is asked; NULL removes it.  Copied. */
+void game_set_banner(game *g, const char *url);
+
+/* The state now: {"frame","t_ms","ruleset","table":{"width_in","depth_in"},
+ * "terrain":[...],"figures":[{"id","tag","side","unit","x","y","facing_deg",
+ * "state"}],"shown":[{"qid","query","answer"}],"roster":[...],
+ * "unassigned":[tag...],"camera":"ok"|"lost"|"ended"}.  Caller frees. */
+char *game_state_json(game *g);
+
+/* The live feed: messages "state" (the object above), "event" (moved,
+ * appeared, removed) and "answer" ({"qid","query","answer"} when a question
+ * is asked or its answer changes).  *cursor starts at 0 (the next message
+ * gets the newest state first).  Waits up to timeout_ms for a message.
+ * Returns 1 with *event and *data (caller frees), 0 on timeout, -1 once the
+ * game has ended.  A viewer too slow to keep up skips to the newest state. */
+int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **event, char **data);
+
+/* Number of feed viewers waiting right now (for the server's limits). */
+
+/* Ask a question (one rules query, JSON text of len bytes).  It is answered
+ * against the tracked positions, drawn from the next frame (at once when
+ * no frames arrive), recorded, and shown until withdrawn.  *qid and
+ * *answer_json (caller frees) receive it.  Errors: TT_ERR_FORMAT malformed
+ * JSON (the message has line and column), TT_ERR_UNKNOWN unknown figure,
+ * TT_ERR_ARG a question the scenario cannot answer. */
+tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, tt_err *err);
+
+/* Withdraw question qid (TT_ERR_UNKNOWN if none is shown), or all (qid 0). */
+tt_status game_query_remove(game *g, int qid, tt_err *err);
+
+/* The current camera frame rectified to the table seen from above, ppi
+ * pixels per inch (1-40), as PNG bytes (caller frees *png). */
+tt_status game_table_png(game *g, double ppi, unsigned char **png, size_t *len, tt_err *err);
+
+/* Replace the scenario (JSON text) after validating it as --scenario is.
+ * Applied at once; with a --scenario file it is written there atomically,
+ * the old one kept as FILE.bak. */
+tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

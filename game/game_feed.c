@@ -1,0 +1,178 @@
+/* game_feed.c - the state as viewers see it, and the live feed: a ring of
+ * the newest GAME__FEED messages that any number of viewers read at their
+ * own pace.  The game never waits for a viewer; one that falls more than a
+ * ring behind skips to the newest state. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "game_internal.h"
+
+/* Positions to 0.01", angles to 0.1 degree: what a tape or protractor reads. */
+static json_t *game__r2(double v)
+{
+    return json_real(isfinite(v) ? round(v * 100) / 100 : 0);
+}
+
+void game__feed_init(game *g)
+{
+    pthread_mutex_init(&g->feed_mu, NULL);
+    pthread_cond_init(&g->feed_cv, NULL);
+}
+
+void game__feed_free(game *g)
+{
+    for (int i = 0; i < GAME__FEED; i++)
+        free(g->feed[i].data);
+    pthread_cond_destroy(&g->feed_cv);
+    pthread_mutex_destroy(&g->feed_mu);
+}
+
+void game__feed_publish(game *g, const char *event, char *data)
+{
+    pthread_mutex_lock(&g->feed_mu);
+    unsigned long long seq = ++g->feed_seq;
+    game__msg *m = &g->feed[seq % GAME__FEED];
+    free(m->data);
+    m->seq = seq;
+    snprintf(m->event, sizeof m->event, "%s", event);
+    m->data = data;
+    if (!strcmp(event, "state"))
+        g->state_seq = seq;
+    pthread_cond_broadcast(&g->feed_cv);
+    pthread_mutex_unlock(&g->feed_mu);
+}
+
+void game__feed_end(game *g)
+{
+    pthread_mutex_lock(&g->feed_mu);
+    g->ended = 1;
+    pthread_cond_broadcast(&g->feed_cv);
+    pthread_mutex_unlock(&g->feed_mu);
+}
+
+int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **event, char **data)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    ts.tv_sec += timeout_ms / 1000 + ts.tv_nsec / 1000000000L;
+    ts.tv_nsec %= 1000000000L;
+    *event = *data = NULL;
+    pthread_mutex_lock(&g->feed_mu);
+    for (;;) {
+        /* a new viewer, or one a whole ring behind: the newest state first */
+        if (*cursor == 0 && g->state_seq)
+            *cursor = g->state_seq - 1;
+        else if (*cursor + GAME__FEED <= g->feed_seq) {
+            unsigned long long oldest = g->feed_seq - GAME__FEED + 1;
+            *cursor = (g->state_seq >= oldest ? g->state_seq : oldest) - 1;
+        }
+        if (*cursor < g->feed_seq)
+            break;
+        if (g->ended) {
+            pthread_mutex_unlock(&g->feed_mu);
+            return -1;
+        }
+        if (pthread_cond_timedwait(&g->feed_cv, &g->feed_mu, &ts) != 0) {
+            pthread_mutex_unlock(&g->feed_mu);
+            return 0;
+        }
+    }
+    game__msg *m = &g->feed[(*cursor + 1) % GAME__FEED];
+    *cursor = m->seq;
+    *event = strdup(m->event);
+    *data = strdup(m->data ? m->data : "{}");
+    pthread_mutex_unlock(&g->feed_mu);
+    if (!*event || !*data) {
+        free(*event);
+        free(*data);
+        *event = *data = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+json_t *game__figure_info(game *g, int tag)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%d", tag);
+    return json_object_get(g->sc.by_tag, key);
+}
+
+static json_t *game__str_or_null(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? json_string(json_string_value(v)) : json_null();
+}
+
+/* The scenario's figures, each with the tag that names it (or null). */
+static json_t *game__roster(game *g)
+{
+    json_t *out = json_array(), *f, *tags = json_object_get(g->sc.root, "tags");
+    size_t i;
+    json_array_foreach(json_object_get(g->sc.root, "figures"), i, f)
+    {
+        json_t *tag = json_null(), *v;
+        const char *k;
+        json_object_foreach(tags, k, v) if (json_equal(v, json_object_get(f, "id")))
+        {
+            json_decref(tag);
+            tag = json_integer(strtol(k, NULL, 10));
+        }
+        json_array_append_new(out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id", game__str_or_null(f, "id"), "tag",
+                                             tag, "side", game__str_or_null(f, "side"), "unit",
+                                             game__str_or_null(f, "unit"), "type", game__str_or_null(f, "type"),
+                                             "weapon", game__str_or_null(f, "weapon"), "quality",
+                                             game__str_or_null(f, "quality")));
+    }
+    return out;
+}
+
+json_t *game__state(game *g)
+{
+    static const char *const camera[] = {"ok", "lost", "ended"};
+    json_t *figs = json_array(), *shown = json_array(), *unassigned = json_array();
+    for (int i = 0; i < g->nfig; i++) {
+        const track_figure *f = &g->figs[i];
+        if (calib_rig_anchor_index(g->rig, f->family, f->id) >= 0)
+            continue;
+        json_t *info = game__figure_info(g, f->id);
+        if (!info && f->state != VISION_TAG_LOST)
+            json_array_append_new(unassigned, json_integer(f->id));
+        json_array_append_new(
+            figs, json_pack("{s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:s}", "id", info ? game__str_or_null(info, "id") : json_null(),
+                            "tag", f->id, "side", info ? game__str_or_null(info, "side") : json_null(), "unit",
+                            info ? game__str_or_null(info, "unit") : json_null(), "x", game__r2(f->x), "y",
+                            game__r2(f->y), "facing_deg", json_real(round(f->facing_deg * 10) / 10 + 0.0), "state",
+                            track_state_name(f->state)));
+    }
+    for (int i = 0; i < g->nq; i++) {
+        game__query *q = &g->qs[i];
+        if (g->frame_no >= 0 && (g->frame_no < q->from - 1 || g->frame_no > q->until))
+            continue;
+        json_t *ans = q->last_answer ? json_loads(q->last_answer, 0, NULL) : NULL;
+        json_array_append_new(shown, json_pack("{s:i,s:O,s:o}", "qid", q->qid, "query", q->q, "answer",
+                                               ans ? ans : json_null()));
+    }
+    const json_t *terrain = json_object_get(g->sc.root, "terrain");
+    const char *ruleset = json_string_value(json_object_get(g->sc.root, "ruleset"));
+    return json_pack("{s:i,s:f,s:o,s:{s:f,s:f},s:o,s:o,s:o,s:o,s:o,s:s}", "frame", g->frame_no, "t_ms",
+                     round(g->t_ms * 10) / 10, "ruleset", ruleset ? json_string(ruleset) : json_null(), "table",
+                     "width_in", g->rig->width_in, "depth_in", g->rig->depth_in, "terrain",
+                     terrain ? json_deep_copy(terrain) : json_array(), "figures", figs, "shown", shown, "roster",
+                     g->sc.root ? game__roster(g) : json_array(), "unassigned", unassigned, "camera",
+                     camera[g->camera_state]);
+}
+
+char *game_state_json(game *g)
+{
+    pthread_mutex_lock(&g->mu);
+    json_t *s = game__state(g);
+    pthread_mutex_unlock(&g->mu);
+    char *txt = s ? json_dumps(s, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
+    json_decref(s);
+    return txt;
+}

@@ -1,0 +1,172 @@
+/* game_internal.h - the game's parts, shared by game*.c only. */
+#ifndef TT_GAME_INTERNAL_H
+#define TT_GAME_INTERNAL_H
+
+#include <cairo.h>
+#include <jansson.h>
+#include <pthread.h>
+
+#include "calib.h"
+#include "game.h"
+#include "live.h"
+#include "overlay.h"
+#include "overlay_rules.h"
+#include "projector.h"
+#include "rec.h"
+#include "source.h"
+#include "tracker.h"
+#include "tuio.h"
+
+/* ---- capture thread (game_capture.c): overlaps decoding with tracking ---- */
+
+#define GAME__SLOTS 3
+
+typedef struct game__slot {
+    tt_image im;
+    double t_ms, arrived;
+    vision_frame_status status;
+} game__slot;
+
+typedef struct game__capture {
+    vision_source *src;
+    int live; /* camera: drop old frames rather than fall behind */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    game__slot slot[GAME__SLOTS];
+    int head, count; /* ring of filled slots */
+    int done;        /* producer finished (END or error) */
+    tt_status st;
+    tt_err err;
+    int quit;
+    int started;
+    pthread_t th;
+} game__capture;
+
+tt_status game__capture_start(game__capture *c, vision_source *src, int live, tt_err *err);
+/* Wait up to wait_ms for a frame.  1: *out holds it (its image is now the
+ * caller's); 0: none yet; -1: the producer is done (*st, *err say why). */
+int game__capture_take(game__capture *c, int wait_ms, game__slot *out, tt_status *st, tt_err *err);
+/* After the camera came back: start producing again. */
+tt_status game__capture_restart(game__capture *c, tt_err *err);
+void game__capture_stop(game__capture *c);
+
+/* ---- questions (game_query.c) ---- */
+
+typedef struct game__query {
+    int qid;
+    json_t *q;         /* the query (owned) */
+    char *text;        /* its compact JSON (owned) */
+    int from, until;   /* frames it is shown */
+    char *last_answer; /* the answer last recorded / published (owned) */
+} game__query;
+
+/* The scenario as the game uses it: the rules scene (answers and drawing)
+ * and its JSON for the state (terrain, roster, tags). */
+typedef struct game__scenario {
+    overlay_scene *scene; /* NULL without a scenario */
+    json_t *root;         /* the scenario JSON (owned), NULL without */
+    json_t *by_tag;       /* {"<tag>": figure object} (borrowed from root) */
+} game__scenario;
+
+/* ---- the feed (game_feed.c) ---- */
+
+#define GAME__FEED 512
+
+typedef struct game__msg {
+    unsigned long long seq;
+    char event[8];
+    char *data;
+} game__msg;
+
+struct game {
+    game_opts o;
+    const volatile sig_atomic_t *stop;
+    volatile sig_atomic_t stop_req;
+    calib_rig *rig;
+    vision_source *src;
+    vision_tracker *trk;
+    track_live *live;
+    track_tuio *tuio;
+    rec *recd;
+    FILE *ev;
+    game__capture cap;
+    int threaded;
+
+    /* guarded by mu: everything below, read or written by servers */
+    pthread_mutex_t mu;
+    game__scenario sc;
+    game__query *qs;
+    int nq, qcap, next_qid, asked_live; /* asked_live: a question came from a viewer */
+    char *banner;
+    int dirty;                  /* redraw the projector without a new frame */
+    track_figure *figs;         /* the figures now (copied each frame) */
+    int nfig, figcap;
+    int frame_no;               /* the last frame processed, -1 before one */
+    double t_ms;
+    int camera_state;           /* 0 ok, 1 lost, 2 ended */
+    tt_image last_im;           /* the last camera frame (gray) */
+    int have_pose;
+    calib_pose pose;
+    int pose_solves;            /* track_live_pose_solves when pose was copied */
+
+    /* table.png: the remap of the last request, kept while the pose and
+     * ppi stay the same (its own lock: building one takes a while) */
+    pthread_mutex_t table_mu;
+    float *map_xy;
+    double map_ppi;
+    int map_solves, map_w, map_h;
+    int rec_failed;             /* the recorder failed: said once, recording stopped */
+    tt_err rec_err;
+
+    /* projector (game thread only) */
+    calib_projector *pj;
+    overlay_mapper map;
+    overlay_list *list;         /* this frame's drawing (also without a projector: answers) */
+    overlay_list *scratch;      /* for a viewer's question (mu held) */
+    overlay_window *win;
+    cairo_surface_t *surf;
+
+    /* feed: its own lock, so a viewer never holds up the game */
+    pthread_mutex_t feed_mu;
+    pthread_cond_t feed_cv;
+    game__msg feed[GAME__FEED];
+    unsigned long long feed_seq; /* seq of the newest message; 0 = none */
+    unsigned long long state_seq; /* seq of the newest state message */
+    int ended;
+
+    /* stats (game thread) */
+    int frames;
+    double *lat;
+    int latcap;
+    double full_ms, t_start, wall_ms;
+    long seen_sum, known_sum;
+};
+
+/* game_query.c */
+tt_status game__scenario_load_text(game__scenario *s, const char *text, const char *where, const char *base_dir,
+                                   tt_err *err);
+tt_status game__scenario_load(game__scenario *s, const char *path, tt_err *err);
+void game__scenario_free(game__scenario *s);
+tt_status game__queries_from_opts(game *g, tt_err *err);
+void game__queries_free(game *g);
+/* Place the figures, answer the questions shown at frame_no (recording and
+ * publishing changed answers), and draw the projector image.  Holds mu. */
+tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err);
+tt_status game__projector_open(game *g, tt_err *err);
+void game__projector_close(game *g);
+/* The recorder failed: say so once, stop recording, remember it. */
+void game__recorder_failed(game *g, const tt_err *e);
+
+/* game_feed.c */
+void game__feed_init(game *g);
+void game__feed_free(game *g);
+void game__feed_publish(game *g, const char *event, char *data); /* takes data */
+void game__feed_end(game *g);
+/* The state object (mu held). */
+json_t *game__state(game *g);
+json_t *game__figure_info(game *g, int tag); /* borrowed, or NULL */
+
+/* game_table.c */
+void game__table_free(game *g);
+
+#endif

@@ -1,0 +1,441 @@
+/* game_query.c - the scenario, the questions shown on the table, and the
+ * projector image: each frame the figures are placed where they stand, the
+ * questions are answered again with their live positions, and the rings,
+ * answers and notices are drawn through projector.json. */
+#include <limits.h>
+#include <math.h>
+#include <qrencode.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game_internal.h"
+#include "tt_json.h"
+#include "tt_line.h"
+
+/* ---- the scenario ---- */
+
+static const char *const *game__data_dirs(void)
+{
+    static const char *dirs[3];
+    const char *env = getenv("TABLETRACK_DATA");
+    dirs[0] = env && env[0] ? env : TT_SOURCE_DIR;
+    dirs[1] = TT_SOURCE_DIR;
+    dirs[2] = NULL;
+    return dirs;
+}
+
+/* {"<tag>": figure} from the scenario's "tags" and "figures". */
+static json_t *game__by_tag(json_t *root)
+{
+    json_t *m = json_object(), *tags = json_object_get(root, "tags"), *figs = json_object_get(root, "figures");
+    const char *tag;
+    json_t *id;
+    if (!m)
+        return NULL;
+    json_object_foreach(tags, tag, id)
+    {
+        size_t i;
+        json_t *f;
+        json_array_foreach(figs, i, f) if (json_is_string(id) &&
+                                           json_equal(json_object_get(f, "id"), id)) json_object_set(m, tag, f);
+    }
+    return m;
+}
+
+tt_status game__scenario_load_text(game__scenario *s, const char *text, const char *where, const char *base_dir,
+                                   tt_err *err)
+{
+    game__scenario n = {0};
+    tt_status st;
+    if ((st = overlay_scene_parse(text, where, base_dir, game__data_dirs(), &n.scene, err)) != TT_OK)
+        return st;
+    if ((st = tt_json_parse(text, where, &n.root, err)) != TT_OK || !(n.by_tag = game__by_tag(n.root))) {
+        if (st == TT_OK)
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        game__scenario_free(&n);
+        return st;
+    }
+    game__scenario_free(s);
+    *s = n;
+    return TT_OK;
+}
+
+tt_status game__scenario_load(game__scenario *s, const char *path, tt_err *err)
+{
+    json_t *root = NULL;
+    char *text = NULL;
+    tt_status st;
+    if ((st = tt_json_load_file_text(path, &root, &text, err)) != TT_OK)
+        return st;
+    json_decref(root);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    st = game__scenario_load_text(s, text, path, dir, err);
+    free(text);
+    return st;
+}
+
+void game__scenario_free(game__scenario *s)
+{
+    overlay_scene_destroy(s->scene);
+    json_decref(s->by_tag);
+    json_decref(s->root);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- questions ---- */
+
+static tt_status game__query_push(game *g, json_t *q, int from, int until, int *qid, tt_err *err)
+{
+    if (g->nq == g->qcap) {
+        int cap = g->qcap ? g->qcap * 2 : 16;
+        game__query *n = realloc(g->qs, sizeof *n * (size_t)cap);
+        if (!n) {
+            json_decref(q);
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+        g->qs = n;
+        g->qcap = cap;
+    }
+    char *text = json_dumps(q, JSON_COMPACT);
+    if (!text) {
+        json_decref(q);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    game__query *e = &g->qs[g->nq++];
+    e->qid = ++g->next_qid;
+    e->q = q;
+    e->text = text;
+    e->from = from;
+    e->until = until;
+    e->last_answer = NULL;
+    if (qid)
+        *qid = e->qid;
+    return TT_OK;
+}
+
+static void game__query_free(game__query *e)
+{
+    json_decref(e->q);
+    free(e->text);
+    free(e->last_answer);
+}
+
+void game__queries_free(game *g)
+{
+    for (int i = 0; i < g->nq; i++)
+        game__query_free(&g->qs[i]);
+    free(g->qs);
+    g->qs = NULL;
+    g->nq = g->qcap = 0;
+}
+
+/* --query strings (every frame) and the --queries file (frame windows). */
+tt_status game__queries_from_opts(game *g, tt_err *err)
+{
+    tt_status st;
+    for (const char *const *q = g->o.queries; q && *q; q++) {
+        json_t *j = NULL;
+        if ((st = tt_json_parse(*q, "--query", &j, err)) != TT_OK)
+            return st;
+        if ((st = game__query_push(g, j, 0, INT_MAX, NULL, err)) != TT_OK)
+            return st;
+    }
+    if (g->o.queries_file) {
+        FILE *f = fopen(g->o.queries_file, "r");
+        char *line = NULL;
+        size_t cap = 0;
+        long lineno = 0, n;
+        if (!f)
+            return tt_err_set(err, TT_ERR_IO, "cannot open queries file %s (check the path)", g->o.queries_file);
+        for (;;) {
+            char where[512];
+            json_t *j = NULL;
+            if ((st = tt_line_read(f, &line, &cap, TT_LINE_MAX, &n, g->o.queries_file, ++lineno, err)) != TT_OK ||
+                n < 0)
+                break;
+            if (strspn(line, " \t\r\n") == strlen(line))
+                continue;
+            snprintf(where, sizeof where, "%s: line %ld", g->o.queries_file, lineno);
+            if ((st = tt_json_parse(line, where, &j, err)) != TT_OK)
+                break;
+            json_t *fr = json_object_get(j, "frame"), *un = json_object_get(j, "until");
+            if (!json_is_object(j) || !json_is_integer(fr) || (un && !json_is_integer(un))) {
+                json_decref(j);
+                st = tt_err_set(err, TT_ERR_FORMAT,
+                                "%s: each line is a query with \"frame\" (first frame) and optional \"until\"", where);
+                break;
+            }
+            int from = (int)json_integer_value(fr), until = un ? (int)json_integer_value(un) : INT_MAX;
+            json_object_del(j, "frame");
+            json_object_del(j, "until");
+            if ((st = game__query_push(g, j, from, until, NULL, err)) != TT_OK)
+                break;
+        }
+        free(line);
+        fclose(f);
+        if (st != TT_OK)
+            return st;
+    }
+    if (g->nq && !g->sc.scene)
+        return tt_err_set(err, TT_ERR_ARG, "--query needs --scenario (the figures and ruleset the question is about)");
+    return TT_OK;
+}
+
+void game__recorder_failed(game *g, const tt_err *e)
+{
+    if (g->rec_failed)
+        return;
+    g->rec_failed = 1;
+    g->rec_err = *e;
+    fprintf(stderr,
+            "tabletrack track: recording stopped at frame %d: %s. The game goes on (tracking and projecting); "
+            "free some space or choose another --record file next time. tabletrack will exit with code 1.\n",
+            g->frame_no, e->msg);
+}
+
+/* Record and publish an answer that changed. */
+static void game__answer_changed(game *g, game__query *q, json_t *ans, int frame_no, long long t_ms)
+{
+    char *txt = json_dumps(ans, JSON_COMPACT);
+    if (!txt || (q->last_answer && !strcmp(txt, q->last_answer))) {
+        free(txt);
+        return;
+    }
+    if (g->recd && !g->rec_failed) {
+        tt_err e = {0};
+        if (rec_query(g->recd, frame_no, t_ms, q->text, txt, &e) != TT_OK)
+            game__recorder_failed(g, &e);
+    }
+    if (g->o.feed) {
+        json_t *m = json_pack("{s:i,s:O,s:O}", "qid", q->qid, "query", q->q, "answer", ans);
+        char *d = m ? json_dumps(m, JSON_COMPACT) : NULL;
+        json_decref(m);
+        if (d)
+            game__feed_publish(g, "answer", d);
+    }
+    free(q->last_answer);
+    q->last_answer = txt;
+}
+
+/* Answer q now (adding its drawing to l when l is not NULL). */
+static json_t *game__answer(game *g, game__query *q, overlay_list *l)
+{
+    tt_err e = {0};
+    json_t *ans = NULL;
+    if (!g->sc.scene)
+        return json_pack("{s:s}", "error", "no scenario: give --scenario or send one (PUT /api/scenario)");
+    /* A question about a figure that is off the table right now draws
+     * nothing; it is not an error for the game. */
+    if (overlay_scene_query(g->sc.scene, q->q, l, &ans, &e) != TT_OK)
+        ans = json_pack("{s:s}", "error", e.msg);
+    return ans;
+}
+
+/* ---- the projector ---- */
+
+tt_status game__projector_open(game *g, tt_err *err)
+{
+    tt_status st;
+    if ((st = calib_projector_load(g->o.projector, &g->pj, err)) != TT_OK)
+        return st;
+    int w, h;
+    calib_projector_size(g->pj, &w, &h);
+    overlay_mapper_projector(&g->map, g->pj);
+    if (g->o.window && (st = overlay_window_open(g->o.window, w, h, &g->win, err)) != TT_OK)
+        return st;
+    return TT_OK;
+}
+
+void game__projector_close(game *g)
+{
+    overlay_window_close(g->win);
+    g->win = NULL;
+    cairo_surface_destroy(g->surf);
+    g->surf = NULL;
+    calib_projector_destroy(g->pj);
+    g->pj = NULL;
+}
+
+/* The table server's address as a QR code (libqrencode), light modules
+ * projected white and dark ones left unlit, in the table's near-left corner,
+ * with the address written under it. */
+static tt_status game__draw_banner(game *g, tt_err *err)
+{
+    QRcode *qr = QRcode_encodeString(g->banner, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    if (!qr)
+        return TT_OK; /* too long to encode: the address is still on stderr */
+    double side = 6.0, quiet = 4, mod = side / (qr->width + 2 * quiet), x0 = 1.0, y0 = 1.0;
+    overlay_style fill = overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0);
+    fill.fill_alpha = 1;
+    tt_status st = TT_OK;
+    /* light runs, row by row (the quiet zone is light too) */
+    int n = qr->width + 2 * (int)quiet;
+    for (int r = 0; r < n && st == TT_OK; r++) {
+        for (int c = 0; c < n && st == TT_OK;) {
+            int qr_r = r - (int)quiet, qr_c = c - (int)quiet;
+            int dark = qr_r >= 0 && qr_c >= 0 && qr_r < qr->width && qr_c < qr->width &&
+                       (qr->data[qr_r * qr->width + qr_c] & 1);
+            if (dark) {
+                c++;
+                continue;
+            }
+            int c1 = c;
+            for (;;) {
+                int rr = r - (int)quiet, cc = c1 - (int)quiet;
+                int d = rr >= 0 && cc >= 0 && rr < qr->width && cc < qr->width && (qr->data[rr * qr->width + cc] & 1);
+                if (c1 >= n || d)
+                    break;
+                c1++;
+            }
+            double xy[8] = {x0 + c * mod, y0 + r * mod, x0 + c1 * mod, y0 + r * mod,
+                            x0 + c1 * mod, y0 + (r + 1) * mod, x0 + c * mod, y0 + (r + 1) * mod};
+            st = overlay_add_polygon(g->list, xy, 4, fill, err);
+            c = c1;
+        }
+    }
+    QRcode_free(qr);
+    if (st == TT_OK)
+        st = overlay_add_text(g->list, x0 + side / 2, y0 + side + 0.5, g->banner, 0.35, 0, OVERLAY_ROLE_NEUTRAL, err);
+    return st;
+}
+
+tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err)
+{
+    tt_status st = TT_OK;
+    overlay_list *l = g->list;
+    overlay_list_clear(l);
+    /* Figures where they stand: move the scenario's figures first so the
+     * questions are answered for the table as it is now. */
+    for (int i = 0; i < g->nfig; i++) {
+        const track_figure *f = &g->figs[i];
+        if (f->state == VISION_TAG_LOST)
+            continue;
+        if (g->sc.scene) {
+            tt_err e2 = {0};
+            (void)overlay_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e2);
+        }
+        if (!g->pj)
+            continue;
+        overlay_style ring = overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.05);
+        ring.dashed = f->state == VISION_TAG_OCCLUDED;
+        double r = g->rig->base_size_in * 0.75, a = f->facing_deg * M_PI / 180;
+        if (r <= 0)
+            r = 0.6;
+        if ((st = overlay_add_circle(l, f->x, f->y, r, ring, err)) != TT_OK ||
+            (st = overlay_add_line(l, f->x + r * cos(a), f->y + r * sin(a), f->x + (r + 0.4) * cos(a),
+                                   f->y + (r + 0.4) * sin(a), overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.06), err)) !=
+                TT_OK)
+            return st;
+    }
+    for (int i = 0; i < g->nq; i++) {
+        game__query *q = &g->qs[i];
+        if (frame_no < q->from || frame_no > q->until)
+            continue;
+        json_t *ans = game__answer(g, q, l);
+        if (ans)
+            game__answer_changed(g, q, ans, frame_no, t_ms);
+        json_decref(ans);
+    }
+    if (!g->pj)
+        return TT_OK;
+    if (g->banner && !g->asked_live && (st = game__draw_banner(g, err)) != TT_OK)
+        return st;
+    if (g->camera_state == 1 &&
+        (st = overlay_add_text(l, g->rig->width_in / 2, g->rig->depth_in / 2, "CAMERA LOST - reconnecting", 1.2, 0,
+                               OVERLAY_ROLE_BLOCKED, err)) != TT_OK)
+        return st;
+    if (!g->surf) {
+        g->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, g->map.width, g->map.height);
+        if (cairo_surface_status(g->surf) != CAIRO_STATUS_SUCCESS) {
+            cairo_surface_destroy(g->surf);
+            g->surf = NULL;
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the %dx%d projector image", g->map.width,
+                              g->map.height);
+        }
+    }
+    if ((st = overlay_render_into(l, &g->map, g->surf, err)) != TT_OK)
+        return st;
+    if (g->win && (st = overlay_window_present(g->win, g->surf, err)) != TT_OK)
+        return st;
+    if (g->o.overlay_dir) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/overlay_%05d.png", g->o.overlay_dir, frame_no);
+        st = overlay_write_png(g->surf, p, err);
+    }
+    return st;
+}
+
+/* ---- thread-safe: questions from viewers ---- */
+
+tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, tt_err *err)
+{
+    json_t *q = NULL;
+    tt_status st;
+    *qid = 0;
+    *answer_json = NULL;
+    if (strlen(text) != len)
+        return tt_err_set(err, TT_ERR_FORMAT, "the question holds a NUL byte: send one JSON object");
+    if ((st = tt_json_parse(text, "the question", &q, err)) != TT_OK)
+        return st;
+    if (!json_is_object(q)) {
+        json_decref(q);
+        return tt_err_set(err, TT_ERR_FORMAT, "a question is a JSON object such as {\"q\":\"los\",\"from\":\"a\",\"to\":\"b\"}");
+    }
+    pthread_mutex_lock(&g->mu);
+    if (!g->sc.scene) {
+        pthread_mutex_unlock(&g->mu);
+        json_decref(q);
+        return tt_err_set(err, TT_ERR_ARG, "no scenario yet: start with --scenario FILE or send one (PUT /api/scenario)");
+    }
+    json_t *ans = NULL;
+    /* the rules engine checks the question first: a bad one is not kept */
+    overlay_list_clear(g->scratch);
+    if ((st = overlay_scene_query(g->sc.scene, q, g->scratch, &ans, err)) != TT_OK) {
+        pthread_mutex_unlock(&g->mu);
+        json_decref(q);
+        return st;
+    }
+    int from = g->frame_no + 1;
+    if ((st = game__query_push(g, q, from, INT_MAX, qid, err)) != TT_OK) {
+        pthread_mutex_unlock(&g->mu);
+        json_decref(ans);
+        return st;
+    }
+    g->asked_live = 1;
+    game__answer_changed(g, &g->qs[g->nq - 1], ans, g->frame_no < 0 ? 0 : g->frame_no, (long long)g->t_ms);
+    *answer_json = json_dumps(ans, JSON_COMPACT);
+    json_decref(ans);
+    g->dirty = 1;
+    pthread_mutex_unlock(&g->mu);
+    if (!*answer_json)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    return TT_OK;
+}
+
+tt_status game_query_remove(game *g, int qid, tt_err *err)
+{
+    int found = 0;
+    pthread_mutex_lock(&g->mu);
+    for (int i = 0; i < g->nq;) {
+        if (qid == 0 || g->qs[i].qid == qid) {
+            game__query_free(&g->qs[i]);
+            memmove(&g->qs[i], &g->qs[i + 1], sizeof *g->qs * (size_t)(g->nq - i - 1));
+            g->nq--;
+            found = 1;
+        } else
+            i++;
+    }
+    g->dirty = 1;
+    pthread_mutex_unlock(&g->mu);
+    if (!found && qid != 0)
+        return tt_err_set(err, TT_ERR_UNKNOWN, "no question %d is shown (GET /api/state lists them under \"shown\")",
+                          qid);
+    return TT_OK;
+}

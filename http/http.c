@@ -1,0 +1,457 @@
+/* http.c - the table server (see http.h), on libmicrohttpd: one thread per
+ * connection, so a live viewer can wait for the next frame in its own
+ * thread; the connection limit and timeout keep slow or idle clients from
+ * piling up.  No HTTP is parsed here: libmicrohttpd does it all. */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+
+#include <jansson.h>
+
+/* The app, compiled in (cmake/embed.cmake). */
+extern const unsigned char http__index[], http__app[], http__style[], http__draw[];
+extern const unsigned long http__index_len, http__app_len, http__style_len, http__draw_len;
+
+struct http_server {
+    struct MHD_Daemon *d;
+    game *g;
+    char key[65];
+    char url[400];
+    pthread_mutex_t mu;
+    int viewers;
+};
+
+/* One request's body, gathered over the upload callbacks. */
+typedef struct http__req {
+    char *body;
+    size_t len, cap;
+    int too_big;
+} http__req;
+
+/* ---- responses ---- */
+
+static enum MHD_Result http__send(struct MHD_Connection *c, unsigned code, const char *type, const void *data,
+                                  size_t len, enum MHD_ResponseMemoryMode mode)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result http__json(struct MHD_Connection *c, unsigned code, char *text /* taken */)
+{
+    if (!text)
+        return http__send(c, 500, "application/json", "{\"error\":\"out of memory\"}", 25, MHD_RESPMEM_PERSISTENT);
+    return http__send(c, code, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
+}
+
+static enum MHD_Result http__error(struct MHD_Connection *c, unsigned code, const char *msg)
+{
+    json_t *j = json_pack("{s:s}", "error", msg);
+    char *t = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    return http__json(c, code, t);
+}
+
+static unsigned http__status_code(tt_status st)
+{
+    switch (st) {
+    case TT_ERR_FORMAT:
+    case TT_ERR_ARG:
+    case TT_ERR_MISMATCH:
+        return 400;
+    case TT_ERR_UNKNOWN:
+        return 404;
+    case TT_ERR_ANCHORS:
+    case TT_ERR_DEVICE:
+        return 503;
+    default:
+        return 500;
+    }
+}
+
+/* ---- /api/live: Server-Sent Events ---- */
+
+typedef struct http__sse {
+    http_server *s;
+    unsigned long long cursor;
+    char *pending; /* the rest of a message that did not fit */
+    size_t off, len;
+    int idle_ms;
+} http__sse;
+
+static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    http__sse *v = cls;
+    (void)pos;
+    while (!v->pending) {
+        char *ev = NULL, *data = NULL;
+        int r = game_feed_next(v->s->g, &v->cursor, 1000, &ev, &data);
+        if (r < 0)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        if (r == 0) {
+            v->idle_ms += 1000;
+            if (v->idle_ms < 5000)
+                continue;
+            v->idle_ms = 0;
+            v->pending = strdup(": still here\n\n"); /* keeps proxies and timeouts at bay */
+        } else {
+            v->idle_ms = 0;
+            size_t n = strlen(ev) + strlen(data) + 32;
+            v->pending = malloc(n);
+            if (v->pending)
+                snprintf(v->pending, n, "event: %s\ndata: %s\n\n", ev, data);
+        }
+        free(ev);
+        free(data);
+        if (!v->pending)
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        v->off = 0;
+        v->len = strlen(v->pending);
+    }
+    size_t n = v->len - v->off < max ? v->len - v->off : max;
+    memcpy(buf, v->pending + v->off, n);
+    v->off += n;
+    if (v->off == v->len) {
+        free(v->pending);
+        v->pending = NULL;
+    }
+    return (ssize_t)n;
+}
+
+static void http__sse_free(void *cls)
+{
+    http__sse *v = cls;
+    pthread_mutex_lock(&v->s->mu);
+    v->s->viewers--;
+    pthread_mutex_unlock(&v->s->mu);
+    free(v->pending);
+    free(v);
+}
+
+static enum MHD_Result http__live(http_server *s, struct MHD_Connection *c)
+{
+    pthread_mutex_lock(&s->mu);
+    int full = s->viewers >= HTTP_MAX_VIEWERS;
+    if (!full)
+        s->viewers++;
+    pthread_mutex_unlock(&s->mu);
+    if (full)
+        return http__error(c, 503, "too many live viewers: close the table page on another device");
+    http__sse *v = calloc(1, sizeof *v);
+    if (!v) {
+        pthread_mutex_lock(&s->mu);
+        s->viewers--;
+        pthread_mutex_unlock(&s->mu);
+        return http__error(c, 500, "out of memory");
+    }
+    v->s = s;
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, http__sse_read, v,
+                                                               http__sse_free);
+    if (!r) {
+        http__sse_free(v);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    enum MHD_Result ret = MHD_queue_response(c, 200, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* ---- the routes ---- */
+
+static int http__has_key(http_server *s, struct MHD_Connection *c)
+{
+    const char *k = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "key");
+    if (!k)
+        k = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Table-Key");
+    return k && !strcmp(k, s->key);
+}
+
+static enum MHD_Result http__query(http_server *s, struct MHD_Connection *c, http__req *q)
+{
+    int qid = 0;
+    char *answer = NULL;
+    tt_err err = {0};
+    tt_status st = game_query_add(s->g, q->body ? q->body : "", q->len, &qid, &answer, &err);
+    if (st != TT_OK)
+        return http__error(c, http__status_code(st), err.msg);
+    size_t n = strlen(answer) + 32;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "{\"qid\":%d,\"answer\":%s}", qid, answer);
+    free(answer);
+    return http__json(c, 200, out);
+}
+
+static enum MHD_Result http__table_png(http_server *s, struct MHD_Connection *c)
+{
+    const char *p = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ppi");
+    double ppi = 10;
+    if (p) {
+        char *end = NULL;
+        ppi = strtod(p, &end);
+        if (end == p || *end)
+            return http__error(c, 400, "ppi must be a number from 1 to 40 (pixels per inch; default 10)");
+    }
+    unsigned char *png = NULL;
+    size_t len = 0;
+    tt_err err = {0};
+    tt_status st = game_table_png(s->g, ppi, &png, &len, &err);
+    if (st != TT_OK)
+        return http__error(c, http__status_code(st), err.msg);
+    return http__send(c, 200, "image/png", png, len, MHD_RESPMEM_MUST_FREE);
+}
+
+static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, const char *url, const char *method,
+                                   http__req *q)
+{
+    int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+    if (get && (!strcmp(url, "/") || !strcmp(url, "/index.html")))
+        return http__send(c, 200, "text/html; charset=utf-8", http__index, http__index_len, MHD_RESPMEM_PERSISTENT);
+    if (get && !strcmp(url, "/app.js"))
+        return http__send(c, 200, "text/javascript; charset=utf-8", http__app, http__app_len, MHD_RESPMEM_PERSISTENT);
+    if (get && !strcmp(url, "/draw.js"))
+        return http__send(c, 200, "text/javascript; charset=utf-8", http__draw, http__draw_len,
+                          MHD_RESPMEM_PERSISTENT);
+    if (get && !strcmp(url, "/style.css"))
+        return http__send(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
+    if (get && !strcmp(url, "/api/state"))
+        return http__json(c, 200, game_state_json(s->g));
+    if (get && !strcmp(url, "/api/live"))
+        return http__live(s, c);
+    if (get && !strcmp(url, "/api/table.png"))
+        return http__table_png(s, c);
+
+    int post = !strcmp(method, "POST"), del = !strcmp(method, "DELETE"), put = !strcmp(method, "PUT");
+    int is_query = !strcmp(url, "/api/query") || !strncmp(url, "/api/query/", 11);
+    int is_scen = !strcmp(url, "/api/scenario");
+    if (!is_query && !is_scen)
+        return http__error(c, 404,
+                           "no such page: the table is at /, the API at /api/state, /api/live, /api/query, "
+                           "/api/table.png and /api/scenario");
+    if (!(post && !strcmp(url, "/api/query")) && !del && !(put && is_scen))
+        return http__error(c, 405, "method not allowed here: POST /api/query, DELETE /api/query[/N], "
+                                   "PUT /api/scenario");
+    if (!http__has_key(s, c))
+        return http__error(c, 403, "this changes the game and needs the table's key: open the address tabletrack "
+                                   "printed (it ends in ?key=...) or send an X-Table-Key header");
+    if (q->too_big)
+        return http__error(c, 413, "the body is over 1 MB: send one question or one scenario");
+    if (post)
+        return http__query(s, c, q);
+    tt_err err = {0};
+    tt_status st;
+    if (put) {
+        st = game_scenario_put(s->g, q->body ? q->body : "", q->len, &err);
+        if (st != TT_OK)
+            return http__error(c, http__status_code(st), err.msg);
+        return http__json(c, 200, strdup("{\"ok\":true}"));
+    }
+    if (!is_query || is_scen)
+        return http__error(c, 405, "DELETE works on /api/query and /api/query/N");
+    int qid = 0;
+    if (url[10] == '/') {
+        char *end = NULL;
+        long n = strtol(url + 11, &end, 10);
+        if (end == url + 11 || *end || n < 1 || n > 1000000000)
+            return http__error(c, 404, "no such question: DELETE /api/query/N takes the qid that asking returned");
+        qid = (int)n;
+    }
+    if ((st = game_query_remove(s->g, qid, &err)) != TT_OK)
+        return http__error(c, http__status_code(st), err.msg);
+    return http__json(c, 200, strdup("{\"ok\":true}"));
+}
+
+static enum MHD_Result http__handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                     const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    http_server *s = cls;
+    (void)version;
+    http__req *q = *con_cls;
+    if (!q) { /* the headers: set up for the body */
+        q = calloc(1, sizeof *q);
+        if (!q)
+            return MHD_NO;
+        *con_cls = q;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY) {
+            q->too_big = 1; /* refused at once, without reading it */
+            return http__error(c, 413, "the body is over 1 MB: send one question or one scenario");
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!q->too_big) {
+            if (q->len + *upload_size > HTTP_MAX_BODY)
+                q->too_big = 1;
+            else {
+                if (q->len + *upload_size + 1 > q->cap) {
+                    size_t cap = (q->len + *upload_size + 1) * 2;
+                    if (cap > HTTP_MAX_BODY + 1)
+                        cap = HTTP_MAX_BODY + 1;
+                    char *n = realloc(q->body, cap);
+                    if (!n)
+                        return MHD_NO;
+                    q->body = n;
+                    q->cap = cap;
+                }
+                memcpy(q->body + q->len, upload, *upload_size);
+                q->len += *upload_size;
+                q->body[q->len] = '\0';
+            }
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    return http__route(s, c, url, method, q);
+}
+
+static void http__completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t)
+{
+    (void)cls;
+    (void)c;
+    (void)t;
+    http__req *q = *con_cls;
+    if (q) {
+        free(q->body);
+        free(q);
+        *con_cls = NULL;
+    }
+}
+
+/* ---- start and stop ---- */
+
+/* This machine's first network (non-loopback) IPv4 address, for phones. */
+static void http__lan_address(char *buf, size_t cap)
+{
+    struct ifaddrs *ifs = NULL, *i;
+    snprintf(buf, cap, "127.0.0.1");
+    if (getifaddrs(&ifs) != 0)
+        return;
+    for (i = ifs; i; i = i->ifa_next)
+        if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET) {
+            const struct sockaddr_in *a = (const struct sockaddr_in *)i->ifa_addr;
+            if ((ntohl(a->sin_addr.s_addr) >> 24) == 127)
+                continue;
+            inet_ntop(AF_INET, &a->sin_addr, buf, (socklen_t)cap);
+            break;
+        }
+    freeifaddrs(ifs);
+}
+
+tt_status http_server_start(const char *listen, const char *key, game *g, http_server **out, tt_err *err)
+{
+    char host[256] = "127.0.0.1", port[16];
+    const char *colon = strrchr(listen, ':');
+    *out = NULL;
+    if (colon) {
+        size_t n = (size_t)(colon - listen);
+        if (n == 0 || n >= sizeof host)
+            return tt_err_set(err, TT_ERR_ARG, "--http %s: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080", listen);
+        memcpy(host, listen, n);
+        host[n] = '\0';
+        if (host[0] == '[' && host[n - 1] == ']') { /* [::1]:8080 */
+            memmove(host, host + 1, n - 2);
+            host[n - 2] = '\0';
+        }
+    }
+    const char *p = colon ? colon + 1 : listen;
+    char *end = NULL;
+    long pn = strtol(p, &end, 10);
+    if (end == p || *end || pn < 0 || pn > 65535)
+        return tt_err_set(err, TT_ERR_ARG, "--http %s: the port must be a number from 0 to 65535 (e.g. 8080)", listen);
+    snprintf(port, sizeof port, "%ld", pn);
+    if (key && (!key[0] || strlen(key) > 64 || strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                        "0123456789-_") != strlen(key)))
+        return tt_err_set(err, TT_ERR_ARG, "--http-key: use 1 to 64 letters, digits, '-' or '_'");
+
+    struct addrinfo hints, *ai = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    int gr = getaddrinfo(host, port, &hints, &ai);
+    if (gr != 0)
+        return tt_err_set(err, TT_ERR_ARG, "--http %s: unknown host %s (%s)", listen, host, gai_strerror(gr));
+
+    http_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        freeaddrinfo(ai);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    s->g = g;
+    pthread_mutex_init(&s->mu, NULL);
+    if (key)
+        snprintf(s->key, sizeof s->key, "%s", key);
+    else {
+        unsigned char r[9];
+        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+            freeaddrinfo(ai);
+            http_server_stop(s);
+            return tt_err_set(err, TT_ERR_INTERNAL, "no random numbers for the table key: %s", strerror(errno));
+        }
+        static const char al[] = "abcdefghijkmnpqrstuvwxyz23456789"; /* no look-alikes */
+        for (size_t i = 0; i < sizeof r; i++)
+            s->key[i] = al[r[i] % 32];
+        s->key[sizeof r] = '\0';
+    }
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    s->d = MHD_start_daemon(flags, 0, NULL, NULL, http__handler, s, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS, MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)HTTP_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED, http__completed, s,
+                            MHD_OPTION_END);
+    int family = ai->ai_family;
+    freeaddrinfo(ai);
+    if (!s->d) {
+        int e = errno;
+        http_server_stop(s);
+        return tt_err_set(err, TT_ERR_IO, "cannot serve the table on %s:%s: %s (is the port in use? try another)",
+                          host, port, e ? strerror(e) : "libmicrohttpd refused");
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned bound = di ? di->port : (unsigned)pn;
+    char shown[264];
+    if (!strcmp(host, "0.0.0.0") || !strcmp(host, "::"))
+        http__lan_address(shown, sizeof shown);
+    else
+        snprintf(shown, sizeof shown, family == AF_INET6 ? "[%.255s]" : "%.255s", host);
+    snprintf(s->url, sizeof s->url, "http://%s:%u/?key=%s", shown, bound, s->key);
+    *out = s;
+    return TT_OK;
+}
+
+const char *http_server_url(const http_server *s)
+{
+    return s ? s->url : "";
+}
+
+void http_server_stop(http_server *s)
+{
+    if (!s)
+        return;
+    if (s->d)
+        MHD_stop_daemon(s->d);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}

@@ -1,0 +1,53 @@
+/* http.h - the table server: the live game served to phones and browsers
+ * over HTTP (libmicrohttpd), while 'tabletrack track' plays it.
+ *
+ *   GET    /                 the app (HTML, JS, CSS compiled in; nothing is
+ *                            fetched from elsewhere)
+ *   GET    /api/state        the state now (game_state_json)
+ *   GET    /api/live         Server-Sent Events: state, event, answer
+ *   POST   /api/query        ask a question -> {"qid":N,"answer":{...}}
+ *   DELETE /api/query/N      stop showing question N; /api/query: all
+ *   GET    /api/table.png    the table from above (?ppi=, default 10)
+ *   PUT    /api/scenario     a whole new scenario
+ *
+ * Reading needs no key; anything that changes the game needs the key, as
+ * ?key=KEY or an X-Table-Key header (else 403).  Errors are JSON
+ * {"error": "..."}: 400 malformed (with line and column), 404 unknown
+ * figure or question, 413 a body over HTTP_MAX_BODY.  At most
+ * HTTP_MAX_CLIENTS connections; a client silent for HTTP_TIMEOUT_S seconds
+ * is dropped, so no client can hold up the game.
+ *
+ * Ownership: http_server_start allocates, http_server_stop frees (accepts
+ * NULL).  The game must outlive the server.
+ */
+#ifndef TT_HTTP_H
+#define TT_HTTP_H
+
+#include "game.h"
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HTTP_MAX_BODY (1024 * 1024)
+#define HTTP_MAX_CLIENTS 128
+#define HTTP_MAX_VIEWERS 100 /* of which on /api/live at once */
+#define HTTP_TIMEOUT_S 10
+
+typedef struct http_server http_server;
+
+/* listen: "[HOST:]PORT" (HOST default 127.0.0.1; PORT 0 picks a free one).
+ * key: the key that allows changes, or NULL for a random one. */
+tt_status http_server_start(const char *listen, const char *key, game *g, http_server **out, tt_err *err);
+
+/* "http://HOST:PORT/?key=KEY", with the port actually bound; for a server
+ * on every address (0.0.0.0), HOST is this machine's network address. */
+const char *http_server_url(const http_server *s);
+
+void http_server_stop(http_server *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -203,6 +203,11 @@ static int calibpj__live(const char *rigpath, const char *srcspec, const char *d
         tt_image_free(&pat);
         if (overlay_window_present(win, surf, &err) != TT_OK)
             goto fail;
+        for (overlay_window_event we; (we = overlay_window_poll(win)) != OVERLAY_WIN_NONE;)
+            if (we == OVERLAY_WIN_CLOSED || we == OVERLAY_WIN_ESC) {
+                tt_err_set(&err, TT_ERR_ARG, "projector calibration stopped: the pattern window was closed");
+                goto fail;
+            }
         /* A camera keeps a few old frames and needs time to see the new
          * light: wait, then drop what was captured meanwhile. */
         const tt_image *f = NULL;

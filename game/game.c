@@ -239,6 +239,8 @@ static tt_status game__redraw(game *g, tt_err *err)
     return st;
 }
 
+static void game__window_events(game *g);
+
 static tt_status game__frame(game *g, tt_image *im, int frame_no, double t_ms, double arrived, int *first,
                              tt_err *err)
 {
@@ -309,6 +311,7 @@ static tt_status game__frame(game *g, tt_image *im, int frame_no, double t_ms, d
     pthread_mutex_unlock(&g->mu);
     if (st != TT_OK)
         return st;
+    game__window_events(g);
 
     for (int i = 0; i < nf; i++) {
         g->seen_sum += figs[i].state == VISION_TAG_SEEN;
@@ -326,10 +329,42 @@ static tt_status game__frame(game *g, tt_image *im, int frame_no, double t_ms, d
     return TT_OK;
 }
 
+/* Keys in the projector window: Esc twice ends the game (a bumped key
+ * must not), F full screen on/off, H hide the drawing; closing the window
+ * leaves the game going without it. */
+static void game__window_events(game *g)
+{
+    overlay_window_event we;
+    while (g->win && (we = overlay_window_poll(g->win)) != OVERLAY_WIN_NONE) {
+        if (we == OVERLAY_WIN_CLOSED) {
+            fprintf(stderr, "tabletrack track: the projector window was closed; the game goes on without it "
+                            "(stop with Ctrl-C)\n");
+            overlay_window_close(g->win);
+            g->win = NULL;
+        } else if (we == OVERLAY_WIN_ESC) {
+            double now = game__now_ms();
+            if (g->esc_at > 0 && now - g->esc_at <= 2000) {
+                fprintf(stderr, "tabletrack track: Esc pressed twice: ending the game\n");
+                game_request_stop(g);
+            } else
+                fprintf(stderr, "tabletrack track: press Esc again within 2 seconds to end the game\n");
+            g->esc_at = now;
+        } else if (we == OVERLAY_WIN_KEY_F)
+            overlay_window_toggle_fullscreen(g->win);
+        else if (we == OVERLAY_WIN_KEY_H) {
+            pthread_mutex_lock(&g->mu);
+            g->hidden = !g->hidden;
+            g->dirty = 1;
+            pthread_mutex_unlock(&g->mu);
+        }
+    }
+}
+
 /* Nothing new from the camera: redraw what viewers changed. */
 static tt_status game__idle(game *g, tt_err *err)
 {
     tt_status st = TT_OK;
+    game__window_events(g);
     pthread_mutex_lock(&g->mu);
     if (g->dirty)
         st = game__redraw(g, err);

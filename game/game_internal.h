@@ -125,6 +125,8 @@ struct game {
     overlay_list *scratch;      /* for a viewer's question (mu held) */
     overlay_window *win;
     cairo_surface_t *surf;
+    int hidden;                 /* H in the window: draw nothing */
+    double esc_at;              /* when Esc was last pressed (ms), 0 never */
 
     /* feed: its own lock, so a viewer never holds up the game */
     pthread_mutex_t feed_mu;

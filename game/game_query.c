@@ -345,9 +345,11 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
     }
     if (!g->pj)
         return TT_OK;
-    if (g->banner && !g->asked_live && (st = game__draw_banner(g, err)) != TT_OK)
+    if (g->hidden)
+        overlay_list_clear(l);
+    else if (g->banner && !g->asked_live && (st = game__draw_banner(g, err)) != TT_OK)
         return st;
-    if (g->camera_state == 1 &&
+    if (!g->hidden && g->camera_state == 1 &&
         (st = overlay_add_text(l, g->rig->width_in / 2, g->rig->depth_in / 2, "CAMERA LOST - reconnecting", 1.2, 0,
                                OVERLAY_ROLE_BLOCKED, err)) != TT_OK)
         return st;

@@ -162,13 +162,25 @@ tt_status overlay_write_png(cairo_surface_t *s, const char *path, tt_err *err);
 tt_status overlay_window_show(cairo_surface_t *s, const char *display, int hold_ms, tt_err *err);
 
 /* A fullscreen window that stays open for live use: present a new surface
- * per frame.  overlay_window_close accepts NULL.  present returns
- * TT_ERR_ARG with "closed" in the message once the user pressed a key or
- * closed the window. */
+ * per frame; overlay_window_poll says what the user did in it (keys, closed).
+ * overlay_window_close accepts NULL. */
 typedef struct overlay_window overlay_window;
 tt_status overlay_window_open(const char *display, int width, int height, overlay_window **out, tt_err *err);
 tt_status overlay_window_present(overlay_window *w, cairo_surface_t *s, tt_err *err);
 void overlay_window_close(overlay_window *w);
+
+/* What happened in the window since the last call (one event per call;
+ * call until OVERLAY_WIN_NONE).  CLOSED: the window manager closed it. */
+typedef enum overlay_window_event {
+    OVERLAY_WIN_NONE = 0,
+    OVERLAY_WIN_CLOSED,
+    OVERLAY_WIN_ESC,
+    OVERLAY_WIN_KEY_F,
+    OVERLAY_WIN_KEY_H,
+    OVERLAY_WIN_KEY_OTHER
+} overlay_window_event;
+overlay_window_event overlay_window_poll(overlay_window *w);
+void overlay_window_toggle_fullscreen(overlay_window *w);
 
 #ifdef __cplusplus
 }

@@ -57,15 +57,8 @@ fail:
 
 tt_status overlay_window_present(overlay_window *ow, cairo_surface_t *s, tt_err *err)
 {
-    SDL_Event ev;
-    int quit = 0;
     if (cairo_image_surface_get_width(s) != ow->w || cairo_image_surface_get_height(s) != ow->h)
         return tt_err_set(err, TT_ERR_ARG, "overlay image is not %dx%d", ow->w, ow->h);
-    while (SDL_PollEvent(&ev))
-        if (ev.type == SDL_QUIT || ev.type == SDL_KEYDOWN)
-            quit = 1;
-    if (quit)
-        return tt_err_set(err, TT_ERR_ARG, "the overlay window was closed");
     cairo_surface_flush(s);
     SDL_UpdateTexture(ow->tex, NULL, cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s));
     /* black around the image if the display is larger; the image keeps its
@@ -76,6 +69,38 @@ tt_status overlay_window_present(overlay_window *ow, cairo_surface_t *s, tt_err 
     SDL_RenderCopy(ow->ren, ow->tex, NULL, &dst);
     SDL_RenderPresent(ow->ren);
     return TT_OK;
+}
+
+overlay_window_event overlay_window_poll(overlay_window *ow)
+{
+    SDL_Event ev;
+    if (!ow)
+        return OVERLAY_WIN_NONE;
+    while (SDL_PollEvent(&ev)) {
+        if (ev.type == SDL_QUIT || (ev.type == SDL_WINDOWEVENT && ev.window.event == SDL_WINDOWEVENT_CLOSE))
+            return OVERLAY_WIN_CLOSED;
+        if (ev.type != SDL_KEYDOWN || ev.key.repeat)
+            continue;
+        switch (ev.key.keysym.sym) {
+        case SDLK_ESCAPE:
+            return OVERLAY_WIN_ESC;
+        case SDLK_f:
+            return OVERLAY_WIN_KEY_F;
+        case SDLK_h:
+            return OVERLAY_WIN_KEY_H;
+        default:
+            return OVERLAY_WIN_KEY_OTHER;
+        }
+    }
+    return OVERLAY_WIN_NONE;
+}
+
+void overlay_window_toggle_fullscreen(overlay_window *ow)
+{
+    if (!ow)
+        return;
+    Uint32 fs = SDL_GetWindowFlags(ow->win) & SDL_WINDOW_FULLSCREEN_DESKTOP;
+    SDL_SetWindowFullscreen(ow->win, fs ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
 }
 
 void overlay_window_close(overlay_window *ow)
@@ -102,8 +127,8 @@ tt_status overlay_window_show(cairo_surface_t *s, const char *display, int hold_
     Uint32 t0 = SDL_GetTicks();
     for (;;) {
         tt_err e2 = {0};
-        if (overlay_window_present(ow, s, &e2) != TT_OK)
-            break; /* closed by the user */
+        if (overlay_window_present(ow, s, &e2) != TT_OK || overlay_window_poll(ow) != OVERLAY_WIN_NONE)
+            break; /* a key, or closed by the user */
         if (hold_ms >= 0 && SDL_GetTicks() - t0 >= (Uint32)hold_ms)
             break;
         SDL_Delay(15);

@@ -1,1 +1,118 @@
-/* placeholder */
+/* draw.js - the table in SVG, shared by the replay page ('tabletrack replay
+ * --html', inlined at build time) and the live table page (served by
+ * 'track --http'), so the two look alike: felt and 6" grid, terrain by
+ * kind, figures by side with their facing, hidden and lost figures faded,
+ * and the answers' lines, circles, cones, rings and labels.
+ * Coordinates are table inches, y down the table, as everywhere. */
+var TTDraw = (function () {
+  'use strict';
+  var NS = 'http://www.w3.org/2000/svg';
+  /* the same colours as the projector and the replay (record/rec_game.c) */
+  var TERRAIN = {building: '#8d6e63', wall: '#5d4037', hedge: '#558b2f', woods: '#2e7d32', hill: '#c5b58a',
+                 river: '#4f8fcf', rough: '#a1887f', breastworks: '#795548', road: '#bdb29a', marsh: '#6f9f8f',
+                 fence: '#8a6d3b'};
+  var SIDES = ['#c0392b', '#2e6fd8', '#e6a817', '#27ae60', '#8e44ad', '#16a085', '#d35400', '#7f8c8d'];
+  /* answer colours: colour-blind-safe, as on the felt */
+  var ROLE = {clear: '#56b4e9', blocked: '#d55e00', short: '#009e73', medium: '#f0e442', long: '#e69f00',
+              arc: '#e69f00', blast: '#d55e00', command: '#cc79a7', target: '#f0e442', neutral: '#ffffff'};
+  var STATE_OPACITY = [1, 0.6, 0.25]; /* seen, occluded (hidden by a hand), lost */
+
+  function el(name, attrs, parent) {
+    var e = document.createElementNS(NS, name);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  /* Felt, grid and the layers, in svg, for a W x H table. */
+  function board(svg, W, H, margin) {
+    var M = margin === undefined ? 1.5 : margin;
+    svg.textContent = '';
+    svg.setAttribute('viewBox', [-M, -M, W + 2 * M, H + 2 * M].join(' '));
+    el('rect', {x: -M, y: -M, width: W + 2 * M, height: H + 2 * M, fill: '#1d1f21'}, svg);
+    var felt = el('rect', {x: 0, y: 0, width: W, height: H, fill: '#4b7a3b', stroke: '#0d0d0d', 'stroke-width': 0.2,
+                           'class': 'felt'}, svg);
+    var grid = el('g', {stroke: 'rgba(255,255,255,0.13)', 'stroke-width': 0.04}, svg);
+    for (var gx = 6; gx < W; gx += 6) el('line', {x1: gx, y1: 0, x2: gx, y2: H}, grid);
+    for (var gy = 6; gy < H; gy += 6) el('line', {x1: 0, y1: gy, x2: W, y2: gy}, grid);
+    return {felt: felt, terrain: el('g', {id: 'terrain'}, svg),
+            trails: el('g', {id: 'trails', fill: 'none', 'stroke-linecap': 'round', 'stroke-linejoin': 'round'}, svg),
+            over: el('g', {id: 'overlays'}, svg), figs: el('g', {id: 'figures'}, svg),
+            top: el('g', {id: 'top'}, svg)};
+  }
+
+  function terrainColour(kind) { return TERRAIN[kind] || '#9e9e9e'; }
+
+  /* One terrain piece {id, kind, pts: [[x, y]...], closed, colour}. */
+  function terrain(g, t) {
+    var pts = t.pts.map(function (p) { return p[0] + ',' + p[1]; }).join(' ');
+    var c = t.colour || terrainColour(t.kind), shape;
+    if (t.closed)
+      shape = el('polygon', {points: pts, fill: c, 'fill-opacity': 0.8, stroke: '#1b1b1b', 'stroke-width': 0.08,
+                             'data-kind': t.kind}, g);
+    else
+      shape = el('polyline', {points: pts, fill: 'none', stroke: c, 'stroke-width': 0.5, 'stroke-linecap': 'round',
+                              'data-kind': t.kind}, g);
+    var cx = 0, cy = 0;
+    t.pts.forEach(function (p) { cx += p[0]; cy += p[1]; });
+    var lab = el('text', {x: cx / t.pts.length, y: cy / t.pts.length + 0.4, 'class': 'terrain-label'}, g);
+    lab.textContent = t.id || t.kind;
+    return shape;
+  }
+
+  /* A figure {r, colour, label, title}: a disc with a facing tick and its
+   * name below.  Returns {g, body}; move it with place(). */
+  function figure(g, f) {
+    var fg = el('g', {'class': 'fig'}, g);
+    var body = el('g', {}, fg);
+    el('circle', {r: f.r, fill: f.colour, stroke: '#111', 'stroke-width': 0.07}, body);
+    el('line', {x1: 0, y1: 0, x2: f.r + 0.35, y2: 0, stroke: '#fff', 'stroke-width': 0.14, 'stroke-linecap': 'round'},
+       body);
+    var lab = el('text', {x: 0, y: f.r + 0.8, 'class': 'fig-label'}, fg);
+    lab.textContent = f.label;
+    if (f.title) el('title', {}, fg).textContent = f.title;
+    return {g: fg, body: body, label: lab};
+  }
+
+  /* state: 0 seen, 1 occluded, 2 lost (faded). */
+  function place(fe, x, y, facing, state) {
+    fe.g.removeAttribute('display');
+    fe.g.setAttribute('transform', 'translate(' + x + ' ' + y + ')');
+    fe.body.setAttribute('transform', 'rotate(' + facing + ')');
+    fe.g.setAttribute('opacity', STATE_OPACITY[state] === undefined ? 1 : STATE_OPACITY[state]);
+  }
+
+  /* One drawn answer part: {type: line|circle|sector|polygon|ring|label, ...}.
+   * ringAt(p) gives {x, y, r} for a ring around a figure. */
+  function prim(g, p, ringAt) {
+    var c = p.colour || '#ffeb3b';
+    if (p.type === 'line') {
+      el('line', {x1: p.a[0], y1: p.a[1], x2: p.b[0], y2: p.b[1], stroke: c, 'stroke-width': 0.18,
+                  'stroke-dasharray': p.solid ? 'none' : '0.6 0.3'}, g);
+      if (p.label) {
+        var lt = el('text', {x: (p.a[0] + p.b[0]) / 2, y: (p.a[1] + p.b[1]) / 2 - 0.4, 'class': 'ov-label'}, g);
+        lt.textContent = p.label;
+      }
+    } else if (p.type === 'circle') {
+      el('circle', {cx: p.c[0], cy: p.c[1], r: p.r, fill: c, 'fill-opacity': 0.28, stroke: c, 'stroke-width': 0.12}, g);
+    } else if (p.type === 'sector') {
+      var a0 = p.a0 * Math.PI / 180, a1 = p.a1 * Math.PI / 180;
+      var d = 'M' + p.c[0] + ',' + p.c[1] + ' L' + (p.c[0] + p.r * Math.cos(a0)) + ',' + (p.c[1] + p.r * Math.sin(a0)) +
+              ' A' + p.r + ',' + p.r + ' 0 ' + (p.a1 - p.a0 > 180 ? 1 : 0) + ' 1 ' +
+              (p.c[0] + p.r * Math.cos(a1)) + ',' + (p.c[1] + p.r * Math.sin(a1)) + ' Z';
+      el('path', {d: d, fill: c, 'fill-opacity': 0.3, stroke: c, 'stroke-width': 0.12}, g);
+    } else if (p.type === 'polygon') {
+      el('polygon', {points: p.pts.map(function (q) { return q[0] + ',' + q[1]; }).join(' '), fill: c,
+                     'fill-opacity': 0.25, stroke: c, 'stroke-width': 0.1}, g);
+    } else if (p.type === 'ring') {
+      var pos = ringAt(p);
+      if (pos) el('circle', {cx: pos.x, cy: pos.y, r: pos.r + 0.3, fill: 'none', stroke: c, 'stroke-width': 0.18}, g);
+    } else if (p.type === 'label') {
+      var tx = el('text', {x: p.at[0], y: p.at[1], 'class': 'ov-label'}, g);
+      tx.textContent = p.text;
+    }
+  }
+
+  return {el: el, board: board, terrain: terrain, terrainColour: terrainColour, figure: figure, place: place,
+          prim: prim, SIDES: SIDES, ROLE: ROLE, TERRAIN: TERRAIN};
+})();

@@ -633,6 +633,15 @@ static tt_status game__save_scenario(const char *path, const char *text, tt_err 
     return tt_tmp_commit(tmp, path, err);
 }
 
+char *game_scenario_json(game *g)
+{
+    pthread_mutex_lock(&g->mu);
+    char *t = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
+                         : strdup("{}");
+    pthread_mutex_unlock(&g->mu);
+    return t;
+}
+
 tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
 {
     game__scenario n = {0};

@@ -100,8 +100,6 @@ char *game_state_json(game *g);
  * game has ended.  A viewer too slow to keep up skips to the newest state. */
 int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **event, char **data);
 
-/* Number of feed viewers waiting right now (for the server's limits). */
-
 /* Ask a question (one rules query, JSON text of len bytes).  It is answered
  * against the tracked positions, drawn from the next frame (at once when
  * no frames arrive), recorded, and shown until withdrawn.  *qid and
@@ -116,6 +114,9 @@ tt_status game_query_remove(game *g, int qid, tt_err *err);
 /* The current camera frame rectified to the table seen from above, ppi
  * pixels per inch (1-40), as PNG bytes (caller frees *png). */
 tt_status game_table_png(game *g, double ppi, unsigned char **png, size_t *len, tt_err *err);
+
+/* The scenario now as JSON text ("{}" without one).  Caller frees. */
+char *game_scenario_json(game *g);
 
 /* Replace the scenario (JSON text) after validating it as --scenario is.
  * Applied at once; with a --scenario file it is written there atomically,

@@ -236,6 +236,8 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
         return http__send(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/api/state"))
         return http__json(c, 200, game_state_json(s->g));
+    if (get && !strcmp(url, "/api/scenario"))
+        return http__json(c, 200, game_scenario_json(s->g));
     if (get && !strcmp(url, "/api/live"))
         return http__live(s, c);
     if (get && !strcmp(url, "/api/table.png"))
@@ -243,7 +245,7 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
 
     int post = !strcmp(method, "POST"), del = !strcmp(method, "DELETE"), put = !strcmp(method, "PUT");
     int is_query = !strcmp(url, "/api/query") || !strncmp(url, "/api/query/", 11);
-    int is_scen = !strcmp(url, "/api/scenario");
+    int is_scen = !strcmp(url, "/api/scenario"); /* GET is above */
     if (!is_query && !is_scen)
         return http__error(c, 404,
                            "no such page: the table is at /, the API at /api/state, /api/live, /api/query, "

@@ -8,6 +8,7 @@
  *   POST   /api/query        ask a question -> {"qid":N,"answer":{...}}
  *   DELETE /api/query/N      stop showing question N; /api/query: all
  *   GET    /api/table.png    the table from above (?ppi=, default 10)
+ *   GET    /api/scenario     the scenario now (for the set-up page)
  *   PUT    /api/scenario     a whole new scenario
  *
  * Reading needs no key; anything that changes the game needs the key, as

@@ -1,1 +1,384 @@
-/* placeholder */
+/* app.js - the live table page: the table drawn from /api/live, questions
+ * asked by tapping figures, answers as cards (and on the felt), and the
+ * set-up: terrain traced on the table picture, tags added to the roster,
+ * the ruleset, saved with PUT /api/scenario.  The hidden #tt-state holds
+ * what the page shows, as JSON, for tests. */
+(function () {
+  'use strict';
+  var KEY = new URLSearchParams(location.search).get('key') || '';
+  var svg = document.getElementById('table');
+  var $ = function (id) { return document.getElementById(id); };
+  var state = null, layers = null, boardKey = '', figEls = {}, sel = null, pending = null;
+  var mode = 'play', trace = [], scenario = null, photo = null;
+  var QUESTIONS = [
+    {q: 'fire', label: 'Fire at\u2026', needs: 'figure'},
+    {q: 'los', label: 'Line of sight to\u2026', needs: 'figure'},
+    {q: 'aspect', label: 'Flank or rear of\u2026', needs: 'figure'},
+    {q: 'move', label: 'Move to\u2026', needs: 'point'},
+    {q: 'grape', label: 'Grape', needs: null},
+    {q: 'ball', label: 'Cannonball at\u2026', needs: 'figure'},
+    {q: 'command', label: 'Command radius', needs: null},
+    {q: 'visibility', label: 'What it sees', needs: null}
+  ];
+
+  function api(method, path, body) {
+    var h = {};
+    if (KEY) h['X-Table-Key'] = KEY;
+    if (body !== undefined) h['Content-Type'] = 'application/json';
+    return fetch(path, {method: method, headers: h, body: body === undefined ? undefined : JSON.stringify(body)})
+      .then(function (r) {
+        return r.json().then(function (j) {
+          if (!r.ok) throw new Error(j.error || ('error ' + r.status));
+          return j;
+        });
+      });
+  }
+  function text(el, t) { el.textContent = t; return el; }
+  function node(name, cls, parent, t) {
+    var e = document.createElement(name);
+    if (cls) e.className = cls;
+    if (t !== undefined) e.textContent = t;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  /* ---- the table ---- */
+  var sideIndex = {};
+  function sideColour(side) {
+    if (!side) return '#9e9e9e';
+    if (!(side in sideIndex)) sideIndex[side] = Object.keys(sideIndex).length;
+    return TTDraw.SIDES[sideIndex[side] % TTDraw.SIDES.length];
+  }
+  function figName(f) { return f.id || ('tag ' + f.tag); }
+  function findFig(id) {
+    if (!state) return null;
+    for (var i = 0; i < state.figures.length; i++) if (state.figures[i].id === id) return state.figures[i];
+    return null;
+  }
+
+  function drawBoard() {
+    var key = state.table.width_in + 'x' + state.table.depth_in + JSON.stringify(state.terrain) + mode +
+              (photo ? 'p' : '');
+    if (key === boardKey) return;
+    boardKey = key;
+    layers = TTDraw.board(svg, state.table.width_in, state.table.depth_in, 1);
+    if (mode === 'setup' && photo)
+      TTDraw.el('image', {href: photo, x: 0, y: 0, width: state.table.width_in, height: state.table.depth_in,
+                          preserveAspectRatio: 'none', opacity: 0.85}, layers.terrain);
+    state.terrain.forEach(function (t) {
+      TTDraw.terrain(layers.terrain, {id: t.id, kind: t.kind, pts: t.polygon || t.line || [], closed: !!t.polygon});
+    });
+    figEls = {};
+  }
+
+  function drawFigures() {
+    var seen = {};
+    state.figures.forEach(function (f) {
+      var k = 'tag' + f.tag;
+      seen[k] = 1;
+      var fe = figEls[k];
+      if (!fe) {
+        fe = figEls[k] = TTDraw.figure(layers.figs, {r: 0.55, colour: sideColour(f.side), label: figName(f),
+                                                     title: figName(f) + (f.unit ? ' (' + f.unit + ')' : '')});
+        fe.g.setAttribute('data-id', f.id || '');
+        fe.g.setAttribute('data-tag', f.tag);
+      }
+      TTDraw.place(fe, f.x, f.y, f.facing_deg, f.state === 'seen' ? 0 : f.state === 'occluded' ? 1 : 2);
+      fe.g.classList.toggle('sel', !!sel && sel.tag === f.tag);
+    });
+    Object.keys(figEls).forEach(function (k) { if (!seen[k]) { figEls[k].g.remove(); delete figEls[k]; } });
+  }
+
+  /* what an answer looks like on the page (the felt shows the full drawing) */
+  function drawAnswers() {
+    layers.over.textContent = '';
+    state.shown.forEach(function (s) {
+      var q = s.query, a = s.answer || {}, from = findFig(q.from), to = typeof q.to === 'string' ? findFig(q.to) : null;
+      var ok = !a.error && a.visible !== false && a.ok !== false && !(q.q === 'fire' && a.to_hit === null);
+      var colour = ok ? TTDraw.ROLE.clear : TTDraw.ROLE.blocked;
+      if (from && to)
+        TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: [to.x, to.y], colour: colour, solid: ok});
+      if (from && Array.isArray(q.to))
+        TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: q.to, colour: colour, solid: ok});
+      if (Array.isArray(q.at))
+        TTDraw.prim(layers.over, {type: 'circle', c: q.at, r: q.radius_in || 1, colour: TTDraw.ROLE.blast});
+      (a.targets || a.hit || []).forEach(function (id) {
+        var f = findFig(id);
+        if (f) TTDraw.prim(layers.over, {type: 'ring', fig: f}, function () { return {x: f.x, y: f.y, r: 0.55}; });
+      });
+    });
+    if (trace.length) {
+      TTDraw.el('polyline', {points: trace.map(function (p) { return p.join(','); }).join(' '), fill: 'none',
+                             stroke: '#f0e442', 'stroke-width': 0.2}, layers.over);
+      trace.forEach(function (p) { TTDraw.el('circle', {cx: p[0], cy: p[1], r: 0.3, fill: '#f0e442'}, layers.over); });
+    }
+  }
+
+  /* ---- answers in words ---- */
+  function words(q, a) {
+    if (a.error) return {big: 'Cannot answer', small: a.error, bad: true};
+    var range = a.bracket ? a.bracket + ' range' : '';
+    var cover = a.cover && a.cover !== 'none' ? a.cover + ' cover' : 'no cover';
+    var mods = (a.modifiers || []).map(function (m) { return m.reason; });
+    switch (q.q) {
+    case 'fire':
+      if (a.to_hit === null || a.to_hit === undefined)
+        return {big: a.visible === false ? 'No line of sight' : 'No shot', bad: true,
+                small: [a.distance_in + '"', range].filter(Boolean).join(', ')};
+      return {big: a.to_hit + '+ to hit' + (a.die && a.die !== 'd6' ? ' on a ' + a.die : '') +
+                   (a.dice ? ', ' + a.dice + ' dice' : ''),
+              small: [range, cover].concat(mods).concat([a.distance_in + '"']).filter(Boolean).join(', ')};
+    case 'los':
+      return a.visible ? {big: 'Can see'} : {big: 'Blocked' + (a.blocked_by ? ' by ' + a.blocked_by : ''), bad: true};
+    case 'aspect':
+      return {big: a.aspect ? a.aspect.charAt(0).toUpperCase() + a.aspect.slice(1) : '?'};
+    case 'move':
+      if (a.allowed_in !== null && a.allowed_in !== undefined)
+        return {big: a.ok ? 'Can move there' : 'Too far', bad: !a.ok,
+                small: a.distance_in + '" of ' + a.allowed_in + '"'};
+      return {big: a.distance_in + '"', small: a.allowed_range_in ? 'a roll allows ' + a.allowed_range_in[0] +
+                                                                       ' to ' + a.allowed_range_in[1] + '"' : ''};
+    case 'grape':
+    case 'ball':
+      return {big: (a.targets || a.hit || []).length + ' in the way',
+              small: (a.targets || a.hit || []).join(', ') || 'nobody'};
+    case 'blast':
+      return {big: (a.hit || []).length + ' hit', small: (a.hit || []).join(', ') || 'nobody'};
+    case 'command':
+      return {big: 'In command', small: (a.units || []).join(', ') || 'nobody'};
+    default:
+      return {big: q.q, small: JSON.stringify(a)};
+    }
+  }
+  function questionText(q) {
+    var s = q.q + (q.from ? ' ' + q.from : '');
+    if (typeof q.to === 'string') s += ' \u2192 ' + q.to;
+    else if (Array.isArray(q.to)) s += ' \u2192 (' + q.to[0] + ', ' + q.to[1] + ')';
+    if (q.at) s += ' at (' + q.at[0] + ', ' + q.at[1] + ')';
+    return s;
+  }
+  var cardsKey = '';
+  function drawCards() {
+    var key = JSON.stringify(state.shown);
+    if (key === cardsKey) return;
+    cardsKey = key;
+    var box = $('cards');
+    box.textContent = '';
+    state.shown.slice().reverse().forEach(function (s) {
+      var w = words(s.query, s.answer || {});
+      var c = node('div', 'card' + (w.bad ? ' blocked' : ''), box);
+      c.setAttribute('data-qid', s.qid);
+      node('div', 'big', c, w.big);
+      if (w.small) node('div', 'small', c, w.small);
+      node('div', 'q', c, questionText(s.query));
+      var x = node('button', '', c, '\u2715');
+      x.type = 'button';
+      x.setAttribute('aria-label', 'dismiss');
+      x.addEventListener('click', function () { api('DELETE', '/api/query/' + s.qid).catch(showError); });
+    });
+  }
+
+  function render() {
+    if (!state) return;
+    drawBoard();
+    drawFigures();
+    drawAnswers();
+    drawCards();
+    text($('status'), 'frame ' + state.frame + (state.camera !== 'ok' ? ' \u00b7 camera ' + state.camera : '') +
+         (state.ruleset ? ' \u00b7 ' + state.ruleset : ''));
+    var leg = $('legend');
+    leg.textContent = '';
+    Object.keys(sideIndex).forEach(function (s) {
+      var sp = node('span', '', leg);
+      node('span', 'swatch', sp).style.background = sideColour(s);
+      sp.appendChild(document.createTextNode(s));
+    });
+    node('span', '', leg, 'blue line: can see \u00b7 orange dashed: blocked \u00b7 faded: hidden or lost');
+    if (mode === 'setup') drawSetup();
+    $('tt-state').textContent = JSON.stringify({frame: state.frame, figures: state.figures.length,
+                                                cards: state.shown.length, mode: mode, trace: trace.length});
+  }
+
+  /* ---- asking ---- */
+  function showError(e) {
+    var box = $('cards');
+    var c = node('div', 'card blocked', null);
+    node('div', 'big', c, 'Not asked');
+    node('div', 'small', c, e.message);
+    box.insertBefore(c, box.firstChild);
+    cardsKey = '';
+  }
+  function ask(q) {
+    pending = null;
+    sel = null;
+    $('menu').hidden = true;
+    text($('hint'), 'Tap a figure to ask about it, or an empty spot for a blast.');
+    api('POST', '/api/query', q).catch(showError);
+  }
+  function openMenu(f) {
+    sel = f;
+    pending = null;
+    var m = $('menu');
+    m.textContent = '';
+    text($('hint'), figName(f) + ': what do you want to know?');
+    QUESTIONS.forEach(function (item) {
+      var b = node('button', '', m, item.label);
+      b.type = 'button';
+      b.setAttribute('data-q', item.q);
+      b.addEventListener('click', function () {
+        if (!item.needs) return ask({q: item.q, from: f.id});
+        pending = item;
+        m.hidden = true;
+        text($('hint'), item.label.replace('\u2026', '') + ': tap ' + (item.needs === 'figure' ? 'the target' : 'the spot'));
+      });
+    });
+    m.hidden = false;
+    render();
+  }
+  function blastMenu(pt) {
+    var m = $('menu');
+    m.textContent = '';
+    sel = null;
+    text($('hint'), 'At (' + pt[0] + ', ' + pt[1] + '):');
+    var b = node('button', '', m, 'Blast here');
+    b.type = 'button';
+    b.setAttribute('data-q', 'blast');
+    var weapons = {};
+    (state.roster || []).forEach(function (r) { if (r.weapon) weapons[r.weapon] = 1; });
+    b.addEventListener('click', function () {
+      ask(weapons.mortar ? {q: 'blast', at: pt, weapon: 'mortar'} : {q: 'blast', at: pt, radius_in: 2});
+    });
+    m.hidden = false;
+  }
+  function tablePoint(ev) {
+    var p = svg.createSVGPoint();
+    p.x = ev.clientX;
+    p.y = ev.clientY;
+    var q = p.matrixTransform(svg.getScreenCTM().inverse());
+    return [Math.round(q.x * 100) / 100, Math.round(q.y * 100) / 100];
+  }
+  svg.addEventListener('click', function (ev) {
+    if (!state) return;
+    var pt = tablePoint(ev);
+    if (mode === 'setup') {
+      if (pt[0] >= 0 && pt[1] >= 0 && pt[0] <= state.table.width_in && pt[1] <= state.table.depth_in) {
+        trace.push(pt);
+        render();
+      }
+      return;
+    }
+    var g = ev.target.closest ? ev.target.closest('.fig') : null;
+    var f = null;
+    if (g) state.figures.forEach(function (x) { if (String(x.tag) === g.getAttribute('data-tag')) f = x; });
+    if (pending && sel) {
+      if (pending.needs === 'figure' && f && f.id) return ask({q: pending.q, from: sel.id, to: f.id});
+      if (pending.needs === 'point' && !f) return ask({q: pending.q, from: sel.id, to: pt});
+      return;
+    }
+    if (f && f.id) return openMenu(f);
+    if (!f) blastMenu(pt);
+  });
+  $('clear').addEventListener('click', function () { api('DELETE', '/api/query').catch(showError); });
+
+  /* ---- set-up ---- */
+  function setMode(m) {
+    mode = m;
+    $('play').hidden = m !== 'play';
+    $('setup').hidden = m !== 'setup';
+    $('tab-play').classList.toggle('on', m === 'play');
+    $('tab-setup').classList.toggle('on', m === 'setup');
+    trace = [];
+    if (m === 'setup') {
+      photo = 'api/table.png?ppi=10&t=' + Date.now();
+      api('GET', '/api/scenario').then(function (s) {
+        scenario = s;
+        $('ruleset').value = s.ruleset || 'into-the-breach';
+        render();
+      }).catch(function (e) { text($('setup-msg'), e.message); });
+    }
+    boardKey = '';
+    render();
+  }
+  $('tab-play').addEventListener('click', function () { setMode('play'); });
+  $('tab-setup').addEventListener('click', function () { setMode('setup'); });
+  Object.keys(TTDraw.TERRAIN).forEach(function (k) { node('option', '', $('kind'), k).value = k; });
+  $('undo').addEventListener('click', function () { trace.pop(); render(); });
+  $('finish').addEventListener('click', function () {
+    if (!scenario) return;
+    var kind = $('kind').value, closed = trace.length >= 3;
+    if (trace.length < 2) return text($('setup-msg'), 'Tap at least 2 points (3 for an area).');
+    var n = 1, id;
+    do { id = kind + '-' + n++; } while ((scenario.terrain || []).some(function (t) { return t.id === id; }));
+    var piece = {id: id, kind: kind};
+    piece[closed ? 'polygon' : 'line'] = trace;
+    scenario.terrain = (scenario.terrain || []).concat([piece]);
+    trace = [];
+    text($('setup-msg'), 'Added ' + id + '. Save to use it.');
+    drawSetup();
+    render();
+  });
+  function drawSetup() {
+    if (!scenario) return;
+    var list = $('terrain-list');
+    list.textContent = '';
+    (scenario.terrain || []).forEach(function (t, i) {
+      var li = node('li', '', list);
+      node('span', '', li, (t.id || '?') + ' (' + t.kind + ')');
+      var b = node('button', '', li, 'Delete');
+      b.type = 'button';
+      b.addEventListener('click', function () { scenario.terrain.splice(i, 1); drawSetup(); });
+    });
+    var un = $('unassigned');
+    un.textContent = '';
+    (state.unassigned || []).forEach(function (tag) {
+      if (scenario.tags && scenario.tags[String(tag)]) return;
+      var li = node('li', '', un);
+      node('span', '', li, 'tag ' + tag);
+      var b = node('button', '', li, 'Assign');
+      b.type = 'button';
+      b.addEventListener('click', function () {
+        $('assign').hidden = false;
+        text($('assign-tag'), String(tag));
+        $('assign').setAttribute('data-tag', tag);
+      });
+    });
+    if (!un.firstChild) node('li', 'muted', un, 'none');
+  }
+  $('assign').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    var tag = $('assign').getAttribute('data-tag'), f = null;
+    state.figures.forEach(function (x) { if (String(x.tag) === tag) f = x; });
+    var fig = {id: $('a-id').value.trim(), side: $('a-side').value.trim(), type: $('a-type').value.trim(),
+               weapon: $('a-weapon').value.trim(), x: f ? f.x : 1, y: f ? f.y : 1, facing_deg: f ? f.facing_deg : 0};
+    if ($('a-unit').value.trim()) fig.unit = $('a-unit').value.trim();
+    scenario.figures = (scenario.figures || []).concat([fig]);
+    scenario.tags = scenario.tags || {};
+    scenario.tags[tag] = fig.id;
+    $('assign').hidden = true;
+    text($('setup-msg'), 'Added ' + fig.id + '. Save to use it.');
+    drawSetup();
+  });
+  $('save').addEventListener('click', function () {
+    if (!scenario) return;
+    scenario.ruleset = $('ruleset').value;
+    scenario.table = scenario.table || {width_in: state.table.width_in, depth_in: state.table.depth_in};
+    api('PUT', '/api/scenario', scenario).then(function () {
+      text($('setup-msg'), 'Saved.');
+    }).catch(function (e) { text($('setup-msg'), 'Not saved: ' + e.message); });
+  });
+
+  /* ---- live ---- */
+  if (!KEY) $('nokey').hidden = false;
+  function onState(s) {
+    state = s;
+    render();
+  }
+  function connect() {
+    var es = new EventSource('api/live');
+    es.addEventListener('state', function (e) { onState(JSON.parse(e.data)); });
+    es.onerror = function () { text($('status'), 'reconnecting\u2026'); };
+  }
+  api('GET', '/api/state').then(onState).catch(function () {});
+  connect();
+  window.ttTable = {state: function () { return state; }};
+})();

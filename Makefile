@@ -39,6 +39,12 @@ deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	else echo "All Debian packages present."; fi
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "Installing Node.js and npm (the browser tests drive Chromium with puppeteer-core)"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; }
+	@# npm packages of the browser tests, from the committed lock file (never a browser download)
+	@[ -d tests/http/node_modules/puppeteer-core ] || \
+	  (cd tests/http && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
 
 build: deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release

@@ -151,7 +151,7 @@ json_t *game__state(game *g)
     }
     for (int i = 0; i < g->nq; i++) {
         game__query *q = &g->qs[i];
-        if (g->frame_no >= 0 && (g->frame_no < q->from - 1 || g->frame_no > q->until))
+        if (g->frame_no >= 0 && (g->frame_no < q->from || g->frame_no > q->until))
             continue;
         json_t *ans = q->last_answer ? json_loads(q->last_answer, 0, NULL) : NULL;
         json_array_append_new(shown, json_pack("{s:i,s:O,s:o}", "qid", q->qid, "query", q->q, "answer",

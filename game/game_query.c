@@ -404,7 +404,7 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
         json_decref(q);
         return st;
     }
-    int from = g->frame_no + 1;
+    int from = g->frame_no < 0 ? 0 : g->frame_no; /* shown now, and from every frame on */
     if ((st = game__query_push(g, q, from, INT_MAX, qid, err)) != TT_OK) {
         pthread_mutex_unlock(&g->mu);
         json_decref(ans);

@@ -1,0 +1,153 @@
+// browser.js - the live table page in Debian's Chromium, driven by
+// puppeteer-core, as a player on a phone would use it (390x844, touch).
+// usage: node browser.js URL PROJECTOR_JSON OVERLAY_DIR OUT_DIR
+// Prints one JSON line of what it saw; test_http_browser.py judges it.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const puppeteer = require('puppeteer-core');
+
+const [url, projectorJson, overlayDir, outDir] = process.argv.slice(2);
+const H = JSON.parse(fs.readFileSync(projectorJson, 'utf8')).table_to_projector;
+const result = {steps: []};
+
+function toProjector(x, y) {
+  const w = H[2][0] * x + H[2][1] * y + H[2][2];
+  return [(H[0][0] * x + H[0][1] * y + H[0][2]) / w, (H[1][0] * x + H[1][1] * y + H[1][2]) / w];
+}
+
+async function state(page) {
+  return page.evaluate(() => window.ttTable.state());
+}
+
+// Brightest pixel within r of (x, y) in a PNG, read through a canvas.
+async function brightness(page, file, x, y, r) {
+  const data = 'data:image/png;base64,' + fs.readFileSync(file).toString('base64');
+  return page.evaluate(async (data, x, y, r) => {
+    const img = new Image();
+    img.src = data;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(Math.round(x - r), Math.round(y - r), 2 * r + 1, 2 * r + 1).data;
+    let best = 0;
+    for (let i = 0; i < d.length; i += 4) best = Math.max(best, d[i] + d[i + 1] + d[i + 2]);
+    return best;
+  }, data, x, y, r);
+}
+
+// Tap the table at (x, y) inches.
+async function tapTable(page, x, y) {
+  const p = await page.evaluate((x, y) => {
+    const svg = document.getElementById('table');
+    const pt = svg.createSVGPoint();
+    pt.x = x;
+    pt.y = y;
+    const s = pt.matrixTransform(svg.getScreenCTM());
+    return [s.x, s.y];
+  }, x, y);
+  await page.touchscreen.tap(p[0], p[1]);
+}
+
+async function tapFigure(page, id) {
+  const f = (await state(page)).figures.find((f) => f.id === id);
+  await tapTable(page, f.x, f.y);
+}
+
+async function cardText(page) {
+  await page.waitForSelector('.card', {timeout: 10000});
+  return page.$eval('#cards', (e) => e.innerText);
+}
+
+(async () => {
+  const browser = await puppeteer.launch({
+    executablePath: process.env.TT_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    const outside = [];
+    page.on('request', (r) => { if (!r.url().startsWith(url.split('?')[0]) && !r.url().startsWith('data:')) outside.push(r.url()); });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewport({width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true});
+    await page.goto(url, {waitUntil: 'load'});
+    await page.waitForFunction(() => window.ttTable.state() && window.ttTable.state().camera === 'ended' &&
+                               document.querySelectorAll('g.fig').length > 5, {timeout: 120000});
+    const s0 = await state(page);
+    result.frame = s0.frame;
+    await page.screenshot({path: path.join(outDir, 'phone-table.png')});
+
+    // the projector image where the line of fire will be, before asking
+    const g1 = s0.figures.find((f) => f.id === 'gren1'), f1 = s0.figures.find((f) => f.id === 'fus1');
+    // three points along the line (a dashed line has gaps), away from the rings
+    const along = [];
+    for (let k = 0.1; k < 0.91; k += 0.05) {
+      const x = g1.x + k * (f1.x - g1.x), y = g1.y + k * (f1.y - g1.y);
+      if (s0.figures.every((f) => Math.hypot(f.x - x, f.y - y) > 1.3)) along.push(toProjector(x, y));
+    }
+    result.points_checked = along.length;
+    const overlay = path.join(overlayDir, 'overlay_' + String(s0.frame).padStart(5, '0') + '.png');
+    const lineBrightness = async () => {
+      let best = 0;
+      for (const p of along) best = Math.max(best, await brightness(page, overlay, p[0], p[1], 6));
+      return best;
+    };
+    result.felt_before = await lineBrightness();
+
+    // tap the shooter: a menu of questions
+    await tapFigure(page, 'gren1');
+    await page.waitForSelector('#menu:not([hidden]) button[data-q="fire"]');
+    result.menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
+    await page.screenshot({path: path.join(outDir, 'phone-menu.png')});
+    await page.tap('#menu button[data-q="fire"]');
+    await tapFigure(page, 'fus1');
+    result.fire_card = await cardText(page);
+    await new Promise((r) => setTimeout(r, 800));
+    result.felt_after = await lineBrightness();
+    await page.screenshot({path: path.join(outDir, 'phone-answer.png')});
+
+    // set up: trace a building between them on the table picture, save
+    await page.tap('#tab-setup');
+    await page.waitForFunction(() => document.querySelector('#table image') !== null);
+    await page.waitForFunction(() => document.querySelectorAll('#terrain-list li').length > 0);
+    await page.select('#kind', 'building');
+    // a thin building just beyond the shooter, across the line to the target
+    const bx = g1.x + 1.2, y0 = Math.max(0.5, Math.min(g1.y, f1.y) - 2), y1 = Math.min(23.5, Math.max(g1.y, f1.y) + 2);
+    for (const [x, y] of [[bx, y0], [bx + 0.5, y0], [bx + 0.5, y1], [bx, y1]]) await tapTable(page, x, y);
+    await page.screenshot({path: path.join(outDir, 'phone-setup.png')});
+    await page.tap('#finish');
+    await page.tap('#save');
+    await page.waitForFunction(() => document.getElementById('setup-msg').textContent === 'Saved.', {timeout: 10000});
+    await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'building-1'));
+    result.saved = true;
+
+    // back to play: the line of sight now crosses the new building
+    await page.tap('#tab-play');
+    await page.tap('#clear');
+    await page.waitForFunction(() => window.ttTable.state().shown.length === 0);
+    await tapFigure(page, 'gren1');
+    await page.waitForSelector('#menu:not([hidden]) button[data-q="los"]');
+    await page.tap('#menu button[data-q="los"]');
+    await tapFigure(page, 'fus1');
+    result.los_card = await cardText(page);
+    await page.screenshot({path: path.join(outDir, 'phone-blocked.png')});
+
+    // a laptop sees the same
+    await page.setViewport({width: 1400, height: 900, deviceScaleFactor: 1});
+    await new Promise((r) => setTimeout(r, 500));
+    await page.screenshot({path: path.join(outDir, 'laptop-table.png')});
+    result.layout_phone_ok = true;
+    result.outside_requests = outside;
+    result.page_errors = errors;
+  } catch (e) {
+    result.error = String(e && e.stack || e);
+  } finally {
+    await browser.close();
+  }
+  console.log(JSON.stringify(result));
+})();

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""test_http_browser.py - the live table page in a real Chromium at phone
+size, against a real 'tabletrack track --http' on the breach sample: tap a
+shooter and a target, read the answer card, see the line of fire on the
+projector image, trace a building on the table picture and save, and see a
+later line of sight blocked by it; then the recording holds the questions.
+Screenshots are kept in the build folder (tests/http/*.png).
+
+usage: test_http_browser.py TABLETRACK SOURCE_ROOT OUT_DIR
+Exit 77 (skipped) without Chromium or node ('make test' installs both)."""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tt_server import Server  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    binary, root, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    chromium = os.environ.get("TT_CHROMIUM", "/usr/bin/chromium")
+    if not os.access(chromium, os.X_OK) or not shutil.which("node"):
+        print("skipped: no Chromium or node (make deps installs them)")
+        return 77
+    if not os.path.isdir(os.path.join(HERE, "node_modules", "puppeteer-core")):
+        print("FAIL: puppeteer-core is not installed: run 'make deps' (npm ci in tests/http)")
+        return 1
+    os.makedirs(out, exist_ok=True)
+    srv = Server(binary, root)
+    failures = []
+
+    def check(cond, what):
+        print(("ok: " if cond else "FAIL: ") + what, flush=True)
+        if not cond:
+            failures.append(what)
+
+    try:
+        p = subprocess.run(["node", os.path.join(HERE, "browser.js"), srv.url,
+                            os.path.join(root, "samples/breach/projector.json"), srv.overlay_dir, out],
+                           capture_output=True, text=True, timeout=400, cwd=HERE)
+        sys.stderr.write(p.stderr)
+        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+        r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
+        print(json.dumps(r, indent=1))
+        check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
+        check(set(r.get("menu", [])) >= {"fire", "los", "grape", "move", "command", "visibility"},
+              "tapping a figure offers its questions: %s" % r.get("menu"))
+        card = r.get("fire_card", "")
+        check("to hit" in card or "No shot" in card, "the answer card reads as a player would: %r" % card)
+        check("range" in card, "the card names the range: %r" % card)
+        check(r.get("points_checked", 0) >= 3 and r.get("felt_before", 999) < 60 and r.get("felt_after", 0) > 150,
+              "the projector image shows the line of fire between them (brightness %s -> %s)"
+              % (r.get("felt_before"), r.get("felt_after")))
+        check(r.get("saved") is True, "a building traced on the table picture is saved")
+        check("Blocked by building-1" in r.get("los_card", ""),
+              "a later line of sight is blocked by it: %r" % r.get("los_card"))
+        check(r.get("outside_requests") == [], "the page asks nothing of any other server: %s" % r.get("outside_requests"))
+        check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
+        for shot in ("phone-table", "phone-menu", "phone-answer", "phone-setup", "phone-blocked", "laptop-table"):
+            check(os.path.getsize(os.path.join(out, shot + ".png")) > 10000, "screenshot %s.png" % shot)
+        with open(srv.scenario) as fh:
+            check(any(t["id"] == "building-1" for t in json.load(fh)["terrain"]), "the scenario file holds it")
+    finally:
+        rc, _ = srv.stop()
+        check(rc == 0, "the server ends cleanly (%d)" % rc)
+        db = sqlite3.connect("file:%s?mode=ro" % srv.record, uri=True)
+        qs = [json.loads(q) for (q,) in db.execute("SELECT query_json FROM query ORDER BY id")]
+        db.close()
+        check({"q": "fire", "from": "gren1", "to": "fus1"} in qs and {"q": "los", "from": "gren1", "to": "fus1"} in qs,
+              "the recording holds the questions asked from the phone: %s" % qs)
+        srv.cleanup()
+    print("%d check(s) failed" % len(failures) if failures else "all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

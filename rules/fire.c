@@ -3,6 +3,7 @@
 #include "rules_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,75 +72,97 @@ int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int 
     return th <= p->to_hit_max ? th : RULES_NULL;
 }
 
-tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
-                     tt_err *err)
+void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a)
 {
-    int i, j, bl;
-    tt_status st;
-    const rules_weapon *w;
-    memset(out, 0, sizeof *out);
-    out->kind = RULES_Q_FIRE;
-    if ((st = rules_scenario_figure(sc, from, "from", &i, err)) || (st = rules_scenario_figure(sc, to, "to", &j, err)))
-        return st;
-    if (i == j)
-        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
+    rules_arc_init(a, f->shape.c, f->facing_deg, w->arc_deg + 2 * w->pivot_deg, rules_fx(RULES_MAX_IN));
+}
+
+/* The shot i -> j with weapon w is allowed: in range, in the arc, not too
+ * close, and a clear line of fire unless the weapon fires indirect.
+ * *visible: the line of fire is clear; *br: the range bracket or NULL. */
+int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
+                    int *visible, const rules_bracket **br, int *hint)
+{
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
-    if ((st = rules_weapon_of(sc, fi, weapon, &w, err)))
-        return st;
-    out->distance_in = rules_figure_distance(sc, fi, fj);
-    const rules_bracket *br = NULL;
-    for (int k = 0; k < w->nbr && !br; k++)
+    int bl;
+    *br = NULL;
+    for (int k = 0; k < w->nbr && !*br; k++)
         if (rules_figure_within(sc, fi, fj, w->br[k].max_fx))
-            br = &w->br[k];
+            *br = &w->br[k];
+    int too_close = w->min_range_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->min_range_in) - 1);
+    rules_arc a;
+    if (!arc) {
+        rules_fire_arc(fi, w, &a);
+        arc = &a;
+    }
+    int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape);
+    /* the line is traced only when it matters (or is asked for) */
+    *visible = (ok || want_visible) ? rules_fire_decide(sc, i, j, 1, 0, &bl, hint) : 0;
+    return ok && (*visible || w->indirect);
+}
+
+__attribute__((format(printf, 3, 4))) static void rules__add_mod(rules_result *out, int value, const char *fmt, ...)
+{
+    if (out->n_modifiers >= RULES_MAX_MODIFIERS)
+        return;
+    rules_modifier *m = &out->modifiers[out->n_modifiers++];
+    m->value = value;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->reason, sizeof m->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* The dice figure i rolls at figure j with w, 0 where the rules do not fix them. */
+int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w)
+{
+    if (w->dice <= 0)
+        return 0;
+    return w->dice_within_in > 0 && rules_figure_within(sc, &sc->figs[i], &sc->figs[j], rules_fx(w->dice_within_in))
+               ? w->dice_within
+               : w->dice;
+}
+
+/* The answer to one shot i -> j (figures by index). */
+void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, rules_result *out)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    const rules_bracket *br;
+    int visible;
+    int allowed = rules_fire_shot(sc, i, j, w, NULL, 1, &visible, &br, NULL);
+    out->distance_in = rules_figure_distance(sc, fi, fj);
     out->bracket = br ? br->name : "out";
-    out->visible = rules_los_decide(sc, i, j, 1, 0, &bl);
+    out->visible = visible;
     int cover_piece;
     rules_cover cv = rules_cover_for(sc, i, j, &cover_piece);
     out->cover = rules_cover_name(cv);
     out->die = sc->prof->die;
     out->rule = w->src;
-    if (br && br->modifier) {
-        rules_modifier *m = &out->modifiers[out->n_modifiers++];
-        m->value = br->modifier;
-        snprintf(m->reason, sizeof m->reason, "%s range", br->name);
-    }
-    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0) {
-        rules_modifier *m = &out->modifiers[out->n_modifiers++];
-        m->value = -sc->pieces[cover_piece].p.cv;
-        snprintf(m->reason, sizeof m->reason, "cover value %d: %s", sc->pieces[cover_piece].p.cv,
-                 sc->pieces[cover_piece].id);
-    }
-    if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv]) {
-        rules_modifier *m = &out->modifiers[out->n_modifiers++];
-        m->value = -sc->prof->cover_mod[cv];
-        snprintf(m->reason, sizeof m->reason, "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
-    }
-    if (!out->visible && w->indirect && w->indirect_mod && out->n_modifiers < RULES_MAX_MODIFIERS) {
-        rules_modifier *m = &out->modifiers[out->n_modifiers++];
-        m->value = w->indirect_mod;
-        snprintf(m->reason, sizeof m->reason, "indirect fire (no line of sight)");
-    }
-    int too_close = w->min_range_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->min_range_in) - 1);
-    double arc = w->arc_deg + 2 * w->pivot_deg;
-    rules_arc a;
-    rules_arc_init(&a, fi->shape.c, fi->facing_deg, arc, rules_fx(RULES_MAX_IN));
-    int in_arc = rules_arc_meets(&a, &fj->shape);
+    out->n_modifiers = 0;
+    if (br && br->modifier)
+        rules__add_mod(out, br->modifier, "%s range", br->name);
+    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0)
+        rules__add_mod(out, -sc->pieces[cover_piece].p.cv, "cover value %d: %s", sc->pieces[cover_piece].p.cv,
+                       sc->pieces[cover_piece].id);
+    if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
+        rules__add_mod(out, -sc->prof->cover_mod[cv], "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
+    int sk;
+    if (sc->prof->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
+        rules__add_mod(out, sc->prof->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);
+    if (!visible && w->indirect && w->indirect_mod)
+        rules__add_mod(out, w->indirect_mod, "indirect fire (no line of sight)");
     out->to_hit = RULES_NULL;
-    /* the score needed: by the firer's colour where the ruleset says so,
-     * else by the range bracket */
+    /* the score needed: the target's defence, or by the firer's colour
+     * where the ruleset says so, else by the range bracket */
     int base = sc->prof->by_target  ? fj->ds
                : sc->prof->ncolours ? sc->prof->colour_to_hit[fi->colour]
                : br                 ? br->to_hit
                                     : RULES_NULL;
-    int allowed = br && in_arc && !too_close && (out->visible || w->indirect);
     if (allowed && base != RULES_NULL)
         out->to_hit = rules_to_hit(sc->prof, base, out->modifiers, out->n_modifiers);
-    out->dice = RULES_NULL;
-    if (allowed && w->dice > 0)
-        out->dice = w->dice_within_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->dice_within_in))
-                        ? w->dice_within
-                        : w->dice;
+    out->dice = allowed && w->dice > 0 ? rules_fire_dice(sc, i, j, w) : RULES_NULL;
     out->has_defence_dice = sc->prof->defence_dice[RULES_COVER_NONE] < 0;
+    out->n_defence_dice = 0;
     if (out->has_defence_dice && cv != RULES_COVER_NONE && sc->prof->defence_dice[cv] > 0) {
         rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
         m->value = sc->prof->defence_dice[cv];
@@ -147,6 +170,27 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     }
     out->line[0] = rules_pt_in(rules_fire_origin(sc, fi));
     out->line[1] = rules_pt_in(fj->shape.c);
+}
+
+tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
+                     tt_err *err)
+{
+    int i, j;
+    tt_status st;
+    const rules_weapon *w;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_FIRE;
+    if (!from || !to)
+        return tt_err_set(err, TT_ERR_ARG, "missing \"%s\" (a figure id or a unit)", from ? "to" : "from");
+    i = rules_scenario_find(sc, from);
+    j = rules_scenario_find(sc, to);
+    if (i < 0 || j < 0)
+        return rules_fire_unit(sc, from, i, to, j, weapon, out, err);
+    if (i == j)
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
+    if ((st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
+        return st;
+    rules_fire_pair(sc, i, j, w, out);
     return TT_OK;
 }
 

@@ -51,6 +51,7 @@ static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"min_range_in", NULL},
                                                {"indirect_modifier", NULL},
                                                {"dice", NULL},
+                                               {"front_ranks", NULL},
                                                {"fires_over_from_hill", NULL},
                                                {"dice_within", &rules__dice_within_s},
                                                {"brackets", &rules__bracket_s},
@@ -78,6 +79,9 @@ static const rules__field rules__to_hit_f[] = {{"die", NULL},         {"max", NU
 static const rules__schema rules__to_hit_s = {"to_hit", NULL, rules__to_hit_f, NULL, 1};
 static const rules__field rules__los_f[] = {{"figures_block", NULL},
                                             {"own_skirmishers_block", NULL},
+                                            {"own_unit_blocks_fire", NULL},
+                                            {"friends_block_sight", NULL},
+                                            {"through_own_skirmishers_modifier", NULL},
                                             {"from", NULL},
                                             {"artillery_on_hill_fires_over_in", NULL},
                                             {NULL, NULL}};

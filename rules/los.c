@@ -113,14 +113,27 @@ static int rules__in(const int *list, int n, int v)
     return 0;
 }
 
-/* Does figure k stand in the way of i firing at j under the ruleset? */
-static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rules_pt a, rules_pt b)
+/* Does figure k stand in the way of i seeing (firing 0) or firing at j
+ * under the ruleset? */
+static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rules_pt a, rules_pt b, int firing)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fk = &sc->figs[k];
     const rules_profile *p = sc->prof;
-    if (k == i || k == j || !strcmp(fk->unit, fi->unit) || !strcmp(fk->unit, fj->unit))
+    if (k == i || k == j)
         return 0;
-    if (fk->skirmisher && !p->own_skirmishers_block && !strcmp(fk->side, fi->side))
+    /* cheap rejection: the base lies wholly beside the segment's box */
+    int64_t reach = fk->w + fk->d;
+    if (fk->shape.c.x + reach < (a.x < b.x ? a.x : b.x) || fk->shape.c.x - reach > (a.x > b.x ? a.x : b.x) ||
+        fk->shape.c.y + reach < (a.y < b.y ? a.y : b.y) || fk->shape.c.y - reach > (a.y > b.y ? a.y : b.y))
+        return 0;
+    if (!strcmp(fk->unit, fj->unit))
+        return 0;
+    int own_side = !strcmp(fk->side, fi->side);
+    if (!strcmp(fk->unit, fi->unit) && !(firing && p->own_unit_blocks_fire))
+        return 0;
+    if (own_side && !firing && !p->friends_block_sight)
+        return 0;
+    if (fk->skirmisher && !p->own_skirmishers_block && own_side)
         return 0;
     if (p->hill_overfire_in > 0 && fi->on_hill && fi->weapon && fi->weapon->fires_over_from_hill &&
         !rules_geom_shape_shape_within(&fk->shape, &fj->shape, rules_fx(p->hill_overfire_in)))
@@ -128,7 +141,10 @@ static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rul
     return rules_geom_shape_seg_blocks(&fk->shape, a, b);
 }
 
-int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker)
+/* hint (may be NULL): a figure that blocked an earlier line from i, tried
+ * first; set to the figure that blocks this one, if one does. */
+static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker, int firing,
+                         int *hint)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
     rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
@@ -137,6 +153,9 @@ int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_bl
     *blocker = -1;
     if (i == j || (a.x == b.x && a.y == b.y))
         return 1;
+    if (hint && *hint >= 0 && !want_blocker && sc->prof->figures_block &&
+        rules__figure_in_the_way(sc, i, j, *hint, a, b, firing))
+        return 0;
     if (use_grid && !want_blocker) {
         if (rules_grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside))
             return 0;
@@ -172,10 +191,23 @@ int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_bl
             }
         }
     }
-    if (sc->prof->figures_block)
-        for (size_t k = 0; k < sc->nfigs; k++) {
-            if (!rules__figure_in_the_way(sc, i, j, (int)k, a, b))
+    if (sc->prof->figures_block) {
+        /* with the grid: only the figures near the segment (a superset of
+         * those it can meet); without: every figure (the reference) */
+        const int *near = NULL;
+        int nn = -1;
+        if (use_grid) {
+            rules_pt mid = {a.x + (b.x - a.x) / 2, a.y + (b.y - a.y) / 2};
+            double half = hypot((double)(b.x - a.x), (double)(b.y - a.y)) / 2;
+            nn = rules_figs_near(sc, mid, (int64_t)ceil(half) + 2, &near);
+        }
+        size_t nk = nn >= 0 ? (size_t)nn : sc->nfigs;
+        for (size_t kk = 0; kk < nk; kk++) {
+            size_t k = nn >= 0 ? (size_t)near[kk] : kk;
+            if (!rules__figure_in_the_way(sc, i, j, (int)k, a, b, firing))
                 continue;
+            if (hint)
+                *hint = (int)k;
             if (!want_blocker)
                 return 0;
             double t = rules_geom_shape_entry_t(&sc->figs[k].shape, a, b);
@@ -184,8 +216,32 @@ int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_bl
                 best = -(int)k - 2;
             }
         }
+    }
     *blocker = best;
     return best == -1;
+}
+
+int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker)
+{
+    return rules__decide(sc, i, j, use_grid, want_blocker, blocker, 0, NULL);
+}
+
+int rules_fire_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker, int *hint)
+{
+    return rules__decide(sc, i, j, use_grid, want_blocker, blocker, 1, hint);
+}
+
+int rules_through_own_skirmishers(rules_scenario *sc, int i, int j)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
+    for (size_t k = 0; k < sc->nfigs; k++) {
+        const rules_figure *fk = &sc->figs[k];
+        if ((int)k != i && (int)k != j && fk->skirmisher && strcmp(fk->unit, fi->unit) &&
+            !strcmp(fk->side, fi->side) && rules_geom_shape_seg_blocks(&fk->shape, a, b))
+            return (int)k;
+    }
+    return -1;
 }
 
 const char *rules_blocker_id(const rules_scenario *sc, int blocker)

@@ -85,9 +85,11 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;
     const json_t *dw = json_object_get(o, "dice_within");
-    double dice = 0, dwin = 0, dwd = 0;
-    if ((st = rules_json_num(o, "dice", at, 0, 100, &dice, err)))
+    double dice = 0, dwin = 0, dwd = 0, ranks = 0;
+    if ((st = rules_json_num(o, "dice", at, 0, 100, &dice, err)) ||
+        (st = rules_json_num(o, "front_ranks", at, 0, 100, &ranks, err)))
         return st;
+    w->front_ranks = (int)ranks;
     if (dw) {
         char dat[300];
         snprintf(dat, sizeof dat, "%s: dice_within", at);
@@ -218,6 +220,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     p = calloc(1, sizeof *p);
     if (!p)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    p->friends_block_sight = 1;
     if ((st = rules_json_str(j, "ruleset", where, &s, err)))
         goto fail;
     if (!s) {
@@ -394,8 +397,12 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         s = NULL;
+        double skmod = 0;
         if ((st = rules_json_bool(los, "figures_block", at, &p->figures_block, err)) ||
             (st = rules_json_bool(los, "own_skirmishers_block", at, &p->own_skirmishers_block, err)) ||
+            (st = rules_json_bool(los, "own_unit_blocks_fire", at, &p->own_unit_blocks_fire, err)) ||
+            (st = rules_json_bool(los, "friends_block_sight", at, &p->friends_block_sight, err)) ||
+            (st = rules_json_num(los, "through_own_skirmishers_modifier", at, -20, 20, &skmod, err)) ||
             (st = rules_json_num(los, "artillery_on_hill_fires_over_in", at, 0, RULES_MAX_IN, &p->hill_overfire_in,
                                  err)) ||
             (st = rules_json_str(los, "from", at, &s, err)))
@@ -405,6 +412,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         p->fire_from_front = s && !strcmp(s, "front-centre");
+        p->through_skirmishers_mod = (int)skmod;
     }
     const json_t *te = json_object_get(j, "terrain_effects");
     if (te) {

@@ -10,6 +10,7 @@ void rules_result_free(rules_result *r)
     if (!r)
         return;
     free((void *)r->ids);
+    free((void *)r->firers);
     free(r->polygon);
     memset(r, 0, sizeof *r);
 }
@@ -78,7 +79,17 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= json_object_set_new(o, "cover", json_string(r->cover));
         bad |= json_object_set_new(o, "to_hit", r->to_hit == RULES_NULL ? json_null() : json_integer(r->to_hit));
         bad |= json_object_set_new(o, "die", json_string(r->die ? r->die : "d6"));
-        bad |= json_object_set_new(o, "dice", r->dice > 0 ? json_integer(r->dice) : json_null());
+        bad |= json_object_set_new(o, "dice", r->dice >= 0 && (r->dice > 0 || r->unit) ? json_integer(r->dice) : json_null());
+        if (r->unit) {
+            v = json_array();
+            bad |= !v;
+            for (size_t k = 0; v && k < r->n_firers; k++)
+                bad |= json_array_append_new(v, json_string(r->firers[k]));
+            bad |= json_object_set_new(o, "firers", v);
+            v = rules__ids(r);
+            bad |= !v;
+            bad |= json_object_set_new(o, "targets", v);
+        }
         v = json_array();
         bad |= !v;
         for (int k = 0; v && k < r->n_modifiers; k++)

@@ -76,7 +76,14 @@ typedef struct rules_result {
     const char *die;          /* "d6" or "d12" */
     rules_modifier modifiers[RULES_MAX_MODIFIERS];
     int n_modifiers;
-    int dice;                 /* dice the shot rolls where the rules fix it, RULES_NULL otherwise */
+    int dice;                 /* dice the shot rolls where the rules fix it, RULES_NULL otherwise
+                                 (a unit's fire: the dice of all its firers) */
+    /* fire from or at a unit: `unit` 1, the figures that can fire (firers,
+     * scenario order), the target figures they can fire at in `ids`
+     * (nearest first); the other fire fields describe the nearest shot */
+    int unit;
+    const char **firers;
+    size_t n_firers;
     /* bonus dice the defender adds (e.g. {2, "soft cover: hedge1"}); only
      * in rulesets whose cover gives dice (has_defence_dice) */
     rules_modifier defence_dice[RULES_MAX_MODIFIERS];
@@ -170,7 +177,8 @@ tt_status rules_scenario_place(rules_scenario *sc, const char *id, double x, dou
 /* Line of sight A -> B (ruleset LOS mode).  visible, blocked_by, line. */
 tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err);
 /* Shooting A -> B with A's weapon (or `weapon` if not NULL): distance_in,
- * bracket, visible, cover, to_hit, line. */
+ * bracket, visible, cover, to_hit, line.  A or B may name a unit (the
+ * figures' "unit"): then firers, ids (targets) and the total dice. */
 tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
                      tt_err *err);
 /* Every figure caught by GUN's grape arc: ids, centre, radius_in, polygon. */

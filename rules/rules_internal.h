@@ -70,6 +70,7 @@ typedef struct rules_weapon {
     double min_range_in;   /* closer targets cannot be fired at, 0: none */
     int indirect_mod;      /* dice modifier when an indirect weapon fires without LOS */
     int dice;              /* dice each firing figure rolls, 0: the rules do not fix it */
+    int front_ranks;       /* > 0: only this many ranks of a unit fire (counted from its front) */
     int fires_over_from_hill; /* on a hill, fires over figures further than the
                                  profile's los.artillery_on_hill_fires_over_in from the target */
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
@@ -109,6 +110,9 @@ typedef struct rules_profile {
     int cover_mod[3];        /* added to the score needed */
     int figures_block;       /* intervening figures block LOS */
     int own_skirmishers_block;
+    int own_unit_blocks_fire; /* the firing unit's own figures block its fire (rear ranks) */
+    int friends_block_sight;  /* figures of the viewer's side block sight (else only its fire) */
+    int through_skirmishers_mod; /* dice modifier for firing through own skirmishers, 0: none */
     int fire_from_front;     /* lines of fire from the front-centre */
     double hill_overfire_in; /* > 0: artillery on a hill fires over figures
                                 further than this from the target */
@@ -267,6 +271,14 @@ rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f);
 /* Full LOS decision between figures i and j.  blocker: piece index >= 0,
  * or -(figure index) - 2, or -1 when visible.  grid: use the grid. */
 int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker);
+/* The same for a line of fire (the ruleset may let figures see through
+ * friends but not fire through them).  hint (may be NULL): a figure that
+ * blocked an earlier line from i, tried first, and set to this line's
+ * blocking figure when one is found. */
+int rules_fire_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker, int *hint);
+/* An own-side skirmisher (of another unit) the line of fire i -> j passes
+ * through, or -1. */
+int rules_through_own_skirmishers(rules_scenario *sc, int i, int j);
 const char *rules_blocker_id(const rules_scenario *sc, int blocker);
 /* Cover of figure j against a line of fire from figure i. */
 /* The score needed on the profile's die: `base` less the sum of the
@@ -286,6 +298,19 @@ int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const r
 tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
                           tt_err *err);
 
+/* The dice figure i rolls at j with w, 0 where the rules do not fix them. */
+int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
+/* Fill the fire answer's per-shot fields for i -> j with w. */
+void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, rules_result *out);
+
+/* ---- unitfire.c ---- */
+/* 'fire' where `from` or `to` names a unit (firers, targets, total dice);
+ * fi / fj: the figure index of `from` / `to`, or -1 when it is not a figure. */
+tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
+                          rules_result *out, tt_err *err);
+/* A figure of the unit, or -1 when no figure has that "unit". */
+int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
+
 /* ---- arc.c ---- */
 /* An arc of total width arc_deg (>= 360: a full circle) centred on
  * facing_deg, apex p, radius R, split into sectors of <= 180 degrees. */
@@ -300,6 +325,16 @@ void rules_arc_init(rules_arc *a, rules_pt p, double facing_deg, double arc_deg,
 int rules_arc_meets(const rules_arc *a, const rules_shape *s);
 /* The arc as a polygon for drawing (malloc'd, n points). */
 rules_point *rules_arc_polygon(rules_pt p, double facing_deg, double arc_deg, double R_in, size_t *n);
+
+/* The firing arc of f with w (its facing, the weapon's arc and pivot). */
+void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a);
+/* The shot i -> j with w is allowed: in range, in the arc (`arc`, or f's
+ * own when NULL), not too close, a clear line of fire unless w fires
+ * indirect.  *visible: the line of fire is clear (traced only when the rest
+ * allows the shot, or want_visible); *br: the range bracket or NULL;
+ * hint: as for rules_fire_decide. */
+int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
+                    int *visible, const rules_bracket **br, int *hint);
 
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);

@@ -586,6 +586,12 @@ tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const 
     if (!id)
         return tt_err_set(err, TT_ERR_ARG, "missing \"%s\" (a figure id)", role);
     *out = rules_scenario_find(sc, id);
+    int m;
+    if (*out < 0 && (m = rules_scenario_unit_member(sc, id)) >= 0)
+        return tt_err_set(err, TT_ERR_ARG,
+                          "\"%s\" in \"%s\" is a unit, and this query takes one figure: name one of its figures "
+                          "(e.g. \"%s\")",
+                          id, role, sc->figs[m].id);
     if (*out < 0)
         return tt_err_set(err, TT_ERR_UNKNOWN, "unknown figure \"%s\" in \"%s\": it is not in the scenario", id,
                           role);

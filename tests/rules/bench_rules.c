@@ -3,7 +3,10 @@
  * benchmarks).  500 figures, 2,000 terrain edges on a 72 x 48 table:
  *   all 124,750 pairwise LOS checks   target <= 15 ms
  *   one blast / grape query           target <= 5 us
- *   one visibility polygon            target <= 0.3 ms */
+ *   one visibility polygon            target <= 0.3 ms
+ * and a 24-stand Thin Red Line battalion firing at another (the 'fire'
+ * query naming units), against 24 x 24 one-figure fire queries:
+ *                                     target <= 50 us */
 #define _GNU_SOURCE
 #include <math.h>
 #include <sched.h>
@@ -27,6 +30,94 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Two battalions of 24 stands (12 wide, 2 deep) 8in apart, 200 other
+ * stands and 200 buildings away from them, under The Thin Red Line (stands
+ * block fire, the rear rank cannot fire through the front one). */
+static int bench_unit_fire(const char *const *dirs)
+{
+    json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", "thin-red-line", "table", "width_in", 72,
+                             "depth_in", 48);
+    json_t *ter = json_array(), *figs = json_array();
+    for (int i = 0; i < 200; i++) {
+        char id[16];
+        double x = rndu(1, 69), y = rndu(36, 46), w = rndu(0.3, 1.5), h = rndu(0.3, 1.5);
+        snprintf(id, sizeof id, "b%d", i);
+        json_array_append_new(ter, json_pack("{s:s, s:s, s:[[f,f],[f,f],[f,f],[f,f]]}", "id", id, "kind", "building",
+                                             "polygon", x, y, x + w, y, x + w, y + h, x, y + h));
+    }
+    for (int u = 0; u < 2; u++)
+        for (int k = 0; k < 24; k++) {
+            char id[16];
+            snprintf(id, sizeof id, "%c%d", u ? 'e' : 'a', k);
+            double x = 12 + 2 * (k % 12), y = u ? 28 + 1.25 * (k / 12) : 20 - 1.25 * (k / 12);
+            json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "id", id, "side", u ? "red" : "blue",
+                                                  "unit", u ? "enemy" : "ours", "weapon", "musket", "x", x, "y", y,
+                                                  "facing_deg", u ? 270.0 : 90.0));
+        }
+    for (int i = 0; i < 200; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "o%d", i);
+        json_array_append_new(figs, json_pack("{s:s, s:s, s:f, s:f}", "id", id, "side", i % 2 ? "red" : "blue", "x",
+                                              rndu(1, 71), "y", rndu(1, 11)));
+    }
+    json_object_set_new(root, "terrain", ter);
+    json_object_set_new(root, "figures", figs);
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    if (rules_scenario_from_json(root, "bench-units", NULL, dirs, &sc, &err) != TT_OK) {
+        fprintf(stderr, "bench_rules: %s\n", err.msg);
+        json_decref(root);
+        return 1;
+    }
+    json_decref(root);
+    rules_result r;
+    int reps = 2000, dice = 0;
+    size_t firers = 0, targets = 0;
+    double best = 1e9;
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = now();
+        for (int k = 0; k < reps; k++) {
+            if (rules_fire(sc, "ours", "enemy", NULL, &r, &err)) {
+                fprintf(stderr, "bench_rules: %s\n", err.msg);
+                return 1;
+            }
+            dice = r.dice;
+            firers = r.n_firers;
+            targets = r.n_ids;
+            rules_result_free(&r);
+        }
+        double dt = (now() - t0) / reps;
+        if (dt < best)
+            best = dt;
+    }
+    /* baseline: every stand asked at every stand, one query each */
+    double t0 = now();
+    int base_reps = 20, can = 0;
+    for (int k = 0; k < base_reps; k++) {
+        can = 0;
+        for (int a = 0; a < 24; a++)
+            for (int e = 0; e < 24; e++) {
+                char fa[8], fe[8];
+                snprintf(fa, sizeof fa, "a%d", a);
+                snprintf(fe, sizeof fe, "e%d", e);
+                rules_fire(sc, fa, fe, NULL, &r, &err);
+                can += r.to_hit != -1;
+                rules_result_free(&r);
+            }
+    }
+    double base = (now() - t0) / base_reps;
+    printf("unit fire, 24 at 24:     %8.2f us  (%zu firers, %zu targets, %d dice)  24x24 figure queries %8.1f us  ratio %.0fx  "
+           "target <= 50 us  %s\n",
+           best * 1e6, firers, targets, dice, base * 1e6, base / best, best <= 50e-6 ? "OK" : "SLOW");
+    rules_scenario_destroy(sc);
+    if (firers != 12 || targets != 24 || !can) {
+        fprintf(stderr, "bench_rules: unit fire answered %zu firers and %zu targets, want the 12 of the front rank at all 24\n",
+                firers, targets);
+        return 1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -134,5 +225,5 @@ int main(int argc, char **argv)
     printf("visibility polygon:      %8.3f ms  (%.0f corners on average)                       target <= 0.3 ms  %s\n",
            visp * 1e3, (double)verts / nv, visp <= 3e-4 ? "OK" : "SLOW");
     rules_scenario_destroy(sc);
-    return 0;
+    return bench_unit_fire(dirs);
 }

@@ -748,6 +748,8 @@ static const char *const SEED_QUERIES[] = {
     "{\"q\":\"aspect\",\"from\":\"m1\",\"to\":\"f1\"}",
     "{\"q\":\"visibility\",\"from\":\"f1\"}",
     "{\"q\":\"move\",\"from\":\"m1\",\"to\":[12,23]}",
+    "{\"q\":\"fire\",\"from\":\"g\",\"to\":\"f1\"}",
+    "{\"q\":\"fire\",\"from\":\"gun\",\"to\":\"f1\",\"weapon\":\"musket\"}",
 };
 
 static const char *const TOKENS[] = {"{", "}", "[", "]", ",", ":", "\"", "0", "-1", "1e308", "-0", "null", "true",
@@ -849,14 +851,14 @@ static void test_fuzz_queries(void **state)
     /* well-formed queries with random kinds, ids and numbers (extremes
      * included) reach the query functions themselves */
     static const char *const kinds[] = {"los", "fire", "grape", "ball", "blast", "command", "aspect", "visibility", "move"};
-    static const char *const ids[] = {"m1", "gun", "f1", "", "M1", "gun "};
+    static const char *const ids[] = {"m1", "gun", "f1", "", "M1", "gun ", "g"}; /* "g": a unit */
     static const double nums[] = {0, 1, 10, 23, 72, 48, -1, 1e300, -1e300, 1e-300, 20000, 19999.9999};
-    for (int it = 0; it < 6000; it++) {
+    for (int it = 0; it < 8000; it++) {
         json_t *q = json_pack("{ss}", "q", kinds[rnd() % 9]);
         if (rnd() % 8)
-            json_object_set_new(q, "from", json_string(ids[rnd() % 6]));
+            json_object_set_new(q, "from", json_string(ids[rnd() % 7]));
         if (rnd() % 2)
-            json_object_set_new(q, "to", json_string(ids[rnd() % 6]));
+            json_object_set_new(q, "to", json_string(ids[rnd() % 7]));
         else
             json_object_set_new(q, "to", json_pack("[ff]", nums[rnd() % 12] * rndu(0, 1), nums[rnd() % 12]));
         if (rnd() % 2)
@@ -882,6 +884,156 @@ static void test_fuzz_queries(void **state)
     assert_true(answered > 1000);
     assert_true(errors > 3000);
     rules_scenario_destroy(sc);
+}
+
+
+static int figure_index(const rules_scenario *sc, const char *id)
+{
+    for (size_t i = 0; i < rules_scenario_figure_count(sc); i++)
+        if (!strcmp(rules_scenario_figure_id(sc, i), id))
+            return (int)i;
+    return -1;
+}
+
+/* Unit fire against the one-figure answers, pair by pair (Thin Red Line:
+ * stands block fire, a unit's rear ranks fire only where their own front
+ * does not stand in the way, own skirmishers do not block): the firers are
+ * the unit's figures with some target they can fire at, the targets the
+ * figures some firer can fire at, nearest to a firer first, the dice the
+ * sum of each firer's dice. */
+static void test_property_unit_fire_reference(void **state)
+{
+    (void)state;
+    int compared = 0, some_blocked = 0, some_fire = 0;
+    for (int t = 0; t < 8; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":36},\"terrain\":[");
+        for (int b = 0; b < 4; b++) {
+            double x = rndu(2, 44), y = rndu(2, 32);
+            OUT("%s{\"id\":\"h%d\",\"kind\":\"%s\",\"polygon\":[[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f]]}",
+                b ? "," : "", b, b % 2 ? "building" : "rough", x, y, x + 2, y, x + 2, y + 2, x, y + 2);
+        }
+        OUT("],\"figures\":[");
+        int nf = 0;
+        for (int u = 0; u < 6; u++) {
+            /* a unit in ranks, 2 to 4 wide and 1 to 3 deep, roughly facing the middle */
+            int wide = 2 + (int)(rnd() % 3), deep = 1 + (int)(rnd() % 3);
+            double cx = rndu(6, 42), cy = rndu(6, 30), f = atan2(18 - cy, 24 - cx) + rndu(-0.6, 0.6);
+            double fx = cos(f), fy = sin(f);
+            for (int r = 0; r < deep; r++)
+                for (int c = 0; c < wide; c++) {
+                    double x = cx - fx * 1.3 * r - fy * 2.05 * (c - (wide - 1) / 2.0);
+                    double y = cy - fy * 1.3 * r + fx * 2.05 * (c - (wide - 1) / 2.0);
+                    const char *type = u == 5 && r == 0 ? "skirmisher" : "foot";
+                    OUT("%s{\"id\":\"u%d-%d\",\"side\":\"%s\",\"unit\":\"u%d\",\"type\":\"%s\",\"weapon\":\"%s\","
+                        "\"x\":%.3f,\"y\":%.3f,\"facing_deg\":%.2f}",
+                        nf ? "," : "", u, r * wide + c, u % 2 ? "red" : "blue", u, type,
+                        u == 4 ? "light-artillery" : "musket", x, y, f * 180 / M_PI);
+                    nf++;
+                }
+        }
+        OUT("]}");
+#undef OUT
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(txt, &sc, &err) != TT_OK) { /* figures off the table or overlapping: another draw */
+            free(txt);
+            t--;
+            continue;
+        }
+        size_t nfig = rules_scenario_figure_count(sc);
+        for (int U = 0; U < 6; U++)
+            for (int V = 0; V < 6; V++) {
+                if (U == V)
+                    continue;
+                char un[8], vn[8];
+                snprintf(un, sizeof un, "u%d", U);
+                snprintf(vn, sizeof vn, "u%d", V);
+                rules_result r;
+                assert_int_equal(rules_fire(sc, un, vn, NULL, &r, &err), TT_OK);
+                assert_true(r.unit);
+                /* the reference, pair by pair */
+                size_t nfirers = 0, ntargets = 0;
+                int dice = 0;
+                double tdist[128];
+                int tidx[128], ok_t[128] = {0};
+                assert_true(nfig <= 128);
+                for (size_t b = 0; b < nfig; b++)
+                    tdist[b] = INFINITY;
+                for (size_t a = 0; a < nfig; a++) {
+                    const char *ida = rules_scenario_figure_id(sc, a);
+                    char pre[8];
+                    snprintf(pre, sizeof pre, "u%d-", U);
+                    if (strncmp(ida, pre, strlen(pre)))
+                        continue;
+                    int can = 0, d = 0;
+                    for (size_t b = 0; b < nfig; b++) {
+                        const char *idb = rules_scenario_figure_id(sc, b);
+                        char preb[8];
+                        snprintf(preb, sizeof preb, "u%d-", V);
+                        if (strncmp(idb, preb, strlen(preb)))
+                            continue;
+                        rules_result q;
+                        assert_int_equal(rules_fire(sc, ida, idb, NULL, &q, &err), TT_OK);
+                        if (q.to_hit != -1) {
+                            can = 1;
+                            d = q.dice;
+                            ok_t[b] = 1;
+                        }
+                        rules_result_free(&q);
+                    }
+                    if (can) {
+                        assert_true(nfirers < r.n_firers);
+                        assert_string_equal(r.firers[nfirers], ida);
+                        nfirers++;
+                        dice += d;
+                        for (size_t b = 0; b < nfig; b++) {
+                            rules_result q;
+                            const char *idb = rules_scenario_figure_id(sc, b);
+                            char preb[8];
+                            snprintf(preb, sizeof preb, "u%d-", V);
+                            if (strncmp(idb, preb, strlen(preb)))
+                                continue;
+                            assert_int_equal(rules_fire(sc, ida, idb, NULL, &q, &err), TT_OK);
+                            if (q.distance_in < tdist[b])
+                                tdist[b] = q.distance_in;
+                            rules_result_free(&q);
+                        }
+                    } else {
+                        some_blocked++;
+                    }
+                }
+                assert_int_equal(nfirers, r.n_firers);
+                for (size_t b = 0; b < nfig; b++)
+                    if (ok_t[b])
+                        tidx[ntargets++] = (int)b;
+                assert_int_equal(ntargets, r.n_ids);
+                /* nearest first */
+                for (size_t k = 0; k < r.n_ids; k++) {
+                    int found = -1;
+                    for (size_t m = 0; m < ntargets; m++)
+                        if (!strcmp(rules_scenario_figure_id(sc, (size_t)tidx[m]), r.ids[k]))
+                            found = tidx[m];
+                    assert_true(found >= 0);
+                    if (k > 0) {
+                        int prev = figure_index(sc, r.ids[k - 1]);
+                        assert_true(tdist[prev] <= tdist[found]);
+                    }
+                }
+                assert_int_equal(r.dice, nfirers ? dice : -1);
+                some_fire += nfirers > 0;
+                compared++;
+                rules_result_free(&r);
+            }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_int_equal(compared, 8 * 30);
+    assert_true(some_fire > 20);
+    assert_true(some_blocked > 20);
 }
 
 /* ---- unknown keys, citations, house values (issue 11) -------------------- */
@@ -1064,6 +1216,7 @@ int main(void)
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_radius_reference),
         cmocka_unit_test(test_property_grape_reference),
+        cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_queries),
     };

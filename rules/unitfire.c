@@ -1,0 +1,261 @@
+/* unitfire.c - 'fire' from or at a unit (the scenario's "unit" field):
+ * which figures of the firing unit can fire (arc, line of fire, range and,
+ * where the weapon says so, only the front ranks), which figures of the
+ * target are eligible, nearest first, and the dice they roll in all. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rules_scenario_unit_member(const rules_scenario *sc, const char *unit)
+{
+    for (size_t k = 0; k < sc->nfigs; k++)
+        if (!strcmp(sc->figs[k].unit, unit))
+            return (int)k;
+    return -1;
+}
+
+/* The figures `name` stands for: the figure `fig` (its index, found by
+ * the caller), else the figures of that unit.  *idx is malloc'd. */
+static tt_status rules__group(const rules_scenario *sc, const char *name, int fig, const char *role, int **idx,
+                              int *n, tt_err *err)
+{
+    *n = 0;
+    if (!(*idx = malloc((sc->nfigs ? sc->nfigs : 1) * sizeof **idx)))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (fig >= 0) {
+        (*idx)[(*n)++] = fig;
+        return TT_OK;
+    }
+    for (size_t k = 0; k < sc->nfigs; k++)
+        if (!strcmp(sc->figs[k].unit, name))
+            (*idx)[(*n)++] = (int)k;
+    if (*n == 0) {
+        free(*idx);
+        *idx = NULL;
+        return tt_err_set(err, TT_ERR_UNKNOWN,
+                          "unknown figure or unit \"%s\" in \"%s\": no figure has that id or that \"unit\" in the "
+                          "scenario",
+                          name, role);
+    }
+    return TT_OK;
+}
+
+/* Which members of the group stand in its first `ranks` ranks, counted
+ * from the front along the group's mean facing, a base depth a rank. */
+static void rules__front_ranks(const rules_scenario *sc, const int *g, int n, int ranks, unsigned char *front)
+{
+    double ux = 0, uy = 0, top = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        double a = sc->figs[g[k]].facing_deg * (M_PI / 180.0);
+        ux += cos(a);
+        uy += sin(a);
+    }
+    for (int k = 0; k < n; k++) {
+        const rules_figure *f = &sc->figs[g[k]];
+        double p = f->x * ux + f->y * uy;
+        if (p > top)
+            top = p;
+    }
+    double L = hypot(ux, uy);
+    for (int k = 0; k < n; k++) {
+        const rules_figure *f = &sc->figs[g[k]];
+        double depth = L > 0 ? (top - (f->x * ux + f->y * uy)) / L : 0;
+        front[k] = floor(depth / f->d_in + 0.5) < ranks;
+    }
+}
+
+typedef struct rules__near {
+    double d;
+    int k;
+} rules__near;
+
+static int rules__cmp_near(const void *a, const void *b)
+{
+    const rules__near *x = a, *y = b;
+    if (x->d != y->d)
+        return x->d < y->d ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static tt_status rules__add(const char ***list, size_t *n, const char *id, tt_err *err)
+{
+    const char **nl = realloc((void *)*list, (*n + 1) * sizeof *nl);
+    if (!nl)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    *list = nl;
+    nl[(*n)++] = id;
+    return TT_OK;
+}
+
+tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
+                          rules_result *out, tt_err *err)
+{
+    int *F = NULL, *T = NULL, nF, nT, nt = 0;
+    const rules_weapon **W = NULL;
+    unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
+    rules__near *tnear = NULL;
+    rules_arc *arc = NULL;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_FIRE;
+    out->unit = 1;
+    if ((st = rules__group(sc, from, fi, "from", &F, &nF, err)) || (st = rules__group(sc, to, fj, "to", &T, &nT, err)))
+        goto done;
+    /* the target's figures that are not of the firing group */
+    for (int a = 0; a < nT; a++) {
+        int mine = 0;
+        for (int b = 0; b < nF && !mine; b++)
+            mine = T[a] == F[b];
+        if (!mine)
+            T[nt++] = T[a];
+    }
+    if (nt == 0) {
+        st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire at itself: name another unit or figure in \"to\"", from);
+        goto done;
+    }
+    W = calloc((size_t)nF, sizeof *W);
+    front = calloc((size_t)nF, 1);
+    tnear = malloc((size_t)nt * sizeof *tnear);
+    arc = malloc((size_t)nF * sizeof *arc);
+    known = calloc((size_t)nt, 1);
+    if (!W || !front || !tnear || !arc || !known) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    int ranks = 0, armed = 0;
+    for (int a = 0; a < nF; a++) {
+        if (weapon && (st = rules_weapon_of(sc, &sc->figs[F[a]], weapon, &W[a], err)))
+            goto done;
+        if (!weapon)
+            W[a] = sc->figs[F[a]].weapon;
+        if (W[a]) {
+            armed++;
+            if (W[a]->front_ranks > ranks)
+                ranks = W[a]->front_ranks;
+        }
+    }
+    if (!armed) {
+        st = tt_err_set(err, TT_ERR_ARG, "no figure of \"%s\" has a weapon: give them one in the scenario or add "
+                                         "\"weapon\" to the query",
+                        from);
+        goto done;
+    }
+    memset(front, 1, (size_t)nF);
+    if (ranks > 0)
+        rules__front_ranks(sc, F, nF, ranks, front);
+    /* each figure that may fire: its nearest target it can fire at */
+    int best_f = -1, best_t = -1, any_f = -1, any_t = -1, dice = 0, dice_known = 1;
+    double best_d = INFINITY, any_d = INFINITY;
+    unsigned char *can = front; /* reused: 1 where the figure can fire */
+    for (int a = 0; a < nF; a++) {
+        const rules_weapon *w = W[a];
+        int ok = 0;
+        if (w && (front[a] || w->front_ranks == 0)) {
+            rules_fire_arc(&sc->figs[F[a]], w, &arc[a]);
+            int hint = -1;
+            /* the nearest target it can fire at: targets in order of
+             * distance (picked one by one: the first one usually does) */
+            double mine = INFINITY;
+            int mt = -1;
+            for (int b = 0; b < nt; b++) {
+                tnear[b].d = rules_figure_distance(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
+                tnear[b].k = b;
+                if (tnear[b].d < any_d) {
+                    any_d = tnear[b].d;
+                    any_f = a;
+                    any_t = b;
+                }
+            }
+            for (int left = nt; left > 0 && mt < 0; left--) {
+                int m = 0;
+                for (int b = 1; b < left; b++)
+                    if (rules__cmp_near(&tnear[b], &tnear[m]) < 0)
+                        m = b;
+                rules__near pick = tnear[m];
+                tnear[m] = tnear[left - 1];
+                const rules_bracket *br;
+                int vis;
+                if (rules_fire_shot(sc, F[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
+                    mine = pick.d;
+                    mt = pick.k;
+                }
+            }
+            if (mt >= 0) {
+                ok = 1;
+                known[mt] = 1;
+                int d = rules_fire_dice(sc, F[a], T[mt], w);
+                if (d > 0)
+                    dice += d;
+                else
+                    dice_known = 0;
+                if (mine < best_d) {
+                    best_d = mine;
+                    best_f = a;
+                    best_t = mt;
+                }
+            }
+        }
+        can[a] = (unsigned char)ok;
+        if (ok && (st = rules__add(&out->firers, &out->n_firers, sc->figs[F[a]].id, err)))
+            goto done;
+    }
+    /* the targets any of those can fire at, nearest to the firing figures first */
+    int ntn = 0;
+    for (int b = 0; b < nt; b++) {
+        double d = INFINITY;
+        int hit = 0;
+        for (int a = 0; a < nF; a++) {
+            if (!can[a])
+                continue;
+            double da = rules_figure_distance(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
+            if (da < d)
+                d = da;
+            const rules_bracket *br;
+            int vis;
+            if (!hit)
+                hit = known[b] || rules_fire_shot(sc, F[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
+        }
+        if (hit) {
+            tnear[ntn].d = d;
+            tnear[ntn++].k = b;
+        }
+    }
+    qsort(tnear, (size_t)ntn, sizeof *tnear, rules__cmp_near);
+    size_t cap = 0;
+    for (int b = 0; b < ntn; b++)
+        if ((st = rules_result_add_id(out, sc->figs[T[tnear[b].k]].id, &cap, err)))
+            goto done;
+    /* the shot's own fields: the nearest shot that can be fired, else the
+     * nearest pair */
+    int pf = best_f >= 0 ? best_f : any_f, pt = best_f >= 0 ? best_t : any_t;
+    if (pf < 0) { /* every armed figure is behind the front ranks */
+        for (int a = 0; a < nF && pf < 0; a++)
+            if (W[a])
+                pf = a;
+        pt = 0;
+    }
+    const char **firers = out->firers;
+    const char **ids = out->ids;
+    size_t nfi = out->n_firers, nid = out->n_ids;
+    rules_fire_pair(sc, F[pf], T[pt], W[pf], out);
+    out->firers = firers;
+    out->n_firers = nfi;
+    out->ids = ids;
+    out->n_ids = nid;
+    out->unit = 1;
+    if (best_f < 0)
+        out->to_hit = RULES_NULL;
+    out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
+    st = TT_OK;
+done:
+    free(F);
+    free(T);
+    free((void *)W);
+    free(front);
+    free(tnear);
+    free(arc);
+    free(known);
+    return st;
+}

@@ -319,7 +319,16 @@ typedef struct rules__los {
     const int *skip, *skip2;
     int nskip, nskip2;
     int nslow;
+    double over; /* pieces lower than this are seen over */
 } rules__los;
+
+/* A piece the line does not meet: in a skip list, or lower than `over`. */
+static inline int rules__skipped(const rules_scenario *sc, int piece, const int *skip, int nskip, const int *skip2,
+                                 int nskip2, double over)
+{
+    return (over > 0 && sc->pieces[piece].p.height_in < over) || rules__in_list(skip, nskip, piece) ||
+           rules__in_list(skip2, nskip2, piece);
+}
 
 /* The rare case of an edge whose ends are not both strictly on one side of
  * the line a-b (nor a and b both on one side of the edge's line): decide it
@@ -334,13 +343,13 @@ static __attribute__((noinline)) int rules__los_rare(struct rules_grid *g, const
         /* the ends on opposite sides: a proper crossing unless a or b lies
          * on the edge's line */
         return ((o1 > 0) != (o2 > 0)) && o3 != 0 && o4 != 0 && (o3 > 0) != (o4 > 0) &&
-               !rules__in_list(q->skip, q->nskip, piece) && !rules__in_list(q->skip2, q->nskip2, piece);
+               !rules__skipped(q->sc, piece, q->skip, q->nskip, q->skip2, q->nskip2, q->over);
     }
     /* an end of the edge on the segment: the piece is decided exactly */
     if (((o1 == 0 && rules_geom_between_closed(q->a, q->b, ea)) ||
          (o2 == 0 && rules_geom_between_closed(q->a, q->b, eb))) &&
-        q->sc->piece_mark[piece] != q->sc->mark && !rules__in_list(q->skip, q->nskip, piece) &&
-        !rules__in_list(q->skip2, q->nskip2, piece)) {
+        q->sc->piece_mark[piece] != q->sc->mark &&
+        !rules__skipped(q->sc, piece, q->skip, q->nskip, q->skip2, q->nskip2, q->over)) {
         q->sc->piece_mark[piece] = q->sc->mark;
         g->slow[q->nslow++] = piece;
     }
@@ -348,10 +357,10 @@ static __attribute__((noinline)) int rules__los_rare(struct rules_grid *g, const
 }
 
 static int rules__grid_walk(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
-                            int nskip, const int *skip2, int nskip2, int sector);
+                            int nskip, const int *skip2, int nskip2, double over, int sector);
 
 static inline int rules__grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b,
-                                      const int *skip, int nskip, const int *skip2, int nskip2)
+                                      const int *skip, int nskip, const int *skip2, int nskip2, double over)
 {
     if (g->nedges == 0 || (a.x == b.x && a.y == b.y))
         return 0;
@@ -368,16 +377,16 @@ static inline int rules__grid_blocked(struct rules_grid *g, const rules_scenario
         int64_t o1 = dx * e->ay - dy * e->ax - C, o2 = o1 + D;
         int64_t o3 = (int64_t)e->ex * a.y - (int64_t)e->ey * a.x - e->k, o4 = o3 - D;
         if (((o1 ^ o2) & (o3 ^ o4)) < 0 && o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0 &&
-            !rules__in_list(skip, nskip, cd->piece) && !rules__in_list(skip2, nskip2, cd->piece))
+            !rules__skipped(sc, cd->piece, skip, nskip, skip2, nskip2, over))
             return 1; /* a proper crossing, as the walk would find */
     }
-    return rules__grid_walk(g, sc, a, b, skip, nskip, skip2, nskip2, sector);
+    return rules__grid_walk(g, sc, a, b, skip, nskip, skip2, nskip2, over, sector);
 }
 
 int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
-                       int nskip, const int *skip2, int nskip2)
+                       int nskip, const int *skip2, int nskip2, double over)
 {
-    return rules__grid_blocked(g, sc, a, b, skip, nskip, skip2, nskip2);
+    return rules__grid_blocked(g, sc, a, b, skip, nskip, skip2, nskip2, over);
 }
 
 int rules_grid_los_figures(rules_scenario *sc, int i, int j)
@@ -386,7 +395,8 @@ int rules_grid_los_figures(rules_scenario *sc, int i, int j)
     rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
     if (i == j || (a.x == b.x && a.y == b.y))
         return 1;
-    return !rules__grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside);
+    return !rules__grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside,
+                                rules_sight_over(fi, fj));
 }
 
 /* Walk the major axis u line by line (columns when |dx| >= |dy|); in each
@@ -396,7 +406,7 @@ int rules_grid_los_figures(rules_scenario *sc, int i, int j)
  * cache hit stays cheap. */
 static __attribute__((noinline)) int rules__grid_walk(struct rules_grid *g, const rules_scenario *sc, rules_pt a,
                                                         rules_pt b, const int *skip, int nskip, const int *skip2,
-                                                        int nskip2, int sector)
+                                                        int nskip2, double over, int sector)
 {
     const int64_t dx = b.x - a.x, dy = b.y - a.y, C = dx * a.y - dy * a.x;
     rules_scenario *msc = (rules_scenario *)sc;
@@ -404,7 +414,7 @@ static __attribute__((noinline)) int rules__grid_walk(struct rules_grid *g, cons
         memset(msc->piece_mark, 0, sc->npieces * sizeof *msc->piece_mark);
         msc->mark = 1;
     }
-    rules__los q = {msc, a, b, skip, skip2, nskip, nskip2, 0};
+    rules__los q = {msc, a, b, skip, skip2, nskip, nskip2, 0, over};
     const int xmaj = llabs(dx) >= llabs(dy);
     const rules_glayout *L = &g->L[xmaj ? 0 : 1];
     const int nu = xmaj ? g->nx : g->ny, nv = xmaj ? g->ny : g->nx;

@@ -32,7 +32,7 @@ typedef struct rules__schema {
 
 #define RULES__TERRAIN_PROPS                                                                                         \
     {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL}, {"cv", NULL}, \
-        {"stops_ball", NULL}, {"height_in", NULL}
+        {"stops_ball", NULL}, {"height_in", NULL}, {"raises", NULL}
 
 /* A value written with its citation: {"value": V, "src": ...}. */
 static const rules__field rules__value_f[] = {{"value", NULL}, {NULL, NULL}};
@@ -81,6 +81,7 @@ static const rules__field rules__los_f[] = {{"figures_block", NULL},
                                             {"own_skirmishers_block", NULL},
                                             {"own_unit_blocks_fire", NULL},
                                             {"friends_block_sight", NULL},
+                                            {"over_lower_figures", NULL},
                                             {"through_own_skirmishers_modifier", NULL},
                                             {"from", NULL},
                                             {"artillery_on_hill_fires_over_in", NULL},

@@ -128,6 +128,8 @@ static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rul
         return 0;
     if (!strcmp(fk->unit, fj->unit))
         return 0;
+    if (p->over_lower_figures && fi->elev > fk->elev)
+        return 0; /* from higher ground over their heads */
     int own_side = !strcmp(fk->side, fi->side);
     if (!strcmp(fk->unit, fi->unit) && !(firing && p->own_unit_blocks_fire))
         return 0;
@@ -135,7 +137,7 @@ static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rul
         return 0;
     if (fk->skirmisher && !p->own_skirmishers_block && own_side)
         return 0;
-    if (p->hill_overfire_in > 0 && fi->on_hill && fi->weapon && fi->weapon->fires_over_from_hill &&
+    if (p->hill_overfire_in > 0 && fi->on_hill && fi->elev > fk->elev && fi->weapon && fi->weapon->fires_over_from_hill &&
         !rules_geom_shape_shape_within(&fk->shape, &fj->shape, rules_fx(p->hill_overfire_in)))
         return 0;
     return rules_geom_shape_seg_blocks(&fk->shape, a, b);
@@ -148,7 +150,7 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
     rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
-    double best_t = 3;
+    double best_t = 3, over = rules_sight_over(fi, fj);
     int best = -1;
     *blocker = -1;
     if (i == j || (a.x == b.x && a.y == b.y))
@@ -157,7 +159,7 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
         rules__figure_in_the_way(sc, i, j, *hint, a, b, firing))
         return 0;
     if (use_grid && !want_blocker) {
-        if (rules_grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside))
+        if (rules_grid_blocked(sc->grid, sc, a, b, fi->inside, fi->ninside, fj->inside, fj->ninside, over))
             return 0;
         if (sc->ndeep == 0 && !sc->prof->figures_block)
             return 1; /* nothing else can block */
@@ -167,7 +169,7 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
     for (size_t kk = 0; kk < nk; kk++) {
         size_t k = fast ? (size_t)sc->deep[kk] : kk;
         const rules_piece *pc = &sc->pieces[k];
-        if (!pc->p.blocks_los)
+        if (!pc->p.blocks_los || (over > 0 && pc->p.height_in < over))
             continue;
         int blocked;
         if (pc->p.los_depth_in > 0) {

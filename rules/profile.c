@@ -21,6 +21,7 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
         (st = rules_json_num(o, "los_depth_in", where, 0, RULES_MAX_IN, &p->los_depth_in, err)) ||
         (st = rules_json_bool(o, "shields_blast", where, &p->shields_blast, err)) ||
         (st = rules_json_bool(o, "stops_ball", where, &p->stops_ball, err)) ||
+        (st = rules_json_bool(o, "raises", where, &p->raises, err)) ||
         (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)))
         return st;
     double cv = p->cv;
@@ -402,6 +403,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_bool(los, "own_skirmishers_block", at, &p->own_skirmishers_block, err)) ||
             (st = rules_json_bool(los, "own_unit_blocks_fire", at, &p->own_unit_blocks_fire, err)) ||
             (st = rules_json_bool(los, "friends_block_sight", at, &p->friends_block_sight, err)) ||
+            (st = rules_json_bool(los, "over_lower_figures", at, &p->over_lower_figures, err)) ||
             (st = rules_json_num(los, "through_own_skirmishers_modifier", at, -20, 20, &skmod, err)) ||
             (st = rules_json_num(los, "artillery_on_hill_fires_over_in", at, 0, RULES_MAX_IN, &p->hill_overfire_in,
                                  err)) ||

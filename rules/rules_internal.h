@@ -40,6 +40,7 @@ typedef struct rules_terrain_props {
     int stops_ball;       /* cannonballs stop at it */
     double height_in;
     int cv;               /* cover value added to the score needed (a d12 ruleset), 0: none */
+    int raises;           /* figures on or in it stand at height_in (hills, buildings) */
 } rules_terrain_props;
 
 typedef struct rules_terrain_kind {
@@ -113,6 +114,7 @@ typedef struct rules_profile {
     int own_unit_blocks_fire; /* the firing unit's own figures block its fire (rear ranks) */
     int friends_block_sight;  /* figures of the viewer's side block sight (else only its fire) */
     int through_skirmishers_mod; /* dice modifier for firing through own skirmishers, 0: none */
+    int over_lower_figures;   /* a figure on higher ground sees and fires over lower figures */
     int fire_from_front;     /* lines of fire from the front-centre */
     double hill_overfire_in; /* > 0: artillery on a hill fires over figures
                                 further than this from the target */
@@ -156,6 +158,8 @@ typedef struct rules_figure {
     int skirmisher;
     int colour;                 /* index into the profile's colours (0 when it has none) */
     int ds;                     /* defence (DS) where the ruleset has it, else 0 */
+    double elev;                /* the height it stands at: the highest piece it is on that
+                                   raises what stands on it (hills, buildings), else 0 */
 } rules_figure;
 
 typedef struct rules_pbox {
@@ -225,14 +229,22 @@ int64_t rules_fx(double in);
 double rules_in(int64_t fx);
 rules_point rules_pt_in(rules_pt p);
 
+/* The height a line between figures a and b passes over: terrain lower
+ * than the higher of the two does not block it. */
+static inline double rules_sight_over(const rules_figure *a, const rules_figure *b)
+{
+    return a->elev > b->elev ? a->elev : b->elev;
+}
+
 /* ---- grid.c ---- */
 struct rules_grid *rules_grid_create(const rules_scenario *sc);
 void rules_grid_destroy(struct rules_grid *g);
 /* Is the segment a-b blocked by a LOS-blocking terrain edge (excluding
- * pieces flagged in `skip`, a list of piece indices)?  Pieces whose
+ * pieces flagged in `skip`, a list of piece indices, and pieces lower
+ * than `over` inches, which the line passes over)?  Pieces whose
  * vertices touch the segment are decided by rules_piece_blocks. */
 int rules_grid_blocked(struct rules_grid *g, const rules_scenario *sc, rules_pt a, rules_pt b, const int *skip,
-                       int nskip, const int *skip2, int nskip2);
+                       int nskip, const int *skip2, int nskip2, double over);
 /* LOS between figures i and j when only the grid's terrain can block (no
  * depth-limited pieces, figures do not block): rules_los_decide's answer. */
 int rules_grid_los_figures(rules_scenario *sc, int i, int j);

@@ -207,8 +207,11 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
     f->front.y = rules_fx(f->y + cy * f->d_in / 2);
     f->ninside = 0;
     f->on_hill = 0;
+    f->elev = 0;
     for (size_t i = 0; i < sc->npieces; i++)
         if (rules_piece_contains(&sc->pieces[i], s->c)) {
+            if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > f->elev)
+                f->elev = sc->pieces[i].p.height_in;
             int *ni = realloc(f->inside, (size_t)(f->ninside + 1) * sizeof *ni);
             if (!ni)
                 return tt_err_set(err, TT_ERR_NOMEM, "out of memory");

@@ -2,6 +2,7 @@
  * baseline measured in the same run (not a test: make bench / --target
  * benchmarks).  500 figures, 2,000 terrain edges on a 72 x 48 table:
  *   all 124,750 pairwise LOS checks   target <= 15 ms
+ *     (elevation on: hills raise the figures on them over lower pieces)
  *   one blast / grape query           target <= 5 us
  *   one visibility polygon            target <= 0.3 ms
  * and a 24-stand Thin Red Line battalion firing at another (the 'fire'
@@ -133,12 +134,23 @@ int main(int argc, char **argv)
     json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", "into-the-breach", "table", "width_in", 72,
                              "depth_in", 48);
     json_t *ter = json_array(), *figs = json_array();
+    /* with elevation: 3 in 5 pieces are buildings (3in), 1 in 5 hills
+     * (2in, figures on them see over lower pieces), 1 in 5 walls that
+     * block sight (0.5in) */
     for (int i = 0; i < nbld; i++) {
         char id[16];
         double x = rndu(1, 69), y = rndu(1, 45), w = rndu(0.3, 1.5), h = rndu(0.3, 1.5);
         snprintf(id, sizeof id, "b%d", i);
-        json_array_append_new(ter, json_pack("{s:s, s:s, s:[[f,f],[f,f],[f,f],[f,f]]}", "id", id, "kind", "building",
-                                             "polygon", x, y, x + w, y, x + w, y + h, x, y + h));
+        if (i % 5 == 4)
+            json_array_append_new(ter, json_pack("{s:s, s:s, s:b, s:[[f,f],[f,f],[f,f],[f,f],[f,f]]}", "id", id, "kind",
+                                                 "wall", "blocks_los", 1, "line", x, y, x + w, y, x + w, y + h, x,
+                                                 y + h, x + w / 2, y + h / 2));
+        else if (i % 5 == 3)
+            json_array_append_new(ter, json_pack("{s:s, s:s, s:[[f,f],[f,f],[f,f],[f,f]]}", "id", id, "kind", "hill",
+                                                 "polygon", x, y, x + 3 * w, y, x + 3 * w, y + 3 * h, x, y + 3 * h));
+        else
+            json_array_append_new(ter, json_pack("{s:s, s:s, s:[[f,f],[f,f],[f,f],[f,f]]}", "id", id, "kind",
+                                                 "building", "polygon", x, y, x + w, y, x + w, y + h, x, y + h));
     }
     for (int i = 0; i < nfig; i++) {
         char id[16];
@@ -158,7 +170,9 @@ int main(int argc, char **argv)
     }
     json_decref(root);
     size_t n = rules_scenario_figure_count(sc);
-    printf("rules benchmark: %zu figures, %d terrain edges, 72 x 48 table, one core\n", n, nbld * 4);
+    printf("rules benchmark: %zu figures, %d terrain edges (buildings, hills, walls: elevation on), 72 x 48 table, "
+           "one core\n",
+           n, nbld * 4);
 
     /* pairwise LOS: best of 5 */
     double best = 1e9;

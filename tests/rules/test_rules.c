@@ -523,9 +523,12 @@ static void test_property_visibility_reference(void **state)
 
 /* Independent floating-point reference for LOS between centres in general
  * position: blocked iff the segment properly crosses an edge of a blocking
- * piece that contains neither end.  Returns -1 when too close to call. */
+ * piece that contains neither end and is not lower than both ends (a figure
+ * in a building stands at its height and sees over lower pieces).  Returns
+ * -1 when too close to call. */
 typedef struct {
-    int n, closed;
+    int n, closed, raises;
+    double h; /* height_in */
     double v[2 * 8];
 } ref_piece;
 
@@ -549,9 +552,15 @@ static int ref_los(const ref_piece *pcs, int np, double ax, double ay, double bx
 {
     const double eps = 1e-6;
     int blocked = 0;
+    double over = 0;
+    for (int k = 0; k < np; k++)
+        if (pcs[k].closed && pcs[k].raises && pcs[k].h > over && (ref_inside(&pcs[k], ax, ay) || ref_inside(&pcs[k], bx, by)))
+            over = pcs[k].h;
     for (int k = 0; k < np; k++) {
         const ref_piece *p = &pcs[k];
         if (p->closed && (ref_inside(p, ax, ay) || ref_inside(p, bx, by)))
+            continue;
+        if (p->h < over)
             continue;
         int ne = p->closed ? p->n : p->n - 1;
         for (int e = 0; e < ne; e++) {
@@ -583,6 +592,10 @@ static void test_property_los_reference(void **state)
         assert_non_null(pcs);
         for (int k = 0; k < np; k++) {
             json_t *pc = json_array_get(ter, (size_t)k), *pts = json_object_get(pc, "polygon");
+            const char *kind = json_string_value(json_object_get(pc, "kind"));
+            /* the into-the-breach profile's heights: buildings 3 (raising what is in them), woods 4, walls 0.5 */
+            pcs[k].raises = !strcmp(kind, "building");
+            pcs[k].h = !strcmp(kind, "building") ? 3 : !strcmp(kind, "woods") ? 4 : 0.5;
             pcs[k].closed = pts != NULL;
             if (!pts)
                 pts = json_object_get(pc, "line");

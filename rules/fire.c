@@ -141,9 +141,15 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
     out->n_modifiers = 0;
     if (br && br->modifier)
         rules__add_mod(out, br->modifier, "%s range", br->name);
-    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0)
-        rules__add_mod(out, -sc->pieces[cover_piece].p.cv, "cover value %d: %s", sc->pieces[cover_piece].p.cv,
-                       sc->pieces[cover_piece].id);
+    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0) {
+        const rules_piece *pc = &sc->pieces[cover_piece];
+        if (sc->prof->above_cv > 0 && pc->p.cv > sc->prof->above_cv && !pc->p.keeps_cv_from_above &&
+            fi->elev > fj->elev && !rules_piece_near_shape(pc, &fj->shape, rules_fx(sc->prof->above_beyond_in)))
+            rules__add_mod(out, -sc->prof->above_cv, "cover value %d against a higher shooter: %s",
+                           sc->prof->above_cv, pc->id);
+        else
+            rules__add_mod(out, -pc->p.cv, "cover value %d: %s", pc->p.cv, pc->id);
+    }
     if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
         rules__add_mod(out, -sc->prof->cover_mod[cv], "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
     int sk;

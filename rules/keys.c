@@ -32,7 +32,7 @@ typedef struct rules__schema {
 
 #define RULES__TERRAIN_PROPS                                                                                         \
     {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL}, {"cv", NULL}, \
-        {"stops_ball", NULL}, {"height_in", NULL}, {"raises", NULL}
+        {"stops_ball", NULL}, {"height_in", NULL}, {"raises", NULL}, {"keeps_cv_from_above", NULL}
 
 /* A value written with its citation: {"value": V, "src": ...}. */
 static const rules__field rules__value_f[] = {{"value", NULL}, {NULL, NULL}};
@@ -97,7 +97,10 @@ static const rules__field rules__quality_f[] = {{"ds", NULL}, {NULL, NULL}};
 static const rules__schema rules__quality_s = {"quality", NULL, rules__quality_f, NULL, 1};
 static const rules__schema rules__stat_type_s = {"stats", NULL, NULL, &rules__quality_s, 1};
 static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_type_s, 1};
+static const rules__field rules__above_f[] = {{"cv", NULL}, {"beyond_in", NULL}, {NULL, NULL}};
+static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__above_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
+                                                {"cover_from_above", &rules__above_s},
                                                 {"title", NULL},
                                                 {"notes", NULL},
                                                 {"measure", NULL},

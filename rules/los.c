@@ -100,6 +100,24 @@ double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b)
     return best;
 }
 
+int rules_piece_near_shape(const rules_piece *pc, const rules_shape *s, int64_t L)
+{
+    if (pc->closed && rules_geom_point_in_poly(pc->v, pc->n, s->c) >= 0)
+        return 1;
+    int ne = pc->closed ? pc->n : pc->n - 1;
+    for (int e = 0; e < ne; e++) {
+        rules_pt p = pc->v[e], q = pc->v[(e + 1) % pc->n];
+        if (rules_geom_shape_seg_blocks(s, p, q) || rules_geom_shape_point_within(s, p, L))
+            return 1;
+        if (s->round ? rules_geom_point_seg_within(s->c, p, q, L + s->r) : 0)
+            return 1;
+        for (int k = 0; !s->round && k < s->n; k++)
+            if (rules_geom_point_seg_within(s->v[k], p, q, L))
+                return 1;
+    }
+    return !ne && rules_geom_shape_point_within(s, pc->v[0], L);
+}
+
 rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f)
 {
     return sc->prof->fire_from_front ? f->front : f->shape.c;

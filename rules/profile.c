@@ -22,6 +22,7 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
         (st = rules_json_bool(o, "shields_blast", where, &p->shields_blast, err)) ||
         (st = rules_json_bool(o, "stops_ball", where, &p->stops_ball, err)) ||
         (st = rules_json_bool(o, "raises", where, &p->raises, err)) ||
+        (st = rules_json_bool(o, "keeps_cv_from_above", where, &p->keeps_cv_from_above, err)) ||
         (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)))
         return st;
     double cv = p->cv;
@@ -252,6 +253,20 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     if ((st = rules_json_num(j, "cover_within_in", where, 0, RULES_MAX_IN, &p->cover_within_in, err)) ||
         (st = rules_json_num(j, "command_radius_in", where, 0, RULES_MAX_IN, &p->command_in, err)))
         goto fail;
+    const json_t *cfa = json_object_get(j, "cover_from_above");
+    if (cfa) {
+        double acv = 0, beyond = 0;
+        snprintf(at, sizeof at, "%s: cover_from_above", where);
+        if (!json_is_object(cfa)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"cv\": N, \"beyond_in\": D}", at);
+            goto fail;
+        }
+        if ((st = rules_json_num(cfa, "cv", at, 0, 20, &acv, err)) ||
+            (st = rules_json_num(cfa, "beyond_in", at, 0, RULES_MAX_IN, &beyond, err)))
+            goto fail;
+        p->above_cv = (int)acv;
+        p->above_beyond_in = beyond;
+    }
     const json_t *b = json_object_get(j, "base");
     if (b) {
         snprintf(at, sizeof at, "%s: base", where);

@@ -41,6 +41,7 @@ typedef struct rules_terrain_props {
     double height_in;
     int cv;               /* cover value added to the score needed (a d12 ruleset), 0: none */
     int raises;           /* figures on or in it stand at height_in (hills, buildings) */
+    int keeps_cv_from_above; /* its cover value holds against a higher shooter (trenches) */
 } rules_terrain_props;
 
 typedef struct rules_terrain_kind {
@@ -115,6 +116,8 @@ typedef struct rules_profile {
     int friends_block_sight;  /* figures of the viewer's side block sight (else only its fire) */
     int through_skirmishers_mod; /* dice modifier for firing through own skirmishers, 0: none */
     int over_lower_figures;   /* a figure on higher ground sees and fires over lower figures */
+    int above_cv;             /* > 0: a cover's value against a higher shooter when the target */
+    double above_beyond_in;   /* is more than this far from the cover */
     int fire_from_front;     /* lines of fire from the front-centre */
     double hill_overfire_in; /* > 0: artillery on a hill fires over figures
                                 further than this from the target */
@@ -278,6 +281,8 @@ double rules_piece_depth(const rules_piece *pc, rules_pt a, rules_pt b);
  * ordering). */
 double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b);
 int rules_piece_contains(const rules_piece *pc, rules_pt p); /* closed, incl. boundary */
+/* Some part of the base s lies within L of the piece (or inside it). */
+int rules_piece_near_shape(const rules_piece *pc, const rules_shape *s, int64_t L);
 /* The point a line of fire from figure i starts at. */
 rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f);
 /* Full LOS decision between figures i and j.  blocker: piece index >= 0,

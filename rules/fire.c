@@ -89,6 +89,12 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
     for (int k = 0; k < w->nbr && !*br; k++)
         if (rules_figure_within(sc, fi, fj, w->br[k].max_fx))
             *br = &w->br[k];
+    /* firing from within a piece that caps the range (woods) */
+    for (int k = 0; k < fi->ninside && *br; k++) {
+        double cap = sc->pieces[fi->inside[k]].p.max_range_in;
+        if (cap > 0 && !rules_figure_within(sc, fi, fj, rules_fx(cap)))
+            *br = NULL;
+    }
     int too_close = w->min_range_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->min_range_in) - 1);
     rules_arc a;
     if (!arc) {

@@ -73,7 +73,7 @@ struct rules_grid {
     } los, rays; /* lines of sight; rays of the visibility polygon */
 };
 
-static int rules__grid_blocks(const rules_piece *pc) { return pc->p.blocks_los && pc->p.los_depth_in <= 0; }
+static int rules__grid_blocks(const rules_piece *pc) { return pc->p.blocks_los && !rules_props_deep(&pc->p); }
 
 /* floor(a / S) for the grid's S, without a division: a float guess, fixed
  * up exactly. */

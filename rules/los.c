@@ -190,12 +190,19 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
         if (!pc->p.blocks_los || (over > 0 && pc->p.height_in < over))
             continue;
         int blocked;
-        if (pc->p.los_depth_in > 0) {
+        if (pc->p.los_depth_in > 0 || pc->p.see_through_within_in > 0) {
             rules_pt lo = {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y};
             rules_pt hi = {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y};
             if (hi.x < pc->lo.x || lo.x > pc->hi.x || hi.y < pc->lo.y || lo.y > pc->hi.y)
                 continue;
-            blocked = rules_piece_depth(pc, a, b) > pc->p.los_depth_in;
+            int in_i = rules__in(fi->inside, fi->ninside, (int)k), in_j = rules__in(fj->inside, fj->ninside, (int)k);
+            if (pc->p.see_through_within_in > 0) /* a line of trees: seen through by a viewer close to it */
+                blocked = rules_piece_cuts(pc, a, b) &&
+                          !rules_piece_near_shape(pc, &fi->shape, rules_fx(pc->p.see_through_within_in));
+            else if (pc->p.hides_inside && !in_i) /* from outside: hides what is in it, blocks lines through it */
+                blocked = in_j || rules_piece_cuts(pc, a, b);
+            else
+                blocked = rules_piece_depth(pc, a, b) > pc->p.los_depth_in;
         } else {
             if (rules__in(fi->inside, fi->ninside, (int)k) || rules__in(fj->inside, fj->ninside, (int)k))
                 continue;

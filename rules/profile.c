@@ -23,6 +23,9 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
         (st = rules_json_bool(o, "stops_ball", where, &p->stops_ball, err)) ||
         (st = rules_json_bool(o, "raises", where, &p->raises, err)) ||
         (st = rules_json_bool(o, "keeps_cv_from_above", where, &p->keeps_cv_from_above, err)) ||
+        (st = rules_json_bool(o, "hides_inside", where, &p->hides_inside, err)) ||
+        (st = rules_json_num(o, "see_through_within_in", where, 0, RULES_MAX_IN, &p->see_through_within_in, err)) ||
+        (st = rules_json_num(o, "max_range_in", where, 0, RULES_MAX_IN, &p->max_range_in, err)) ||
         (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)))
         return st;
     double cv = p->cv;

@@ -42,7 +42,18 @@ typedef struct rules_terrain_props {
     int cv;               /* cover value added to the score needed (a d12 ruleset), 0: none */
     int raises;           /* figures on or in it stand at height_in (hills, buildings) */
     int keeps_cv_from_above; /* its cover value holds against a higher shooter (trenches) */
+    int hides_inside;     /* with los_depth_in: figures inside are unseen from outside and a
+                             line with neither end inside is blocked; the depth is the sight inside */
+    double see_through_within_in; /* > 0: blocks sight except for a viewer this close (a line of trees) */
+    double max_range_in;  /* > 0: the longest shot from a figure inside */
 } rules_terrain_props;
+
+/* Pieces whose blocking depends on more than their edges (a depth of
+ * sight, a viewer's distance): decided piece by piece, not by the grid. */
+static inline int rules_props_deep(const rules_terrain_props *p)
+{
+    return p->los_depth_in > 0 || p->see_through_within_in > 0;
+}
 
 typedef struct rules_terrain_kind {
     char *name;

@@ -487,7 +487,7 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         goto fail;
     }
     for (size_t i = 0; i < sc->npieces; i++) {
-        if (sc->pieces[i].p.blocks_los && sc->pieces[i].p.los_depth_in > 0)
+        if (sc->pieces[i].p.blocks_los && rules_props_deep(&sc->pieces[i].p))
             sc->deep[sc->ndeep++] = (int)i;
         sc->pbox[i].lo = sc->pieces[i].lo;
         sc->pbox[i].hi = sc->pieces[i].hi;

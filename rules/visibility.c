@@ -125,7 +125,7 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     const rules_pt f0 = v.f->shape.c;
     for (size_t p = 0; p < sc->npieces && !bad; p++) {
         const rules_piece *pc = &sc->pieces[p];
-        if (!pc->p.blocks_los || pc->p.los_depth_in > 0 || rules__skipped(v.f, (int)p))
+        if (!pc->p.blocks_los || rules_props_deep(&pc->p) || rules__skipped(v.f, (int)p))
             continue;
         for (int k = 0; k < pc->n && !bad; k++) {
             rules_pt V = pc->v[k], nb[2];

@@ -48,6 +48,10 @@ static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL
 static const rules__field rules__dice_within_f[] = {{"range_in", NULL}, {"dice", NULL}, {NULL, NULL}};
 static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__dice_within_f, NULL, 1};
 static const rules__schema rules__by_colour_s = {"by_colour", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__deviation_f[] = {{"axes", NULL},  {"off_low", NULL},  {"off_high", NULL},
+                                                  {"distance", NULL}, {"clock", NULL},   {"critical", NULL},
+                                                  {"dud", NULL},      {"dud_die", NULL}, {NULL, NULL}};
+static const rules__schema rules__deviation_s = {"deviation", NULL, rules__deviation_f, NULL, 1};
 static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"min_range_in", NULL},
                                                {"indirect_modifier", NULL},
@@ -62,7 +66,7 @@ static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"grape", &rules__grape_s},
                                                {"ball", NULL},
                                                {"blast_radius_in", NULL},
-                                               {"deviation", NULL},
+                                               {"deviation", &rules__deviation_s},
                                                {NULL, NULL}};
 static const rules__schema rules__weapon_s = {"weapon", NULL, rules__weapon_f, NULL, 1};
 static const rules__schema rules__weapons_s = {"weapons", NULL, NULL, &rules__weapon_s, 1};

@@ -6,13 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The dice of a movement allowance, "NdS" or "NdS+K". */
-static tt_status rules__dice(const rules_allowance *al, int *n, int *s, int *k, tt_err *err)
+int rules_dice_parse(const char *d, int *n, int *s, int *k)
 {
     int used = 0;
     *n = *s = *k = 0;
-    if (sscanf(al->dice, "%dd%d%n", n, s, &used) != 2 || *n <= 0 || *s <= 0 ||
-        (al->dice[used] && sscanf(al->dice + used, "+%d", k) != 1))
+    if (!d || sscanf(d, "%dd%d%n", n, s, &used) != 2 || *n <= 0 || *s <= 0 || *n > 100 || *s > 1000 ||
+        (d[used] && (sscanf(d + used, "+%d", k) != 1 || *k < 0 || *k > 1000)))
+        return -1;
+    return 0;
+}
+
+/* The dice of a movement allowance, "NdS" or "NdS+K". */
+static tt_status rules__dice(const rules_allowance *al, int *n, int *s, int *k, tt_err *err)
+{
+    if (rules_dice_parse(al->dice, n, s, k))
         return tt_err_set(err, TT_ERR_FORMAT, "movement of \"%s\": dice \"%s\" are not of the form 2d6 or 1d6+3",
                           al->type, al->dice);
     return TT_OK;

@@ -67,6 +67,47 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
     return TT_OK;
 }
 
+/* A weapon's "deviation": {"axes": 6, "off_low": 1, "off_high": 6,
+ * "distance": "1d6"}, {"clock": 12, "distance": "1d3", "critical": "1d6"}
+ * or {"dud": 1, "dud_die": 6} (thrown, it lands where aimed). */
+static tt_status rules__deviation_parse(const json_t *o, const char *where, rules_deviation *d, tt_err *err)
+{
+    char at[300];
+    tt_status st;
+    double axes = 0, clock = 0, lo = 0, hi = 0, dud = 0, dud_die = 0;
+    const char *dist = NULL, *crit = NULL;
+    memset(d, 0, sizeof *d);
+    if (!o)
+        return TT_OK;
+    snprintf(at, sizeof at, "%s: deviation", where);
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s must be an object such as {\"clock\": 12, \"distance\": \"1d6\"}", at);
+    if ((st = rules_json_num(o, "axes", at, 0, 100, &axes, err)) ||
+        (st = rules_json_num(o, "clock", at, 0, 100, &clock, err)) ||
+        (st = rules_json_num(o, "off_low", at, 0, 100, &lo, err)) ||
+        (st = rules_json_num(o, "off_high", at, 0, 100, &hi, err)) ||
+        (st = rules_json_num(o, "dud", at, 0, 100, &dud, err)) ||
+        (st = rules_json_num(o, "dud_die", at, 0, 100, &dud_die, err)) ||
+        (st = rules_json_str(o, "distance", at, &dist, err)) || (st = rules_json_str(o, "critical", at, &crit, err)))
+        return st;
+    d->kind = axes > 0 ? RULES_DEV_AXES : clock > 0 ? RULES_DEV_CLOCK : dud_die > 0 ? RULES_DEV_THROWN : RULES_DEV_NONE;
+    if (d->kind == RULES_DEV_NONE || (axes > 0) + (clock > 0) + (dud_die > 0) > 1)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: give one of \"axes\" (sides of the direction dice), \"clock\" "
+                                              "(sides of the clock die) or \"dud_die\" (a thrown weapon)",
+                          at);
+    d->die = (int)(axes > 0 ? axes : clock);
+    d->off_low = (int)lo;
+    d->off_high = (int)hi;
+    d->dud = (int)dud;
+    d->dud_die = (int)dud_die;
+    if (d->kind != RULES_DEV_THROWN && rules_dice_parse(dist, &d->dn, &d->ds, &d->dk))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"distance\" must be dice like \"1d6\" or \"1d6+3\"", at);
+    if (crit && rules_dice_parse(crit, &d->cn, &d->cs, &d->ck))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"critical\" must be dice like \"1d6+3\"", at);
+    return TT_OK;
+}
+
 static tt_status rules__weapon_parse(const char *name, const json_t *o, const char *where, rules_weapon *w,
                                      tt_err *err)
 {
@@ -108,7 +149,8 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
     w->dice_within_in = dwin;
     w->dice_within = (int)dwd;
     double imod = 0;
-    if ((st = rules_json_num(o, "indirect_modifier", at, -20, 20, &imod, err)))
+    if ((st = rules_json_num(o, "indirect_modifier", at, -20, 20, &imod, err)) ||
+        (st = rules__deviation_parse(json_object_get(o, "deviation"), at, &w->dev, err)))
         return st;
     w->indirect_mod = (int)imod;
     const char *src = NULL;

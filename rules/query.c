@@ -37,6 +37,37 @@ static tt_status rules__xy(const json_t *q, const char *key, rules_point *p, tt_
     return TT_OK;
 }
 
+/* The "dice" of a deviate query: whole numbers under the known names. */
+static tt_status rules__dev_dice(const json_t *o, rules_dev_dice *d, tt_err *err)
+{
+    static const char *const names[] = {"long_short", "left_right", "long_short_in", "left_right_in",
+                                        "clock",      "distance",   "explodes"};
+    int *slot[] = {&d->long_short, &d->left_right, &d->long_short_in, &d->left_right_in,
+                   &d->clock,      &d->distance,   &d->explodes};
+    const char *key;
+    const json_t *v;
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        *slot[k] = RULES_NULL;
+    d->critical = 0;
+    if (!o)
+        return TT_OK; /* the weapon says which dice it needs */
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_ARG, "\"dice\" must be an object such as {\"clock\": 3, \"distance\": 4}");
+    json_object_foreach((json_t *)o, key, v)
+    {
+        size_t k = 0;
+        while (k < sizeof names / sizeof *names && strcmp(names[k], key))
+            k++;
+        if (k == sizeof names / sizeof *names)
+            return tt_err_set(err, TT_ERR_ARG, "unknown dice \"%s\" (%s)", key,
+                              "long_short, left_right, long_short_in, left_right_in, clock, distance, explodes");
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1000)
+            return tt_err_set(err, TT_ERR_ARG, "\"%s\" must be the whole number the dice showed", key);
+        *slot[k] = (int)json_integer_value(v);
+    }
+    return TT_OK;
+}
+
 tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer, tt_err *err)
 {
     rules_result r;
@@ -51,7 +82,7 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
     const json_t *qv = json_object_get(q, "q");
     if (!json_is_string(qv))
         return tt_err_set(err, TT_ERR_ARG, "missing \"q\" (los, fire, grape, ball, blast, command, aspect, "
-                                           "visibility or move)");
+                                           "visibility, move or deviate)");
     const char *k = json_string_value(qv);
     if (!strcmp(k, "los") || !strcmp(k, "fire") || !strcmp(k, "aspect")) {
         if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)))
@@ -117,9 +148,22 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
             roll = (int)json_integer_value(rv);
         }
         st = rules_move(sc, from, at, roll, &r, err);
+    } else if (!strcmp(k, "deviate")) {
+        rules_point at;
+        rules_dev_dice d;
+        if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__xy(q, "at", &at, err)) ||
+            (st = rules__dev_dice(json_object_get(q, "dice"), &d, err)))
+            return st;
+        const json_t *w = json_object_get(q, "weapon"), *cv = json_object_get(q, "critical");
+        if (w && !json_is_string(w))
+            return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
+        if (cv && !json_is_boolean(cv))
+            return tt_err_set(err, TT_ERR_ARG, "\"critical\" must be true or false (a critical miss)");
+        d.critical = cv && json_is_true(cv);
+        st = rules_deviate(sc, from, w ? json_string_value(w) : NULL, at, &d, &r, err);
     } else {
         return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (los, fire, grape, ball, blast, command, aspect, "
-                                           "visibility, move)",
+                                           "visibility, move, deviate)",
                           k);
     }
     if (st) {

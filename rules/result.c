@@ -129,6 +129,14 @@ json_t *rules_result_to_json(const rules_result *r)
                                                       rules__round(r->polygon[i].y, 1e4)));
         bad |= json_object_set_new(o, "polygon", v);
         break;
+    case RULES_Q_DEVIATE:
+        bad |= json_object_set_new(o, "impact",
+                                   json_pack("[oo]", rules__round(r->centre.x, 100), rules__round(r->centre.y, 100)));
+        v = rules__ids(r);
+        bad |= !v;
+        bad |= json_object_set_new(o, "hit", v);
+        bad |= json_object_set_new(o, "went_off", json_boolean(r->ok));
+        break;
     case RULES_Q_MOVE:
         bad |= json_object_set_new(o, "distance_in", rules__round(r->distance_in, 100));
         bad |= json_object_set_new(o, "allowed_in",

@@ -45,7 +45,8 @@ typedef enum rules_query_kind {
     RULES_Q_COMMAND,
     RULES_Q_ASPECT,
     RULES_Q_VISIBILITY,
-    RULES_Q_MOVE
+    RULES_Q_MOVE,
+    RULES_Q_DEVIATE
 } rules_query_kind;
 
 /* "Not known / not allowed" value of the tri-state and integer fields. */
@@ -200,6 +201,22 @@ tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *o
  * showed (their sum, before any "+N" of the allowance) when A's type moves
  * by dice, or -1 when not rolled (the allowance is then unknown). */
 tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err);
+
+/* The dice a 'deviate' query carries (RULES_NULL where not rolled): the
+ * fields the weapon's deviation needs (see the README). */
+typedef struct rules_dev_dice {
+    int long_short, left_right;       /* per-axis direction dice */
+    int long_short_in, left_right_in; /* what each off-target axis's distance dice showed */
+    int clock, distance;              /* a clock direction (12 straight ahead) and what the distance dice showed */
+    int critical;                     /* 1: a critical miss (its own distance dice) */
+    int explodes;                     /* the die rolled to see whether a thrown weapon goes off */
+} rules_dev_dice;
+
+/* Where FROM's weapon (or `weapon`) aimed at `at` lands: centre (the
+ * impact), ids (figures its blast hits there, none when it does not go
+ * off), ok (it went off), line (aim -> impact), rule. */
+tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon, rules_point at,
+                        const rules_dev_dice *dice, rules_result *out, tt_err *err);
 
 /* One query object of the contract -> its answer object.  On a bad query
  * returns an error status and a message; the CLI prints {"error": msg}. */

@@ -68,6 +68,18 @@ typedef struct rules_bracket {
     int modifier; /* dice modifier at this range (e.g. short +1, long -1), 0: none */
 } rules_bracket;
 
+/* How a weapon's shot lands away from the aim point, from the dice the
+ * players rolled (the weapon's "deviation"). */
+typedef enum { RULES_DEV_NONE = 0, RULES_DEV_AXES, RULES_DEV_CLOCK, RULES_DEV_THROWN } rules_dev_kind;
+typedef struct rules_deviation {
+    rules_dev_kind kind;
+    int die;               /* axes: sides of the long/short and left/right dice; clock: of the clock die */
+    int off_low, off_high; /* axes: short / left on <= off_low, long / right on >= off_high */
+    int dn, ds, dk;        /* the distance dice NdS+K (axes: one roll per axis off target) */
+    int cn, cs, ck;        /* clock: the distance dice on a critical miss, cn 0: none */
+    int dud, dud_die;      /* thrown: no blast on a roll <= dud of a d(dud_die) */
+} rules_deviation;
+
 typedef struct rules_weapon {
     char *name;
     double range_in;
@@ -88,6 +100,7 @@ typedef struct rules_weapon {
                                  profile's los.artillery_on_hill_fires_over_in from the target */
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
     int dice_within;
+    rules_deviation dev;
     char *src;             /* the rulebook line the weapon's numbers come from, or NULL */
 } rules_weapon;
 
@@ -222,6 +235,9 @@ void rules_profile_weapon_names(const rules_profile *p, char *buf, size_t n);
 tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err);
 /* {"round_in": D} or {"rect_in": [W, D]}. */
 tt_status rules_base_parse(const json_t *o, const char *where, int *round, double *w, double *d, tt_err *err);
+
+/* "NdS" or "NdS+K" -> n, s, k; -1 when not of that form. */
+int rules_dice_parse(const char *d, int *n, int *s, int *k);
 
 /* ---- keys.c ---- */
 /* Refuse keys a profile / scenario does not know, naming the key, where it

@@ -763,6 +763,7 @@ static const char *const SEED_QUERIES[] = {
     "{\"q\":\"move\",\"from\":\"m1\",\"to\":[12,23]}",
     "{\"q\":\"fire\",\"from\":\"g\",\"to\":\"f1\"}",
     "{\"q\":\"fire\",\"from\":\"gun\",\"to\":\"f1\",\"weapon\":\"musket\"}",
+    "{\"q\":\"deviate\",\"from\":\"f1\",\"at\":[30,23],\"dice\":{\"long_short\":6,\"left_right\":1,\"long_short_in\":3,\"left_right_in\":6}}",
 };
 
 static const char *const TOKENS[] = {"{", "}", "[", "]", ",", ":", "\"", "0", "-1", "1e308", "-0", "null", "true",
@@ -863,11 +864,12 @@ static void test_fuzz_queries(void **state)
     }
     /* well-formed queries with random kinds, ids and numbers (extremes
      * included) reach the query functions themselves */
-    static const char *const kinds[] = {"los", "fire", "grape", "ball", "blast", "command", "aspect", "visibility", "move"};
+    static const char *const kinds[] = {"los",    "fire",       "grape", "ball",   "blast",
+                                        "command", "aspect", "visibility", "move",  "deviate"};
     static const char *const ids[] = {"m1", "gun", "f1", "", "M1", "gun ", "g"}; /* "g": a unit */
     static const double nums[] = {0, 1, 10, 23, 72, 48, -1, 1e300, -1e300, 1e-300, 20000, 19999.9999};
     for (int it = 0; it < 8000; it++) {
-        json_t *q = json_pack("{ss}", "q", kinds[rnd() % 9]);
+        json_t *q = json_pack("{ss}", "q", kinds[rnd() % 10]);
         if (rnd() % 8)
             json_object_set_new(q, "from", json_string(ids[rnd() % 7]));
         if (rnd() % 2)
@@ -880,6 +882,14 @@ static void test_fuzz_queries(void **state)
             json_object_set_new(q, "radius_in", json_real(nums[rnd() % 12] * rndu(0, 1)));
         if (rnd() % 3 == 0)
             json_object_set_new(q, "weapon", json_string(rnd() % 2 ? "mortar" : "musket"));
+        if (rnd() % 2) {
+            static const char *const dice[] = {"long_short", "left_right", "long_short_in", "left_right_in", "clock",
+                                               "distance",   "explodes",   "bogus"};
+            json_t *d = json_object();
+            for (int k = (int)(rnd() % 5); k > 0; k--)
+                json_object_set_new(d, dice[rnd() % 8], json_integer((json_int_t)(rnd() % 9) - 1));
+            json_object_set_new(q, "dice", d);
+        }
         char *line = json_dumps(q, JSON_COMPACT);
         char *a = rules_query_line(sc, line);
         assert_non_null(a);

@@ -104,7 +104,11 @@ static const rules__schema rules__stat_type_s = {"stats", NULL, NULL, &rules__qu
 static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_type_s, 1};
 static const rules__field rules__above_f[] = {{"cv", NULL}, {"beyond_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__above_f, NULL, 1};
+static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s}, {NULL, NULL}};
+static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
+                                                {"charge", &rules__charge_s},
                                                 {"cover_from_above", &rules__above_s},
                                                 {"title", NULL},
                                                 {"notes", NULL},

@@ -45,15 +45,13 @@ static double rules__after_terrain(const rules_scenario *sc, const rules_allowan
     return allowed < 0 ? 0 : allowed;
 }
 
-tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err)
+/* A straight move of figure i to `to` (see rules_move); a charge scales
+ * the allowance by `factor` or, fixed_in >= 0, replaces it. */
+static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll, double factor, double fixed_in,
+                             rules_result *out, tt_err *err)
 {
-    int i;
     size_t cap = 0;
     tt_status st;
-    memset(out, 0, sizeof *out);
-    out->kind = RULES_Q_MOVE;
-    if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
-        return st;
     const rules_figure *f = &sc->figs[i];
     if (!(to.x >= 0 && to.x <= sc->width_in && to.y >= 0 && to.y <= sc->depth_in))
         return tt_err_set(err, TT_ERR_ARG, "destination (%g, %g) is off the %g x %g table", to.x, to.y, sc->width_in,
@@ -80,6 +78,15 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
                               "a roll of %d is not possible on %dd%d (%d to %d): give what the dice showed", roll, dn, ds,
                               dn, dn * ds);
         base = roll + dk;
+    }
+    if (fixed_in >= 0) {
+        base = fixed_in;
+        dn = ds = dk = 0;
+    } else if (base >= 0) {
+        base *= factor;
+    } else {
+        dn = (int)(dn * factor); /* a dice charge: the range of allowances, scaled */
+        dk = (int)(dk * factor);
     }
     rules_pt a = f->shape.c, b = {rules_fx(to.x), rules_fx(to.y)};
     int difficult = 0, impassable = 0, obstacles = 0;
@@ -118,4 +125,99 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
     out->line[0] = rules_pt_in(a);
     out->line[1] = rules_pt_in(b);
     return TT_OK;
+}
+
+tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err)
+{
+    int i;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_MOVE;
+    if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
+        return st;
+    return rules__move(sc, i, to, roll, 1, -1, out, err);
+}
+
+/* The base s moved by (dx, dy) fixed-point units. */
+static rules_shape rules__shifted(const rules_shape *s, int64_t dx, int64_t dy)
+{
+    rules_shape t = *s;
+    t.c.x += dx;
+    t.c.y += dy;
+    for (int k = 0; k < t.n; k++) {
+        t.v[k].x += dx;
+        t.v[k].y += dy;
+    }
+    return t;
+}
+
+tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err)
+{
+    int *F = NULL, *T = NULL, nF = 0, nT = 0;
+    tt_status st;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_CHARGE;
+    const rules_profile *p = sc->prof;
+    if (p->charge_factor <= 0 && p->ncharge == 0)
+        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no charge rule in its profile", p->name);
+    if ((st = rules_figures_of(sc, from, "from", &F, &nF, err)) || (st = rules_figures_of(sc, to, "to", &T, &nT, err)))
+        goto done;
+    /* the charger and the target: the closest pair of the two */
+    int bi = -1, bj = -1;
+    double best = INFINITY;
+    for (int a = 0; a < nF; a++)
+        for (int b = 0; b < nT; b++) {
+            double d = F[a] == T[b] ? INFINITY : rules_geom_shape_shape_dist(&sc->figs[F[a]].shape, &sc->figs[T[b]].shape);
+            if (d < best) {
+                best = d;
+                bi = F[a];
+                bj = T[b];
+            }
+        }
+    if (bi < 0) {
+        st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot charge itself", from);
+        goto done;
+    }
+    const rules_figure *f = &sc->figs[bi], *g = &sc->figs[bj];
+    double fixed = -1;
+    if (p->ncharge > 0) {
+        for (int k = 0; k < p->ncharge && fixed < 0; k++)
+            if (!strcmp(p->charge_type[k], f->type))
+                fixed = p->charge_in[k];
+        if (fixed < 0) {
+            st = tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") cannot charge in ruleset %s", f->type,
+                            f->id, p->name);
+            goto done;
+        }
+    }
+    /* straight at the target's centre until the bases touch: the shortest
+     * such move, found by halving (to 1/10000in) */
+    double ux = (double)(g->shape.c.x - f->shape.c.x), uy = (double)(g->shape.c.y - f->shape.c.y);
+    double L = hypot(ux, uy), lo = 0, hi = L;
+    if (L > 0) {
+        ux /= L;
+        uy /= L;
+        while (hi - lo > 1) {
+            double m = (lo + hi) / 2;
+            rules_shape s = rules__shifted(&f->shape, llround(ux * m), llround(uy * m));
+            if (rules_geom_shape_shape_within(&s, &g->shape, 0))
+                hi = m;
+            else
+                lo = m;
+        }
+    } else {
+        hi = 0;
+    }
+    rules_point dest = {rules_in(f->shape.c.x + llround(ux * hi)), rules_in(f->shape.c.y + llround(uy * hi))};
+    if ((st = rules__move(sc, bi, dest, roll, p->charge_factor > 0 ? p->charge_factor : 1, fixed, out, err)))
+        goto done;
+    out->kind = RULES_Q_CHARGE;
+    out->charger = f->id;
+    out->target = g->id;
+    if (p->charge_src)
+        out->rule = p->charge_src;
+done:
+    free(F);
+    free(T);
+    return st;
 }

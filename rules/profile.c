@@ -551,6 +551,36 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
     }
 
+    /* charges: {"factor": 2} or {"inches": {"foot": 4, ...}}, with src */
+    const json_t *ch = json_object_get(j, "charge");
+    if (ch) {
+        snprintf(at, sizeof at, "%s: charge", where);
+        const json_t *ci = json_object_get(ch, "inches");
+        const char *csrc = NULL;
+        if (!json_is_object(ch) || (ci && !json_is_object(ci))) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"factor\": F} or {\"inches\": {\"TYPE\": N, ...}}", at);
+            goto fail;
+        }
+        if ((st = rules_json_num(ch, "factor", at, 0, 100, &p->charge_factor, err)) ||
+            (st = rules_json_str(ch, "src", at, &csrc, err)))
+            goto fail;
+        if (csrc && !(p->charge_src = strdup(csrc))) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        json_object_foreach((json_t *)ci, key, val)
+        {
+            const json_t *v = rules_json_value(val);
+            if (p->ncharge >= 8 || strlen(key) >= sizeof p->charge_type[0] || !json_is_number(v) ||
+                json_number_value(v) < 0 || json_number_value(v) > RULES_MAX_IN) {
+                st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"inches\" maps up to 8 figure types to inches", at);
+                goto fail;
+            }
+            snprintf(p->charge_type[p->ncharge], sizeof p->charge_type[0], "%s", key);
+            p->charge_in[p->ncharge++] = json_number_value(v);
+        }
+    }
+
     /* movement allowances */
     const json_t *mv = json_object_get(j, "movement");
     if (mv) {
@@ -631,6 +661,7 @@ void rules_profile_destroy(rules_profile *p)
     free(p->kinds);
     free(p->weapons);
     free(p->moves);
+    free(p->charge_src);
     free(p->name);
     free(p);
 }

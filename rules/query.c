@@ -82,7 +82,7 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
     const json_t *qv = json_object_get(q, "q");
     if (!json_is_string(qv))
         return tt_err_set(err, TT_ERR_ARG, "missing \"q\" (los, fire, grape, ball, blast, command, aspect, "
-                                           "visibility, move or deviate)");
+                                           "visibility, move, deviate or charge)");
     const char *k = json_string_value(qv);
     if (!strcmp(k, "los") || !strcmp(k, "fire") || !strcmp(k, "aspect")) {
         if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)))
@@ -136,9 +136,11 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
         if (wv && !json_is_string(wv))
             return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
         st = rules_blast(sc, at, radius, wv ? json_string_value(wv) : NULL, &r, err);
-    } else if (!strcmp(k, "move")) {
-        rules_point at;
-        if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__xy(q, "to", &at, err)))
+    } else if (!strcmp(k, "move") || !strcmp(k, "charge")) {
+        rules_point at = {0, 0};
+        int charge = !strcmp(k, "charge");
+        if ((st = rules__str(q, "from", 1, &from, err)) ||
+            (st = charge ? rules__str(q, "to", 1, &to, err) : rules__xy(q, "to", &at, err)))
             return st;
         const json_t *rv = json_object_get(q, "roll");
         int roll = -1;
@@ -147,7 +149,7 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
                 return tt_err_set(err, TT_ERR_ARG, "\"roll\" must be the whole number the movement dice showed");
             roll = (int)json_integer_value(rv);
         }
-        st = rules_move(sc, from, at, roll, &r, err);
+        st = charge ? rules_charge(sc, from, to, roll, &r, err) : rules_move(sc, from, at, roll, &r, err);
     } else if (!strcmp(k, "deviate")) {
         rules_point at;
         rules_dev_dice d;
@@ -163,7 +165,7 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
         st = rules_deviate(sc, from, w ? json_string_value(w) : NULL, at, &d, &r, err);
     } else {
         return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (los, fire, grape, ball, blast, command, aspect, "
-                                           "visibility, move, deviate)",
+                                           "visibility, move, deviate, charge)",
                           k);
     }
     if (st) {

@@ -138,6 +138,11 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= json_object_set_new(o, "went_off", json_boolean(r->ok));
         break;
     case RULES_Q_MOVE:
+    case RULES_Q_CHARGE:
+        if (r->kind == RULES_Q_CHARGE) {
+            bad |= json_object_set_new(o, "charger", json_string(r->charger));
+            bad |= json_object_set_new(o, "target", json_string(r->target));
+        }
         bad |= json_object_set_new(o, "distance_in", rules__round(r->distance_in, 100));
         bad |= json_object_set_new(o, "allowed_in",
                                    r->allowed_known ? rules__round(r->allowed_in, 100) : json_null());

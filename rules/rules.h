@@ -46,7 +46,8 @@ typedef enum rules_query_kind {
     RULES_Q_ASPECT,
     RULES_Q_VISIBILITY,
     RULES_Q_MOVE,
-    RULES_Q_DEVIATE
+    RULES_Q_DEVIATE,
+    RULES_Q_CHARGE
 } rules_query_kind;
 
 /* "Not known / not allowed" value of the tri-state and integer fields. */
@@ -103,6 +104,8 @@ typedef struct rules_result {
     int has_allowed_range;    /* dice decide and no roll given: */
     double allowed_range_in[2]; /* the allowance of the lowest and the highest roll */
     int ok;                   /* 1, 0 or RULES_NULL */
+    /* charge: the figures of the closest pair (A's charger, B's target) */
+    const char *charger, *target;
 
     /* Geometry for drawing. */
     rules_point line[2];      /* los/fire: line of sight; ball: flight up to
@@ -201,6 +204,13 @@ tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *o
  * showed (their sum, before any "+N" of the allowance) when A's type moves
  * by dice, or -1 when not rolled (the allowance is then unknown). */
 tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err);
+
+/* Does A (a figure or a unit) reach base contact with B (a figure or a
+ * unit) within its charge allowance: the closest pair's charger moves
+ * straight at its target's centre until the bases touch; as 'move'
+ * (distance_in, allowed_in, ok, crossed, allowed_range_in) plus charger
+ * and target.  `roll` as for rules_move where charges are dice moves. */
+tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err);
 
 /* The dice a 'deviate' query carries (RULES_NULL where not rolled): the
  * fields the weapon's deviation needs (see the README). */

@@ -157,6 +157,14 @@ typedef struct rules_profile {
     size_t nweapons;
     rules_allowance *moves;
     size_t nmoves;
+    /* charges: the movement allowance times charge_factor, or, where the
+     * book gives charge distances by arm, charge_in[] by type (a type not
+     * listed cannot charge); charge_factor 0 and ncharge 0: no charge rule */
+    double charge_factor;
+    char charge_type[8][24];
+    double charge_in[8];
+    int ncharge;
+    char *charge_src;
 } rules_profile;
 
 typedef struct rules_piece {
@@ -352,6 +360,13 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
  * fi / fj: the figure index of `from` / `to`, or -1 when it is not a figure. */
 tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
                           rules_result *out, tt_err *err);
+/* The figures `name` stands for: figure `fig` (its index, or -1 when
+ * `name` is not a figure id) or the figures of that unit; *idx malloc'd.
+ * An error names an unknown figure or unit. */
+tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const char *role, int **idx, int *n,
+                      tt_err *err);
+/* The same, finding the figure by id. */
+tt_status rules_figures_of(const rules_scenario *sc, const char *name, const char *role, int **idx, int *n, tt_err *err);
 /* A figure of the unit, or -1 when no figure has that "unit". */
 int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
 

@@ -18,8 +18,8 @@ int rules_scenario_unit_member(const rules_scenario *sc, const char *unit)
 
 /* The figures `name` stands for: the figure `fig` (its index, found by
  * the caller), else the figures of that unit.  *idx is malloc'd. */
-static tt_status rules__group(const rules_scenario *sc, const char *name, int fig, const char *role, int **idx,
-                              int *n, tt_err *err)
+tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const char *role, int **idx, int *n,
+                      tt_err *err)
 {
     *n = 0;
     if (!(*idx = malloc((sc->nfigs ? sc->nfigs : 1) * sizeof **idx)))
@@ -89,6 +89,15 @@ static tt_status rules__add(const char ***list, size_t *n, const char *id, tt_er
     return TT_OK;
 }
 
+tt_status rules_figures_of(const rules_scenario *sc, const char *name, const char *role, int **idx, int *n, tt_err *err)
+{
+    *idx = NULL;
+    *n = 0;
+    if (!name)
+        return tt_err_set(err, TT_ERR_ARG, "missing \"%s\" (a figure id or a unit)", role);
+    return rules_group(sc, name, rules_scenario_find(sc, name), role, idx, n, err);
+}
+
 tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
                           rules_result *out, tt_err *err)
 {
@@ -101,7 +110,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     memset(out, 0, sizeof *out);
     out->kind = RULES_Q_FIRE;
     out->unit = 1;
-    if ((st = rules__group(sc, from, fi, "from", &F, &nF, err)) || (st = rules__group(sc, to, fj, "to", &T, &nT, err)))
+    if ((st = rules_group(sc, from, fi, "from", &F, &nF, err)) || (st = rules_group(sc, to, fj, "to", &T, &nT, err)))
         goto done;
     /* the target's figures that are not of the firing group */
     for (int a = 0; a < nT; a++) {

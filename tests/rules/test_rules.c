@@ -763,6 +763,7 @@ static const char *const SEED_QUERIES[] = {
     "{\"q\":\"move\",\"from\":\"m1\",\"to\":[12,23]}",
     "{\"q\":\"fire\",\"from\":\"g\",\"to\":\"f1\"}",
     "{\"q\":\"fire\",\"from\":\"gun\",\"to\":\"f1\",\"weapon\":\"musket\"}",
+    "{\"q\":\"charge\",\"from\":\"g\",\"to\":\"f1\",\"roll\":4}",
     "{\"q\":\"deviate\",\"from\":\"f1\",\"at\":[30,23],\"dice\":{\"long_short\":6,\"left_right\":1,\"long_short_in\":3,\"left_right_in\":6}}",
 };
 
@@ -864,12 +865,12 @@ static void test_fuzz_queries(void **state)
     }
     /* well-formed queries with random kinds, ids and numbers (extremes
      * included) reach the query functions themselves */
-    static const char *const kinds[] = {"los",    "fire",       "grape", "ball",   "blast",
-                                        "command", "aspect", "visibility", "move",  "deviate"};
+    static const char *const kinds[] = {"los",    "fire",       "grape", "ball",    "blast", "command",
+                                        "aspect", "visibility", "move",  "deviate", "charge"};
     static const char *const ids[] = {"m1", "gun", "f1", "", "M1", "gun ", "g"}; /* "g": a unit */
     static const double nums[] = {0, 1, 10, 23, 72, 48, -1, 1e300, -1e300, 1e-300, 20000, 19999.9999};
     for (int it = 0; it < 8000; it++) {
-        json_t *q = json_pack("{ss}", "q", kinds[rnd() % 10]);
+        json_t *q = json_pack("{ss}", "q", kinds[rnd() % 11]);
         if (rnd() % 8)
             json_object_set_new(q, "from", json_string(ids[rnd() % 7]));
         if (rnd() % 2)

@@ -158,6 +158,11 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
     }
     if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
         rules__add_mod(out, -sc->prof->cover_mod[cv], "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
+    const rules_profile *pr = sc->prof;
+    if (fj->formation >= 0 && pr->form_target_mod[fj->formation])
+        rules__add_mod(out, pr->form_target_mod[fj->formation], "target in %s", pr->form_name[fj->formation]);
+    if (fi->fquality >= 0 && pr->fq_mod[fi->fquality])
+        rules__add_mod(out, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
     int sk;
     if (sc->prof->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
         rules__add_mod(out, sc->prof->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);

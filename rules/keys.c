@@ -43,7 +43,7 @@ static const rules__schema rules__value_s = {"value", NULL, rules__value_f, NULL
 static const rules__field rules__bracket_f[] = {
     {"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {"modifier", NULL}, {NULL, NULL}};
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
-static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {NULL, NULL}};
+static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {"dice", NULL}, {NULL, NULL}};
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
 static const rules__field rules__dice_within_f[] = {{"range_in", NULL}, {"dice", NULL}, {NULL, NULL}};
 static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__dice_within_f, NULL, 1};
@@ -104,11 +104,18 @@ static const rules__schema rules__stat_type_s = {"stats", NULL, NULL, &rules__qu
 static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_type_s, 1};
 static const rules__field rules__above_f[] = {{"cv", NULL}, {"beyond_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__above_f, NULL, 1};
+static const rules__schema rules__fire_quality_s = {"fire_quality", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__formation_f[] = {
+    {"target_modifier", NULL}, {"rof_bonus", NULL}, {"rof_min_wide", NULL}, {NULL, NULL}};
+static const rules__schema rules__formation_s = {"formation", NULL, rules__formation_f, NULL, 1};
+static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rules__formation_s, 1};
 static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s}, {NULL, NULL}};
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"charge", &rules__charge_s},
+                                                {"fire_quality", &rules__fire_quality_s},
+                                                {"formations", &rules__formations_s},
                                                 {"cover_from_above", &rules__above_s},
                                                 {"title", NULL},
                                                 {"notes", NULL},
@@ -137,7 +144,7 @@ static const rules__schema rules__piece_s = {"terrain", "id", rules__piece_f, NU
 static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL},      {"unit", NULL},
                                                {"type", NULL},    {"weapon", NULL},    {"x", NULL},
                                                {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
-                                               {"colour", NULL},  {"quality", NULL},   {"ds", NULL},
+                                               {"colour", NULL},  {"quality", NULL},   {"ds", NULL}, {"formation", NULL},
                                                {"note", NULL},    {NULL, NULL}};
 static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},

@@ -165,9 +165,14 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         if (!json_is_object(g))
             return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object {\"range_in\":R,\"arc_deg\":A}", gat);
         w->grape_arc_deg = 360;
+        double gth = 0, gd = 0;
         if ((st = rules_json_num(g, "range_in", gat, 0, RULES_MAX_IN, &w->grape_range_in, err)) ||
-            (st = rules_json_num(g, "arc_deg", gat, 0, 360, &w->grape_arc_deg, err)))
+            (st = rules_json_num(g, "arc_deg", gat, 0, 360, &w->grape_arc_deg, err)) ||
+            (st = rules_json_num(g, "to_hit", gat, 0, 20, &gth, err)) ||
+            (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)))
             return st;
+        w->grape_to_hit = (int)gth;
+        w->grape_dice = (int)gd;
         if (w->grape_range_in <= 0)
             return tt_err_set(err, TT_ERR_FORMAT, "%s: \"range_in\" must be > 0", gat);
     }
@@ -549,6 +554,41 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         p->nweapons++;
         if ((st = rules__weapon_parse(key, val, where, w, err)))
             goto fail;
+    }
+
+    /* the firer's quality: {"veteran": 1, ...}; formations: {"column":
+     * {"target_modifier": 1}, "line": {"rof_bonus": 1, "rof_min_wide": 4}} */
+    const json_t *fq = json_object_get(j, "fire_quality"), *fm = json_object_get(j, "formations");
+    json_object_foreach((json_t *)fq, key, val)
+    {
+        const json_t *v = rules_json_value(val);
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        if (p->nfq >= 4 || strlen(key) >= sizeof p->fq_name[0] || !json_is_integer(v)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"fire_quality\" maps up to 4 qualities to whole modifiers", where);
+            goto fail;
+        }
+        snprintf(p->fq_name[p->nfq], sizeof p->fq_name[0], "%s", key);
+        p->fq_mod[p->nfq++] = (int)json_integer_value(v);
+    }
+    json_object_foreach((json_t *)fm, key, val)
+    {
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        double tm = 0, rof = 0, wide = 0;
+        snprintf(at, sizeof at, "%s: formation \"%s\"", where, key);
+        if (p->nforms >= 6 || strlen(key) >= sizeof p->form_name[0] || !json_is_object(val)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: up to 6 formations, each an object", at);
+            goto fail;
+        }
+        if ((st = rules_json_num(val, "target_modifier", at, -20, 20, &tm, err)) ||
+            (st = rules_json_num(val, "rof_bonus", at, 0, 20, &rof, err)) ||
+            (st = rules_json_num(val, "rof_min_wide", at, 0, 100, &wide, err)))
+            goto fail;
+        snprintf(p->form_name[p->nforms], sizeof p->form_name[0], "%s", key);
+        p->form_target_mod[p->nforms] = (int)tm;
+        p->form_rof[p->nforms] = (int)rof;
+        p->form_rof_wide[p->nforms++] = (int)wide;
     }
 
     /* charges: {"factor": 2} or {"inches": {"foot": 4, ...}}, with src */

@@ -111,6 +111,10 @@ json_t *rules_result_to_json(const rules_result *r)
     case RULES_Q_COMMAND:
         v = rules__ids(r);
         bad |= !v;
+        if (r->kind == RULES_Q_GRAPE && r->to_hit > 0) /* where the book gives grape its own score */
+            bad |= json_object_set_new(o, "to_hit", json_integer(r->to_hit));
+        if (r->kind == RULES_Q_GRAPE && r->dice > 0)
+            bad |= json_object_set_new(o, "dice", json_integer(r->dice));
         bad |= json_object_set_new(o,
                                    r->kind == RULES_Q_GRAPE  ? "targets"
                                    : r->kind == RULES_Q_BALL ? "touched"

@@ -90,6 +90,7 @@ typedef struct rules_weapon {
     double pivot_deg;      /* added on each side of the arc */
     double grape_range_in; /* 0: no grape */
     double grape_arc_deg;
+    int grape_to_hit, grape_dice; /* the score grape needs and its dice (ROF), 0: not given */
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */
@@ -160,6 +161,13 @@ typedef struct rules_profile {
     /* charges: the movement allowance times charge_factor, or, where the
      * book gives charge distances by arm, charge_in[] by type (a type not
      * listed cannot charge); charge_factor 0 and ncharge 0: no charge rule */
+    /* the firer's quality as a to-hit modifier (e.g. veteran +1), and
+     * formations: a modifier for firing at a target in it, and extra dice
+     * a figure rolls when its unit's front rank is at least rof_wide wide */
+    char fq_name[4][16];
+    int fq_mod[4], nfq;
+    char form_name[6][16];
+    int form_target_mod[6], form_rof[6], form_rof_wide[6], nforms;
     double charge_factor;
     char charge_type[8][24];
     double charge_in[8];
@@ -193,6 +201,8 @@ typedef struct rules_figure {
     int skirmisher;
     int colour;                 /* index into the profile's colours (0 when it has none) */
     int ds;                     /* defence (DS) where the ruleset has it, else 0 */
+    int fquality;               /* index into the profile's fq_name, -1: none */
+    int formation;              /* index into the profile's form_name, -1: none */
     double elev;                /* the height it stands at: the highest piece it is on that
                                    raises what stands on it (hills, buildings), else 0 */
 } rules_figure;

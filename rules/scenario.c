@@ -223,6 +223,26 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
     return TT_OK;
 }
 
+static int rules__name_index(const char (*names)[16], int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], name))
+            return k;
+    return -1;
+}
+
+/* "quality \"x\" must be one of a, b", or the ruleset has none. */
+static tt_status rules__name_error(const char *at, const char *what, const char *name, const char (*names)[16], int n,
+                                   const char *ruleset, tt_err *err)
+{
+    char list[128] = "";
+    for (int k = 0; k < n; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
+    if (!n)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: ruleset %s has no \"%s\"; remove it", at, ruleset, what);
+    return tt_err_set(err, TT_ERR_FORMAT, "%s: %s \"%s\" must be one of %s", at, what, name, list);
+}
+
 static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const json_t *o, size_t idx, const char *file,
                                      rules_figure *f, tt_err *err)
 {
@@ -285,6 +305,17 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
         (st = rules_json_num(o, "ds", at, 0, 20, &ds, err)))
         return st;
     const rules_profile *pp = sc->prof;
+    const char *formation = NULL;
+    if ((st = rules_json_str(o, "formation", at, &formation, err)))
+        return st;
+    f->fquality = f->formation = -1;
+    if (formation && (f->formation = rules__name_index(pp->form_name, pp->nforms, formation)) < 0)
+        return rules__name_error(at, "formation", formation, pp->form_name, pp->nforms, pp->name, err);
+    if (quality && !pp->by_target) {
+        if ((f->fquality = rules__name_index(pp->fq_name, pp->nfq, quality)) < 0)
+            return rules__name_error(at, "quality", quality, pp->fq_name, pp->nfq, pp->name, err);
+        quality = NULL;
+    }
     if ((quality || ds >= 0) && !pp->by_target)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: ruleset %s has no %s; remove it", at, pp->name,
                           quality ? "\"quality\"" : "\"ds\" (defence)");

@@ -19,6 +19,8 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) fires no grape in ruleset %s", gun,
                           w ? w->name : "no weapon", sc->prof->name);
     out->rule = w->src;
+    out->to_hit = w->grape_to_hit > 0 ? w->grape_to_hit : RULES_NULL;
+    out->dice = w->grape_dice > 0 ? w->grape_dice : RULES_NULL;
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
     rules_arc a;
     rules_arc_init(&a, apex, g->facing_deg, w->grape_arc_deg, rules_fx(w->grape_range_in));

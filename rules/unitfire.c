@@ -154,6 +154,22 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     memset(front, 1, (size_t)nF);
     if (ranks > 0)
         rules__front_ranks(sc, F, nF, ranks, front);
+    /* extra dice for a formation wide enough (a line 4 stands wide): the
+     * width of the unit's front rank */
+    int wide = 0, need_wide = 0;
+    for (int a = 0; a < nF; a++)
+        need_wide |= sc->figs[F[a]].formation >= 0 && sc->prof->form_rof[sc->figs[F[a]].formation] > 0;
+    if (need_wide) {
+        unsigned char *r0 = calloc((size_t)nF, 1);
+        if (!r0) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        rules__front_ranks(sc, F, nF, 1, r0);
+        for (int a = 0; a < nF; a++)
+            wide += r0[a];
+        free(r0);
+    }
     /* each figure that may fire: its nearest target it can fire at */
     int best_f = -1, best_t = -1, any_f = -1, any_t = -1, dice = 0, dice_known = 1;
     double best_d = INFINITY, any_d = INFINITY;
@@ -194,7 +210,9 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             if (mt >= 0) {
                 ok = 1;
                 known[mt] = 1;
-                int d = rules_fire_dice(sc, F[a], T[mt], w);
+                int d = rules_fire_dice(sc, F[a], T[mt], w), fm = sc->figs[F[a]].formation;
+                if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= sc->prof->form_rof_wide[fm])
+                    d += sc->prof->form_rof[fm];
                 if (d > 0)
                     dice += d;
                 else

@@ -190,6 +190,16 @@ static void test_scenario_errors(void **state)
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"terrain\":[{\"id\":\"bow\",\"kind\":\"building\",\"polygon\":[[0,0],[4,4],[4,0],[0,4]]}]}",
                       TT_ERR_FORMAT, "self-intersecting");
+    /* formations and qualities: the ruleset's names, or none where it has none */
+    expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"wedge\"}]}",
+                      TT_ERR_FORMAT, "formation \"wedge\" must be one of line, column, square, loose");
+    expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"quality\":\"elite\"}]}",
+                      TT_ERR_FORMAT, "quality \"elite\" must be one of conscript, trained, veteran");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"line\"}]}",
+                      TT_ERR_FORMAT, "ruleset into-the-breach has no \"formation\"; remove it");
     /* a height on flat ground (a river) is refused; on a hill it is taken */
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"terrain\":[{\"id\":\"r\",\"kind\":\"river\",\"height_in\":2,\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}",

@@ -31,6 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 rules_result_free(&r);
             if (rules_grape(sc, a, &r, &err) == TT_OK)
                 rules_result_free(&r);
+            if (rules_los(sc, a, b, &r, &err) == TT_OK)
+                rules_result_free(&r);
+            if (rules_charge(sc, a, b, 3, &r, &err) == TT_OK)
+                rules_result_free(&r);
         }
     }
     rules_scenario_destroy(sc);

@@ -929,6 +929,14 @@ static int figure_index(const rules_scenario *sc, const char *id)
     return -1;
 }
 
+/* The property test's figure ids: "u<unit>-<n>". */
+static int in_unit(const char *id, int unit)
+{
+    char pre[16];
+    snprintf(pre, sizeof pre, "u%d-", unit);
+    return !strncmp(id, pre, strlen(pre));
+}
+
 /* Unit fire against the one-figure answers, pair by pair (Thin Red Line:
  * stands block fire, a unit's rear ranks fire only where their own front
  * does not stand in the way, own skirmishers do not block): the firers are
@@ -999,16 +1007,12 @@ static void test_property_unit_fire_reference(void **state)
                     tdist[b] = INFINITY;
                 for (size_t a = 0; a < nfig; a++) {
                     const char *ida = rules_scenario_figure_id(sc, a);
-                    char pre[8];
-                    snprintf(pre, sizeof pre, "u%d-", U);
-                    if (strncmp(ida, pre, strlen(pre)))
+                    if (!in_unit(ida, U))
                         continue;
                     int can = 0, d = 0;
                     for (size_t b = 0; b < nfig; b++) {
                         const char *idb = rules_scenario_figure_id(sc, b);
-                        char preb[8];
-                        snprintf(preb, sizeof preb, "u%d-", V);
-                        if (strncmp(idb, preb, strlen(preb)))
+                        if (!in_unit(idb, V))
                             continue;
                         rules_result q;
                         assert_int_equal(rules_fire(sc, ida, idb, NULL, &q, &err), TT_OK);
@@ -1027,9 +1031,7 @@ static void test_property_unit_fire_reference(void **state)
                         for (size_t b = 0; b < nfig; b++) {
                             rules_result q;
                             const char *idb = rules_scenario_figure_id(sc, b);
-                            char preb[8];
-                            snprintf(preb, sizeof preb, "u%d-", V);
-                            if (strncmp(idb, preb, strlen(preb)))
+                            if (!in_unit(idb, V))
                                 continue;
                             assert_int_equal(rules_fire(sc, ida, idb, NULL, &q, &err), TT_OK);
                             if (q.distance_in < tdist[b])

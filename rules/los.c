@@ -173,6 +173,13 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
     *blocker = -1;
     if (i == j || (a.x == b.x && a.y == b.y))
         return 1;
+    if (!firing && sc->prof->sight_arc_deg > 0 && sc->prof->sight_arc_deg < 360) {
+        /* the ruleset's sight arc from the viewer's front */
+        rules_arc arc;
+        rules_arc_init(&arc, fi->shape.c, fi->facing_deg, sc->prof->sight_arc_deg, rules_fx(RULES_MAX_IN));
+        if (!rules_arc_meets(&arc, &fj->shape))
+            return 0;
+    }
     if (hint && *hint >= 0 && !want_blocker && sc->prof->figures_block &&
         rules__figure_in_the_way(sc, i, j, *hint, a, b, firing))
         return 0;

@@ -469,6 +469,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_bool(los, "own_unit_blocks_fire", at, &p->own_unit_blocks_fire, err)) ||
             (st = rules_json_bool(los, "friends_block_sight", at, &p->friends_block_sight, err)) ||
             (st = rules_json_bool(los, "over_lower_figures", at, &p->over_lower_figures, err)) ||
+            (st = rules_json_num(los, "sight_arc_deg", at, 0, 360, &p->sight_arc_deg, err)) ||
             (st = rules_json_num(los, "through_own_skirmishers_modifier", at, -20, 20, &skmod, err)) ||
             (st = rules_json_num(los, "artillery_on_hill_fires_over_in", at, 0, RULES_MAX_IN, &p->hill_overfire_in,
                                  err)) ||

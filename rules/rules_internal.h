@@ -141,6 +141,7 @@ typedef struct rules_profile {
     int friends_block_sight;  /* figures of the viewer's side block sight (else only its fire) */
     int through_skirmishers_mod; /* dice modifier for firing through own skirmishers, 0: none */
     int over_lower_figures;   /* a figure on higher ground sees and fires over lower figures */
+    double sight_arc_deg;     /* > 0: figures see only within this arc of their facing */
     int above_cv;             /* > 0: a cover's value against a higher shooter when the target */
     double above_beyond_in;   /* is more than this far from the cover */
     int fire_from_front;     /* lines of fire from the front-centre */

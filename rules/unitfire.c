@@ -29,7 +29,7 @@ tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const
         return TT_OK;
     }
     for (size_t k = 0; k < sc->nfigs; k++)
-        if (!strcmp(sc->figs[k].unit, name))
+        if (sc->figs[k].unit[0] == name[0] && !strcmp(sc->figs[k].unit, name))
             (*idx)[(*n)++] = (int)k;
     if (*n == 0) {
         free(*idx);
@@ -64,6 +64,17 @@ static void rules__front_ranks(const rules_scenario *sc, const int *g, int n, in
         double depth = L > 0 ? (top - (f->x * ux + f->y * uy)) / L : 0;
         front[k] = floor(depth / f->d_in + 0.5) < ranks;
     }
+}
+
+/* Orders figures by the ruleset's distance without the square root where
+ * it measures centre to centre. */
+static double rules__dist_key(const rules_scenario *sc, const rules_figure *a, const rules_figure *b)
+{
+    if (sc->prof->centre_measure) {
+        double dx = (double)(a->shape.c.x - b->shape.c.x), dy = (double)(a->shape.c.y - b->shape.c.y);
+        return dx * dx + dy * dy;
+    }
+    return rules_geom_shape_shape_dist(&a->shape, &b->shape);
 }
 
 typedef struct rules__near {
@@ -104,7 +115,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     int *F = NULL, *T = NULL, nF, nT, nt = 0;
     const rules_weapon **W = NULL;
     unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
-    rules__near *tnear = NULL;
+    rules__near *tnear = NULL, *fnear = NULL;
     rules_arc *arc = NULL;
     tt_status st;
     memset(out, 0, sizeof *out);
@@ -129,7 +140,8 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     tnear = malloc((size_t)nt * sizeof *tnear);
     arc = malloc((size_t)nF * sizeof *arc);
     known = calloc((size_t)nt, 1);
-    if (!W || !front || !tnear || !arc || !known) {
+    fnear = malloc((size_t)nF * sizeof *fnear);
+    if (!W || !front || !tnear || !arc || !known || !fnear) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -185,7 +197,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             double mine = INFINITY;
             int mt = -1;
             for (int b = 0; b < nt; b++) {
-                tnear[b].d = rules_figure_distance(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
+                tnear[b].d = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
                 tnear[b].k = b;
                 if (tnear[b].d < any_d) {
                     any_d = tnear[b].d;
@@ -228,21 +240,30 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         if (ok && (st = rules__add(&out->firers, &out->n_firers, sc->figs[F[a]].id, err)))
             goto done;
     }
-    /* the targets any of those can fire at, nearest to the firing figures first */
+    /* the targets any of those can fire at, nearest to the firing figures
+     * first; each traced from the nearest firers first (the likeliest) */
     int ntn = 0;
     for (int b = 0; b < nt; b++) {
         double d = INFINITY;
-        int hit = 0;
+        int nf = 0, hit = known[b];
         for (int a = 0; a < nF; a++) {
             if (!can[a])
                 continue;
-            double da = rules_figure_distance(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
-            if (da < d)
-                d = da;
+            fnear[nf].d = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
+            fnear[nf].k = a;
+            if (fnear[nf++].d < d)
+                d = fnear[nf - 1].d;
+        }
+        for (int left = nf; left > 0 && !hit; left--) {
+            int m = 0;
+            for (int c = 1; c < left; c++)
+                if (rules__cmp_near(&fnear[c], &fnear[m]) < 0)
+                    m = c;
+            int a = fnear[m].k;
+            fnear[m] = fnear[left - 1];
             const rules_bracket *br;
             int vis;
-            if (!hit)
-                hit = known[b] || rules_fire_shot(sc, F[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
+            hit = rules_fire_shot(sc, F[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
         }
         if (hit) {
             tnear[ntn].d = d;
@@ -284,5 +305,6 @@ done:
     free(tnear);
     free(arc);
     free(known);
+    free(fnear);
     return st;
 }

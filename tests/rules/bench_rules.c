@@ -124,12 +124,13 @@ static int bench_unit_fire(const char *const *dirs)
 int main(int argc, char **argv)
 {
     int nfig = 500, nbld = 500; /* 4 edges each: 2,000 edges */
-    (void)argc;
-    (void)argv;
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(0, &set);
     sched_setaffinity(0, sizeof set, &set); /* one core */
+    const char *dirs0[] = {getenv("TABLETRACK_DATA") ? getenv("TABLETRACK_DATA") : "", TT_SOURCE_DIR, NULL};
+    if (argc > 1 && !strcmp(argv[1], "units")) /* only the unit fire (for profiling) */
+        return bench_unit_fire(dirs0);
 
     json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", "into-the-breach", "table", "width_in", 72,
                              "depth_in", 48);

@@ -921,6 +921,53 @@ static void test_fuzz_queries(void **state)
 }
 
 
+/* Charges against plain geometry on open tables of round 1" bases (into
+ * the breach): the charger moves straight at the target until the bases
+ * touch, i.e. its centre travels the centre distance less 1", and reaches
+ * when that is within the rolled move (roll + 3). */
+static void test_property_charge_reference(void **state)
+{
+    (void)state;
+    int checked = 0, reached = 0;
+    for (int t = 0; t < 4; t++) {
+        char *txt = random_table(0, 0, 40, 0);
+        json_t *j = json_loads(txt, 0, NULL);
+        rules_scenario *sc = load_ok(txt);
+        json_t *figs = json_object_get(j, "figures");
+        size_t n = json_array_size(figs);
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < n; b++) {
+                if (a == b)
+                    continue;
+                json_t *fa = json_array_get(figs, a), *fb = json_array_get(figs, b);
+                double cd = hypot(json_number_value(json_object_get(fa, "x")) - json_number_value(json_object_get(fb, "x")),
+                                  json_number_value(json_object_get(fa, "y")) - json_number_value(json_object_get(fb, "y")));
+                if (cd < 1.0)
+                    continue; /* overlapping bases */
+                int roll = 1 + (int)(rnd() % 6);
+                rules_result r;
+                tt_err err = {0};
+                assert_int_equal(rules_charge(sc, rules_scenario_figure_id(sc, a), rules_scenario_figure_id(sc, b), roll,
+                                              &r, &err),
+                                 TT_OK);
+                if (fabs(r.distance_in - (cd - 1.0)) > 2e-3)
+                    fail_msg("charge %zu->%zu: moved %.4f, reference %.4f", a, b, r.distance_in, cd - 1.0);
+                assert_true(r.allowed_known);
+                assert_true(fabs(r.allowed_in - (roll + 3)) < 1e-9 || r.n_ids > 0); /* terrain-free tables */
+                if (r.n_ids == 0 && fabs(r.distance_in - r.allowed_in) > 2e-3)
+                    assert_int_equal(r.ok, r.distance_in <= r.allowed_in);
+                reached += r.ok == 1;
+                checked++;
+                rules_result_free(&r);
+            }
+        rules_scenario_destroy(sc);
+        json_decref(j);
+        free(txt);
+    }
+    assert_true(checked > 4000);
+    assert_true(reached > 50);
+}
+
 static int figure_index(const rules_scenario *sc, const char *id)
 {
     for (size_t i = 0; i < rules_scenario_figure_count(sc); i++)
@@ -1253,6 +1300,7 @@ int main(void)
         cmocka_unit_test(test_property_radius_reference),
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),
+        cmocka_unit_test(test_property_charge_reference),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_queries),
     };

@@ -72,6 +72,21 @@ int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int 
     return th <= p->to_hit_max ? th : RULES_NULL;
 }
 
+/* A figure of i's side, of another unit, that sees j (an indirect weapon's
+ * spotter), or -1. */
+static int rules__spotter(rules_scenario *sc, int i, int j)
+{
+    const rules_figure *fi = &sc->figs[i];
+    int bl;
+    for (size_t k = 0; k < sc->nfigs; k++) {
+        const rules_figure *fk = &sc->figs[k];
+        if ((int)k != i && (int)k != j && !strcmp(fk->side, fi->side) && strcmp(fk->unit, fi->unit) &&
+            rules_los_decide(sc, (int)k, j, 1, 0, &bl))
+            return (int)k;
+    }
+    return -1;
+}
+
 void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a)
 {
     rules_arc_init(a, f->shape.c, f->facing_deg, w->arc_deg + 2 * w->pivot_deg, rules_fx(RULES_MAX_IN));
@@ -104,6 +119,8 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
     int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape);
     /* the line is traced only when it matters (or is asked for) */
     *visible = (ok || want_visible) ? rules_fire_decide(sc, i, j, 1, 0, &bl, hint) : 0;
+    if (ok && !*visible && w->indirect && w->needs_spotter)
+        ok = rules__spotter(sc, i, j) >= 0;
     return ok && (*visible || w->indirect);
 }
 

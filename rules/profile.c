@@ -123,6 +123,7 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
     if (w->range_in < 0)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"range_in\" (its longest range in inches)", at);
     if ((st = rules_json_bool(o, "indirect", at, &w->indirect, err)) ||
+        (st = rules_json_bool(o, "needs_spotter", at, &w->needs_spotter, err)) ||
         (st = rules_json_num(o, "arc_deg", at, 0, 360, &w->arc_deg, err)) ||
         (st = rules_json_num(o, "pivot_deg", at, 0, 180, &w->pivot_deg, err)) ||
         (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||

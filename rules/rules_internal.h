@@ -86,6 +86,7 @@ typedef struct rules_weapon {
     rules_bracket br[3];
     int nbr;
     int indirect;          /* needs no LOS (mortars, howitzers) */
+    int needs_spotter;     /* indirect without LOS only where a friend of another unit sees the target */
     double arc_deg;        /* firing arc, full width; >= 360 any direction */
     double pivot_deg;      /* added on each side of the arc */
     double grape_range_in; /* 0: no grape */

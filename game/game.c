@@ -267,7 +267,7 @@ static tt_status game__frame(game *g, tt_image *im, int frame_no, double t_ms, d
     *first = 0;
     if (g->ev)
         game__write_frame(g, frame_no, t_ms, figs, nf, evs, ne);
-    if (g->tuio && (st = track_tuio_send(g->tuio, frame_no, figs, nf, err)) != TT_OK)
+    if (g->tuio && (st = track_tuio_send(g->tuio, frame_no, t_ms, figs, nf, err)) != TT_OK)
         return st;
 
     pthread_mutex_lock(&g->mu);

@@ -346,55 +346,67 @@ static void test_tuio(void **state)
         fail_msg("track failed: %s", r.err);
     run_free(&r);
     uint8_t buf[65536];
-    ssize_t len = recv(fd, buf, sizeof buf, 0);
-    close(fd);
-    assert_true(len > 16);
-    size_t at = 0;
-    const char *s;
-    assert_true(osc_str(buf, (size_t)len, &at, &s));
-    assert_string_equal(s, "#bundle");
-    at += 8; /* time tag */
-    int sets = 0, fseq = 0, alive = 0;
+    int sets = 0, fseq = 0, alive = 0, first_fseq = -1, datagrams = 0;
     rnd_tag *tags = malloc(sizeof *tags * (size_t)S.ntags);
     rnd_occluder occ[4];
     int nocc;
     int nt = seq_frame(&S, 0, tags, occ, &nocc);
-    while (at + 4 <= (size_t)len) {
-        size_t sz = rd32(buf + at), m = at + 4;
-        at += 4 + sz;
-        const char *addr = NULL, *tt = NULL, *cmd = NULL;
-        assert_true(osc_str(buf, m + sz, &m, &addr));
-        assert_string_equal(addr, "/tuio/2Dobj");
-        assert_true(osc_str(buf, m + sz, &m, &tt));
-        assert_true(osc_str(buf, at, &m, &cmd));
-        if (!strcmp(cmd, "set")) {
-            assert_string_equal(tt, ",siiffffffff");
-            int cls = (int)rd32(buf + m + 4);
-            uint32_t u;
-            float x, y;
-            u = rd32(buf + m + 8);
-            memcpy(&x, &u, 4);
-            u = rd32(buf + m + 12);
-            memcpy(&y, &u, 4);
-            int found = 0;
-            for (int k = S.nanchors; k < nt; k++)
-                if (tags[k].id == cls) {
-                    found = 1;
-                    assert_true(fabs(x - tags[k].x / S.o.table_w) < 0.002);
-                    assert_true(fabs(y - tags[k].y / S.o.table_d) < 0.002);
-                }
-            assert_true(found);
-            sets++;
-        } else if (!strcmp(cmd, "fseq")) {
-            fseq++;
-        } else if (!strcmp(cmd, "alive")) {
-            alive = (int)strlen(tt) - 2;
+    /* the first frame comes as several bundles of at most 1472 bytes, each
+     * with source, the full alive list, some sets and fseq */
+    while (sets < S.o.nbases) {
+        ssize_t len = recv(fd, buf, sizeof buf, 0);
+        assert_true(len > 16);
+        assert_true(len <= 1472);
+        datagrams++;
+        size_t at = 0;
+        const char *s;
+        assert_true(osc_str(buf, (size_t)len, &at, &s));
+        assert_string_equal(s, "#bundle");
+        at += 8; /* time tag */
+        int this_fseq = -1;
+        while (at + 4 <= (size_t)len) {
+            size_t sz = rd32(buf + at), m = at + 4;
+            at += 4 + sz;
+            const char *addr = NULL, *tt = NULL, *cmd = NULL;
+            assert_true(osc_str(buf, m + sz, &m, &addr));
+            assert_string_equal(addr, "/tuio/2Dobj");
+            assert_true(osc_str(buf, m + sz, &m, &tt));
+            assert_true(osc_str(buf, at, &m, &cmd));
+            if (!strcmp(cmd, "set")) {
+                assert_string_equal(tt, ",siiffffffff");
+                int cls = (int)rd32(buf + m + 4);
+                uint32_t u;
+                float x, y;
+                u = rd32(buf + m + 8);
+                memcpy(&x, &u, 4);
+                u = rd32(buf + m + 12);
+                memcpy(&y, &u, 4);
+                int found = 0;
+                for (int k = S.nanchors; k < nt; k++)
+                    if (tags[k].id == cls) {
+                        found = 1;
+                        assert_true(fabs(x - tags[k].x / S.o.table_w) < 0.002);
+                        assert_true(fabs(y - tags[k].y / S.o.table_d) < 0.002);
+                    }
+                assert_true(found);
+                sets++;
+            } else if (!strcmp(cmd, "fseq")) {
+                this_fseq = (int)rd32(buf + m);
+            } else if (!strcmp(cmd, "alive")) {
+                alive = (int)strlen(tt) - 2;
+            }
         }
+        assert_true(this_fseq >= 0);
+        if (first_fseq < 0)
+            first_fseq = this_fseq;
+        assert_int_equal(this_fseq, first_fseq);
+        fseq++;
     }
+    close(fd);
     free(tags);
     assert_int_equal(sets, S.o.nbases);
     assert_int_equal(alive, S.o.nbases);
-    assert_int_equal(fseq, 1);
+    assert_int_equal(fseq, datagrams); /* one fseq per bundle */
 }
 
 /* --projector draws each frame: a ring around every figure where it

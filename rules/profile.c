@@ -170,7 +170,8 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         if ((st = rules_json_num(g, "range_in", gat, 0, RULES_MAX_IN, &w->grape_range_in, err)) ||
             (st = rules_json_num(g, "arc_deg", gat, 0, 360, &w->grape_arc_deg, err)) ||
             (st = rules_json_num(g, "to_hit", gat, 0, 20, &gth, err)) ||
-            (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)))
+            (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)) ||
+            (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)))
             return st;
         w->grape_to_hit = (int)gth;
         w->grape_dice = (int)gd;

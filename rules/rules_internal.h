@@ -92,6 +92,7 @@ typedef struct rules_weapon {
     double grape_range_in; /* 0: no grape */
     double grape_arc_deg;
     int grape_to_hit, grape_dice; /* the score grape needs and its dice (ROF), 0: not given */
+    int grape_not_over_friends;   /* no grape while a friend of another unit is in the arc */
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */

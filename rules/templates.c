@@ -28,11 +28,21 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     int nn = rules_figs_near(sc, apex, a.R, &near);
     if (nn < 0)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    const char *friend_in_arc = NULL;
     for (int m = 0; m < nn; m++) {
         int k = near[m];
-        if (k != i && rules_arc_meets(&a, &sc->figs[k].shape) &&
-            (st = rules_result_add_id(out, sc->figs[k].id, &cap, err)))
+        const rules_figure *fk = &sc->figs[k];
+        if (k == i || !rules_arc_meets(&a, &fk->shape))
+            continue;
+        if ((st = rules_result_add_id(out, fk->id, &cap, err)))
             return st;
+        if (w->grape_not_over_friends && !strcmp(fk->side, g->side) && strcmp(fk->unit, g->unit) &&
+            (!friend_in_arc || strcmp(fk->id, friend_in_arc) < 0))
+            friend_in_arc = fk->id;
+    }
+    if (friend_in_arc) { /* the battery cannot fire grape over its friends */
+        out->to_hit = RULES_NULL;
+        out->blocked_by = friend_in_arc;
     }
     rules_result_sort_ids(out);
     out->centre = rules_pt_in(apex);

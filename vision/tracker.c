@@ -2,6 +2,7 @@
 #include "tracker.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@ typedef struct trk__track {
     int rx, ry, rw, rh; /* reference patch rectangle */
     uint8_t *ref;       /* samples at step 2, (rw/2) x (rh/2) */
     int window;         /* window searched this frame, -1 if none */
+    double pc[2];       /* centre before this frame (pixels) */
+    int warned_twice;   /* "seen twice" already reported */
 } trk__track;
 
 typedef enum { TRK__WIN_TRACK, TRK__WIN_SETTLED, TRK__WIN_SWEEP } trk__wkind;
@@ -29,6 +32,7 @@ typedef struct trk__window {
 
 struct vision_tracker {
     vision_tracker_opts o;
+    int twice; /* tags seen twice at different places this frame */
     int nthreads;
     vision_detector *roi[8], *sweep[8], *full;
     trk__track *tr;
@@ -391,9 +395,27 @@ static trk__track *trk__find(vision_tracker *t, const char *family, int id)
 static tt_status trk__apply(vision_tracker *t, const vision_detection *d, const tt_image *f, int frame_no, tt_err *err)
 {
     trk__track *k = trk__find(t, d->family, d->id);
-    if (k && k->pub.fresh) {
-        /* Seen twice this frame (overlapping windows): the first stands. */
-        return TT_OK;
+    if (k && k->pub.state != VISION_TAG_LOST && (k->pub.fresh || k->pub.last_seen_frame == frame_no)) {
+        /* Seen twice this frame.  The same place (overlapping windows): the
+         * first stands.  Another place (two printed copies of one tag): the
+         * copy nearer to where the tag was stays the figure, so identities
+         * never swap; warn once. */
+        double cx = d->center[0], cy = d->center[1];
+        double far = fmax(8.0, trk__tag_px(&k->pub.det));
+        if (hypot(cx - k->pub.det.center[0], cy - k->pub.det.center[1]) <= far)
+            return TT_OK;
+        t->twice++;
+        if (!k->warned_twice) {
+            fprintf(stderr,
+                    "tabletrack: tag %s %d is seen twice in one frame (at %.0f,%.0f and %.0f,%.0f px): two printed "
+                    "copies? The figure stays the one that was there; remove the other copy.\n",
+                    d->family, d->id, k->pub.det.center[0], k->pub.det.center[1], cx, cy);
+            k->warned_twice = 1;
+        }
+        if (!k->pub.fresh || hypot(cx - k->pc[0], cy - k->pc[1]) >=
+                                 hypot(k->pub.det.center[0] - k->pc[0], k->pub.det.center[1] - k->pc[1]))
+            return TT_OK;
+        /* this copy is nearer to where the figure was: it replaces the first */
     }
     if (!k) {
         if (t->ntr == t->captr) {
@@ -433,7 +455,10 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
     for (int i = 0; i < t->ntr; i++) {
         t->tr[i].pub.fresh = 0;
         t->tr[i].window = -1;
+        t->tr[i].pc[0] = t->tr[i].pub.det.center[0];
+        t->tr[i].pc[1] = t->tr[i].pub.det.center[1];
     }
+    t->twice = 0;
     t->nwin = 0;
 
     if (t->need_full) {
@@ -526,6 +551,7 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         pub[i] = t->tr[i].pub;
     *tracks = pub;
     *n = t->ntr;
+    s.twice = t->twice;
     if (stats)
         *stats = s;
     return TT_OK;

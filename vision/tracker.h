@@ -48,6 +48,9 @@ typedef struct vision_tracker_stats {
     int windows;            /* detection windows run this frame */
     long pixels;            /* pixels handed to the detector this frame */
     int full_frame;         /* 1 if this frame ran a full-frame detection */
+    int twice;              /* tags seen at two places this frame (two printed
+                               copies): the copy nearer to where the tag was
+                               is kept, the other ignored; warned once per tag */
 } vision_tracker_stats;
 
 typedef struct vision_tracker vision_tracker;

@@ -86,7 +86,8 @@ void game_request_stop(game *g);
  * first question is asked; NULL removes it.  Copied. */
 void game_set_banner(game *g, const char *url);
 
-/* The state now: {"frame","t_ms","ruleset","table":{"width_in","depth_in"},
+/* The state now: {"frame","t_ms","wall_ms" (Unix time in ms when it was
+ * made: lets a viewer measure its delay),"ruleset","table":{"width_in","depth_in"},
  * "terrain":[...],"figures":[{"id","tag","side","unit","x","y","facing_deg",
  * "state"}],"shown":[{"qid","query","answer"}],"roster":[...],
  * "unassigned":[tag...],"camera":"ok"|"lost"|"ended"}.  Caller frees. */

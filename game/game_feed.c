@@ -70,6 +70,12 @@ int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **e
             unsigned long long oldest = g->feed_seq - GAME__FEED + 1;
             *cursor = (g->state_seq >= oldest ? g->state_seq : oldest) - 1;
         }
+        /* an older state than the newest is skipped: a viewer that fell
+         * behind gets the table as it is now, and the game's events and
+         * answers in order */
+        while (*cursor < g->feed_seq && *cursor + 1 < g->state_seq &&
+               !strcmp(g->feed[(*cursor + 1) % GAME__FEED].event, "state"))
+            (*cursor)++;
         if (*cursor < g->feed_seq)
             break;
         if (g->ended) {
@@ -159,8 +165,11 @@ json_t *game__state(game *g)
     }
     const json_t *terrain = json_object_get(g->sc.root, "terrain");
     const char *ruleset = json_string_value(json_object_get(g->sc.root, "ruleset"));
-    return json_pack("{s:i,s:f,s:o,s:{s:f,s:f},s:o,s:o,s:o,s:o,s:o,s:s}", "frame", g->frame_no, "t_ms",
-                     round(g->t_ms * 10) / 10, "ruleset", ruleset ? json_string(ruleset) : json_null(), "table",
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return json_pack("{s:i,s:f,s:I,s:o,s:{s:f,s:f},s:o,s:o,s:o,s:o,s:o,s:s}", "frame", g->frame_no, "t_ms",
+                     round(g->t_ms * 10) / 10, "wall_ms", (json_int_t)now.tv_sec * 1000 + now.tv_nsec / 1000000,
+                     "ruleset", ruleset ? json_string(ruleset) : json_null(), "table",
                      "width_in", g->rig->width_in, "depth_in", g->rig->depth_in, "terrain",
                      terrain ? json_deep_copy(terrain) : json_array(), "figures", figs, "shown", shown, "roster",
                      g->sc.root ? game__roster(g) : json_array(), "unassigned", unassigned, "camera",

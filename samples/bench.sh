@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # 'make bench': every benchmark, one after the other (they compare against a
 # baseline in the same run, so a busy machine slows both sides alike).
-# Usage: samples/bench.sh BUILD_DIR [name...]   (names: locate track rules overlay record render scenario)
+# Usage: samples/bench.sh BUILD_DIR [name...]   (names: locate track rules overlay record render scenario http)
 set -eu
 build="${1:-build}"
 shift || true
-names="${*:-locate track rules overlay record render scenario}"
+names="${*:-locate track rules overlay record render scenario http}"
 cache="${TT_BENCH_CACHE:-$build/bench-frames}"  # in the build folder: no fixed name in /tmp
 mkdir -p "$cache"
 for n in $names; do
@@ -18,6 +18,7 @@ for n in $names; do
     record) "$build/tests/record/bench_record" ;;
     render) "$build/tests/render_tests/bench_render" --frames 3 ;;
     scenario) "$build/tests/hostile/bench_scenario_load" ;;
+    http) python3 "$(dirname "$0")/../tests/http/bench_http.py" "$build/tabletrack" "$(dirname "$0")/.." ;;
     *) echo "unknown benchmark $n" >&2; exit 2 ;;
   esac
   echo

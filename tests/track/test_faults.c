@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cvwrap.h"
+#include "events_jsonl.h"
 #include "run.h"
 #include "seq.h"
 
@@ -144,30 +145,8 @@ static json_t *track_fault(fault_kind k, const char *name, char **err_text)
         fail_msg("track failed: %s", r.err);
     *err_text = strdup(r.err ? r.err : "");
     run_free(&r);
-    json_error_t je;
-    json_t *lines = json_array();
-    FILE *fp = fopen(ev, "r");
-    assert_non_null(fp);
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, fp) > 0) {
-        json_t *j = json_loads(line, 0, &je);
-        if (!j)
-            fail_msg("%s: line does not parse: %s", ev, je.text);
-        json_array_append_new(lines, j);
-    }
-    free(line);
-    fclose(fp);
+    json_t *lines = read_jsonl(ev);
     return lines;
-}
-
-static json_t *figure_in(json_t *frame, int id)
-{
-    json_t *figs = json_object_get(frame, "figures");
-    for (size_t i = 0; i < json_array_size(figs); i++)
-        if (json_integer_value(json_object_get(json_array_get(figs, i), "id")) == id)
-            return json_array_get(figs, i);
-    return NULL;
 }
 
 static int count_events(json_t *lines, const char *kind, int id)

@@ -22,6 +22,7 @@
 
 #include "cvwrap.h"
 #include "cvwrap_video.h"
+#include "events_jsonl.h"
 #include "run.h"
 #include "seq.h"
 
@@ -69,38 +70,6 @@ static char *P(const char *fmt, const char *a)
     k = (k + 1) % 8;
     snprintf(buf[k], sizeof buf[k], fmt, dir, a);
     return buf[k];
-}
-
-/* Read a JSON Lines file; every line must parse (a complete file). */
-static json_t *read_jsonl(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    json_t *arr = json_array();
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) > 0) {
-        if (line[len - 1] != '\n')
-            fail_msg("%s: last line is not complete: '%.80s'", path, line);
-        json_error_t je;
-        json_t *j = json_loads(line, 0, &je);
-        if (!j)
-            fail_msg("%s: line does not parse: %s", path, je.text);
-        json_array_append_new(arr, j);
-    }
-    free(line);
-    fclose(f);
-    return arr;
-}
-
-static json_t *figure_in(json_t *frame, int id)
-{
-    json_t *figs = json_object_get(frame, "figures");
-    for (size_t i = 0; i < json_array_size(figs); i++)
-        if (json_integer_value(json_object_get(json_array_get(figs, i), "id")) == id)
-            return json_array_get(figs, i);
-    return NULL;
 }
 
 static void test_events_and_accuracy(void **state)

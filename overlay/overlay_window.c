@@ -19,6 +19,8 @@ tt_status overlay_window_open(const char *display, int w, int h, overlay_window 
     if (display && display[0])
         setenv("DISPLAY", display, 1);
     SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0");
+    /* the image is drawn by cairo; the window only shows it: no GL driver */
+    SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
     if (SDL_Init(SDL_INIT_VIDEO) != 0)
         return tt_err_set(err, TT_ERR_DEVICE, "cannot open display %s: %s (is the projector's display connected?)",
                           display && display[0] ? display : "$DISPLAY", SDL_GetError());
@@ -46,6 +48,7 @@ tt_status overlay_window_open(const char *display, int w, int h, overlay_window 
         goto fail;
     }
     SDL_ShowCursor(SDL_DISABLE);
+    SDL_StopTextInput(); /* keys only: no input method (IBus over D-Bus) behind them */
     *out = ow;
     return TT_OK;
 fail:
@@ -114,7 +117,10 @@ void overlay_window_close(overlay_window *ow)
     if (ow->win)
         SDL_DestroyWindow(ow->win);
     free(ow);
-    SDL_Quit();
+    /* SDL's video stays initialised until the program ends: SDL_Quit
+     * would unload the X11 extension libraries it opened while data they
+     * allocated is still referenced (reported as leaks from an unknown
+     * module); SDL_Init again is a no-op for the next window. */
 }
 
 tt_status overlay_window_show(cairo_surface_t *s, const char *display, int hold_ms, tt_err *err)

@@ -41,6 +41,17 @@ static void expect_refused(const char *name, const char *what)
                  err.msg);
 }
 
+/* Two "---" document markers made OpenCV's reader loop for ever (found by
+ * fuzz_camera_yaml); refused before OpenCV sees the file, at once. */
+static void test_camera_second_document(void **state)
+{
+    (void)state;
+    hu_put("twodocs.yaml", "%YAML:1.0\n----ae_width: AML:1.0\n----ae_width: 191919\nima");
+    expect_refused("twodocs.yaml", "line 3: a second YAML document");
+    put_camera("twodocs2.yaml", "---\nimage_width: 3840\n");
+    expect_refused("twodocs2.yaml", "a second YAML document");
+}
+
 static void test_camera_deeply_nested(void **state)
 {
     (void)state;
@@ -251,6 +262,7 @@ static void test_record_refuses_infinite(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_camera_second_document),
         cmocka_unit_test(test_camera_deeply_nested), cmocka_unit_test(test_camera_oversized),
         cmocka_unit_test(test_camera_matrix_shapes), cmocka_unit_test(test_anchors_coincide),
         cmocka_unit_test(test_anchors_collinear),    cmocka_unit_test(test_anchors_do_not_fit),

@@ -122,15 +122,26 @@ tt_status camera_file_text(const char *path, std::string &text, tt_err *err)
     }
     if (text.find('\0') != std::string::npos)
         return tt_err_set(err, TT_ERR_FORMAT, "camera file %s is binary, not YAML", path);
-    // One document: OpenCV's reader loops for ever on some files with a
-    // second "---" document marker (found by fuzz_camera_yaml).
+    // One document, and no other line starting with '-': OpenCV's reader
+    // loops for ever on some files with a second "---" marker or a line
+    // such as "--a" after it (found by fuzz_camera_yaml).  OpenCV writes
+    // neither: its lists are [ ... ].
     int markers = 0, ln = 1;
     for (size_t i = 0; i < text.size(); i++) {
-        if ((i == 0 || text[i - 1] == '\n') && text.compare(i, 3, "---") == 0 && ++markers > 1)
-            return tt_err_set(err, TT_ERR_FORMAT,
-                              "camera file %s, line %d: a second YAML document ('---'); a camera file holds one "
-                              "(run 'tabletrack calib camera' to make one)",
-                              path, ln);
+        if ((i == 0 || text[i - 1] == '\n') && text[i] == '-') {
+            if (text.compare(i, 3, "---") == 0 && ++markers == 1) {
+                // the document marker
+            } else if (text.compare(i, 3, "---") == 0)
+                return tt_err_set(err, TT_ERR_FORMAT,
+                                  "camera file %s, line %d: a second YAML document ('---'); a camera file holds one "
+                                  "(run 'tabletrack calib camera' to make one)",
+                                  path, ln);
+            else
+                return tt_err_set(err, TT_ERR_FORMAT,
+                                  "camera file %s, line %d starts with '-': not a camera calibration file (run "
+                                  "'tabletrack calib camera' to make one)",
+                                  path, ln);
+        }
         if (text[i] == '\n')
             ln++;
     }

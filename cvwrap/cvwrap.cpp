@@ -129,9 +129,18 @@ tt_status camera_file_text(const char *path, std::string &text, tt_err *err)
     int markers = 0, ln = 1;
     for (size_t i = 0; i < text.size(); i++) {
         if ((i == 0 || text[i - 1] == '\n') && text[i] == '-') {
-            if (text.compare(i, 3, "---") == 0 && ++markers == 1) {
-                // the document marker
-            } else if (text.compare(i, 3, "---") == 0)
+            size_t end = text.find('\n', i);
+            std::string l = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
+            while (!l.empty() && (l.back() == ' ' || l.back() == '\r'))
+                l.pop_back();
+            if (l == "---" && ++markers == 1) {
+                // the document marker, alone on its line as OpenCV writes it
+            } else if (markers == 0 && text.compare(i, 3, "---") == 0)
+                return tt_err_set(err, TT_ERR_FORMAT,
+                                  "camera file %s, line %d: '---' must stand alone on its line (run 'tabletrack calib "
+                                  "camera' to make one)",
+                                  path, ln);
+            else if (text.compare(i, 3, "---") == 0)
                 return tt_err_set(err, TT_ERR_FORMAT,
                                   "camera file %s, line %d: a second YAML document ('---'); a camera file holds one "
                                   "(run 'tabletrack calib camera' to make one)",

@@ -47,11 +47,13 @@ static void test_camera_second_document(void **state)
 {
     (void)state;
     hu_put("twodocs.yaml", "%YAML:1.0\n----ae_width: AML:1.0\n----ae_width: 191919\nima");
-    expect_refused("twodocs.yaml", "line 3: a second YAML document");
+    expect_refused("twodocs.yaml", "line 2: '---' must stand alone");
     put_camera("twodocs2.yaml", "---\nimage_width: 3840\n");
     expect_refused("twodocs2.yaml", "a second YAML document");
     hu_put("dashline.yaml", "%YAML:1.0\n----ae_width.-\n--a-e0_w\xff\xff\xff\xff\xff\xff\xff\xff" "1919\ni\n\n");
-    expect_refused("dashline.yaml", "line 3 starts with '-'");
+    expect_refused("dashline.yaml", "line 2: '---' must stand alone");
+    hu_put("dashline2.yaml", "%YAML:1.0\n---\n--a-e0_w 1919\ni\n\n");
+    expect_refused("dashline2.yaml", "line 3 starts with '-'");
 }
 
 static void test_camera_deeply_nested(void **state)

@@ -135,6 +135,7 @@ async function cardText(page) {
     await page.tap('#menu button[data-q="los"]');
     await tapFigure(page, 'fus1');
     result.los_card = await cardText(page);
+    result.menu_closed = await page.$eval('#menu', (m) => getComputedStyle(m).display === 'none');
     await page.screenshot({path: path.join(outDir, 'phone-blocked.png')});
 
     // a laptop sees the same

@@ -59,6 +59,7 @@ def main():
         check(r.get("saved") is True, "a building traced on the table picture is saved")
         check("Blocked by building-1" in r.get("los_card", ""),
               "a later line of sight is blocked by it: %r" % r.get("los_card"))
+        check(r.get("menu_closed") is True, "the question menu closes once the question is asked")
         check(r.get("outside_requests") == [], "the page asks nothing of any other server: %s" % r.get("outside_requests"))
         check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
         for shot in ("phone-table", "phone-menu", "phone-answer", "phone-setup", "phone-blocked", "laptop-table"):

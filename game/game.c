@@ -204,10 +204,15 @@ static tt_status game__record_frame(game *g, int frame_no, double t_ms, const tr
 {
     if (!g->recd || g->rec_failed)
         return TT_OK;
-    rec_figure *rf = malloc(sizeof *rf * (size_t)(g->nfig ? g->nfig : 1));
     tt_err e = {0};
-    if (!rf)
-        return TT_ERR_NOMEM;
+    if (g->nfig > g->recf_cap) { /* grows with the figures, kept from frame to frame */
+        rec_figure *n = realloc(g->recf, sizeof *n * (size_t)g->nfig);
+        if (!n)
+            return TT_ERR_NOMEM;
+        g->recf = n;
+        g->recf_cap = g->nfig;
+    }
+    rec_figure *rf = g->recf;
     for (int i = 0; i < g->nfig; i++) {
         const track_figure *f = &g->figs[i];
         rf[i] = (rec_figure){f->family, f->id, f->x, f->y, f->facing_deg,
@@ -216,7 +221,6 @@ static tt_status game__record_frame(game *g, int frame_no, double t_ms, const tr
                                                                : REC_LOST};
     }
     tt_status st = rec_frame(g->recd, frame_no, (long long)t_ms, rf, (size_t)g->nfig, &e);
-    free(rf);
     for (int i = 0; st == TT_OK && i < ne; i++) {
         rec_event_kind k = evs[i].kind == TRACK_MOVED      ? REC_EV_MOVED
                            : evs[i].kind == TRACK_APPEARED ? REC_EV_APPEARED
@@ -241,7 +245,9 @@ static tt_status game__redraw(game *g, tt_err *err)
 
 static void game__window_events(game *g);
 
-static tt_status game__frame(game *g, tt_image *im, int frame_no, double t_ms, double arrived, int *first,
+/* im is the frame; own is the same image when the caller's to give away
+ * (the capture thread's copy), NULL when the source still owns it. */
+static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int frame_no, double t_ms, double arrived, int *first,
                              tt_err *err)
 {
     const vision_track *tracks;
@@ -287,8 +293,13 @@ static tt_status game__frame(game *g, tt_image *im, int frame_no, double t_ms, d
     g->t_ms = t_ms;
     if (g->o.feed) { /* keep the frame for the table picture */
         tt_image_free(&g->last_im);
-        g->last_im = *im;
-        memset(im, 0, sizeof *im);
+        if (own) {
+            g->last_im = *own;
+            memset(own, 0, sizeof *own);
+        } else if (tt_image_alloc(&g->last_im, im->width, im->height, 1, NULL) == TT_OK)
+            for (int y = 0; y < im->height; y++)
+                memcpy(g->last_im.data + (size_t)y * g->last_im.stride, im->data + (size_t)y * im->stride,
+                       (size_t)im->width);
     }
     const calib_pose *pose = track_live_pose(g->live);
     if (pose) {
@@ -427,6 +438,7 @@ tt_status game_run(game *g, tt_err *err)
     double last_frame_at = g->t_start;
     for (;;) {
         game__slot taken;
+        const tt_image *borrowed = NULL;
         memset(&taken, 0, sizeof taken);
         if (game__stopped(g) || (g->o.max_frames >= 0 && g->frames >= g->o.max_frames))
             break;
@@ -462,14 +474,8 @@ tt_status game_run(game *g, tt_err *err)
                 continue;
             }
         } else {
-            const tt_image *f = NULL;
-            if ((st = vision_source_next(g->src, &f, &taken.t_ms, &taken.status, err)) != TT_OK)
-                goto out;
-            if (taken.status == VISION_FRAME && (st = tt_image_alloc(&taken.im, f->width, f->height, 1, err)) == TT_OK)
-                for (int y = 0; y < f->height; y++)
-                    memcpy(taken.im.data + (size_t)y * taken.im.stride, f->data + (size_t)y * f->stride,
-                           (size_t)f->width);
-            if (st != TT_OK)
+            /* read in this thread: the frame stays the source's, no copy */
+            if ((st = vision_source_next(g->src, &borrowed, &taken.t_ms, &taken.status, err)) != TT_OK)
                 goto out;
             taken.arrived = game__now_ms();
         }
@@ -501,7 +507,8 @@ tt_status game_run(game *g, tt_err *err)
         /* Latency runs from the moment a camera delivered the frame; a file
          * is read ahead of time, so from when it is taken up. */
         double arrived = is_camera ? taken.arrived : game__now_ms();
-        st = game__frame(g, &taken.im, frame_no, taken.t_ms, arrived, &first, err);
+        st = g->threaded ? game__frame(g, &taken.im, &taken.im, frame_no, taken.t_ms, arrived, &first, err)
+                         : game__frame(g, borrowed, NULL, frame_no, taken.t_ms, arrived, &first, err);
         tt_image_free(&taken.im);
         if (st != TT_OK)
             goto out;
@@ -598,6 +605,7 @@ void game_destroy(game *g)
     game__table_free(g);
     game__feed_free(g);
     free(g->figs);
+    free(g->recf);
     free(g->lat);
     free(g->banner);
     pthread_mutex_destroy(&g->table_mu);
@@ -649,14 +657,8 @@ tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
     char dir[4096] = ".";
     if (strlen(text) != len)
         return tt_err_set(err, TT_ERR_FORMAT, "the scenario holds a NUL byte: send one JSON object");
-    if (g->o.scenario) {
-        snprintf(dir, sizeof dir, "%s", g->o.scenario);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0';
-        else
-            snprintf(dir, sizeof dir, ".");
-    }
+    if (g->o.scenario)
+        game__dir_of(g->o.scenario, dir, sizeof dir);
     if ((st = game__scenario_load_text(&n, text, "the scenario", dir, err)) != TT_OK)
         return st;
     /* written first: a scenario that cannot be kept is not applied */

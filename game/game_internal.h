@@ -100,6 +100,8 @@ struct game {
     char *banner;
     int dirty;                  /* redraw the projector without a new frame */
     track_figure *figs;         /* the figures now (copied each frame) */
+    rec_figure *recf;           /* the recorder's copy of them (kept, grown as needed) */
+    int recf_cap;
     int nfig, figcap;
     int frame_no;               /* the last frame processed, -1 before one */
     double t_ms;
@@ -145,6 +147,9 @@ struct game {
 };
 
 /* game_query.c */
+/* The folder of path ("." for a bare name): relative profile paths in a
+ * scenario are resolved against it. */
+void game__dir_of(const char *path, char *dir, size_t cap);
 tt_status game__scenario_load_text(game__scenario *s, const char *text, const char *where, const char *base_dir,
                                    tt_err *err);
 tt_status game__scenario_load(game__scenario *s, const char *path, tt_err *err);

@@ -61,6 +61,16 @@ tt_status game__scenario_load_text(game__scenario *s, const char *text, const ch
     return TT_OK;
 }
 
+void game__dir_of(const char *path, char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, cap, ".");
+}
+
 tt_status game__scenario_load(game__scenario *s, const char *path, tt_err *err)
 {
     json_t *root = NULL;
@@ -70,12 +80,7 @@ tt_status game__scenario_load(game__scenario *s, const char *path, tt_err *err)
         return st;
     json_decref(root);
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
+    game__dir_of(path, dir, sizeof dir);
     st = game__scenario_load_text(s, text, path, dir, err);
     free(text);
     return st;

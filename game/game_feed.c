@@ -108,33 +108,10 @@ json_t *game__figure_info(game *g, int tag)
     return json_object_get(g->sc.by_tag, key);
 }
 
-static json_t *game__str_or_null(const json_t *o, const char *k)
+json_t *game__str_or_null(const json_t *o, const char *k)
 {
     const json_t *v = json_object_get(o, k);
     return json_is_string(v) ? json_string(json_string_value(v)) : json_null();
-}
-
-/* The scenario's figures, each with the tag that names it (or null). */
-static json_t *game__roster(game *g)
-{
-    json_t *out = json_array(), *f, *tags = json_object_get(g->sc.root, "tags");
-    size_t i;
-    json_array_foreach(json_object_get(g->sc.root, "figures"), i, f)
-    {
-        json_t *tag = json_null(), *v;
-        const char *k;
-        json_object_foreach(tags, k, v) if (json_equal(v, json_object_get(f, "id")))
-        {
-            json_decref(tag);
-            tag = json_integer(strtol(k, NULL, 10));
-        }
-        json_array_append_new(out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id", game__str_or_null(f, "id"), "tag",
-                                             tag, "side", game__str_or_null(f, "side"), "unit",
-                                             game__str_or_null(f, "unit"), "type", game__str_or_null(f, "type"),
-                                             "weapon", game__str_or_null(f, "weapon"), "quality",
-                                             game__str_or_null(f, "quality")));
-    }
-    return out;
 }
 
 json_t *game__state(game *g)
@@ -159,9 +136,8 @@ json_t *game__state(game *g)
         game__query *q = &g->qs[i];
         if (g->frame_no >= 0 && (g->frame_no < q->from || g->frame_no > q->until))
             continue;
-        json_t *ans = q->last_answer ? json_loads(q->last_answer, 0, NULL) : NULL;
-        json_array_append_new(shown, json_pack("{s:i,s:O,s:o}", "qid", q->qid, "query", q->q, "answer",
-                                               ans ? ans : json_null()));
+        json_array_append_new(shown, json_pack("{s:i,s:O,s:O}", "qid", q->qid, "query", q->q, "answer",
+                                               q->answer ? q->answer : json_null()));
     }
     const json_t *terrain = json_object_get(g->sc.root, "terrain");
     const char *ruleset = json_string_value(json_object_get(g->sc.root, "ruleset"));
@@ -172,7 +148,7 @@ json_t *game__state(game *g)
                      "ruleset", ruleset ? json_string(ruleset) : json_null(), "table",
                      "width_in", g->rig->width_in, "depth_in", g->rig->depth_in, "terrain",
                      terrain ? json_deep_copy(terrain) : json_array(), "figures", figs, "shown", shown, "roster",
-                     g->sc.root ? game__roster(g) : json_array(), "unassigned", unassigned, "camera",
+                     g->sc.roster ? json_incref(g->sc.roster) : json_array(), "unassigned", unassigned, "camera",
                      camera[g->camera_state]);
 }
 

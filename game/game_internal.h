@@ -58,6 +58,7 @@ typedef struct game__query {
     char *text;        /* its compact JSON (owned) */
     int from, until;   /* frames it is shown */
     char *last_answer; /* the answer last recorded / published (owned) */
+    json_t *answer;    /* the same, parsed, for the state (owned) */
 } game__query;
 
 /* The scenario as the game uses it: the rules scene (answers and drawing)
@@ -66,6 +67,7 @@ typedef struct game__scenario {
     overlay_scene *scene; /* NULL without a scenario */
     json_t *root;         /* the scenario JSON (owned), NULL without */
     json_t *by_tag;       /* {"<tag>": figure object} (borrowed from root) */
+    json_t *roster;       /* the figures with their tags, for the state (owned) */
 } game__scenario;
 
 /* ---- the feed (game_feed.c) ---- */
@@ -172,6 +174,7 @@ void game__feed_end(game *g);
 /* The state object (mu held). */
 json_t *game__state(game *g);
 json_t *game__figure_info(game *g, int tag); /* borrowed, or NULL */
+json_t *game__str_or_null(const json_t *o, const char *k); /* new reference */
 
 /* game_table.c */
 void game__table_free(game *g);

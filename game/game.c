@@ -12,13 +12,6 @@
 #include "tt_tmpfile.h"
 #include "usbcam.h"
 
-static double game__now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int game__stopped(const game *g)
 {
     return g->stop_req || (g->stop && *g->stop);
@@ -189,17 +182,6 @@ static void game__camera_event(game *g, const char *state)
     }
 }
 
-static void game__publish_state(game *g)
-{
-    if (!g->o.feed)
-        return;
-    json_t *s = game__state(g);
-    char *txt = s ? json_dumps(s, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
-    json_decref(s);
-    if (txt)
-        game__feed_publish(g, "state", txt);
-}
-
 static tt_status game__record_frame(game *g, int frame_no, double t_ms, const track_event *evs, int ne)
 {
     if (!g->recd || g->rec_failed)
@@ -239,7 +221,7 @@ static tt_status game__redraw(game *g, tt_err *err)
 {
     g->dirty = 0;
     tt_status st = game__answer_and_draw(g, g->frame_no < 0 ? 0 : g->frame_no, (long long)g->t_ms, err);
-    game__publish_state(g);
+    game__publish_state(g, 1);
     return st;
 }
 
@@ -311,7 +293,7 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     st = game__answer_and_draw(g, frame_no, (long long)t_ms, err);
     if (st == TT_OK)
         st = game__record_frame(g, frame_no, t_ms, evs, ne);
-    game__publish_state(g);
+    game__publish_state(g, 0);
     for (int i = 0; g->o.feed && i < ne; i++) {
         char line[512];
         game__event_text(line, sizeof line, frame_no, &evs[i]);
@@ -379,6 +361,8 @@ static tt_status game__idle(game *g, tt_err *err)
     pthread_mutex_lock(&g->mu);
     if (g->dirty)
         st = game__redraw(g, err);
+    else
+        game__feed_flush(g);
     pthread_mutex_unlock(&g->mu);
     return st;
 }

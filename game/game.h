@@ -95,11 +95,28 @@ char *game_state_json(game *g);
 
 /* The live feed: messages "state" (the object above), "event" (moved,
  * appeared, removed) and "answer" ({"qid","query","answer"} when a question
- * is asked or its answer changes).  *cursor starts at 0 (the next message
- * gets the newest state first).  Waits up to timeout_ms for a message.
- * Returns 1 with *event and *data (caller frees), 0 on timeout, -1 once the
- * game has ended.  A viewer too slow to keep up skips to the newest state. */
-int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **event, char **data);
+ * is asked or its answer changes).  *cursor starts at what
+ * game_feed_attach returned.  Waits up to timeout_ms for a message.
+ * Returns 1 with *msg (the caller's reference), 0 on timeout, -1 once the
+ * game has ended.  A viewer too slow to keep up skips to the newest state.
+ *
+ * The state is built only while someone watches: a viewer calls
+ * game_feed_attach before its first game_feed_next (the game then sends a
+ * fresh state, with its next frame or within 50 ms; the viewer's feed
+ * starts after the messages already sent) and game_feed_detach when it
+ * leaves.  A state goes out for every
+ * frame up to GAME_FEED_MAX_HZ frames a second; a faster source (a file read
+ * with --preload) sends the newest frame's state every 1/GAME_FEED_MAX_HZ s,
+ * and the last one as soon as frames pause. */
+#define GAME_FEED_MAX_HZ 60
+/* One message, as Server-Sent Events text ("event: E\ndata: D\n\n"),
+ * shared by every viewer: read-only, handed back with game_feed_release. */
+typedef struct game_feed_msg game_feed_msg;
+const char *game_feed_msg_text(const game_feed_msg *m, size_t *len);
+void game_feed_release(game_feed_msg *m); /* NULL is fine */
+unsigned long long game_feed_attach(game *g); /* the viewer's first cursor */
+void game_feed_detach(game *g);
+int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, game_feed_msg **msg);
 
 /* Ask a question (one rules query, JSON text of len bytes).  It is answered
  * against the tracked positions, drawn from the next frame (at once when

@@ -6,13 +6,6 @@
 
 #include "game_internal.h"
 
-static double game__now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void game__capture_finish(game__capture *c, tt_status st, const tt_err *e)
 {
     c->st = st;
@@ -32,7 +25,7 @@ static void *game__capture_main(void *arg)
         vision_frame_status fs;
         tt_err e = {0};
         tt_status st = vision_source_next(c->src, &f, &t, &fs, &e);
-        double arrived = game__now();
+        double arrived = game__now_ms();
         pthread_mutex_lock(&c->mu);
         if (st != TT_OK || c->quit) {
             game__capture_finish(c, st, &e);

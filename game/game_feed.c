@@ -16,30 +16,65 @@ static json_t *game__r2(double v)
     return json_real(isfinite(v) ? round(v * 100) / 100 : 0);
 }
 
+double game__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 void game__feed_init(game *g)
 {
     pthread_mutex_init(&g->feed_mu, NULL);
     pthread_cond_init(&g->feed_cv, NULL);
 }
 
+struct game_feed_msg {
+    int refs; /* the ring's and each viewer's (atomic) */
+    size_t len;
+    char text[];
+};
+
+const char *game_feed_msg_text(const game_feed_msg *m, size_t *len)
+{
+    *len = m->len;
+    return m->text;
+}
+
+void game_feed_release(game_feed_msg *m)
+{
+    if (m && __atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        free(m);
+}
+
 void game__feed_free(game *g)
 {
     for (int i = 0; i < GAME__FEED; i++)
-        free(g->feed[i].data);
+        game_feed_release(g->feed[i].msg);
     pthread_cond_destroy(&g->feed_cv);
     pthread_mutex_destroy(&g->feed_mu);
 }
 
+/* Formatted once as Server-Sent Events text, then shared by every viewer. */
 void game__feed_publish(game *g, const char *event, char *data)
 {
+    size_t n = strlen(event) + strlen(data) + sizeof "event: \ndata: \n\n";
+    game_feed_msg *fm = malloc(sizeof *fm + n);
+    if (fm) {
+        fm->refs = 1;
+        fm->len = (size_t)snprintf(fm->text, n, "event: %s\ndata: %s\n\n", event, data);
+    }
+    free(data);
+    if (!fm)
+        return; /* out of memory: this message is lost, the next state says it all */
     pthread_mutex_lock(&g->feed_mu);
     unsigned long long seq = ++g->feed_seq;
     game__msg *m = &g->feed[seq % GAME__FEED];
-    free(m->data);
+    game_feed_release(m->msg);
     m->seq = seq;
-    snprintf(m->event, sizeof m->event, "%s", event);
-    m->data = data;
-    if (!strcmp(event, "state"))
+    m->is_state = !strcmp(event, "state");
+    m->msg = fm;
+    if (m->is_state)
         g->state_seq = seq;
     pthread_cond_broadcast(&g->feed_cv);
     pthread_mutex_unlock(&g->feed_mu);
@@ -53,14 +88,70 @@ void game__feed_end(game *g)
     pthread_mutex_unlock(&g->feed_mu);
 }
 
-int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **event, char **data)
+void game__publish_state(game *g, int force)
+{
+    if (!g->o.feed)
+        return;
+    pthread_mutex_lock(&g->feed_mu);
+    int watched = g->viewers > 0;
+    if (g->state_wanted)
+        force = 1;
+    g->state_wanted = 0;
+    pthread_mutex_unlock(&g->feed_mu);
+    double now = game__now_ms();
+    if (!watched || (!force && now - g->state_sent_ms < 1000.0 / GAME_FEED_MAX_HZ)) {
+        g->state_stale = 1;
+        return;
+    }
+    json_t *s = game__state(g);
+    char *txt = s ? json_dumps(s, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
+    json_decref(s);
+    if (!txt) { /* out of memory: tried again */
+        g->state_stale = 1;
+        return;
+    }
+    game__feed_publish(g, "state", txt);
+    g->state_sent_ms = now;
+    g->state_stale = 0;
+}
+
+void game__feed_flush(game *g)
+{
+    pthread_mutex_lock(&g->feed_mu);
+    int wanted = g->state_wanted;
+    pthread_mutex_unlock(&g->feed_mu);
+    if (g->state_stale || wanted)
+        game__publish_state(g, 1);
+}
+
+/* A newcomer starts from the table as it is now: the game thread sends a
+ * fresh state with its next frame, or within 50 ms when none comes.  The
+ * viewer never takes the game's lock. */
+unsigned long long game_feed_attach(game *g)
+{
+    pthread_mutex_lock(&g->feed_mu);
+    g->viewers++;
+    g->state_wanted = 1;
+    unsigned long long cursor = g->feed_seq;
+    pthread_mutex_unlock(&g->feed_mu);
+    return cursor;
+}
+
+void game_feed_detach(game *g)
+{
+    pthread_mutex_lock(&g->feed_mu);
+    g->viewers--;
+    pthread_mutex_unlock(&g->feed_mu);
+}
+
+int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, game_feed_msg **msg)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
     ts.tv_sec += timeout_ms / 1000 + ts.tv_nsec / 1000000000L;
     ts.tv_nsec %= 1000000000L;
-    *event = *data = NULL;
+    *msg = NULL;
     pthread_mutex_lock(&g->feed_mu);
     for (;;) {
         /* a new viewer, or one a whole ring behind: the newest state first */
@@ -74,7 +165,7 @@ int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **e
          * behind gets the table as it is now, and the game's events and
          * answers in order */
         while (*cursor < g->feed_seq && *cursor + 1 < g->state_seq &&
-               !strcmp(g->feed[(*cursor + 1) % GAME__FEED].event, "state"))
+               g->feed[(*cursor + 1) % GAME__FEED].is_state)
             (*cursor)++;
         if (*cursor < g->feed_seq)
             break;
@@ -89,15 +180,9 @@ int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, char **e
     }
     game__msg *m = &g->feed[(*cursor + 1) % GAME__FEED];
     *cursor = m->seq;
-    *event = strdup(m->event);
-    *data = strdup(m->data ? m->data : "{}");
+    *msg = m->msg;
+    __atomic_add_fetch(&m->msg->refs, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&g->feed_mu);
-    if (!*event || !*data) {
-        free(*event);
-        free(*data);
-        *event = *data = NULL;
-        return 0;
-    }
     return 1;
 }
 

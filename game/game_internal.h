@@ -76,8 +76,8 @@ typedef struct game__scenario {
 
 typedef struct game__msg {
     unsigned long long seq;
-    char event[8];
-    char *data;
+    int is_state;
+    game_feed_msg *msg; /* the ring's reference */
 } game__msg;
 
 struct game {
@@ -139,6 +139,12 @@ struct game {
     unsigned long long feed_seq; /* seq of the newest message; 0 = none */
     unsigned long long state_seq; /* seq of the newest state message */
     int ended;
+    int viewers;                  /* attached live viewers */
+    int state_wanted;             /* a viewer came: send a state now */
+    /* game thread, mu held: when the last state went out; whether a frame
+     * since then has not been sent */
+    double state_sent_ms;
+    int state_stale;
 
     /* stats (game thread) */
     int frames;
@@ -167,9 +173,15 @@ void game__projector_close(game *g);
 void game__recorder_failed(game *g, const tt_err *e);
 
 /* game_feed.c */
+double game__now_ms(void); /* a monotonic clock, ms */
 void game__feed_init(game *g);
 void game__feed_free(game *g);
 void game__feed_publish(game *g, const char *event, char *data); /* takes data */
+/* Publish the state for live viewers (mu held): at once when force, else
+ * at most GAME_FEED_MAX_HZ a second (a frame held back is marked stale and
+ * sent by game__feed_flush); nothing while no viewer is attached. */
+void game__publish_state(game *g, int force);
+void game__feed_flush(game *g); /* a stale state, now (mu held) */
 void game__feed_end(game *g);
 /* The state object (mu held). */
 json_t *game__state(game *g);

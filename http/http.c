@@ -92,46 +92,39 @@ static unsigned http__status_code(tt_status st)
 typedef struct http__sse {
     http_server *s;
     unsigned long long cursor;
-    char *pending; /* the rest of a message that did not fit */
+    game_feed_msg *msg; /* the message being sent (a reference), or NULL */
+    const char *text;   /* what is being sent, NULL between messages */
     size_t off, len;
     int idle_ms;
 } http__sse;
 
 static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
+    static const char still_here[] = ": still here\n\n"; /* keeps proxies and timeouts at bay */
     http__sse *v = cls;
     (void)pos;
-    while (!v->pending) {
-        char *ev = NULL, *data = NULL;
-        int r = game_feed_next(v->s->g, &v->cursor, 1000, &ev, &data);
+    while (!v->text) {
+        int r = game_feed_next(v->s->g, &v->cursor, 1000, &v->msg);
         if (r < 0)
             return MHD_CONTENT_READER_END_OF_STREAM;
         if (r == 0) {
             v->idle_ms += 1000;
             if (v->idle_ms < 5000)
                 continue;
-            v->idle_ms = 0;
-            v->pending = strdup(": still here\n\n"); /* keeps proxies and timeouts at bay */
-        } else {
-            v->idle_ms = 0;
-            size_t n = strlen(ev) + strlen(data) + 32;
-            v->pending = malloc(n);
-            if (v->pending)
-                snprintf(v->pending, n, "event: %s\ndata: %s\n\n", ev, data);
-        }
-        free(ev);
-        free(data);
-        if (!v->pending)
-            return MHD_CONTENT_READER_END_WITH_ERROR;
+            v->text = still_here;
+            v->len = sizeof still_here - 1;
+        } else
+            v->text = game_feed_msg_text(v->msg, &v->len);
+        v->idle_ms = 0;
         v->off = 0;
-        v->len = strlen(v->pending);
     }
     size_t n = v->len - v->off < max ? v->len - v->off : max;
-    memcpy(buf, v->pending + v->off, n);
+    memcpy(buf, v->text + v->off, n);
     v->off += n;
     if (v->off == v->len) {
-        free(v->pending);
-        v->pending = NULL;
+        game_feed_release(v->msg);
+        v->msg = NULL;
+        v->text = NULL;
     }
     return (ssize_t)n;
 }
@@ -139,10 +132,11 @@ static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void http__sse_free(void *cls)
 {
     http__sse *v = cls;
+    game_feed_detach(v->s->g);
     pthread_mutex_lock(&v->s->mu);
     v->s->viewers--;
     pthread_mutex_unlock(&v->s->mu);
-    free(v->pending);
+    game_feed_release(v->msg);
     free(v);
 }
 
@@ -163,6 +157,7 @@ static enum MHD_Result http__live(http_server *s, struct MHD_Connection *c)
         return http__error(c, 500, "out of memory");
     }
     v->s = s;
+    v->cursor = game_feed_attach(s->g);
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, http__sse_read, v,
                                                                http__sse_free);
     if (!r) {

@@ -18,7 +18,7 @@ for n in $names; do
     record) "$build/tests/record/bench_record" ;;
     render) "$build/tests/render_tests/bench_render" --frames 3 ;;
     scenario) "$build/tests/hostile/bench_scenario_load" ;;
-    http) python3 "$(dirname "$0")/../tests/http/bench_http.py" "$build/tabletrack" "$(dirname "$0")/.." ;;
+    http) python3 "$(dirname "$0")/../tests/http/bench_http.py" "$build/tabletrack" "$build/tt-render" "$cache" ;;
     *) echo "unknown benchmark $n" >&2; exit 2 ;;
   esac
   echo

@@ -5,6 +5,7 @@ sample (a video: the server stays up with the last state after it ends).
 
 usage: test_http_api.py TABLETRACK SOURCE_ROOT"""
 import json
+import re
 import os
 import socket
 import sqlite3
@@ -27,27 +28,34 @@ def check(cond, what):
 
 
 def sse_events(srv, n, timeout=20):
-    """The first n (event, data) pairs of /api/live, read with a raw socket."""
+    """The first n (event, data) pairs of /api/live, read with a raw socket
+    over HTTP/1.0 (no chunked framing: the bytes are the event stream).
+    Every message must be well formed: "event: NAME" and one "data: JSON"
+    line, or a ": comment"; nothing else, not a stray byte."""
     host, port = srv.base[len("http://"):].split(":")
     s = socket.create_connection((host, int(port)), timeout=timeout)
-    s.sendall(b"GET /api/live HTTP/1.1\r\nHost: x\r\n\r\n")
-    buf, out = b"", []
+    s.sendall(b"GET /api/live HTTP/1.0\r\nHost: x\r\n\r\n")
+    buf, out, head = b"", [], None
     deadline = time.time() + timeout
     while len(out) < n and time.time() < deadline:
         chunk = s.recv(65536)
         if not chunk:
             break
         buf += chunk
+        if head is None:
+            if b"\r\n\r\n" not in buf:
+                continue
+            head, buf = buf.split(b"\r\n\r\n", 1)
+            check(b"text/event-stream" in head and b"chunked" not in head.lower(),
+                  "/api/live answers an event stream: %r" % head[:200])
         while b"\n\n" in buf:
             block, buf = buf.split(b"\n\n", 1)
-            ev, data = None, None
-            for line in block.decode(errors="replace").split("\n"):
-                if line.startswith("event: "):
-                    ev = line[7:]
-                elif line.startswith("data: "):
-                    data = line[6:]
-            if ev:
-                out.append((ev, data))
+            m = re.fullmatch(rb"event: (\w+)\ndata: ([^\n]*)", block)
+            if m is None:
+                check(re.fullmatch(rb": [^\n]*", block) is not None, "a well-formed SSE message: %r" % block[:120])
+                continue
+            json.loads(m.group(2))  # raises on anything but one JSON value
+            out.append((m.group(1).decode(), m.group(2).decode()))
     s.close()
     return out
 

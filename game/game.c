@@ -634,6 +634,15 @@ char *game_scenario_json(game *g)
     return t;
 }
 
+char *game_rules_json(game *g)
+{
+    pthread_mutex_lock(&g->mu);
+    char *t = g->sc.profile ? json_dumps(g->sc.profile, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
+                            : strdup("{}");
+    pthread_mutex_unlock(&g->mu);
+    return t;
+}
+
 tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
 {
     game__scenario n = {0};

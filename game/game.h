@@ -136,6 +136,11 @@ tt_status game_table_png(game *g, double ppi, unsigned char **png, size_t *len, 
 /* The scenario now as JSON text ("{}" without one).  Caller frees. */
 char *game_scenario_json(game *g);
 
+/* The profile of the scenario's ruleset as JSON text (its weapons, charge,
+ * movement...: what the page may offer to ask), "{}" without a scenario.
+ * Caller frees. */
+char *game_rules_json(game *g);
+
 /* Replace the scenario (JSON text) after validating it as --scenario is.
  * Applied at once; with a --scenario file it is written there atomically,
  * the old one kept as FILE.bak. */

@@ -68,6 +68,7 @@ typedef struct game__scenario {
     json_t *root;         /* the scenario JSON (owned), NULL without */
     json_t *by_tag;       /* {"<tag>": figure object} (borrowed from root) */
     json_t *roster;       /* the figures with their tags, for the state (owned) */
+    json_t *profile;      /* its ruleset's profile, for the page's menus (owned) */
 } game__scenario;
 
 /* ---- the feed (game_feed.c) ---- */

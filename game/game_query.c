@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "game_internal.h"
+#include "rules.h"
 #include "tt_json.h"
 #include "tt_line.h"
 
@@ -80,6 +81,14 @@ tt_status game__scenario_load_text(game__scenario *s, const char *text, const ch
         game__scenario_free(&n);
         return st;
     }
+    /* the profile the scene was built from (it loaded, so it is found) */
+    char path[4096];
+    const char *ruleset = json_string_value(json_object_get(n.root, "ruleset"));
+    if (ruleset && ((st = rules_profile_path(ruleset, base_dir, game__data_dirs(), path, sizeof path, err)) != TT_OK ||
+                    (st = tt_json_load_file(path, &n.profile, err)) != TT_OK)) {
+        game__scenario_free(&n);
+        return st;
+    }
     game__scenario_free(s);
     *s = n;
     return TT_OK;
@@ -115,6 +124,7 @@ void game__scenario_free(game__scenario *s)
     overlay_scene_destroy(s->scene);
     json_decref(s->by_tag);
     json_decref(s->roster);
+    json_decref(s->profile);
     json_decref(s->root);
     memset(s, 0, sizeof *s);
 }

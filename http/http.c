@@ -233,6 +233,8 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
         return http__json(c, 200, game_state_json(s->g));
     if (get && !strcmp(url, "/api/scenario"))
         return http__json(c, 200, game_scenario_json(s->g));
+    if (get && !strcmp(url, "/api/rules"))
+        return http__json(c, 200, game_rules_json(s->g));
     if (get && !strcmp(url, "/api/live"))
         return http__live(s, c);
     if (get && !strcmp(url, "/api/table.png"))
@@ -244,7 +246,7 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
     if (!is_query && !is_scen)
         return http__error(c, 404,
                            "no such page: the table is at /, the API at /api/state, /api/live, /api/query, "
-                           "/api/table.png and /api/scenario");
+                           "/api/table.png, /api/scenario and /api/rules");
     if (!(post && !strcmp(url, "/api/query")) && !del && !(put && is_scen))
         return http__error(c, 405, "method not allowed here: POST /api/query, DELETE /api/query[/N], "
                                    "PUT /api/scenario");

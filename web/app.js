@@ -10,16 +10,31 @@
   var $ = function (id) { return document.getElementById(id); };
   var state = null, layers = null, boardKey = '', figEls = {}, sel = null, pending = null;
   var mode = 'play', trace = [], scenario = null, photo = null;
-  var QUESTIONS = [
-    {q: 'fire', label: 'Fire at\u2026', needs: 'figure'},
-    {q: 'los', label: 'Line of sight to\u2026', needs: 'figure'},
-    {q: 'aspect', label: 'Flank or rear of\u2026', needs: 'figure'},
-    {q: 'move', label: 'Move to\u2026', needs: 'point'},
-    {q: 'grape', label: 'Grape', needs: null},
-    {q: 'ball', label: 'Cannonball at\u2026', needs: 'figure'},
-    {q: 'command', label: 'Command radius', needs: null},
-    {q: 'visibility', label: 'What it sees', needs: null}
-  ];
+  var rules = null, rulesFor;  /* the ruleset's profile (GET /api/rules), for the menus */
+  /* What a figure may be asked, from its weapon and the ruleset's profile. */
+  function questionsFor(f) {
+    var r = null;
+    (state.roster || []).forEach(function (x) { if (x.id === f.id) r = x; });
+    var w = rules && rules.weapons && r && r.weapon ? rules.weapons[r.weapon] || null : null;
+    var out = [];
+    if (!w || !w.deviation || w.brackets || w.dice) out.push({q: 'fire', label: 'Fire at\u2026', needs: 'figure'});
+    out.push({q: 'los', label: 'Line of sight to\u2026', needs: 'figure'});
+    if (w && w.grape) out.push({q: 'grape', label: 'Grape', needs: null});
+    if (w && w.ball) out.push({q: 'ball', label: 'Cannonball at\u2026', needs: 'figure'});
+    if (w && w.deviation)
+      out.push({q: 'deviate', label: (w.blast_radius_in ? 'Shell' : 'Shot') + ' lands\u2026', needs: 'point',
+                dev: w.deviation, weapon: r.weapon});
+    else if (w && w.blast_radius_in)
+      out.push({q: 'blast', label: 'Blast at\u2026', needs: 'point', weapon: r.weapon});
+    out.push({q: 'move', label: 'Move to\u2026', needs: 'point'});
+    var ch = rules && rules.charge;
+    if (ch && (!ch.inches || (r && r.type && ch.inches[r.type] !== undefined)))
+      out.push({q: 'charge', label: 'Charge\u2026', needs: 'figure'});
+    out.push({q: 'aspect', label: 'Flank or rear of\u2026', needs: 'figure'});
+    out.push({q: 'command', label: 'Command radius', needs: null});
+    out.push({q: 'visibility', label: 'What it sees', needs: null});
+    return out;
+  }
 
   function api(method, path, body) {
     var h = {};
@@ -57,7 +72,9 @@
   }
 
   function drawBoard() {
-    var key = state.table.width_in + 'x' + state.table.depth_in + JSON.stringify(state.terrain) + mode +
+    /* setting up: the pieces as edited, before they are saved */
+    var terrain = mode === 'setup' && scenario ? scenario.terrain || [] : state.terrain;
+    var key = state.table.width_in + 'x' + state.table.depth_in + JSON.stringify(terrain) + mode +
               (photo ? 'p' : '');
     if (key === boardKey) return;
     boardKey = key;
@@ -65,7 +82,7 @@
     if (mode === 'setup' && photo)
       TTDraw.el('image', {href: photo, x: 0, y: 0, width: state.table.width_in, height: state.table.depth_in,
                           preserveAspectRatio: 'none', opacity: 0.85}, layers.terrain);
-    state.terrain.forEach(function (t) {
+    terrain.forEach(function (t) {
       TTDraw.terrain(layers.terrain, {id: t.id, kind: t.kind, pts: t.polygon || t.line || [], closed: !!t.polygon});
     });
     figEls = {};
@@ -90,6 +107,14 @@
   }
 
   /* what an answer looks like on the page (the felt shows the full drawing) */
+  /* The blast's radius: the question's, else its weapon's in the profile. */
+  function blastRadius(q) {
+    if (q.radius_in) return q.radius_in;
+    var wname = q.weapon;
+    (state.roster || []).forEach(function (r) { if (!wname && r.id === q.from) wname = r.weapon; });
+    var w = rules && rules.weapons && wname ? rules.weapons[wname] : null;
+    return w && w.blast_radius_in ? w.blast_radius_in : (q.q === 'blast' ? 1 : 0);
+  }
   function drawAnswers() {
     layers.over.textContent = '';
     state.shown.forEach(function (s) {
@@ -100,8 +125,14 @@
         TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: [to.x, to.y], colour: colour, solid: ok});
       if (from && Array.isArray(q.to))
         TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: q.to, colour: colour, solid: ok});
-      if (Array.isArray(q.at))
-        TTDraw.prim(layers.over, {type: 'circle', c: q.at, r: q.radius_in || 1, colour: TTDraw.ROLE.blast});
+      if (Array.isArray(q.at) && q.q === 'blast')
+        TTDraw.prim(layers.over, {type: 'circle', c: q.at, r: blastRadius(q), colour: TTDraw.ROLE.blast});
+      if (q.q === 'deviate' && Array.isArray(a.impact)) {
+        if (from) TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: q.at, colour: TTDraw.ROLE.clear, solid: false});
+        TTDraw.prim(layers.over, {type: 'line', a: q.at, b: a.impact, colour: TTDraw.ROLE.blast, solid: true});
+        if (a.went_off !== false && blastRadius(q))
+          TTDraw.prim(layers.over, {type: 'circle', c: a.impact, r: blastRadius(q), colour: TTDraw.ROLE.blast});
+      }
       (a.targets || a.hit || []).forEach(function (id) {
         var f = findFig(id);
         if (f) TTDraw.prim(layers.over, {type: 'ring', fig: f}, function () { return {x: f.x, y: f.y, r: 0.55}; });
@@ -146,6 +177,20 @@
       return {big: (a.hit || []).length + ' hit', small: (a.hit || []).join(', ') || 'nobody'};
     case 'command':
       return {big: 'In command', small: (a.units || []).join(', ') || 'nobody'};
+    case 'charge':
+      if (a.allowed_range_in)
+        return {big: a.distance_in + '" to contact', small: 'a charge moves ' + a.allowed_range_in[0] + ' to ' +
+                                                             a.allowed_range_in[1] + '" on the roll' +
+                                                             ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
+      if (a.allowed_in === null || a.allowed_in === undefined)
+        return {big: 'Cannot charge', bad: true, small: a.rule || ''};
+      return {big: a.ok ? 'Charge reaches ' + a.target : 'Charge falls short', bad: !a.ok,
+              small: a.distance_in + '" of ' + a.allowed_in + '"' +
+                     ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
+    case 'deviate':
+      if (a.went_off === false) return {big: 'A dud: no blast', small: 'lands at (' + a.impact.join(', ') + ')'};
+      return {big: (a.hit || []).length + ' hit', small: 'lands at (' + a.impact.join(', ') + '): ' +
+                                                          ((a.hit || []).join(', ') || 'nobody')};
     default:
       return {big: q.q, small: JSON.stringify(a)};
     }
@@ -221,7 +266,7 @@
     var m = $('menu');
     m.textContent = '';
     text($('hint'), figName(f) + ': what do you want to know?');
-    QUESTIONS.forEach(function (item) {
+    questionsFor(f).forEach(function (item) {
       var b = node('button', '', m, item.label);
       b.type = 'button';
       b.setAttribute('data-q', item.q);
@@ -250,6 +295,66 @@
     });
     m.hidden = false;
   }
+  /* The dice the players rolled for a shot aimed at pt, by the weapon's
+   * kind of deviation; the table answers where it lands. */
+  function diceForm(item, pt) {
+    var d = item.dev, m = $('menu'), who = sel, inputs = {};
+    m.textContent = '';
+    text($('hint'), item.label.split(' ')[0] + ' aimed at (' + pt[0] + ', ' + pt[1] + '): what did the dice show?');
+    function die(name, label, lo, hi) {
+      var l = node('label', 'die', m, label + ' (' + lo + '\u2013' + hi + ')');
+      var i = node('input', '', l);
+      i.type = 'number';
+      i.min = lo;
+      i.max = hi;
+      i.inputMode = 'numeric';
+      i.name = name;
+      inputs[name] = i;
+      return l;
+    }
+    function sides(spec) { var x = /^(\d+)d(\d+)/.exec(spec || '1d6'); return [+x[1], x[1] * x[2]]; }
+    if (d.axes) {
+      var lsIn, lrIn, r = sides(d.distance);
+      die('long_short', 'Long / short die', 1, d.axes);
+      lsIn = die('long_short_in', 'Inches long or short', r[0], r[1]);
+      die('left_right', 'Left / right die', 1, d.axes);
+      lrIn = die('left_right_in', 'Inches left or right', r[0], r[1]);
+      var off = function (v) { return +v === d.off_low || +v === d.off_high; };
+      var show = function () {
+        lsIn.hidden = !off(inputs.long_short.value);
+        lrIn.hidden = !off(inputs.left_right.value);
+      };
+      inputs.long_short.addEventListener('input', show);
+      inputs.left_right.addEventListener('input', show);
+      show();
+    } else if (d.dud) {
+      die('explodes', 'Does it go off? die', 1, d.dud_die || 6);
+    } else if (d.clock) {
+      var s2 = sides(d.distance), c2 = sides(d.critical);
+      die('clock', 'Direction die (12 = straight on)', 1, d.clock);
+      die('distance', 'Distance dice', Math.min(s2[0], c2[0]), Math.max(s2[1], c2[1]));
+      var cl = node('label', 'die', m, 'Critical miss ');
+      var cb = node('input', '', cl);
+      cb.type = 'checkbox';
+      inputs.critical = cb;
+    }
+    var go = node('button', '', m, 'Where does it land?');
+    go.type = 'button';
+    go.setAttribute('data-q', 'deviate-go');
+    go.addEventListener('click', function () {
+      var dice = {}, q = {q: 'deviate', from: who.id, at: pt, weapon: item.weapon, dice: dice};
+      Object.keys(inputs).forEach(function (k) {
+        var i = inputs[k];
+        if (k === 'critical') { if (i.checked) q.critical = true; return; }
+        if (i.value !== '' && !(i.parentNode && i.parentNode.hidden)) dice[k] = +i.value;
+      });
+      ask(q);
+    });
+    pending = null;
+    m.hidden = false;
+    var first = m.querySelector('input');
+    if (first) first.focus();
+  }
   function tablePoint(ev) {
     var p = svg.createSVGPoint();
     p.x = ev.clientX;
@@ -272,7 +377,11 @@
     if (g) state.figures.forEach(function (x) { if (String(x.tag) === g.getAttribute('data-tag')) f = x; });
     if (pending && sel) {
       if (pending.needs === 'figure' && f && f.id) return ask({q: pending.q, from: sel.id, to: f.id});
-      if (pending.needs === 'point' && !f) return ask({q: pending.q, from: sel.id, to: pt});
+      if (pending.needs === 'point' && !f) {
+        if (pending.q === 'deviate') return diceForm(pending, pt);
+        if (pending.q === 'blast') return ask({q: 'blast', at: pt, weapon: pending.weapon});
+        return ask({q: pending.q, from: sel.id, to: pt});
+      }
       return;
     }
     if (f && f.id) return openMenu(f);
@@ -289,6 +398,10 @@
     $('tab-setup').classList.toggle('on', m === 'setup');
     trace = [];
     if (m === 'setup') {
+      /* the scenario as saved now: the lists wait for it */
+      scenario = null;
+      setupKey = '';
+      $('terrain-list').textContent = '';
       photo = 'api/table.png?ppi=10&t=' + Date.now();
       api('GET', '/api/scenario').then(function (s) {
         scenario = s;
@@ -301,32 +414,77 @@
   }
   $('tab-play').addEventListener('click', function () { setMode('play'); });
   $('tab-setup').addEventListener('click', function () { setMode('setup'); });
-  Object.keys(TTDraw.TERRAIN).forEach(function (k) { node('option', '', $('kind'), k).value = k; });
+  /* the terrain kinds of the ruleset (its profile), else every kind drawn */
+  function terrainKinds() {
+    return rules && rules.terrain ? Object.keys(rules.terrain) : Object.keys(TTDraw.TERRAIN);
+  }
+  function fillKinds(sel, value) {
+    sel.textContent = '';
+    var kinds = terrainKinds();
+    if (value && kinds.indexOf(value) < 0) kinds = kinds.concat([value]);
+    kinds.forEach(function (k) { node('option', '', sel, k).value = k; });
+    if (value) sel.value = value;
+  }
+  fillKinds($('kind'));
   $('undo').addEventListener('click', function () { trace.pop(); render(); });
   $('finish').addEventListener('click', function () {
     if (!scenario) return;
-    var kind = $('kind').value, closed = trace.length >= 3;
+    var closed = trace.length >= 3;
     if (trace.length < 2) return text($('setup-msg'), 'Tap at least 2 points (3 for an area).');
-    var n = 1, id;
-    do { id = kind + '-' + n++; } while ((scenario.terrain || []).some(function (t) { return t.id === id; }));
-    var piece = {id: id, kind: kind};
+    var piece;
+    if (editing >= 0 && scenario.terrain[editing]) { /* redrawn: same id and kind, new corners */
+      piece = scenario.terrain[editing];
+      delete piece.polygon;
+      delete piece.line;
+      text($('setup-msg'), 'Redrew ' + piece.id + '. Save to use it.');
+    } else {
+      var kind = $('kind').value, n = 1, id;
+      do { id = kind + '-' + n++; } while ((scenario.terrain || []).some(function (t) { return t.id === id; }));
+      piece = {id: id, kind: kind};
+      scenario.terrain = (scenario.terrain || []).concat([piece]);
+      text($('setup-msg'), 'Added ' + id + '. Save to use it.');
+    }
     piece[closed ? 'polygon' : 'line'] = trace;
-    scenario.terrain = (scenario.terrain || []).concat([piece]);
     trace = [];
-    text($('setup-msg'), 'Added ' + id + '. Save to use it.');
-    drawSetup();
+    editing = -1;
     render();
   });
+  var editing = -1, setupKey = '';
   function drawSetup() {
     if (!scenario) return;
+    /* rebuilt only when it changed: a list open for choosing stays open */
+    var key = JSON.stringify([scenario.terrain, state.unassigned, scenario.tags, editing]);
+    if (key === setupKey) return;
+    setupKey = key;
     var list = $('terrain-list');
     list.textContent = '';
     (scenario.terrain || []).forEach(function (t, i) {
-      var li = node('li', '', list);
-      node('span', '', li, (t.id || '?') + ' (' + t.kind + ')');
+      var li = node('li', editing === i ? 'editing' : '', list);
+      node('span', '', li, t.id || '?');
+      var k = node('select', '', li);
+      k.setAttribute('aria-label', 'kind of ' + (t.id || 'piece'));
+      fillKinds(k, t.kind);
+      k.addEventListener('change', function () {
+        t.kind = k.value;
+        text($('setup-msg'), (t.id || 'The piece') + ' is now ' + t.kind + '. Save to use it.');
+        render();
+      });
+      var r = node('button', '', li, 'Redraw');
+      r.type = 'button';
+      r.addEventListener('click', function () {
+        editing = i;
+        trace = [];
+        text($('setup-msg'), 'Tap the new corners of ' + (t.id || 'the piece') + ', then Finish.');
+        render();
+      });
       var b = node('button', '', li, 'Delete');
       b.type = 'button';
-      b.addEventListener('click', function () { scenario.terrain.splice(i, 1); drawSetup(); });
+      b.addEventListener('click', function () {
+        scenario.terrain.splice(i, 1);
+        editing = -1;
+        text($('setup-msg'), 'Deleted ' + (t.id || 'the piece') + '. Save to use it.');
+        render();
+      });
     });
     var un = $('unassigned');
     un.textContent = '';
@@ -371,6 +529,14 @@
   if (!KEY) $('nokey').hidden = false;
   function onState(s) {
     state = s;
+    if (s.ruleset !== rulesFor) {
+      rulesFor = s.ruleset;
+      api('GET', '/api/rules').then(function (r) {
+        rules = r;
+        fillKinds($('kind'));
+        setupKey = '';
+      }).catch(function () { rules = null; });
+    }
     render();
   }
   function connect() {

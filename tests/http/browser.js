@@ -138,6 +138,71 @@ async function cardText(page) {
     result.menu_closed = await page.$eval('#menu', (m) => getComputedStyle(m).display === 'none');
     await page.screenshot({path: path.join(outDir, 'phone-blocked.png')});
 
+    // the menus follow each figure's weapon: a gun has grape and ball, a
+    // mortar is aimed at a spot and the dice decide where the shell lands
+    await tapFigure(page, 'gun1');
+    await page.waitForSelector('#menu:not([hidden]) button[data-q="grape"]');
+    result.gun_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
+    await tapFigure(page, 'mortar1');
+    await page.waitForSelector('#menu:not([hidden]) button[data-q="deviate"]');
+    result.mortar_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
+    await page.screenshot({path: path.join(outDir, 'phone-mortar-menu.png')});
+    await page.tap('#menu button[data-q="deviate"]');
+    const s1 = await state(page), m1 = s1.figures.find((f) => f.id === 'mortar1');
+    const gun = s1.figures.find((f) => f.id === 'gun1');
+    let aim = null;  // an empty spot on the way to the gun
+    for (let k = 0.5; k < 0.95 && !aim; k += 0.05) {
+      const x = m1.x + k * (gun.x - m1.x), y = m1.y + k * (gun.y - m1.y);
+      if (s1.figures.every((f) => Math.hypot(f.x - x, f.y - y) > 1.5)) aim = [x, y];
+    }
+    result.aim = aim;
+    await tapTable(page, aim[0], aim[1]);
+    await page.waitForSelector('#menu:not([hidden]) input[name="long_short"]');
+    result.inch_die_hidden_first = await page.$eval('input[name="long_short_in"]', (i) => i.parentNode.hidden);
+    await page.type('input[name="long_short"]', '6');  // long: a die of inches appears
+    result.inch_die_shown_when_long = await page.$eval('input[name="long_short_in"]', (i) => !i.parentNode.hidden);
+    await page.type('input[name="long_short_in"]', '2');
+    await page.type('input[name="left_right"]', '3');  // on target left-right
+    await page.screenshot({path: path.join(outDir, 'phone-dice.png')});
+    await page.tap('#menu button[data-q="deviate-go"]');
+    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'deviate'), {timeout: 10000});
+    result.deviate_card = await cardText(page);
+    result.deviate_shown = (await state(page)).shown.find((s) => s.query.q === 'deviate');
+    await page.screenshot({path: path.join(outDir, 'phone-deviate.png')});
+
+    // a charge: how far, and does it reach
+    await tapFigure(page, 'crew1');
+    await page.waitForSelector('#menu:not([hidden]) button[data-q="charge"]');
+    result.crew_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
+    await page.tap('#menu button[data-q="charge"]');
+    await tapFigure(page, 'fus1');
+    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'charge'), {timeout: 10000});
+    result.charge_card = await cardText(page);
+    result.charge_answer = (await state(page)).shown.find((s) => s.query.q === 'charge').answer;
+
+    // set up again: the rubble becomes woods, the house is redrawn
+    await page.tap('#tab-setup');
+    await page.waitForFunction(() => document.querySelectorAll('#terrain-list li select').length > 0);
+    result.kinds_offered = await page.$$eval('#kind option', (o) => o.map((x) => x.value));
+    const pieces = await page.$$eval('#terrain-list li span', (s) => s.map((x) => x.textContent));
+    const ir = pieces.indexOf('rubble'), ih = pieces.indexOf('house');
+    await page.select('#terrain-list li:nth-child(' + (ir + 1) + ') select', 'woods');
+    const redraw = await page.$$('#terrain-list li button');
+    const hb = (await Promise.all(redraw.map((b) => b.evaluate((x) => x.textContent + '|' + x.parentNode.firstChild.textContent))))
+      .indexOf('Redraw|house');
+    await redraw[hb].tap();
+    for (const [x, y] of [[26, 4], [30, 4], [30, 7], [26, 7]]) await tapTable(page, x, y);
+    await page.tap('#finish');
+    await page.screenshot({path: path.join(outDir, 'phone-edit.png')});
+    await page.tap('#save');
+    await page.waitForFunction(() => /Saved|Not saved/.test(document.getElementById('setup-msg').textContent),
+                               {timeout: 10000});
+    result.edit_saved = await page.$eval('#setup-msg', (e) => e.textContent);
+    await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'rubble' && t.kind === 'woods'),
+                               {timeout: 10000});
+    result.edited_terrain = (await state(page)).terrain.filter((t) => t.id === 'rubble' || t.id === 'house');
+    await page.tap('#tab-play');
+
     // a laptop sees the same
     await page.setViewport({width: 1400, height: 900, deviceScaleFactor: 1});
     await new Promise((r) => setTimeout(r, 500));

@@ -216,6 +216,12 @@ def run(srv):
     st, j = srv.json("DELETE", "/api/query", key="testkey")
     check(st == 200 and srv.json("GET", "/api/state")[1]["shown"] == [], "DELETE /api/query clears the table")
 
+    # the ruleset's profile, for the page's menus
+    st, r = srv.json("GET", "/api/rules")
+    check(st == 200 and r.get("ruleset") == "into-the-breach" and "deviation" in r["weapons"]["mortar"]
+          and "grape" in r["weapons"]["artillery"] and "building" in r["terrain"],
+          "GET /api/rules: the scenario's ruleset with its weapons and terrain")
+
     # a new scenario: validated, applied, written with a .bak
     with open(srv.scenario) as fh:
         old_text = fh.read()

@@ -48,8 +48,33 @@ def main():
         r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
         print(json.dumps(r, indent=1))
         check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
-        check(set(r.get("menu", [])) >= {"fire", "los", "grape", "move", "command", "visibility"},
-              "tapping a figure offers its questions: %s" % r.get("menu"))
+        check(set(r.get("menu", [])) >= {"fire", "los", "move", "charge", "command", "visibility"} and
+              not set(r.get("menu", [])) & {"grape", "ball", "deviate"},
+              "tapping a musketeer offers what a musket allows: %s" % r.get("menu"))
+        check(set(r.get("gun_menu", [])) >= {"fire", "grape", "ball"}, "a gun offers grape and ball: %s" % r.get("gun_menu"))
+        check("deviate" in r.get("mortar_menu", []) and "grape" not in r.get("mortar_menu", []),
+              "a mortar is aimed at a spot: %s" % r.get("mortar_menu"))
+        check(r.get("inch_die_hidden_first") is True and r.get("inch_die_shown_when_long") is True,
+              "the die of inches is asked for only when the shell goes long or short")
+        dev = r.get("deviate_shown") or {}
+        check(dev.get("query", {}).get("dice") == {"long_short": 6, "long_short_in": 2, "left_right": 3},
+              "the dice typed are sent: %s" % dev.get("query"))
+        imp, aim = (dev.get("answer") or {}).get("impact"), r.get("aim")
+        check(imp is not None and aim is not None and 1.9 < ((imp[0] - aim[0]) ** 2 + (imp[1] - aim[1]) ** 2) ** 0.5 < 2.1,
+              "the shell lands 2\" long of the aim point: %s from %s" % (imp, aim))
+        check("lands at" in r.get("deviate_card", ""), "the card says where it lands: %r" % r.get("deviate_card"))
+        check("to contact" in r.get("charge_card", "") or "Charge" in r.get("charge_card", ""),
+              "the charge card: %r" % r.get("charge_card"))
+        check(set(r.get("kinds_offered", [])) == {"building", "wall", "hedge", "woods", "hill", "river", "rough",
+                                                   "breastworks"},
+              "the set-up offers the ruleset's terrain kinds: %s" % r.get("kinds_offered"))
+        ed = {t["id"]: t for t in r.get("edited_terrain", [])}
+        check(ed.get("rubble", {}).get("kind") == "woods", "a piece's kind is changed: %s" % ed.get("rubble"))
+        poly = ed.get("house", {}).get("polygon") or []
+        check(ed.get("house", {}).get("kind") == "building" and len(poly) == 4 and
+              all(abs(p[0] - q[0]) <= 0.1 and abs(p[1] - q[1]) <= 0.1
+                  for p, q in zip(poly, [[26, 4], [30, 4], [30, 7], [26, 7]])),
+              "a piece is redrawn, keeping its id and kind: %s" % ed.get("house"))
         card = r.get("fire_card", "")
         check("to hit" in card or "No shot" in card, "the answer card reads as a player would: %r" % card)
         check("range" in card, "the card names the range: %r" % card)
@@ -62,7 +87,8 @@ def main():
         check(r.get("menu_closed") is True, "the question menu closes once the question is asked")
         check(r.get("outside_requests") == [], "the page asks nothing of any other server: %s" % r.get("outside_requests"))
         check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
-        for shot in ("phone-table", "phone-menu", "phone-answer", "phone-setup", "phone-blocked", "laptop-table"):
+        for shot in ("phone-table", "phone-menu", "phone-answer", "phone-setup", "phone-blocked", "phone-mortar-menu",
+                     "phone-dice", "phone-deviate", "phone-edit", "laptop-table"):
             check(os.path.getsize(os.path.join(out, shot + ".png")) > 10000, "screenshot %s.png" % shot)
         with open(srv.scenario) as fh:
             check(any(t["id"] == "building-1" for t in json.load(fh)["terrain"]), "the scenario file holds it")
@@ -72,7 +98,9 @@ def main():
         db = sqlite3.connect("file:%s?mode=ro" % srv.record, uri=True)
         qs = [json.loads(q) for (q,) in db.execute("SELECT query_json FROM query ORDER BY id")]
         db.close()
-        check({"q": "fire", "from": "gren1", "to": "fus1"} in qs and {"q": "los", "from": "gren1", "to": "fus1"} in qs,
+        check({"q": "fire", "from": "gren1", "to": "fus1"} in qs and {"q": "los", "from": "gren1", "to": "fus1"} in qs
+              and any(q.get("q") == "deviate" and q.get("dice") for q in qs)
+              and {"q": "charge", "from": "crew1", "to": "fus1"} in qs,
               "the recording holds the questions asked from the phone: %s" % qs)
         srv.cleanup()
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")

@@ -8,6 +8,7 @@ import json
 import re
 import os
 import socket
+import subprocess
 import sqlite3
 import sys
 import threading
@@ -58,6 +59,20 @@ def sse_events(srv, n, timeout=20):
             out.append((m.group(1).decode(), m.group(2).decode()))
     s.close()
     return out
+
+
+def newest_overlay(srv):
+    names = sorted(n for n in os.listdir(srv.overlay_dir) if n.endswith(".png"))
+    return os.path.join(srv.overlay_dir, names[-1]) if names else None
+
+
+def zbar(png):
+    """The QR codes zbarimg reads in a PNG (a list of texts)."""
+    if png is None:
+        return ["no projector image was written"]
+    p = subprocess.run(["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png],
+                       capture_output=True, text=True)
+    return [l for l in p.stdout.splitlines() if l]
 
 
 def raw(srv, head, body=b""):
@@ -123,6 +138,12 @@ def run(srv):
     time.sleep(0.5)
     check(srv.json("GET", "/api/state")[1]["frame"] == frame_end, "the last state is kept after the source ended")
 
+    # the felt shows the table's address as a QR code until the first
+    # question: a real decoder (zbarimg, zbar-tools) reads it off the
+    # projector image
+    qr_before = zbar(newest_overlay(srv))
+    check(qr_before == [srv.url], "the projector image holds the table's address as a QR code: %s" % qr_before)
+
     # the page and its parts are served from the binary
     st, h, body = srv.request("GET", "/")
     check(st == 200 and h.get("Content-Type", "").startswith("text/html") and b"<html" in body.lower(), "GET / is the app")
@@ -154,6 +175,7 @@ def run(srv):
     with open(before, "rb") as fh:
         png_after = fh.read()
     check(png_after != png_before, "with no frames coming, the projector image is redrawn at once")
+    check(zbar(before) == [], "the QR code is gone once a question is asked: %s" % zbar(before))
 
     # bad questions
     st, j = srv.json("POST", "/api/query", '{"q": "los", "from": "gren1",\n "to": }', key="testkey")

@@ -668,7 +668,14 @@ tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
     pthread_mutex_lock(&g->mu);
     game__scenario_free(&g->sc);
     g->sc = n;
+    game__place_figures(g); /* questions asked now see the table as it is */
     g->dirty = 1;
+    if (g->recd && !g->rec_failed) { /* the replay shows the new terrain from here on */
+        tt_err e = {0};
+        if (rec_scenario(g->recd, g->frame_no, (long long)g->t_ms, text, &e) != TT_OK ||
+            rec_flush(g->recd, &e) != TT_OK)
+            game__recorder_failed(g, &e);
+    }
     pthread_mutex_unlock(&g->mu);
     free(pretty);
     return TT_OK;

@@ -165,6 +165,8 @@ tt_status game__scenario_load(game__scenario *s, const char *path, tt_err *err);
 void game__scenario_free(game__scenario *s);
 tt_status game__queries_from_opts(game *g, tt_err *err);
 void game__queries_free(game *g);
+/* Move the scenario's figures to where they are tracked (mu held). */
+void game__place_figures(game *g);
 /* Place the figures, answer the questions shown at frame_no (recording and
  * publishing changed answers), and draw the projector image.  Holds mu. */
 tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err);

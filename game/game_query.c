@@ -350,6 +350,16 @@ static tt_status game__draw_banner(game *g, tt_err *err)
     return st;
 }
 
+void game__place_figures(game *g)
+{
+    for (int i = 0; g->sc.scene && i < g->nfig; i++) {
+        const track_figure *f = &g->figs[i];
+        tt_err e = {0};
+        if (f->state != VISION_TAG_LOST)
+            (void)overlay_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e);
+    }
+}
+
 tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err)
 {
     tt_status st = TT_OK;
@@ -357,15 +367,10 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
     overlay_list_clear(l);
     /* Figures where they stand: move the scenario's figures first so the
      * questions are answered for the table as it is now. */
-    for (int i = 0; i < g->nfig; i++) {
+    game__place_figures(g);
+    for (int i = 0; g->pj && i < g->nfig; i++) {
         const track_figure *f = &g->figs[i];
         if (f->state == VISION_TAG_LOST)
-            continue;
-        if (g->sc.scene) {
-            tt_err e2 = {0};
-            (void)overlay_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e2);
-        }
-        if (!g->pj)
             continue;
         overlay_style ring = overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.05);
         ring.dashed = f->state == VISION_TAG_OCCLUDED;

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 /* Schema written by this build; files with a higher version are refused. */
-#define REC_SCHEMA_VERSION 1
+#define REC_SCHEMA_VERSION 2 /* 2 added scenario_change; version 1 files are read, and appended to as 2 */
 /* PRAGMA application_id of every recording: 'TTRC'. */
 #define REC_APPLICATION_ID 0x54545243
 
@@ -118,6 +118,12 @@ tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, 
  * digits, so 7.63 stays "7.63" (never 7.6299999999999999). */
 tt_status rec_query(rec *r, long frame_no, long long t_ms, const char *query_json, const char *answer_json,
                     tt_err *err);
+
+/* The scenario changed mid-game (terrain traced, tags assigned, ruleset
+ * picked from the table page): the whole new scenario (JSON text, one
+ * object), from frame_no on (-1 = before any frame).  Figures already in
+ * the recording take the names and sides its tags give them. */
+tt_status rec_scenario(rec *r, long frame_no, long long t_ms, const char *scenario_json, tt_err *err);
 
 /* After a write fails (disk full, I/O error) the recorder writes nothing
  * more: that call and every later one return TT_ERR_IO with the reason and

@@ -13,9 +13,18 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The schema, version 1.  Documented in README.md ("Recording and
+/* The schema, version 2 (version 1 had no scenario_change).  Documented in README.md ("Recording and
  * replays"); keep the two in step and bump REC_SCHEMA_VERSION on any
  * change that older readers would misread. */
+#define REC__SCENARIO_CHANGE_SQL                                                                                 \
+    "CREATE TABLE IF NOT EXISTS scenario_change (\n"                                                               \
+    "  id INTEGER PRIMARY KEY,\n"                                                                                  \
+    "  session INTEGER NOT NULL REFERENCES session(id),\n"                                                         \
+    "  frame INTEGER,\n"                                                                                           \
+    "  t_ms INTEGER NOT NULL,\n"                                                                                   \
+    "  scenario_json TEXT NOT NULL\n"                                                                              \
+    ");\n"
+
 static const char rec__schema_sql[] =
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
     "CREATE TABLE session (\n"
@@ -65,7 +74,8 @@ static const char rec__schema_sql[] =
     "  t_ms INTEGER NOT NULL,\n"
     "  query_json TEXT NOT NULL,\n"
     "  answer_json TEXT NOT NULL\n"
-    ");\n";
+    ");\n"
+    REC__SCENARIO_CHANGE_SQL;
 
 static const char *const rec__tables[] = {"meta", "session", "figure", "state", "event", "query"};
 
@@ -207,6 +217,19 @@ static tt_status rec__pragma_int(sqlite3 *db, const char *sql, long long *v, con
     *v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return TT_OK;
+}
+
+int rec__has_table(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st = NULL;
+    int has = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        has = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    return has;
 }
 
 /* Which of our tables exist, and how many tables there are at all. */
@@ -366,10 +389,12 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
                        "%s was written by a newer tabletrack (recording schema version %lld; this build reads up to "
                        "%d): update tabletrack to replay it", path, ver, REC_SCHEMA_VERSION);
         goto fail;
-    } else if (ver < 1 || ours != (int)(sizeof rec__tables / sizeof rec__tables[0])) {
+    } else if (ver < 1 || ours != (int)(sizeof rec__tables / sizeof rec__tables[0]) ||
+               (ver >= 2 && !rec__has_table(db, "scenario_change"))) {
         s = tt_err_set(err, TT_ERR_FORMAT,
                        "%s is damaged: a tabletrack recording with schema version %lld but %d of its %d tables",
-                       path, ver, ours, (int)(sizeof rec__tables / sizeof rec__tables[0]));
+                       path, ver, ours + (ver >= 2 && rec__has_table(db, "scenario_change")),
+                       (int)(sizeof rec__tables / sizeof rec__tables[0]) + (ver >= 2));
         goto fail;
     }
 
@@ -395,6 +420,9 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
         s = rec__exec(db, "PRAGMA synchronous = NORMAL", path, err);
         if (s == TT_OK && fresh)
             s = rec__create_schema(db, path, err);
+        else if (s == TT_OK && ver < REC_SCHEMA_VERSION) /* an older file goes on as this version */
+            s = rec__exec(db, "BEGIN;\n" REC__SCENARIO_CHANGE_SQL "PRAGMA user_version = 2;\n"
+                              "UPDATE meta SET value = '2' WHERE key = 'schema_version';\nCOMMIT;\n", path, err);
         if (s != TT_OK)
             goto fail;
     }

@@ -121,7 +121,7 @@ static void rec__prim(cairo_t *cr, const rec_game *g, const json_t *p, long long
     }
 }
 
-static void rec__static(cairo_t *cr, const rec_game *g)
+static void rec__static(cairo_t *cr, const rec_game *g, long long t)
 {
     double W = g->table_w, H = g->table_d;
     cairo_set_source_rgb(cr, 0x1d / 255.0, 0x1f / 255.0, 0x21 / 255.0);
@@ -143,8 +143,10 @@ static void rec__static(cairo_t *cr, const rec_game *g)
         cairo_line_to(cr, W, y);
     }
     cairo_stroke(cr);
-    for (size_t i = 0; i < g->nterrain; i++) {
-        const rec__terrain *tr = &g->terrain[i];
+    size_t nterrain;
+    const rec__terrain *terrain = rec__game_terrain_at(g, t, &nterrain);
+    for (size_t i = 0; i < nterrain; i++) {
+        const rec__terrain *tr = &terrain[i];
         double cx = 0, cy = 0;
         cairo_new_path(cr);
         for (size_t k = 0; k < tr->n; k++) {
@@ -268,7 +270,7 @@ void rec__draw(cairo_t *cr, const rec_game *g, long long t, double scale)
     cairo_scale(cr, scale, scale);
     cairo_translate(cr, REC_MARGIN_IN, REC_MARGIN_IN);
     cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    rec__static(cr, g);
+    rec__static(cr, g, t);
     rec__trails(cr, g, t);
     for (size_t i = 0; i < g->nqueries; i++) {
         const rec__query *q = &g->queries[i];

@@ -130,6 +130,133 @@ static const json_t *rec__scenario_figure(const rec_game *g, const char *name)
     return NULL;
 }
 
+static void rec__terrain_free(rec__terrain *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(t[i].id);
+        free(t[i].kind);
+        free(t[i].pts);
+    }
+    free(t);
+}
+
+/* The pieces of a scenario's "terrain" that have at least 2 corners. */
+static tt_status rec__terrain_parse(const json_t *terr, rec__terrain **out, size_t *nout, tt_err *err)
+{
+    *out = NULL;
+    *nout = 0;
+    if (!json_array_size(terr))
+        return TT_OK;
+    rec__terrain *all = calloc(json_array_size(terr), sizeof *all);
+    if (!all)
+        return rec__oom(err);
+    size_t i, n = 0;
+    json_t *f;
+    json_array_foreach(terr, i, f) {
+        json_t *poly = json_object_get(f, "polygon");
+        int closed = 1;
+        if (!json_is_array(poly)) {
+            poly = json_object_get(f, "line");
+            closed = 0;
+        }
+        size_t np = json_array_size(poly);
+        if (np < 2)
+            continue;
+        rec__terrain *tr = &all[n];
+        tr->pts = malloc(np * 2 * sizeof *tr->pts);
+        const char *id = json_string_value(json_object_get(f, "id"));
+        const char *kind = json_string_value(json_object_get(f, "kind"));
+        tr->id = strdup(id ? id : "");
+        tr->kind = strdup(kind ? kind : "");
+        if (!tr->pts || !tr->id || !tr->kind) {
+            rec__terrain_free(all, n + 1);
+            return rec__oom(err);
+        }
+        for (size_t k = 0; k < np; k++) {
+            json_t *p = json_array_get(poly, k);
+            tr->pts[2 * k] = json_number_value(json_array_get(p, 0));
+            tr->pts[2 * k + 1] = json_number_value(json_array_get(p, 1));
+        }
+        tr->n = np;
+        tr->closed = closed;
+        n++;
+    }
+    *out = all;
+    *nout = n;
+    return TT_OK;
+}
+
+/* The scenario changes of the session up to t1 (a version 1 file has none). */
+static tt_status rec__load_changes(rec_game *g, sqlite3 *db, const char *path, tt_err *err)
+{
+    if (!rec__has_table(db, "scenario_change"))
+        return TT_OK;
+    sqlite3_stmt *st = NULL;
+    tt_status s = TT_OK;
+    size_t cap = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT frame, t_ms, scenario_json FROM scenario_change WHERE session = ? AND t_ms <= ? "
+                           "ORDER BY t_ms, id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return rec__db_err(db, err, path, "reading scenario changes");
+    sqlite3_bind_int64(st, 1, g->session);
+    sqlite3_bind_int64(st, 2, g->t1);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (g->nchanges == cap) {
+            cap = cap ? cap * 2 : 8;
+            rec__scene_change *nc = realloc(g->changes, cap * sizeof *nc);
+            if (!nc) {
+                s = rec__oom(err);
+                goto done;
+            }
+            g->changes = nc;
+        }
+        rec__scene_change *c = &g->changes[g->nchanges];
+        memset(c, 0, sizeof *c);
+        c->frame = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 0);
+        c->t_ms = sqlite3_column_int64(st, 1);
+        c->scenario_json = rec__dup(sqlite3_column_text(st, 2));
+        if (!c->scenario_json) {
+            s = rec__oom(err);
+            goto done;
+        }
+        g->nchanges++;
+        json_t *sc = NULL;
+        if (tt_json_parse(c->scenario_json, "scenario", &sc, NULL) != TT_OK)
+            continue; /* validated when recorded; tolerate anyway */
+        size_t i;
+        json_t *f;
+        json_array_foreach(json_object_get(sc, "figures"), i, f) {
+            if (rec__side_index(g, json_string_value(json_object_get(f, "side"))) == -2) {
+                json_decref(sc);
+                s = rec__oom(err);
+                goto done;
+            }
+        }
+        s = rec__terrain_parse(json_object_get(sc, "terrain"), &c->terrain, &c->nterrain, err);
+        json_decref(sc);
+        if (s != TT_OK)
+            goto done;
+    }
+    if (rc != SQLITE_DONE)
+        s = rec__db_err(db, err, path, "reading scenario changes");
+done:
+    sqlite3_finalize(st);
+    return s;
+}
+
+const rec__terrain *rec__game_terrain_at(const rec_game *g, long long t, size_t *n)
+{
+    for (size_t i = g->nchanges; i-- > 0;)
+        if (g->changes[i].t_ms <= t) {
+            *n = g->changes[i].nterrain;
+            return g->changes[i].terrain;
+        }
+    *n = g->nterrain;
+    return g->terrain;
+}
+
 /* Table size, terrain and sides (in scenario order) from the scenario. */
 static tt_status rec__load_scenario(rec_game *g, tt_err *err)
 {
@@ -159,44 +286,7 @@ static tt_status rec__load_scenario(rec_game *g, tt_err *err)
         if (rec__side_index(g, json_string_value(json_object_get(f, "side"))) == -2)
             return rec__oom(err);
     }
-    json_t *terr = json_object_get(g->scenario, "terrain");
-    if (json_array_size(terr)) {
-        g->terrain = calloc(json_array_size(terr), sizeof *g->terrain);
-        if (!g->terrain)
-            return rec__oom(err);
-    }
-    json_array_foreach(terr, i, f) {
-        json_t *poly = json_object_get(f, "polygon");
-        int closed = 1;
-        if (!json_is_array(poly)) {
-            poly = json_object_get(f, "line");
-            closed = 0;
-        }
-        size_t np = json_array_size(poly);
-        if (np < 2)
-            continue;
-        rec__terrain *tr = &g->terrain[g->nterrain];
-        tr->pts = malloc(np * 2 * sizeof *tr->pts);
-        const char *id = json_string_value(json_object_get(f, "id"));
-        const char *kind = json_string_value(json_object_get(f, "kind"));
-        tr->id = strdup(id ? id : "");
-        tr->kind = strdup(kind ? kind : "");
-        if (!tr->pts || !tr->id || !tr->kind) {
-            free(tr->pts);
-            free(tr->id);
-            free(tr->kind);
-            return rec__oom(err);
-        }
-        for (size_t k = 0; k < np; k++) {
-            json_t *p = json_array_get(poly, k);
-            tr->pts[2 * k] = json_number_value(json_array_get(p, 0));
-            tr->pts[2 * k + 1] = json_number_value(json_array_get(p, 1));
-        }
-        tr->n = np;
-        tr->closed = closed;
-        g->nterrain++;
-    }
-    return TT_OK;
+    return rec__terrain_parse(json_object_get(g->scenario, "terrain"), &g->terrain, &g->nterrain, err);
 }
 
 static tt_status rec__pick_session(rec_game *g, sqlite3 *db, const char *path, long long want, tt_err *err)
@@ -597,7 +687,8 @@ tt_status rec_game_load(const char *path, long long session, long long from_ms, 
         g->t1 = g->t0;
     if ((s = rec__load_figures(g, db, path, &rowids, err)) != TT_OK ||
         (s = rec__load_states(g, db, path, rowids, g->t1, err)) != TT_OK ||
-        (s = rec__load_events(g, db, path, rowids, err)) != TT_OK || (s = rec__load_queries(g, db, path, err)) != TT_OK)
+        (s = rec__load_events(g, db, path, rowids, err)) != TT_OK || (s = rec__load_queries(g, db, path, err)) != TT_OK ||
+        (s = rec__load_changes(g, db, path, err)) != TT_OK)
         goto fail;
     rec__trim_before(g);
     if ((s = rec__index_states(gf, err)) != TT_OK)
@@ -640,12 +731,12 @@ void rec_game_destroy(rec_game *g)
         json_decref(g->queries[i].overlay);
     }
     free(g->queries);
-    for (size_t i = 0; i < g->nterrain; i++) {
-        free(g->terrain[i].id);
-        free(g->terrain[i].kind);
-        free(g->terrain[i].pts);
+    rec__terrain_free(g->terrain, g->nterrain);
+    for (size_t i = 0; i < g->nchanges; i++) {
+        free(g->changes[i].scenario_json);
+        rec__terrain_free(g->changes[i].terrain, g->changes[i].nterrain);
     }
-    free(g->terrain);
+    free(g->changes);
     for (size_t i = 0; i < g->nsides; i++)
         free(g->sides[i].name);
     free(g->sides);

@@ -38,6 +38,25 @@ static int rec__put_json(FILE *f, json_t *j)
     return 0;
 }
 
+/* A JSON array of terrain pieces, as the page draws them. */
+static int rec__put_terrain(FILE *f, const rec__terrain *terrain, size_t n)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        const rec__terrain *t = &terrain[i];
+        json_t *pts = json_array();
+        for (size_t k = 0; pts && k < t->n; k++)
+            json_array_append_new(pts, json_pack("[f,f]", t->pts[2 * k], t->pts[2 * k + 1]));
+        if (i)
+            fputc(',', f);
+        if (!pts || rec__put_json(f, json_pack("{s:s, s:s, s:s, s:b, s:o}", "id", t->id, "kind", t->kind, "colour",
+                                               rec__terrain_colour(t->kind), "closed", t->closed, "pts", pts)) != 0)
+            return -1;
+    }
+    fputc(']', f);
+    return 0;
+}
+
 /* A number without trailing zeros, at most 3 decimals. */
 static void rec__put_num(FILE *f, double v)
 {
@@ -83,19 +102,19 @@ static int rec__write_data(FILE *f, const rec_game *g)
     rec__put_num(f, g->table_w);
     fputs(",\"d\":", f);
     rec__put_num(f, g->table_d);
-    fputs("},\"terrain\":[", f);
-    for (size_t i = 0; i < g->nterrain; i++) {
-        const rec__terrain *t = &g->terrain[i];
-        json_t *pts = json_array();
-        for (size_t k = 0; pts && k < t->n; k++)
-            json_array_append_new(pts, json_pack("[f,f]", t->pts[2 * k], t->pts[2 * k + 1]));
-        if (i)
-            fputc(',', f);
-        if (!pts || rec__put_json(f, json_pack("{s:s, s:s, s:s, s:b, s:o}", "id", t->id, "kind", t->kind, "colour",
-                                               rec__terrain_colour(t->kind), "closed", t->closed, "pts", pts)) != 0)
+    fputs("},\"terrain\":", f);
+    if (rec__put_terrain(f, g->terrain, g->nterrain) != 0)
+        return -1;
+    /* the scenario as changed mid-game: the page draws the terrain in force */
+    fputs(",\"terrain_changes\":[", f);
+    for (size_t i = 0; i < g->nchanges; i++) {
+        fprintf(f, "%s{\"t\":%lld,\"terrain\":", i ? "," : "", g->changes[i].t_ms);
+        if (rec__put_terrain(f, g->changes[i].terrain, g->changes[i].nterrain) != 0)
             return -1;
+        fputc('}', f);
     }
-    fputs("],\"sides\":[", f);
+    fputc(']', f);
+    fputs(",\"sides\":[", f);
     for (size_t i = 0; i < g->nsides; i++) {
         if (i)
             fputc(',', f);

@@ -23,6 +23,8 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
 tt_status rec__db_err(sqlite3 *db, tt_err *err, const char *path, const char *what);
 
 /* Run SQL without results. */
+/* Whether the database has a table of that name. */
+int rec__has_table(sqlite3 *db, const char *name);
 tt_status rec__exec(sqlite3 *db, const char *sql, const char *path, tt_err *err);
 
 /* Milliseconds on the monotonic clock, and since the Unix epoch. */
@@ -97,6 +99,15 @@ typedef struct rec__terrain {
     int closed;      /* 1: "polygon" (an area), 0: "line" (a wall, hedge) */
 } rec__terrain;
 
+/* The scenario as changed mid-game (rec_scenario), with its terrain. */
+typedef struct rec__scene_change {
+    long frame;               /* -1: before any frame */
+    long long t_ms;
+    char *scenario_json;      /* as stored */
+    rec__terrain *terrain;
+    size_t nterrain;
+} rec__scene_change;
+
 typedef struct rec__side {
     char *name;
     char colour[8];  /* "#rrggbb" */
@@ -120,8 +131,10 @@ struct rec_game {
     size_t nevents;
     rec__query *queries;
     size_t nqueries;
-    rec__terrain *terrain;
+    rec__terrain *terrain;            /* the session's scenario's */
     size_t nterrain;
+    rec__scene_change *changes;       /* in time order, up to t1 (also before t0) */
+    size_t nchanges;
     rec__side *sides;
     size_t nsides;
 
@@ -135,6 +148,10 @@ long rec__game_state_at(const rec_game *g, int fig, long long t);
 
 /* Per-figure list of indices into states, ascending in time. */
 const long *rec__game_fig_states(const rec_game *g, int fig, size_t *n);
+
+/* The terrain in force at time t (the session's scenario's, or that of
+ * the last change at or before t). */
+const rec__terrain *rec__game_terrain_at(const rec_game *g, long long t, size_t *n);
 
 /* Colour for a terrain kind ("#rrggbb"). */
 const char *rec__terrain_colour(const char *kind);

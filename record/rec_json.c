@@ -77,6 +77,12 @@ static int rec__query_line(FILE *f, const rec__query *q)
                                   "query", rec__parsed_or_null(q->query), "answer", rec__parsed_or_null(q->answer)));
 }
 
+static int rec__change_line(FILE *f, const rec__scene_change *c)
+{
+    return rec__emit(f, json_pack("{s:o, s:I, s:o}", "frame", c->frame >= 0 ? json_integer(c->frame) : json_null(),
+                                  "t_ms", (json_int_t)c->t_ms, "scenario", rec__parsed_or_null(c->scenario_json)));
+}
+
 tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err)
 {
     json_t *head = json_pack("{s:I, s:s, s:s?, s:s?, s:I, s:I, s:o, s:o}", "session", (json_int_t)g->session,
@@ -85,13 +91,18 @@ tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err)
                              rec__parsed_or_null(g->rig_json), "scenario", rec__parsed_or_null(g->scenario_json));
     if (rec__emit(f, head) != 0)
         goto fail;
-    size_t i = 0, e = 0, q = 0;
+    size_t i = 0, e = 0, q = 0, c = 0;
     int first = 1;
-    while (i < g->nstates || e < g->nevents || q < g->nqueries) {
+    /* scenario changes: those before the range first (the scenario in force) */
+    while (i < g->nstates || e < g->nevents || q < g->nqueries || c < g->nchanges) {
         long long ts = i < g->nstates ? g->states[i].t_ms : INT64_MAX;
         long long te = e < g->nevents ? g->events[e].t_ms : INT64_MAX;
         long long tq = q < g->nqueries ? g->queries[q].t_ms : INT64_MAX;
-        if (ts <= te && ts <= tq) {
+        long long tc = c < g->nchanges ? g->changes[c].t_ms : INT64_MAX;
+        if (tc <= ts && tc <= te && tc <= tq) {
+            if (rec__change_line(f, &g->changes[c++]) != 0)
+                goto fail;
+        } else if (ts <= te && ts <= tq) {
             size_t j = i + 1;
             while (j < g->nstates && g->states[j].t_ms == ts)
                 j++;

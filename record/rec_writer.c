@@ -543,6 +543,65 @@ done:
     return s;
 }
 
+tt_status rec_scenario(rec *r, long frame_no, long long t_ms, const char *scenario_json, tt_err *err)
+{
+    tt_status s = rec__ready(r, "rec_scenario", err);
+    if (s != TT_OK)
+        return s;
+    if (!scenario_json)
+        return tt_err_set(err, TT_ERR_ARG, "rec_scenario: no scenario");
+    char *text = NULL;
+    json_t *sc = NULL;
+    sqlite3_stmt *st = NULL;
+    if ((s = rec__compact(scenario_json, "scenario", &text, &sc, err)) != TT_OK ||
+        (s = rec__scenario_names(r, sc, err)) != TT_OK || (s = rec__begin(r, err)) != TT_OK)
+        goto done;
+    if (sqlite3_prepare_v2(r->db, "INSERT INTO scenario_change (session, frame, t_ms, scenario_json) "
+                                  "VALUES (?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK) {
+        s = rec__step_failed(r, "writing a scenario change", err);
+        goto done;
+    }
+    sqlite3_bind_int64(st, 1, r->session);
+    if (frame_no >= 0)
+        sqlite3_bind_int64(st, 2, frame_no);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_int64(st, 3, t_ms);
+    sqlite3_bind_text(st, 4, text, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        s = rec__step_failed(r, "writing a scenario change", err);
+        goto done;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    /* the figures already recorded take their (new) names and sides */
+    if (sqlite3_prepare_v2(r->db, "UPDATE figure SET name = ?, side = ? WHERE session = ? AND tag = ?", -1, &st,
+                           NULL) != SQLITE_OK) {
+        s = rec__step_failed(r, "naming the figures", err);
+        goto done;
+    }
+    const char *key;
+    json_t *o;
+    json_object_foreach(r->tagnames, key, o) {
+        sqlite3_bind_text(st, 1, json_string_value(json_object_get(o, "name")), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, json_string_value(json_object_get(o, "side")), -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, r->session);
+        sqlite3_bind_int64(st, 4, strtol(key, NULL, 10));
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE) {
+            s = rec__step_failed(r, "naming the figures", err);
+            goto done;
+        }
+    }
+    s = rec__maybe_commit(r, err);
+done:
+    sqlite3_finalize(st);
+    json_decref(sc);
+    free(text);
+    return s;
+}
+
 tt_status rec_close(rec *r, tt_err *err)
 {
     if (!r)

@@ -259,7 +259,10 @@ def run(srv):
     check(st == 403, "PUT without a key: 403")
     # (a wall in Into the Breach! gives cover but does not block sight; a
     # building does)
-    wall = {"id": "traced-wall", "kind": "building", "polygon": [[10, 2], [10.5, 2], [10.5, 22], [10, 22]]}
+    # a thin building across the line between where gren1 and fus1 stand now
+    now = {f["id"]: f for f in srv.json("GET", "/api/state")[1]["figures"]}
+    xm = round((now["gren1"]["x"] + now["fus1"]["x"]) / 2, 2)
+    wall = {"id": "traced-wall", "kind": "building", "polygon": [[xm, 0.5], [xm + 0.4, 0.5], [xm + 0.4, 23.5], [xm, 23.5]]}
     new = dict(scen, terrain=scen["terrain"] + [wall])
     st, j = srv.json("PUT", "/api/scenario", json.dumps(new), key="testkey")
     check(st == 200, "PUT /api/scenario")
@@ -269,9 +272,17 @@ def run(srv):
         check(fh.read() == old_text, "the old scenario is kept as .bak")
     s = srv.json("GET", "/api/state")[1]
     check(s["terrain"][-1]["id"] == "traced-wall", "the state shows the new terrain at once")
+    db = sqlite3.connect("file:%s?mode=ro" % srv.record, uri=True)
+    rows = db.execute("SELECT frame, scenario_json FROM scenario_change").fetchall()
+    db.close()
+    check(len(rows) == 1 and rows[0][0] == s["frame"] and json.loads(rows[0][1])["terrain"][-1] == wall,
+          "the recording holds the new scenario from the frame it was saved on")
     st, j = srv.json("POST", "/api/query", json.dumps({"q": "los", "from": "gren1", "to": "fus1"}), key="testkey")
     check(st == 200 and j["answer"]["visible"] is False and j["answer"]["blocked_by"] == "traced-wall",
           "a line of sight across the new wall is blocked by it: %s" % j["answer"])
+    time.sleep(0.5)  # after the table is redrawn (the figures placed where they are tracked): the same
+    st, j = srv.json("POST", "/api/query", json.dumps({"q": "los", "from": "gren1", "to": "fus1"}), key="testkey")
+    check(st == 200 and j["answer"]["blocked_by"] == "traced-wall", "... and still after a redraw: %s" % j["answer"])
 
     # a slow client does not hold anything up; an idle one is dropped
     host, port = srv.base[len("http://"):].split(":")

@@ -567,6 +567,121 @@ static void test_readme_queries(void **state)
     tu_dir_remove(&d);
 }
 
+/* ---- the scenario changed mid-game ------------------------------------ */
+
+/* The embedded data of a replay page (caller decrefs). */
+static json_t *html_data(const char *html)
+{
+    size_t len;
+    char *text = tu_read(html, &len);
+    assert_non_null(text);
+    char *a = strstr(text, "<script type=\"application/json\" id=\"tt-data\">");
+    assert_non_null(a);
+    a = strchr(a, '>') + 1;
+    char *b = strstr(a, "</script>");
+    assert_non_null(b);
+    json_error_t je;
+    json_t *data = json_loadb(a, (size_t)(b - a), 0, &je);
+    if (!data)
+        fail_msg("embedded data: %s at %d", je.text, je.column);
+    free(text);
+    return data;
+}
+
+static void test_scenario_change(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite"), *html = tu_path(&d, "g.html");
+    rec *r = NULL;
+    tt_err err = {0};
+    const char *before = "{\"terrain\":[{\"id\":\"wood\",\"kind\":\"woods\",\"polygon\":[[1,1],[4,1],[4,4]]}],"
+                         "\"figures\":[{\"id\":\"m1\",\"side\":\"red\"}],\"tags\":{\"7\":\"m1\"}}";
+    const char *after = "{\"terrain\":[{\"id\":\"wood\",\"kind\":\"woods\",\"polygon\":[[1,1],[4,1],[4,4]]},"
+                        "{\"id\":\"traced\",\"kind\":\"wall\",\"line\":[[10,0],[10,20]]}],"
+                        "\"figures\":[{\"id\":\"m1\",\"side\":\"red\"},{\"id\":\"b2\",\"side\":\"blue\"}],"
+                        "\"tags\":{\"7\":\"m1\",\"8\":\"b2\"}}";
+    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN}, {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN}};
+    assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, NULL, before, NULL, &err), TT_OK);
+    assert_int_equal(rec_scenario(r, 1, 0, "{\"terrain\": [", &err), TT_ERR_FORMAT); /* refused, nothing kept */
+    for (long fr = 0; fr < 20; fr++) {
+        if (fr == 10)
+            assert_int_equal(rec_scenario(r, fr - 1, (fr - 1) * 100, after, &err), TT_OK);
+        assert_int_equal(rec_frame(r, fr, fr * 100, f, 2, &err), TT_OK);
+    }
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), 2);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM scenario_change WHERE frame = 9 AND t_ms = 900"), 1);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM scenario_change"), 1);
+    /* tag 8 was recorded unnamed before the change, named after it */
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM figure WHERE tag = 8 AND name = 'b2' AND side = 'blue'"), 1);
+
+    rec_game *g = NULL;
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    /* JSON Lines: the change in time order, with the whole scenario */
+    FILE *tf = tmpfile();
+    assert_int_equal(rec_game_write_json(g, tf, &err), TT_OK);
+    json_t *lines = read_lines(tf);
+    fclose(tf);
+    size_t i, seen = 0;
+    json_t *l;
+    long long last_t = -1;
+    json_array_foreach(lines, i, l) {
+        json_t *t = json_object_get(l, "t_ms");
+        if (json_object_get(l, "scenario") && i > 0) {
+            seen++;
+            assert_int_equal(json_integer_value(json_object_get(l, "frame")), 9);
+            assert_int_equal(json_integer_value(t), 900);
+            assert_int_equal(json_array_size(json_object_get(json_object_get(l, "scenario"), "terrain")), 2);
+        }
+        if (i > 0 && json_is_integer(t)) {
+            assert_true(json_integer_value(t) >= last_t);
+            last_t = json_integer_value(t);
+        }
+    }
+    assert_int_equal(seen, 1);
+    json_decref(lines);
+    /* the page: the first terrain, then the traced wall from 900 ms */
+    assert_int_equal(rec_game_write_html(g, html, &err), TT_OK);
+    rec_game_destroy(g);
+    json_t *data = html_data(html);
+    assert_int_equal(json_array_size(json_object_get(data, "terrain")), 1);
+    json_t *ch = json_object_get(data, "terrain_changes");
+    assert_int_equal(json_array_size(ch), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(ch, 0), "t")), 900);
+    json_t *traced = json_array_get(json_object_get(json_array_get(ch, 0), "terrain"), 1);
+    assert_string_equal(json_string_value(json_object_get(traced, "id")), "traced");
+    assert_true(json_is_false(json_object_get(traced, "closed")));
+    assert_int_equal(json_array_size(json_object_get(data, "sides")), 2);
+    json_decref(data);
+
+    /* a version 1 recording (no scenario_change table) is still read, and
+     * appending to it makes it version 2 */
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE scenario_change; PRAGMA user_version = 1", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    rec_game_destroy(g);
+    assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, NULL, before, NULL, &err), TT_OK);
+    assert_int_equal(rec_scenario(r, -1, 0, after, &err), TT_OK);
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), 2);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM scenario_change WHERE frame IS NULL"), 1);
+    /* a version 2 file without the table is damaged */
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; DROP TABLE scenario_change", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    expect_refused(path, "is damaged");
+    free(path);
+    free(html);
+    tu_dir_remove(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_truncated),            cmocka_unit_test(test_time_parse),
         cmocka_unit_test(test_json_lines),           cmocka_unit_test(test_html_page),
         cmocka_unit_test(test_video),                cmocka_unit_test(test_readme_queries),
+        cmocka_unit_test(test_scenario_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,7 +80,12 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
     if ((st = calib_rig_load(o->rig, &g->rig, err)) != TT_OK)
         goto fail;
     GAME__CHECK_STOP();
-    if (o->scenario && (st = game__scenario_load(&g->sc, o->scenario, err)) != TT_OK)
+    /* Served, a scenario file that does not exist yet is made from the
+     * table page: a new group starts from a bare rig. */
+    if (o->scenario && o->serve && access(o->scenario, F_OK) != 0 && errno == ENOENT)
+        fprintf(stderr, "tabletrack track: %s does not exist yet: the table starts empty; set it up on the page "
+                        "(Set up, then Save) and it is written there\n", o->scenario);
+    else if (o->scenario && (st = game__scenario_load(&g->sc, o->scenario, err)) != TT_OK)
         goto fail;
     if ((st = overlay_list_create(&g->list, err)) != TT_OK || (st = overlay_list_create(&g->scratch, err)) != TT_OK)
         goto fail;

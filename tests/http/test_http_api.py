@@ -112,11 +112,38 @@ def main():
         run(srv)
     finally:
         srv.cleanup()
+    srv = Server(binary, root, scenario=False, projector=False)
+    try:
+        bare_rig(srv)
+    finally:
+        srv.cleanup()
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
     print("all checks passed")
     return 0
+
+
+def bare_rig(srv):
+    """A new group: --scenario names a file not made yet; the table starts
+    empty and the page's first Save writes it."""
+    check("does not exist yet" in srv.stderr(), "a scenario file to be made is announced: " + srv.stderr()[-300:])
+    s = srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
+    check(s["ruleset"] is None and s["figures"] and all(f["id"] is None for f in s["figures"])
+          and 23 in s["unassigned"], "a bare rig: every tag seen is unassigned")
+    scen = {"ruleset": "into-the-breach", "table": s["table"], "terrain": [],
+            "figures": [{"id": "g1", "side": "british", "type": "foot", "weapon": "musket", "x": 5, "y": 5}],
+            "tags": {"23": "g1"}}
+    st, j = srv.json("PUT", "/api/scenario", json.dumps(scen), key="testkey")
+    check(st == 200, "the first set-up is saved: %s" % j)
+    with open(srv.scenario) as fh:
+        check(json.load(fh)["tags"] == {"23": "g1"} and not os.path.exists(srv.scenario + ".bak"),
+              "the scenario file is made, with no .bak")
+    s = srv.json("GET", "/api/state")[1]
+    check(s["ruleset"] == "into-the-breach" and any(f["id"] == "g1" and f["tag"] == 23 for f in s["figures"]),
+          "the table now names the figure")
+    rc, _ = srv.stop()
+    check(rc == 0, "the server ends cleanly (%d)" % rc)
 
 
 def run(srv):

@@ -179,7 +179,8 @@ const cli_spec cli_spec_track = {
     "then stays up after a file source ends, until Ctrl-C. Only 127.0.0.1 by default: give --http 0.0.0.0:8080 (or "
     "the laptop's address) for phones on the club's network. Reading needs no key; changing the game needs KEY.\n"
     "In the projector window: Esc twice ends the game, F switches full screen on and off, H hides the drawing; "
-    "other keys do nothing. Closing the window keeps the game going without it.",
+    "other keys do nothing. Closing the window keeps the game going without it.\n"
+    "With no output option, track prints what it sees once a second (frame, fps, figures seen/occluded/lost).",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
         {"--source", "SRC", CLI_VALUE | CLI_FILE, "the camera, video or image sequence"},

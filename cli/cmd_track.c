@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_progress.h"
 #include "game.h"
 #include "http.h"
 
@@ -102,6 +103,9 @@ static int track__parse(int argc, char **argv, track__args *a)
     if (a->http_key && !a->http)
         return cli_spec_usage(&cli_spec_track, "--http-key goes with --http [HOST:]PORT");
     a->g.queries = a->queries;
+    /* with nothing to write, say what the tracker sees, once a second */
+    if (!a->g.events && !a->g.tuio && !a->g.record && !a->g.projector && !a->http && !a->stats)
+        a->g.status_every_ms = 1000;
     a->g.serve = a->http != NULL;
     a->g.feed = a->http != NULL;
     a->g.stop = &track__stop;
@@ -130,7 +134,13 @@ int cmd_track(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    if (game_create(&a.g, &g, &err) != TT_OK) {
+    cli_progress prog;
+    cli_progress_start(&prog, "track --preload: reading frames", 0);
+    a.g.progress = cli_progress_cb;
+    a.g.progress_user = &prog;
+    tt_status cst = game_create(&a.g, &g, &err);
+    cli_progress_end(&prog);
+    if (cst != TT_OK) {
         if (track__stop)
             return 0; /* stopped while starting: nothing was begun */
         return cli_fail("track", &err);

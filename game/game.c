@@ -87,6 +87,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
                         "(Set up, then Save) and it is written there\n", o->scenario);
     else if (o->scenario && (st = game__scenario_load(&g->sc, o->scenario, err)) != TT_OK)
         goto fail;
+    g->scenario_rev = g->sc.root != NULL;
     if ((st = overlay_list_create(&g->list, err)) != TT_OK || (st = overlay_list_create(&g->scratch, err)) != TT_OK)
         goto fail;
     if ((st = game__queries_from_opts(g, err)) != TT_OK)
@@ -106,7 +107,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
         else if (skipped[0])
             fprintf(stderr, "tabletrack track: warning: this camera has no manual %s control\n", skipped);
     }
-    if (o->preload && (st = vision_source_preload(g->src, err)) != TT_OK)
+    if (o->preload && (st = vision_source_preload(g->src, o->stop, o->progress, o->progress_user, err)) != TT_OK)
         goto fail;
     GAME__CHECK_STOP();
 
@@ -185,6 +186,25 @@ static void game__camera_event(game *g, const char *state)
         if (d)
             game__feed_publish(g, "event", d);
     }
+}
+
+/* Every status_every_ms: what the tracker sees, for a run without outputs. */
+static void game__status(game *g, const track_figure *figs, int nf)
+{
+    double now = game__now_ms();
+    if (g->status_at == 0)
+        g->status_at = g->t_start;
+    if (now - g->status_at < g->o.status_every_ms)
+        return;
+    int n[3] = {0, 0, 0}; /* seen, occluded, lost */
+    for (int i = 0; i < nf; i++)
+        if (calib_rig_anchor_index(g->rig, figs[i].family, figs[i].id) < 0)
+            n[figs[i].state == VISION_TAG_SEEN ? 0 : figs[i].state == VISION_TAG_OCCLUDED ? 1 : 2]++;
+    double fps = (g->frames - g->status_frames) * 1000.0 / (now - g->status_at);
+    fprintf(stderr, "tabletrack track: frame %d, %.1f fps, %d figures seen, %d occluded, %d lost\n", g->frame_no, fps,
+            n[0], n[1], n[2]);
+    g->status_at = now;
+    g->status_frames = g->frames;
 }
 
 static tt_status game__record_frame(game *g, int frame_no, double t_ms, const track_event *evs, int ne)
@@ -324,6 +344,8 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
         g->latcap = cap;
     }
     g->lat[g->frames++] = game__now_ms() - arrived;
+    if (g->o.status_every_ms > 0)
+        game__status(g, figs, nf);
     return TT_OK;
 }
 
@@ -673,6 +695,7 @@ tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
     pthread_mutex_lock(&g->mu);
     game__scenario_free(&g->sc);
     g->sc = n;
+    g->scenario_rev++;
     game__place_figures(g); /* questions asked now see the table as it is */
     g->dirty = 1;
     if (g->recd && !g->rec_failed) { /* the replay shows the new terrain from here on */

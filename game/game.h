@@ -50,6 +50,10 @@ typedef struct game_opts {
     int feed;                   /* publish the state, events and answers for live viewers */
     int camera_timeout_ms;      /* a camera silent this long is lost (0: GAME_CAMERA_TIMEOUT_MS) */
     const volatile sig_atomic_t *stop; /* set (by a signal handler) to end cleanly; may be NULL */
+    /* --preload: told frames read and the total (0 if unknown); may be NULL */
+    void (*progress)(void *user, long done, long total);
+    void *progress_user;
+    int status_every_ms;        /* > 0: a status line on stderr this often (fps, figures seen/occluded/lost) */
 } game_opts;
 
 #define GAME_CAMERA_TIMEOUT_MS 2000
@@ -89,8 +93,9 @@ void game_set_banner(game *g, const char *url);
 /* The state now: {"frame","t_ms","wall_ms" (Unix time in ms when it was
  * made: lets a viewer measure its delay),"ruleset","table":{"width_in","depth_in"},
  * "terrain":[...],"figures":[{"id","tag","side","unit","x","y","facing_deg",
- * "state"}],"shown":[{"qid","query","answer"}],"roster":[...],
- * "unassigned":[tag...],"camera":"ok"|"lost"|"ended"}.  Caller frees. */
+ * "state"}],"shown":[{"qid","query","answer"}],"scenario_rev" (counts the
+ * scenarios applied: a page fetches GET /api/scenario for the roster when it
+ * changes),"unassigned":[tag...],"camera":"ok"|"lost"|"ended"}.  Caller frees. */
 char *game_state_json(game *g);
 
 /* The live feed: messages "state" (the object above), "event" (moved,
@@ -108,7 +113,7 @@ char *game_state_json(game *g);
  * frame up to GAME_FEED_MAX_HZ frames a second; a faster source (a file read
  * with --preload) sends the newest frame's state every 1/GAME_FEED_MAX_HZ s,
  * and the last one as soon as frames pause. */
-#define GAME_FEED_MAX_HZ 60
+#define GAME_FEED_MAX_HZ 30 /* a USB webcam's rate; what a phone shows */
 /* One message, as Server-Sent Events text ("event: E\ndata: D\n\n"),
  * shared by every viewer: read-only, handed back with game_feed_release. */
 typedef struct game_feed_msg game_feed_msg;

@@ -62,12 +62,11 @@ typedef struct game__query {
 } game__query;
 
 /* The scenario as the game uses it: the rules scene (answers and drawing)
- * and its JSON for the state (terrain, roster, tags). */
+ * and its JSON for the state (terrain, tags). */
 typedef struct game__scenario {
     overlay_scene *scene; /* NULL without a scenario */
     json_t *root;         /* the scenario JSON (owned), NULL without */
     json_t *by_tag;       /* {"<tag>": figure object} (borrowed from root) */
-    json_t *roster;       /* the figures with their tags, for the state (owned) */
     json_t *profile;      /* its ruleset's profile, for the page's menus (owned) */
 } game__scenario;
 
@@ -98,6 +97,7 @@ struct game {
     /* guarded by mu: everything below, read or written by servers */
     pthread_mutex_t mu;
     game__scenario sc;
+    int scenario_rev;           /* scenarios applied so far (1 with --scenario) */
     game__query *qs;
     int nq, qcap, next_qid, asked_live; /* asked_live: a question came from a viewer */
     char *banner;
@@ -152,6 +152,8 @@ struct game {
     double *lat;
     int latcap;
     double full_ms, t_start, wall_ms;
+    double status_at;           /* when the last status line was printed (0: none yet) */
+    int status_frames;          /* frames counted then */
     long seen_sum, known_sum;
 };
 

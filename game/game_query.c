@@ -44,29 +44,6 @@ static json_t *game__by_tag(json_t *root)
     return m;
 }
 
-/* The scenario's figures, each with the tag that names it (or null). */
-static json_t *game__roster(json_t *root)
-{
-    json_t *out = json_array(), *f, *tags = json_object_get(root, "tags");
-    size_t i;
-    json_array_foreach(json_object_get(root, "figures"), i, f)
-    {
-        json_t *tag = json_null(), *v;
-        const char *k;
-        json_object_foreach(tags, k, v) if (json_equal(v, json_object_get(f, "id")))
-        {
-            json_decref(tag);
-            tag = json_integer(strtol(k, NULL, 10));
-        }
-        json_array_append_new(out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id", game__str_or_null(f, "id"), "tag",
-                                             tag, "side", game__str_or_null(f, "side"), "unit",
-                                             game__str_or_null(f, "unit"), "type", game__str_or_null(f, "type"),
-                                             "weapon", game__str_or_null(f, "weapon"), "quality",
-                                             game__str_or_null(f, "quality")));
-    }
-    return out;
-}
-
 tt_status game__scenario_load_text(game__scenario *s, const char *text, const char *where, const char *base_dir,
                                    tt_err *err)
 {
@@ -74,8 +51,7 @@ tt_status game__scenario_load_text(game__scenario *s, const char *text, const ch
     tt_status st;
     if ((st = overlay_scene_parse(text, where, base_dir, game__data_dirs(), &n.scene, err)) != TT_OK)
         return st;
-    if ((st = tt_json_parse(text, where, &n.root, err)) != TT_OK || !(n.by_tag = game__by_tag(n.root)) ||
-        !(n.roster = game__roster(n.root))) {
+    if ((st = tt_json_parse(text, where, &n.root, err)) != TT_OK || !(n.by_tag = game__by_tag(n.root))) {
         if (st == TT_OK)
             st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         game__scenario_free(&n);
@@ -123,7 +99,6 @@ void game__scenario_free(game__scenario *s)
 {
     overlay_scene_destroy(s->scene);
     json_decref(s->by_tag);
-    json_decref(s->roster);
     json_decref(s->profile);
     json_decref(s->root);
     memset(s, 0, sizeof *s);

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 
@@ -89,6 +92,10 @@ static unsigned http__status_code(tt_status st)
 
 /* ---- /api/live: Server-Sent Events ---- */
 
+/* Viewers' threads run this much nicer than the game (Linux sets it per
+ * thread): the tracker keeps its frame rate however many phones watch. */
+#define HTTP__VIEWER_NICE 10
+
 typedef struct http__sse {
     http_server *s;
     unsigned long long cursor;
@@ -102,7 +109,11 @@ static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     static const char still_here[] = ": still here\n\n"; /* keeps proxies and timeouts at bay */
     http__sse *v = cls;
-    (void)pos;
+    if (pos == 0) { /* this viewer's thread yields to the game's when the cores are busy */
+        id_t tid = (id_t)syscall(SYS_gettid);
+        int nice = getpriority(PRIO_PROCESS, tid) + HTTP__VIEWER_NICE;
+        (void)setpriority(PRIO_PROCESS, tid, nice > 19 ? 19 : nice);
+    }
     while (!v->text) {
         int r = game_feed_next(v->s->g, &v->cursor, 1000, &v->msg);
         if (r < 0)

@@ -109,6 +109,15 @@ fail:
     return st;
 }
 
+static void vision__preload_drop(vision_source *s)
+{
+    for (int i = 0; i < s->npre; i++)
+        tt_image_free(&s->pre[i]);
+    free(s->pre);
+    s->pre = NULL;
+    s->npre = 0;
+}
+
 void vision_source_destroy(vision_source *s)
 {
     if (!s)
@@ -117,9 +126,7 @@ void vision_source_destroy(vision_source *s)
     if (s->have_glob)
         globfree(&s->g);
     cvw_capture_close(s->cap);
-    for (int i = 0; i < s->npre; i++)
-        tt_image_free(&s->pre[i]);
-    free(s->pre);
+    vision__preload_drop(s);
     tt_image_free(&s->cur);
     free(s);
 }
@@ -159,26 +166,36 @@ static tt_status vision__read_file_frame(vision_source *s, tt_image *im, vision_
     return TT_OK;
 }
 
-tt_status vision_source_preload(vision_source *s, tt_err *err)
+tt_status vision_source_preload(vision_source *s, const volatile sig_atomic_t *stop,
+                                void (*progress)(void *user, long done, long total), void *user, tt_err *err)
 {
     if (s->fault)
-        return vision_source_preload(vision__fault_inner(s->fault), err);
+        return vision_source_preload(vision__fault_inner(s->fault), stop, progress, user, err);
     if (s->kind == VISION_SRC_CAMERA)
         return tt_err_set(err, TT_ERR_ARG, "--preload works with video files and image sequences, not cameras");
     if (s->preloaded)
         return TT_OK;
+    long total = s->have_glob ? (long)s->g.gl_pathc : s->cap ? cvw_capture_frame_count(s->cap) : 0;
+    if (total < 0)
+        total = 0;
     int cap = 64;
     s->pre = calloc((size_t)cap, sizeof *s->pre);
     if (!s->pre)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    for (;;) {
+    tt_status st = TT_OK;
+    for (long done = 0;; done++) {
+        if (stop && *stop) {
+            st = tt_err_set(err, TT_ERR_ARG, "stopped while reading the frames into memory");
+            break;
+        }
         tt_image im = {0};
         vision_frame_status fs;
-        tt_status st = vision__read_file_frame(s, &im, &fs, err);
-        if (st != TT_OK)
-            return st;
+        if ((st = vision__read_file_frame(s, &im, &fs, err)) != TT_OK)
+            break;
         if (fs == VISION_END)
             break;
+        if (progress)
+            progress(user, done + 1, total);
         if (fs == VISION_CORRUPT) {
             s->corrupt++;
             continue;
@@ -187,13 +204,18 @@ tt_status vision_source_preload(vision_source *s, tt_err *err)
             tt_image *n = realloc(s->pre, sizeof *n * (size_t)cap * 2);
             if (!n) {
                 tt_image_free(&im);
-                return tt_err_set(err, TT_ERR_NOMEM, "out of memory preloading frame %d: drop --preload", s->npre);
+                st = tt_err_set(err, TT_ERR_NOMEM, "out of memory preloading frame %d: drop --preload", s->npre);
+                break;
             }
             s->pre = n;
             memset(s->pre + cap, 0, sizeof *n * (size_t)cap);
             cap *= 2;
         }
         s->pre[s->npre++] = im;
+    }
+    if (st != TT_OK) {
+        vision__preload_drop(s);
+        return st;
     }
     s->preloaded = 1;
     s->next = 0;

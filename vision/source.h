@@ -10,6 +10,7 @@
 #ifndef TT_VISION_SOURCE_H
 #define TT_VISION_SOURCE_H
 
+#include <signal.h>
 #include "tt_image.h"
 #include "tt_status.h"
 
@@ -46,8 +47,12 @@ void vision_source_destroy(vision_source *src);
 vision_source_kind vision_source_get_kind(const vision_source *src);
 
 /* Decode every frame into memory now (files and globs only), so later
- * reads cost nothing: benchmarks then measure tracking, not decoding. */
-tt_status vision_source_preload(vision_source *src, tt_err *err);
+ * reads cost nothing: benchmarks then measure tracking, not decoding.
+ * progress (may be NULL) is told frames done and the total (0 if the file
+ * does not say) after each frame; when *stop (may be NULL) becomes
+ * non-zero, reading ends (TT_ERR_ARG, "stopped...") and nothing is kept. */
+tt_status vision_source_preload(vision_source *src, const volatile sig_atomic_t *stop,
+                                void (*progress)(void *user, long done, long total), void *user, tt_err *err);
 
 /* Next frame.  *frame points at the source's buffer; *t_ms is the frame's
  * time (file: frame index / fps; camera: monotonic capture time). */

@@ -11,10 +11,11 @@
   var state = null, layers = null, boardKey = '', figEls = {}, sel = null, pending = null;
   var mode = 'play', trace = [], scenario = null, photo = null;
   var rules = null, rulesFor;  /* the ruleset's profile (GET /api/rules), for the menus */
+  var roster = [], rosterRev;  /* the scenario's figures (GET /api/scenario), fetched when it changes */
   /* What a figure may be asked, from its weapon and the ruleset's profile. */
   function questionsFor(f) {
     var r = null;
-    (state.roster || []).forEach(function (x) { if (x.id === f.id) r = x; });
+    roster.forEach(function (x) { if (x.id === f.id) r = x; });
     var w = rules && rules.weapons && r && r.weapon ? rules.weapons[r.weapon] || null : null;
     var out = [];
     if (!w || !w.deviation || w.brackets || w.dice) out.push({q: 'fire', label: 'Fire at\u2026', needs: 'figure'});
@@ -111,7 +112,7 @@
   function blastRadius(q) {
     if (q.radius_in) return q.radius_in;
     var wname = q.weapon;
-    (state.roster || []).forEach(function (r) { if (!wname && r.id === q.from) wname = r.weapon; });
+    roster.forEach(function (r) { if (!wname && r.id === q.from) wname = r.weapon; });
     var w = rules && rules.weapons && wname ? rules.weapons[wname] : null;
     return w && w.blast_radius_in ? w.blast_radius_in : (q.q === 'blast' ? 1 : 0);
   }
@@ -289,7 +290,7 @@
     b.type = 'button';
     b.setAttribute('data-q', 'blast');
     var weapons = {};
-    (state.roster || []).forEach(function (r) { if (r.weapon) weapons[r.weapon] = 1; });
+    roster.forEach(function (r) { if (r.weapon) weapons[r.weapon] = 1; });
     b.addEventListener('click', function () {
       ask(weapons.mortar ? {q: 'blast', at: pt, weapon: 'mortar'} : {q: 'blast', at: pt, radius_in: 2});
     });
@@ -529,6 +530,10 @@
   if (!KEY) $('nokey').hidden = false;
   function onState(s) {
     state = s;
+    if (s.scenario_rev !== rosterRev) {
+      rosterRev = s.scenario_rev;
+      api('GET', '/api/scenario').then(function (sc) { roster = sc.figures || []; }).catch(function () {});
+    }
     if (s.ruleset !== rulesFor) {
       rulesFor = s.ruleset;
       api('GET', '/api/rules').then(function (r) {

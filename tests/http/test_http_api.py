@@ -161,6 +161,7 @@ def run(srv):
     check(f["tag"] == 23 and f["side"] == "british" and f["unit"] == "grenadiers", "state: tag, side, unit")
     check(abs(f["x"] - round(f["x"], 2)) < 1e-9, "state: positions to 0.01 inch")
     check(len(s["terrain"]) == 4 and s["shown"] == [], "state: terrain, nothing shown yet")
+    check(s["scenario_rev"] == 1 and "roster" not in s, "state: scenario_rev 1 (the roster is at /api/scenario)")
     frame_end = s["frame"]
     time.sleep(0.5)
     check(srv.json("GET", "/api/state")[1]["frame"] == frame_end, "the last state is kept after the source ended")
@@ -298,7 +299,8 @@ def run(srv):
     with open(srv.scenario + ".bak") as fh:
         check(fh.read() == old_text, "the old scenario is kept as .bak")
     s = srv.json("GET", "/api/state")[1]
-    check(s["terrain"][-1]["id"] == "traced-wall", "the state shows the new terrain at once")
+    check(s["terrain"][-1]["id"] == "traced-wall" and s["scenario_rev"] == 2,
+          "the state shows the new terrain at once, scenario_rev 2")
     db = sqlite3.connect("file:%s?mode=ro" % srv.record, uri=True)
     rows = db.execute("SELECT frame, scenario_json FROM scenario_change").fetchall()
     db.close()

@@ -274,6 +274,75 @@ static void test_sigint_clean_exit(void **state)
     json_decref(lines);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Ctrl-C while --preload reads the frames: it ends at once, exit 0, and no
+ * recording was begun.  (Uses the long sequence of test_sigint_clean_exit.) */
+static void test_sigint_in_preload(void **state)
+{
+    (void)state;
+    char *rec = P("%s/preload.sqlite%s", "");
+    unlink(rec);
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", 1);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(TT_BIN, TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/long/*.png%s", ""),
+              "--preload", "--record", rec, NULL);
+        _exit(127);
+    }
+    struct timespec ts = {0, 800000000};
+    nanosleep(&ts, NULL);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, WNOHANG), 0); /* still reading its frames */
+    double t_int = now_s();
+    kill(pid, SIGINT);
+    waitpid(pid, &st, 0);
+    double took = now_s() - t_int;
+    print_message("SIGINT %.2f s into --preload: ended %.3f s later\n", t_int - t0, took);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_true(took < 1.0); /* a frame or two, not the rest of the sequence */
+    struct stat sb;
+    assert_int_not_equal(stat(rec, &sb), 0); /* nothing was begun */
+}
+
+/* With nothing to write, track says what it sees once a second. */
+static void test_status_line(void **state)
+{
+    (void)state;
+    char *argv[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/long/*.png%s", ""),
+                    "--max-frames", "150", NULL};
+    double t0 = now_s();
+    run_result r = run_cmd(argv, NULL);
+    double took = now_s() - t0;
+    assert_int_equal(r.status, 0);
+    int lines = 0, frame = -1, seen = -1, occl = -1, lost = -1;
+    double fps = 0;
+    for (const char *p = r.err; (p = strstr(p, "tabletrack track: frame ")) != NULL; p++) {
+        assert_int_equal(sscanf(p, "tabletrack track: frame %d, %lf fps, %d figures seen, %d occluded, %d lost", &frame,
+                                &fps, &seen, &occl, &lost),
+                         5);
+        lines++;
+    }
+    print_message("%d status lines in %.1f s; last: frame %d, %.1f fps, %d seen\n", lines, took, frame, fps, seen);
+    assert_true(lines >= (int)(took - 1.5)); /* about one a second (start-up is not tracking) */
+    if (took > 2.5)
+        assert_true(lines >= 1);
+    if (lines) {
+        assert_true(frame > 0 && frame < 150 && fps > 0);
+        assert_true(seen > 0 && seen + occl + lost <= S.ntags - S.nanchors); /* figures, no anchor */
+    }
+    run_free(&r);
+}
+
 /* Minimal OSC reader for the test. */
 static int osc_str(const uint8_t *b, size_t len, size_t *at, const char **s)
 {
@@ -591,7 +660,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_events_and_accuracy), cmocka_unit_test(test_corrupt_frame_skipped),
         cmocka_unit_test(test_missing_source),      cmocka_unit_test(test_frame_size_change),
-        cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_tuio),
+        cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_sigint_in_preload),
+        cmocka_unit_test(test_status_line),         cmocka_unit_test(test_tuio),
         cmocka_unit_test(test_live_overlay),        cmocka_unit_test(test_record),
         cmocka_unit_test(test_corrupt_video),       cmocka_unit_test(test_camera_knocked),
     };

@@ -442,6 +442,7 @@ tt_status game_run(game *g, tt_err *err)
     tt_status st = TT_OK;
     int first = 1, frame_no = 0, source_ended = 0, silent = 0;
     int is_camera = vision_source_get_kind(g->src) == VISION_SRC_CAMERA;
+    int can_stall = vision_source_can_stall(g->src);
     g->threaded = !g->o.preload;
     if (g->threaded && (st = game__capture_start(&g->cap, g->src, is_camera, err)) != TT_OK)
         return st;
@@ -468,7 +469,7 @@ tt_status game_run(game *g, tt_err *err)
             }
             if (r == 0) {
                 /* a camera that sends nothing for a while is lost */
-                if (is_camera && !silent && game__now_ms() - last_frame_at > g->o.camera_timeout_ms) {
+                if (can_stall && !silent && game__now_ms() - last_frame_at > g->o.camera_timeout_ms) {
                     silent = 1;
                     fprintf(stderr, "tabletrack track: no frame from the camera for %d ms\n",
                             g->o.camera_timeout_ms);

@@ -136,6 +136,11 @@ vision_source_kind vision_source_get_kind(const vision_source *s)
     return s->kind;
 }
 
+int vision_source_can_stall(const vision_source *s)
+{
+    return s->kind == VISION_SRC_CAMERA || s->fault != NULL;
+}
+
 /* Read one frame from a file-backed source into *im (allocated). */
 static tt_status vision__read_file_frame(vision_source *s, tt_image *im, vision_frame_status *status, tt_err *err)
 {

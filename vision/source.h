@@ -46,6 +46,10 @@ void vision_source_destroy(vision_source *src);
 
 vision_source_kind vision_source_get_kind(const vision_source *src);
 
+/* Whether a silence from this source means trouble to report: a camera, or
+ * a "fault:" test source standing in for one (files never go quiet). */
+int vision_source_can_stall(const vision_source *src);
+
 /* Decode every frame into memory now (files and globs only), so later
  * reads cost nothing: benchmarks then measure tracking, not decoding.
  * progress (may be NULL) is told frames done and the total (0 if the file

@@ -113,6 +113,63 @@ var TTDraw = (function () {
     }
   }
 
+  /* Keep labels apart: answers' labels first, then figure names, then
+   * terrain names, each moved to the first nearby spot where its box meets
+   * no label already placed and no figure (its own figure's name only has to
+   * miss the others).  A terrain name with no room left is hidden; any other
+   * label takes the spot it overlaps least.  Call after drawing a frame. */
+  function declutter(svg) {
+    var ctm = svg.getScreenCTM();
+    if (!ctm) return;
+    var k = ctm.a; /* screen pixels per inch */
+    var discs = [], placed = [];
+    Array.prototype.forEach.call(svg.querySelectorAll('g.fig'), function (g) {
+      if (g.getAttribute('display') === 'none') return;
+      var c = g.querySelector('circle');
+      if (c) discs.push({g: g, b: c.getBoundingClientRect()});
+    });
+    function hits(b, a) {
+      return b.left < a.right && a.left < b.right && b.top < a.bottom && a.top < b.bottom;
+    }
+    function overlap(b, own) {
+      var n = 0;
+      placed.forEach(function (a) { if (hits(b, a)) n += 2; });
+      discs.forEach(function (d) { if (d.g !== own && hits(b, d.b)) n++; });
+      return n;
+    }
+    /* offsets in inches: where it is drawn, then around it (above and
+     * below first: labels are wide), further out each ring */
+    var OFFS = [[0, 0]];
+    [1, 2, 3, 4.5].forEach(function (r) {
+      [[0, -1], [0, 1], [1.6, -0.5], [-1.6, -0.5], [1.6, 0.5], [-1.6, 0.5], [2.2, 0], [-2.2, 0]].forEach(function (d) {
+        OFFS.push([d[0] * r, d[1] * r]);
+      });
+    });
+    ['ov-label', 'fig-label', 'terrain-label'].forEach(function (cls) {
+      Array.prototype.forEach.call(svg.getElementsByClassName(cls), function (t) {
+        t.removeAttribute('transform');
+        t.removeAttribute('visibility');
+        if (!t.textContent || t.closest('[display="none"]')) return;
+        var b0 = t.getBoundingClientRect(), own = cls === 'fig-label' ? t.parentNode : null;
+        var pad = 1, best = null;
+        for (var i = 0; i < OFFS.length; i++) {
+          var dx = OFFS[i][0] * k, dy = OFFS[i][1] * k;
+          var b = {left: b0.left + dx - pad, right: b0.right + dx + pad, top: b0.top + dy - pad,
+                   bottom: b0.bottom + dy + pad, i: i};
+          b.n = overlap(b, own);
+          if (!best || b.n < best.n) best = b;
+          if (!b.n) break;
+        }
+        if (best.n && cls === 'terrain-label') {
+          t.setAttribute('visibility', 'hidden');
+          return;
+        }
+        if (best.i) t.setAttribute('transform', 'translate(' + OFFS[best.i][0] + ' ' + OFFS[best.i][1] + ')');
+        placed.push(best);
+      });
+    });
+  }
+
   return {el: el, board: board, terrain: terrain, terrainColour: terrainColour, figure: figure, place: place,
-          prim: prim, SIDES: SIDES, ROLE: ROLE, TERRAIN: TERRAIN};
+          prim: prim, declutter: declutter, SIDES: SIDES, ROLE: ROLE, TERRAIN: TERRAIN};
 })();

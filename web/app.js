@@ -229,6 +229,7 @@
     drawBoard();
     drawFigures();
     drawAnswers();
+    TTDraw.declutter(svg);
     drawCards();
     text($('status'), 'frame ' + state.frame + (state.camera !== 'ok' ? ' \u00b7 camera ' + state.camera : '') +
          (state.ruleset ? ' \u00b7 ' + state.ruleset : ''));

@@ -653,22 +653,24 @@ static tt_status game__save_scenario(const char *path, const char *text, tt_err 
     return tt_tmp_commit(tmp, path, err);
 }
 
-char *game_scenario_json(game *g)
+/* Part of the scenario as JSON text ("{}" when absent), read under mu. */
+static char *game__scenario_part_json(game *g, int profile)
 {
     pthread_mutex_lock(&g->mu);
-    char *t = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
-                         : strdup("{}");
+    const json_t *j = profile ? g->sc.profile : g->sc.root;
+    char *t = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)) : strdup("{}");
     pthread_mutex_unlock(&g->mu);
     return t;
 }
 
+char *game_scenario_json(game *g)
+{
+    return game__scenario_part_json(g, 0);
+}
+
 char *game_rules_json(game *g)
 {
-    pthread_mutex_lock(&g->mu);
-    char *t = g->sc.profile ? json_dumps(g->sc.profile, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
-                            : strdup("{}");
-    pthread_mutex_unlock(&g->mu);
-    return t;
+    return game__scenario_part_json(g, 1);
 }
 
 tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)

@@ -17,18 +17,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "http"))
+from tt_checks import Checks  # noqa: E402
+
 LIMIT = 150_000
 
 
 def main():
     binary, root = sys.argv[1], sys.argv[2]
     tmp = tempfile.mkdtemp(prefix="tt-full-")
-    failures = []
-
-    def check(cond, what):
-        print(("ok: " if cond else "FAIL: ") + what, flush=True)
-        if not cond:
-            failures.append(what)
+    check = Checks()
 
     def small_disk():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead of killing
@@ -60,8 +58,7 @@ def main():
                   "replay says where it is truncated: %s" % h.stderr.strip())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d check(s) failed" % len(failures) if failures else "all checks passed")
-    return 1 if failures else 0
+    return check.verdict()
 
 
 if __name__ == "__main__":

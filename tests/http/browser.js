@@ -5,7 +5,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const puppeteer = require('puppeteer-core');
+const launch = require('./tt_launch');
 
 const [url, projectorJson, overlayDir, outDir] = process.argv.slice(2);
 const H = JSON.parse(fs.readFileSync(projectorJson, 'utf8')).table_to_projector;
@@ -63,11 +63,7 @@ async function cardText(page) {
 }
 
 (async () => {
-  const browser = await puppeteer.launch({
-    executablePath: process.env.TT_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launch();
   try {
     const page = await browser.newPage();
     const outside = [];

@@ -10,12 +10,12 @@ usage: test_http_browser.py TABLETRACK SOURCE_ROOT OUT_DIR
 Exit 77 (skipped) without Chromium or node ('make test' installs both)."""
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tt_checks import Checks, browser_missing  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,21 +23,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     binary, root, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    chromium = os.environ.get("TT_CHROMIUM", "/usr/bin/chromium")
-    if not os.access(chromium, os.X_OK) or not shutil.which("node"):
-        print("skipped: no Chromium or node (make deps installs them)")
-        return 77
-    if not os.path.isdir(os.path.join(HERE, "node_modules", "puppeteer-core")):
-        print("FAIL: puppeteer-core is not installed: run 'make deps' (npm ci in tests/http)")
-        return 1
+    missing = browser_missing()
+    if missing is not None:
+        return missing
     os.makedirs(out, exist_ok=True)
     srv = Server(binary, root)
-    failures = []
-
-    def check(cond, what):
-        print(("ok: " if cond else "FAIL: ") + what, flush=True)
-        if not cond:
-            failures.append(what)
+    check = Checks()
 
     try:
         p = subprocess.run(["node", os.path.join(HERE, "browser.js"), srv.url,
@@ -103,8 +94,7 @@ def main():
               and {"q": "charge", "from": "crew1", "to": "fus1"} in qs,
               "the recording holds the questions asked from the phone: %s" % qs)
         srv.cleanup()
-    print("%d check(s) failed" % len(failures) if failures else "all checks passed")
-    return 1 if failures else 0
+    return check.verdict()
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 // Prints one JSON line of what it saw; test_replay_phone.py judges it.
 'use strict';
 const path = require('path');
-const puppeteer = require(path.join(__dirname, '..', 'http', 'node_modules', 'puppeteer-core'));
+const launch = require(path.join(__dirname, '..', 'http', 'tt_launch'));
 
 const [page_path, outDir] = process.argv.slice(2);
 const result = {};
@@ -41,11 +41,7 @@ function clashes(bx) {
 }
 
 (async () => {
-  const browser = await puppeteer.launch({
-    executablePath: process.env.TT_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launch();
   try {
     const page = await browser.newPage();
     const errors = [];

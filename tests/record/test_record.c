@@ -434,6 +434,25 @@ static void test_json_lines(void **state)
     tu_dir_remove(&d);
 }
 
+/* The embedded data of a replay page (caller decrefs). */
+static json_t *html_data(const char *html)
+{
+    size_t len;
+    char *text = tu_read(html, &len);
+    assert_non_null(text);
+    char *a = strstr(text, "<script type=\"application/json\" id=\"tt-data\">");
+    assert_non_null(a);
+    a = strchr(a, '>') + 1;
+    char *b = strstr(a, "</script>");
+    assert_non_null(b);
+    json_error_t je;
+    json_t *data = json_loadb(a, (size_t)(b - a), 0, &je);
+    if (!data)
+        fail_msg("embedded data: %s at %d", je.text, je.column);
+    free(text);
+    return data;
+}
+
 static void test_html_page(void **state)
 {
     (void)state;
@@ -457,15 +476,7 @@ static void test_html_page(void **state)
     assert_null(strstr(text, "@import"));
     assert_null(strstr(text, "url("));
     /* the embedded data parses and holds the game */
-    char *a = strstr(text, "<script type=\"application/json\" id=\"tt-data\">");
-    assert_non_null(a);
-    a = strchr(a, '>') + 1;
-    char *b = strstr(a, "</script>");
-    assert_non_null(b);
-    json_error_t je;
-    json_t *data = json_loadb(a, (size_t)(b - a), 0, &je);
-    if (!data)
-        fail_msg("embedded data: %s at %d", je.text, je.column);
+    json_t *data = html_data(html);
     assert_int_equal(json_array_size(json_object_get(data, "figs")), 9);
     assert_int_equal(json_array_size(json_object_get(data, "terrain")), 3);
     assert_int_equal(json_array_size(json_object_get(data, "sides")), 2);
@@ -568,25 +579,6 @@ static void test_readme_queries(void **state)
 }
 
 /* ---- the scenario changed mid-game ------------------------------------ */
-
-/* The embedded data of a replay page (caller decrefs). */
-static json_t *html_data(const char *html)
-{
-    size_t len;
-    char *text = tu_read(html, &len);
-    assert_non_null(text);
-    char *a = strstr(text, "<script type=\"application/json\" id=\"tt-data\">");
-    assert_non_null(a);
-    a = strchr(a, '>') + 1;
-    char *b = strstr(a, "</script>");
-    assert_non_null(b);
-    json_error_t je;
-    json_t *data = json_loadb(a, (size_t)(b - a), 0, &je);
-    if (!data)
-        fail_msg("embedded data: %s at %d", je.text, je.column);
-    free(text);
-    return data;
-}
 
 static void test_scenario_change(void **state)
 {

@@ -17,24 +17,17 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "http"))
+from tt_checks import Checks, browser_missing  # noqa: E402
 
 
 def main():
     binary, root, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    chromium = os.environ.get("TT_CHROMIUM", "/usr/bin/chromium")
-    if not os.access(chromium, os.X_OK) or not shutil.which("node"):
-        print("skipped: no Chromium or node (make deps installs them)")
-        return 77
-    if not os.path.isdir(os.path.join(HERE, "..", "http", "node_modules", "puppeteer-core")):
-        print("FAIL: puppeteer-core is not installed: run 'make deps' (npm ci in tests/http)")
-        return 1
+    missing = browser_missing()
+    if missing is not None:
+        return missing
     os.makedirs(out, exist_ok=True)
-    failures = []
-
-    def check(cond, what):
-        print(("ok: " if cond else "FAIL: ") + what, flush=True)
-        if not cond:
-            failures.append(what)
+    check = Checks()
 
     tmp = tempfile.mkdtemp(prefix="tt-replay-")
     try:
@@ -78,8 +71,7 @@ def main():
             check(os.path.getsize(os.path.join(out, shot + ".png")) > 10000, "screenshot %s.png" % shot)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d check(s) failed" % len(failures) if failures else "all checks passed")
-    return 1 if failures else 0
+    return check.verdict()
 
 
 if __name__ == "__main__":

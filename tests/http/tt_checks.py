@@ -1,0 +1,36 @@
+"""tt_checks.py - what the Python tests share: a list of checks that prints
+each one ("ok: ..." / "FAIL: ...") and the verdict, and the question whether
+a browser test can run here (Chromium, node and puppeteer-core)."""
+import os
+import shutil
+
+NODE_MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "node_modules")
+
+
+class Checks:
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, cond, what):
+        print(("ok: " if cond else "FAIL: ") + what, flush=True)
+        if not cond:
+            self.failures.append(what)
+
+    def verdict(self):
+        """Print the outcome; the exit code (0 all passed, 1 not)."""
+        print("%d check(s) failed" % len(self.failures) if self.failures else "all checks passed")
+        return 1 if self.failures else 0
+
+
+def browser_missing():
+    """None when a browser test can run; else its exit code: 77 (skipped)
+    without Chromium or node, 1 without puppeteer-core (make deps installs
+    all three)."""
+    chromium = os.environ.get("TT_CHROMIUM", "/usr/bin/chromium")
+    if not os.access(chromium, os.X_OK) or not shutil.which("node"):
+        print("skipped: no Chromium or node (make deps installs them)")
+        return 77
+    if not os.path.isdir(os.path.join(NODE_MODULES, "puppeteer-core")):
+        print("FAIL: puppeteer-core is not installed: run 'make deps' (npm ci in tests/http)")
+        return 1
+    return None

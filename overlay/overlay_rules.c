@@ -366,6 +366,42 @@ static tt_status orl__range_bands(const overlay_scene *s, overlay_list *l, const
     return st;
 }
 
+/* An arrow head at b, pointing along a -> b. */
+static tt_status orl__arrow_head(overlay_list *l, rules_point a, rules_point b, overlay_style st, tt_err *err)
+{
+    double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy);
+    if (d < 1e-9)
+        return TT_OK;
+    dx /= d;
+    dy /= d;
+    double k = fmin(0.6, d / 2), xy[6] = {b.x - k * (dx - 0.6 * dy), b.y - k * (dy + 0.6 * dx), b.x, b.y,
+                                          b.x - k * (dx + 0.6 * dy), b.y - k * (dy - 0.6 * dx)};
+    st.dashed = 0;
+    return overlay_add_polyline(l, xy, 3, st, err);
+}
+
+/* A cross (an X, `r` inches from its centre to each tip) at p. */
+static tt_status orl__cross(overlay_list *l, rules_point p, double r, overlay_style st, tt_err *err)
+{
+    tt_status s = overlay_add_line(l, p.x - r, p.y - r, p.x + r, p.y + r, st, err);
+    return s == TT_OK ? overlay_add_line(l, p.x - r, p.y + r, p.x + r, p.y - r, st, err) : s;
+}
+
+/* A unit's fire: every firer's line to the target it fires at, coloured by
+ * that shot's range band; rings on the targets, the nearest numbered. */
+static tt_status orl__unit_fire(const overlay_scene *s, overlay_list *l, const rules_result *r, tt_err *err)
+{
+    tt_status st = TT_OK;
+    for (size_t k = 0; k < r->n_firers && st == TT_OK; k++) {
+        const orl__figure *a = orl__fig(s, r->firers[k]), *b = orl__fig(s, r->shot_to[k]);
+        if (!a || !b)
+            continue;
+        overlay_style line = overlay_style_line(orl__bracket_role(r->shot_bracket[k]), OVERLAY_LINE_IN);
+        st = overlay_add_line(l, a->x, a->y, b->x, b->y, line, err);
+    }
+    return st == TT_OK ? orl__ring_ids(s, l, r, OVERLAY_ROLE_TARGET, r->n_ids > 1, err) : st;
+}
+
 static const char *orl__str(const json_t *q, const char *k)
 {
     return json_string_value(json_object_get(q, k));
@@ -378,27 +414,22 @@ static const char *orl__weapon_of(const json_t *query)
 
 tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err)
 {
-    json_t *ans = NULL;
     rules_result r;
     tt_status st;
-    memset(&r, 0, sizeof r);
     if (answer)
         *answer = NULL;
-    /* the rules engine checks the query and gives its answer */
-    if ((st = rules_query_json(s->sc, query, &ans, err)) != TT_OK)
+    /* the rules engine checks the query and gives its answer, with the
+     * geometry to draw */
+    if ((st = rules_query(s->sc, query, &r, err)) != TT_OK)
         return st;
     const char *q = orl__str(query, "q"), *from = orl__str(query, "from"), *to = orl__str(query, "to");
     const json_t *at = json_object_get(query, "at");
     rules_point atp = {json_number_value(json_array_get(at, 0)), json_number_value(json_array_get(at, 1))};
-    const json_t *tov = json_object_get(query, "to");
-    rules_point top = {json_number_value(json_array_get(tov, 0)), json_number_value(json_array_get(tov, 1))};
     const orl__figure *ff = orl__fig(s, from), *tf = orl__fig(s, to);
     overlay_style line = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_LINE_IN);
     char text[96];
 
     if (!strcmp(q, "los")) {
-        if ((st = rules_los(s->sc, from, to, &r, err)) != TT_OK)
-            goto done;
         line.role = r.visible ? OVERLAY_ROLE_CLEAR : OVERLAY_ROLE_BLOCKED;
         line.dashed = !r.visible;
         st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err);
@@ -408,24 +439,28 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
                                    err);
         }
     } else if (!strcmp(q, "fire")) {
-        if ((st = rules_fire(s->sc, from, to, orl__weapon_of(query), &r, err)) != TT_OK)
-            goto done;
         const char *weapon = orl__weapon_of(query);
         if (ff && (st = orl__range_bands(s, l, ff, weapon ? weapon : ff->weapon, err)) != TT_OK)
+            goto done;
+        if (r.unit && r.n_firers && (st = orl__unit_fire(s, l, &r, err)) != TT_OK)
             goto done;
         int ok = r.visible && r.to_hit != RULES_NULL && r.bracket && strcmp(r.bracket, "out");
         line.role = ok ? orl__bracket_role(r.bracket) : OVERLAY_ROLE_BLOCKED;
         line.dashed = !ok;
-        if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK)
+        /* the nearest shot's line (a unit's shots are all drawn above) */
+        if (!(r.unit && r.n_firers) &&
+            (st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK)
             goto done;
-        if (r.to_hit != RULES_NULL)
+        if (r.to_hit != RULES_NULL && r.unit && r.dice > 0)
+            snprintf(text, sizeof text, "%d dice %d+  %.1f\"", r.dice, r.to_hit, r.distance_in);
+        else if (r.to_hit != RULES_NULL)
             snprintf(text, sizeof text, "%d+  %.1f\"", r.to_hit, r.distance_in);
         else
             snprintf(text, sizeof text, "%s  %.1f\"", !r.visible ? "no LOS" : "no shot", r.distance_in);
-        st = orl__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, text, line.role, err);
+        /* a unit's label also clears the targets' numbers */
+        st = orl__label_beyond(l, r.line[0], r.line[1], (tf ? tf->radius_in : 0.5) + (r.unit ? 0.7 : 0), text,
+                               line.role, err);
     } else if (!strcmp(q, "grape")) {
-        if ((st = rules_grape(s->sc, from, &r, err)) != TT_OK)
-            goto done;
         overlay_style cone = overlay_style_line(OVERLAY_ROLE_ARC, OVERLAY_LINE_IN);
         cone.fill_alpha = 0.3;
         if (r.n_polygon >= 3)
@@ -433,21 +468,14 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
         if (st == TT_OK)
             st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
     } else if (!strcmp(q, "ball")) {
-        if ((st = rules_ball(s->sc, from, tf ? to : NULL, tf ? NULL : &atp, &r, err)) != TT_OK)
-            goto done;
         line.role = OVERLAY_ROLE_BALL;
         line.width_in = 0.1;
         if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) == TT_OK)
             st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 1, err);
     } else if (!strcmp(q, "blast")) {
-        double rad = json_number_value(json_object_get(query, "radius_in"));
-        if ((st = rules_blast(s->sc, atp, rad, orl__weapon_of(query), &r, err)) != TT_OK)
-            goto done;
         if ((st = orl__blast_shape(s, l, r.centre.x, r.centre.y, r.radius_in, err)) == TT_OK)
             st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
     } else if (!strcmp(q, "command")) {
-        if ((st = rules_command(s->sc, from, &r, err)) != TT_OK)
-            goto done;
         overlay_style c = overlay_style_edge(OVERLAY_ROLE_COMMAND, OVERLAY_LINE_IN, OVERLAY_EDGE_ALPHA);
         if ((st = overlay_add_circle(l, r.centre.x, r.centre.y, r.radius_in, c, err)) != TT_OK)
             goto done;
@@ -456,8 +484,6 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
                 if (!strcmp(s->figs[k].unit, r.ids[i]) && strcmp(s->figs[k].id, from))
                     st = orl__ring_figure(l, &s->figs[k], OVERLAY_ROLE_COMMAND, err);
     } else if (!strcmp(q, "aspect")) {
-        if ((st = rules_aspect(s->sc, from, to, &r, err)) != TT_OK)
-            goto done;
         line.role = OVERLAY_ROLE_NEUTRAL;
         line.width_in = OVERLAY_THIN_IN;
         if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) == TT_OK &&
@@ -465,14 +491,66 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
             st = orl__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, r.aspect,
                                    OVERLAY_ROLE_NEUTRAL, err);
     } else if (!strcmp(q, "visibility")) {
-        if ((st = rules_visibility(s->sc, from, &r, err)) != TT_OK)
-            goto done;
         overlay_style v = overlay_style_edge(OVERLAY_ROLE_CLEAR, OVERLAY_THIN_IN, OVERLAY_EDGE_ALPHA);
         if (r.n_polygon >= 3)
             st = overlay_add_polygon(l, &r.polygon[0].x, (int)r.n_polygon, v, err);
-    } else if (!strcmp(q, "move")) {
-        if ((st = rules_move(s->sc, from, top, -1, &r, err)) != TT_OK)
+    } else if (!strcmp(q, "deviate")) {
+        /* the aim (thin, dashed), how far the shot strayed (solid), a cross
+         * where it landed, and its blast there (clipped by what shields) */
+        overlay_style aim = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_THIN_IN);
+        aim.dashed = 1;
+        overlay_style miss = overlay_style_line(OVERLAY_ROLE_BLAST, OVERLAY_LINE_IN);
+        if (ff && (st = overlay_add_line(l, ff->x, ff->y, atp.x, atp.y, aim, err)) != TT_OK)
             goto done;
+        if ((st = orl__cross(l, atp, 0.3, aim, err)) != TT_OK ||
+            (st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, miss, err)) != TT_OK ||
+            (st = orl__cross(l, r.centre, 0.45, miss, err)) != TT_OK)
+            goto done;
+        if (r.ok && r.radius_in > 0 && (st = orl__blast_shape(s, l, r.centre.x, r.centre.y, r.radius_in, err)) != TT_OK)
+            goto done;
+        if ((st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err)) != TT_OK)
+            goto done;
+        double off = hypot(r.line[1].x - r.line[0].x, r.line[1].y - r.line[0].y);
+        if (!r.ok)
+            snprintf(text, sizeof text, "%.1f\" off, no blast", off);
+        else
+            snprintf(text, sizeof text, "%.1f\" off, %zu hit", off, r.n_ids);
+        st = orl__label_beyond(l, ff ? (rules_point){ff->x, ff->y} : r.line[0], r.centre,
+                               r.ok && r.radius_in > 0 ? r.radius_in : 0.5, text, OVERLAY_ROLE_BLAST, err);
+    } else if (!strcmp(q, "charge")) {
+        /* the charger's path to base contact, an arrow head, its base where
+         * it would touch, and the target ringed */
+        const orl__figure *cf = orl__fig(s, r.charger), *gf = orl__fig(s, r.target);
+        line.role = r.ok == 1 ? OVERLAY_ROLE_CLEAR : r.ok == 0 ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_NEUTRAL;
+        line.dashed = r.ok == 0;
+        if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK ||
+            (st = orl__arrow_head(l, r.line[0], r.line[1], line, err)) != TT_OK)
+            goto done;
+        if (r.ok == 0 && r.allowed_known && r.allowed_in > 0 && r.distance_in > 0) {
+            /* short: the part the allowance covers, solid, and a bar where it ends */
+            double f = r.allowed_in / r.distance_in, dx = r.line[1].x - r.line[0].x, dy = r.line[1].y - r.line[0].y;
+            rules_point e = {r.line[0].x + f * dx, r.line[0].y + f * dy};
+            double nx = -dy / r.distance_in * 0.5, ny = dx / r.distance_in * 0.5;
+            overlay_style reach = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_LINE_IN);
+            if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, e.x, e.y, reach, err)) != TT_OK ||
+                (st = overlay_add_line(l, e.x - nx, e.y - ny, e.x + nx, e.y + ny, reach, err)) != TT_OK)
+                goto done;
+        }
+        overlay_style ghost = overlay_style_line(line.role, OVERLAY_THIN_IN);
+        ghost.dashed = 1;
+        if (cf && (st = overlay_add_circle(l, r.line[1].x, r.line[1].y, cf->radius_in, ghost, err)) != TT_OK)
+            goto done;
+        if (gf && (st = orl__ring_figure(l, gf, OVERLAY_ROLE_TARGET, err)) != TT_OK)
+            goto done;
+        if (r.allowed_known)
+            snprintf(text, sizeof text, "charge %.1f\" of %.1f\"", r.distance_in, r.allowed_in);
+        else if (r.has_allowed_range)
+            snprintf(text, sizeof text, "charge %.1f\" (%.0f-%.0f\")", r.distance_in, r.allowed_range_in[0],
+                     r.allowed_range_in[1]);
+        else
+            snprintf(text, sizeof text, "charge %.1f\"", r.distance_in);
+        st = orl__label_beyond(l, r.line[0], r.line[1], gf ? gf->radius_in : 0.5, text, line.role, err);
+    } else if (!strcmp(q, "move")) {
         line.role = r.ok == 0 ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_NEUTRAL;
         line.dashed = r.ok == 0;
         if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK)
@@ -483,12 +561,10 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
             snprintf(text, sizeof text, "%.1f\"", r.distance_in);
         st = orl__label_beyond(l, r.line[0], r.line[1], 0.5, text, line.role, err);
     }
+    if (st == TT_OK && answer && !(*answer = rules_result_to_json(&r)))
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
 done:
     rules_result_free(&r);
-    if (st == TT_OK && answer)
-        *answer = ans;
-    else
-        json_decref(ans);
     return st;
 }
 #else

@@ -62,7 +62,8 @@ static void rec__prim(cairo_t *cr, const rec_game *g, const json_t *p, long long
     if (!strcmp(type, "line")) {
         const json_t *a = json_object_get(p, "a"), *b = json_object_get(p, "b");
         double dash[] = {0.6, 0.3};
-        cairo_set_dash(cr, dash, 2, 0);
+        if (!json_is_true(json_object_get(p, "solid")))
+            cairo_set_dash(cr, dash, 2, 0);
         cairo_move_to(cr, rec__jnum(a, 0), rec__jnum(a, 1));
         cairo_line_to(cr, rec__jnum(b, 0), rec__jnum(b, 1));
         rec__rgb(cr, colour, 1);
@@ -113,6 +114,17 @@ static void rec__prim(cairo_t *cr, const rec_game *g, const json_t *p, long long
             cairo_set_line_width(cr, 0.18);
             cairo_stroke(cr);
         }
+    } else if (!strcmp(type, "mark")) {
+        const json_t *at = json_object_get(p, "at");
+        double x = rec__jnum(at, 0), y = rec__jnum(at, 1), k = 0.45;
+        cairo_new_path(cr);
+        cairo_move_to(cr, x - k, y - k);
+        cairo_line_to(cr, x + k, y + k);
+        cairo_move_to(cr, x - k, y + k);
+        cairo_line_to(cr, x + k, y - k);
+        rec__rgb(cr, colour, 1);
+        cairo_set_line_width(cr, 0.16);
+        cairo_stroke(cr);
     } else if (!strcmp(type, "label")) {
         const json_t *at = json_object_get(p, "at");
         const char *text = json_string_value(json_object_get(p, "text"));

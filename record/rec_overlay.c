@@ -96,6 +96,19 @@ static int rec__line(json_t *arr, double ax, double ay, double bx, double by, co
                                    "colour", colour, "label", label));
 }
 
+/* A solid line (the dashed default is for sight and reach). */
+static int rec__solid(json_t *arr, double ax, double ay, double bx, double by, const char *colour, const char *label)
+{
+    return rec__add(arr, json_pack("{s:s, s:[f,f], s:[f,f], s:s, s:b, s:s?}", "type", "line", "a", ax, ay, "b", bx, by,
+                                   "colour", colour, "solid", 1, "label", label));
+}
+
+/* A cross where something landed. */
+static int rec__mark(json_t *arr, double x, double y, const char *colour)
+{
+    return rec__add(arr, json_pack("{s:s, s:[f,f], s:s}", "type", "mark", "at", x, y, "colour", colour));
+}
+
 static int rec__label(json_t *arr, double x, double y, const char *text)
 {
     return rec__add(arr, json_pack("{s:s, s:[f,f], s:s}", "type", "label", "at", x, y, "text", text));
@@ -155,6 +168,30 @@ static double rec__blast_default(const char *weapon)
     return 1.0;
 }
 
+/* A unit's fire: every firer's line to the target it fires at (the
+ * answer's "shots"), in reach; the targets ringed; the shot's score. */
+static int rec__unit_fire(json_t *arr, const rec_game *g, const json_t *a, long long t)
+{
+    char text[160];
+    size_t i;
+    json_t *shot;
+    const json_t *th = json_object_get(a, "to_hit"), *dice = json_object_get(a, "dice");
+    int n = 0;
+    if (json_is_integer(dice))
+        n = snprintf(text, sizeof text, "%d dice ", (int)json_integer_value(dice));
+    if (json_is_integer(th))
+        snprintf(text + n, sizeof text - (size_t)n, "%d+", (int)json_integer_value(th));
+    else
+        snprintf(text + n, sizeof text - (size_t)n, "no shot");
+    json_array_foreach(json_object_get(a, "shots"), i, shot) {
+        rec__where sf = rec__locate(g, json_object_get(shot, "from"), t);
+        rec__where st = rec__locate(g, json_object_get(shot, "to"), t);
+        if (sf.ok && st.ok && rec__line(arr, sf.x, sf.y, st.x, st.y, C_YES, i ? NULL : text) != 0)
+            return -1;
+    }
+    return rec__rings(arr, g, json_object_get(a, "targets"), C_HIT);
+}
+
 static int rec__build(json_t *arr, const rec_game *g, const char *kind, const json_t *q, const json_t *a, long long t)
 {
     char text[160];
@@ -163,6 +200,8 @@ static int rec__build(json_t *arr, const rec_game *g, const char *kind, const js
     double l[4];
     int has_line = rec__answer_line(a, l);
 
+    if (!strcmp(kind, "fire") && json_array_size(json_object_get(a, "shots")) > 0)
+        return rec__unit_fire(arr, g, a, t);
     if (!strcmp(kind, "los") || !strcmp(kind, "fire") || !strcmp(kind, "aspect")) {
         if (!has_line) {
             if (!from.ok || !to.ok)
@@ -192,6 +231,49 @@ static int rec__build(json_t *arr, const rec_game *g, const char *kind, const js
                      blocked ? blocked : "");
         }
         return rec__line(arr, l[0], l[1], l[2], l[3], colour, text);
+    }
+    if (!strcmp(kind, "deviate")) {
+        /* the aim from the firer, the shot's stray from the aim to where it
+         * landed, a cross there, and its blast */
+        rec__where at = rec__locate(g, json_object_get(q, "at"), t);
+        const json_t *imp = json_object_get(a, "impact");
+        if (!at.ok || json_array_size(imp) != 2)
+            return 0;
+        double ix = json_number_value(json_array_get(imp, 0)), iy = json_number_value(json_array_get(imp, 1));
+        double r = rec__num(a, "radius_in", 0);
+        if (from.ok && rec__line(arr, from.x, from.y, at.x, at.y, C_NEUTRAL, NULL) != 0)
+            return -1;
+        if (json_is_false(json_object_get(a, "went_off")))
+            snprintf(text, sizeof text, "%.1f\" off, no blast", hypot(ix - at.x, iy - at.y));
+        else
+            snprintf(text, sizeof text, "%.1f\" off, %zu hit", hypot(ix - at.x, iy - at.y),
+                     json_array_size(json_object_get(a, "hit")));
+        return rec__solid(arr, at.x, at.y, ix, iy, C_BLAST, NULL) || rec__mark(arr, ix, iy, C_BLAST) ||
+               (r > 0 && rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", ix, iy, "r", r,
+                                                 "colour", C_BLAST))) ||
+               rec__rings(arr, g, json_object_get(a, "hit"), C_HIT) ||
+               rec__label(arr, ix, iy - (r > 0 ? r : 0.5) - 0.4, text);
+    }
+    if (!strcmp(kind, "charge")) {
+        /* the charger's path: straight at the target's centre until the
+         * bases touch, distance_in long */
+        rec__where cf = rec__locate(g, json_object_get(a, "charger"), t);
+        rec__where tf = rec__locate(g, json_object_get(a, "target"), t);
+        double d = rec__num(a, "distance_in", -1), L = hypot(tf.x - cf.x, tf.y - cf.y);
+        if (!cf.ok || !tf.ok || d < 0 || L <= 0)
+            return 0;
+        double ex = cf.x + (tf.x - cf.x) * fmin(d / L, 1), ey = cf.y + (tf.y - cf.y) * fmin(d / L, 1);
+        const json_t *ok = json_object_get(a, "ok");
+        const char *colour = json_is_boolean(ok) ? (json_is_true(ok) ? C_YES : C_NO) : C_NEUTRAL;
+        if (json_is_number(json_object_get(a, "allowed_in")))
+            snprintf(text, sizeof text, "charge %.1f\" of %.1f\"", d, rec__num(a, "allowed_in", 0));
+        else
+            snprintf(text, sizeof text, "charge %.1f\"", d);
+        json_t *target = json_pack("[O]", json_object_get(a, "target"));
+        int bad = !target || rec__solid(arr, cf.x, cf.y, ex, ey, colour, text) || rec__mark(arr, ex, ey, colour) ||
+                  rec__rings(arr, g, target, C_HIT);
+        json_decref(target);
+        return bad ? -1 : 0;
     }
     if (!strcmp(kind, "grape")) {
         if (!from.ok)

@@ -68,13 +68,11 @@ static tt_status rules__dev_dice(const json_t *o, rules_dev_dice *d, tt_err *err
     return TT_OK;
 }
 
-tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer, tt_err *err)
+tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
 {
-    rules_result r;
     const char *from = NULL, *to = NULL, *weapon = NULL;
     tt_status st;
-    *answer = NULL;
-    memset(&r, 0, sizeof r);
+    memset(out, 0, sizeof *out);
     if (!sc)
         return tt_err_set(err, TT_ERR_ARG, "no scenario loaded");
     if (!json_is_object(q))
@@ -88,37 +86,37 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
         if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)))
             return st;
         if (!strcmp(k, "los"))
-            st = rules_los(sc, from, to, &r, err);
+            st = rules_los(sc, from, to, out, err);
         else if (!strcmp(k, "aspect"))
-            st = rules_aspect(sc, from, to, &r, err);
+            st = rules_aspect(sc, from, to, out, err);
         else {
             const json_t *w = json_object_get(q, "weapon");
             if (w && !json_is_string(w))
                 return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
             weapon = w ? json_string_value(w) : NULL;
-            st = rules_fire(sc, from, to, weapon, &r, err);
+            st = rules_fire(sc, from, to, weapon, out, err);
         }
     } else if (!strcmp(k, "grape") || !strcmp(k, "command") || !strcmp(k, "visibility")) {
         if ((st = rules__str(q, "from", 1, &from, err)))
             return st;
-        st = !strcmp(k, "grape")     ? rules_grape(sc, from, &r, err)
-             : !strcmp(k, "command") ? rules_command(sc, from, &r, err)
-                                     : rules_visibility(sc, from, &r, err);
+        st = !strcmp(k, "grape")     ? rules_grape(sc, from, out, err)
+             : !strcmp(k, "command") ? rules_command(sc, from, out, err)
+                                     : rules_visibility(sc, from, out, err);
     } else if (!strcmp(k, "ball")) {
         rules_point at;
         if ((st = rules__str(q, "from", 1, &from, err)))
             return st;
         const json_t *tv = json_object_get(q, "to");
         if (tv && json_is_string(tv)) {
-            st = rules_ball(sc, from, json_string_value(tv), NULL, &r, err);
+            st = rules_ball(sc, from, json_string_value(tv), NULL, out, err);
         } else if (json_object_get(q, "at")) {
             if ((st = rules__xy(q, "at", &at, err)))
                 return st;
-            st = rules_ball(sc, from, NULL, &at, &r, err);
+            st = rules_ball(sc, from, NULL, &at, out, err);
         } else if (tv && json_is_array(tv)) {
             if ((st = rules__xy(q, "to", &at, err)))
                 return st;
-            st = rules_ball(sc, from, NULL, &at, &r, err);
+            st = rules_ball(sc, from, NULL, &at, out, err);
         } else {
             return tt_err_set(err, TT_ERR_ARG, "give \"to\" (a figure id) or \"at\" ([x, y]) for the ball");
         }
@@ -135,7 +133,7 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
         }
         if (wv && !json_is_string(wv))
             return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
-        st = rules_blast(sc, at, radius, wv ? json_string_value(wv) : NULL, &r, err);
+        st = rules_blast(sc, at, radius, wv ? json_string_value(wv) : NULL, out, err);
     } else if (!strcmp(k, "move") || !strcmp(k, "charge")) {
         rules_point at = {0, 0};
         int charge = !strcmp(k, "charge");
@@ -149,7 +147,7 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
                 return tt_err_set(err, TT_ERR_ARG, "\"roll\" must be the whole number the movement dice showed");
             roll = (int)json_integer_value(rv);
         }
-        st = charge ? rules_charge(sc, from, to, roll, &r, err) : rules_move(sc, from, at, roll, &r, err);
+        st = charge ? rules_charge(sc, from, to, roll, out, err) : rules_move(sc, from, at, roll, out, err);
     } else if (!strcmp(k, "deviate")) {
         rules_point at;
         rules_dev_dice d;
@@ -162,16 +160,24 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
         if (cv && !json_is_boolean(cv))
             return tt_err_set(err, TT_ERR_ARG, "\"critical\" must be true or false (a critical miss)");
         d.critical = cv && json_is_true(cv);
-        st = rules_deviate(sc, from, w ? json_string_value(w) : NULL, at, &d, &r, err);
+        st = rules_deviate(sc, from, w ? json_string_value(w) : NULL, at, &d, out, err);
     } else {
         return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (los, fire, grape, ball, blast, command, aspect, "
                                            "visibility, move, deviate, charge)",
                           k);
     }
-    if (st) {
-        rules_result_free(&r);
+    if (st)
+        rules_result_free(out);
+    return st;
+}
+
+tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer, tt_err *err)
+{
+    rules_result r;
+    tt_status st;
+    *answer = NULL;
+    if ((st = rules_query(sc, q, &r, err)))
         return st;
-    }
     *answer = rules_result_to_json(&r);
     rules_result_free(&r);
     if (!*answer)

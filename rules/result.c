@@ -11,6 +11,8 @@ void rules_result_free(rules_result *r)
         return;
     free((void *)r->ids);
     free((void *)r->firers);
+    free((void *)r->shot_to);
+    free((void *)r->shot_bracket);
     free(r->polygon);
     memset(r, 0, sizeof *r);
 }
@@ -89,6 +91,12 @@ json_t *rules_result_to_json(const rules_result *r)
             v = rules__ids(r);
             bad |= !v;
             bad |= json_object_set_new(o, "targets", v);
+            v = json_array();
+            bad |= !v;
+            for (size_t k = 0; v && k < r->n_firers; k++)
+                bad |= json_array_append_new(v, json_pack("{s:s,s:s,s:s}", "from", r->firers[k], "to", r->shot_to[k],
+                                                          "bracket", r->shot_bracket[k]));
+            bad |= json_object_set_new(o, "shots", v);
         }
         v = json_array();
         bad |= !v;
@@ -142,6 +150,8 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= !v;
         bad |= json_object_set_new(o, "hit", v);
         bad |= json_object_set_new(o, "went_off", json_boolean(r->ok));
+        if (r->radius_in > 0) /* the blast's radius, where it went off */
+            bad |= json_object_set_new(o, "radius_in", rules__round(r->radius_in, 100));
         break;
     case RULES_Q_MOVE:
     case RULES_Q_CHARGE:

@@ -86,6 +86,9 @@ typedef struct rules_result {
     int unit;
     const char **firers;
     size_t n_firers;
+    /* each firer's shot, aligned with firers: the nearest target it can
+     * fire at and the range bracket of that shot (for drawing every line) */
+    const char **shot_to, **shot_bracket;
     /* bonus dice the defender adds (e.g. {2, "soft cover: hedge1"}); only
      * in rulesets whose cover gives dice (has_defence_dice) */
     rules_modifier defence_dice[RULES_MAX_MODIFIERS];
@@ -227,6 +230,11 @@ typedef struct rules_dev_dice {
  * off), ok (it went off), line (aim -> impact), rule. */
 tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon, rules_point at,
                         const rules_dev_dice *dice, rules_result *out, tt_err *err);
+
+/* One query object of the contract -> its answer as a result (with the
+ * geometry for drawing); the caller frees *out with rules_result_free.  On
+ * a bad query returns an error status and a message, *out left empty. */
+tt_status rules_query(rules_scenario *sc, const json_t *query, rules_result *out, tt_err *err);
 
 /* One query object of the contract -> its answer object.  On a bad query
  * returns an error status and a message; the CLI prints {"error": msg}. */

@@ -90,13 +90,24 @@ static int rules__cmp_near(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
-static tt_status rules__add(const char ***list, size_t *n, const char *id, tt_err *err)
+/* One more firer and its shot: the target it fires at and the bracket. */
+static tt_status rules__add_firer(rules_result *out, const char *id, const char *to, const char *bracket, tt_err *err)
 {
-    const char **nl = realloc((void *)*list, (*n + 1) * sizeof *nl);
-    if (!nl)
+    size_t n = out->n_firers + 1;
+    const char **a = realloc((void *)out->firers, n * sizeof *a);
+    if (a)
+        out->firers = a;
+    const char **b = a ? realloc((void *)out->shot_to, n * sizeof *b) : NULL;
+    if (b)
+        out->shot_to = b;
+    const char **c = b ? realloc((void *)out->shot_bracket, n * sizeof *c) : NULL;
+    if (!c)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    *list = nl;
-    nl[(*n)++] = id;
+    out->shot_bracket = c;
+    a[n - 1] = id;
+    b[n - 1] = to;
+    c[n - 1] = bracket;
+    out->n_firers = n;
     return TT_OK;
 }
 
@@ -188,14 +199,14 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     unsigned char *can = front; /* reused: 1 where the figure can fire */
     for (int a = 0; a < nF; a++) {
         const rules_weapon *w = W[a];
-        int ok = 0;
+        const rules_bracket *shot_br = NULL;
+        int ok = 0, mt = -1;
         if (w && (front[a] || w->front_ranks == 0)) {
             rules_fire_arc(&sc->figs[F[a]], w, &arc[a]);
             int hint = -1;
             /* the nearest target it can fire at: targets in order of
              * distance (picked one by one: the first one usually does) */
             double mine = INFINITY;
-            int mt = -1;
             for (int b = 0; b < nt; b++) {
                 tnear[b].d = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
                 tnear[b].k = b;
@@ -217,6 +228,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 if (rules_fire_shot(sc, F[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
                     mine = pick.d;
                     mt = pick.k;
+                    shot_br = br;
                 }
             }
             if (mt >= 0) {
@@ -237,7 +249,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             }
         }
         can[a] = (unsigned char)ok;
-        if (ok && (st = rules__add(&out->firers, &out->n_firers, sc->figs[F[a]].id, err)))
+        if (ok && (st = rules__add_firer(out, sc->figs[F[a]].id, sc->figs[T[mt]].id, shot_br->name, err)))
             goto done;
     }
     /* the targets any of those can fire at, nearest to the firing figures
@@ -284,14 +296,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 pf = a;
         pt = 0;
     }
-    const char **firers = out->firers;
-    const char **ids = out->ids;
-    size_t nfi = out->n_firers, nid = out->n_ids;
     rules_fire_pair(sc, F[pf], T[pt], W[pf], out);
-    out->firers = firers;
-    out->n_firers = nfi;
-    out->ids = ids;
-    out->n_ids = nid;
     out->unit = 1;
     if (best_f < 0)
         out->to_hit = RULES_NULL;

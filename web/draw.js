@@ -82,7 +82,8 @@ var TTDraw = (function () {
     fe.g.setAttribute('opacity', STATE_OPACITY[state] === undefined ? 1 : STATE_OPACITY[state]);
   }
 
-  /* One drawn answer part: {type: line|circle|sector|polygon|ring|label, ...}.
+  /* One drawn answer part: {type: line|circle|sector|polygon|ring|mark|label, ...}
+   * (a line is dashed unless solid; a mark is a cross where a shot landed).
    * ringAt(p) gives {x, y, r} for a ring around a figure. */
   function prim(g, p, ringAt) {
     var c = p.colour || '#ffeb3b';
@@ -107,6 +108,10 @@ var TTDraw = (function () {
     } else if (p.type === 'ring') {
       var pos = ringAt(p);
       if (pos) el('circle', {cx: pos.x, cy: pos.y, r: pos.r + 0.3, fill: 'none', stroke: c, 'stroke-width': 0.18}, g);
+    } else if (p.type === 'mark') {
+      var k = 0.45, x = p.at[0], y = p.at[1];
+      el('path', {d: 'M' + (x - k) + ',' + (y - k) + ' L' + (x + k) + ',' + (y + k) + ' M' + (x - k) + ',' + (y + k) +
+                     ' L' + (x + k) + ',' + (y - k), stroke: c, 'stroke-width': 0.16, fill: 'none', 'class': 'ov-mark'}, g);
     } else if (p.type === 'label') {
       var tx = el('text', {x: p.at[0], y: p.at[1], 'class': 'ov-label'}, g);
       tx.textContent = p.text;

@@ -764,6 +764,79 @@ static void test_cli_projector_png(void **state)
     tt_image_free(&im);
 }
 
+/* The brightest pixel (by red + green + blue) within 1 pixel of table point
+ * (x, y) on a flat 22.5 px/in projector (origin 150 px right): BGR. */
+static const uint8_t *px_near(const tt_image *im, double x, double y)
+{
+    int u0 = (int)lround(150 + 22.5 * x), v0 = (int)lround(22.5 * y);
+    const uint8_t *best = NULL;
+    for (int v = v0 - 1; v <= v0 + 1; v++)
+        for (int u = u0 - 1; u <= u0 + 1; u++) {
+            const uint8_t *p = im->data + (size_t)v * im->stride + 3 * (size_t)u;
+            if (!best || p[0] + p[1] + p[2] > best[0] + best[1] + best[2])
+                best = p;
+        }
+    return best;
+}
+#define IS_VERMILLION(p) ((p)[2] > 170 && (p)[1] < 130 && (p)[0] < 60)
+#define IS_SKY(p) ((p)[0] > 180 && (p)[1] > 140 && (p)[2] < 120)
+#define IS_YELLOW(p) ((p)[2] > 200 && (p)[1] > 200 && (p)[0] < 120)
+
+/* deviate, charge and a unit's fire drawn: the shot's impact, its path from
+ * the aim and its blast; the charge's reach and where it falls short; every
+ * firer's line. */
+static void test_cli_deviate_charge_unit(void **state)
+{
+    (void)state;
+    write_pj("flat.json", "{\"width\":1920,\"height\":1080,\"table_to_projector\":[[22.5,0,150],[0,22.5,0],[0,0,1]]}");
+    char *argv[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("flat.json"), "--scenario",
+                    (char *)SCEN, "--query",
+                    "{\"q\":\"deviate\",\"from\":\"mortar1\",\"at\":[45,20],\"dice\":{\"long_short\":6,"
+                    "\"long_short_in\":3,\"left_right\":1,\"left_right_in\":2}}",
+                    "--query", "{\"q\":\"charge\",\"from\":\"m1\",\"to\":\"f2\",\"roll\":3}", "--query",
+                    "{\"q\":\"fire\",\"from\":\"grenadiers\",\"to\":\"voltigeurs\"}", "--out", (char *)tpath("dcu.png"),
+                    NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    /* the answers the drawing follows */
+    assert_non_null(strstr(r.out, "\"impact\":[41.39"));
+    assert_non_null(strstr(r.out, "\"allowed_in\":4.0,\"ok\":false"));
+    assert_non_null(strstr(r.out, "{\"from\":\"m2\",\"to\":\"f1\",\"bracket\":\"medium\"}"));
+    run_free(&r);
+    tt_image im = {0};
+    tt_err err = {0};
+    assert_int_equal(cvw_image_read(tpath("dcu.png"), 3, &im, &err), TT_OK);
+    /* deviate: the impact's cross, the solid line from the aim to it, the
+     * blast's ring (2" mortar) around it, its translucent fill between */
+    assert_true(IS_VERMILLION(px_near(&im, 41.39, 20.0)));
+    assert_true(IS_VERMILLION(px_near(&im, 43.2, 20.0)));
+    assert_true(IS_VERMILLION(px_near(&im, 41.39, 22.0)));
+    assert_true(IS_VERMILLION(px_near(&im, 39.39, 20.0)));
+    const uint8_t *fill = px_near(&im, 42.2, 21.2);
+    assert_true(fill[2] > 30 && fill[2] < 140 && fill[0] < 30);
+    /* the aim line from the mortar (dashed: some of its samples lit, sky blue) */
+    int aim_lit = 0;
+    for (int k = 1; k < 20; k++)
+        aim_lit += IS_SKY(px_near(&im, 60 - 15 * k / 20.0, 10 + 10 * k / 20.0));
+    assert_true(aim_lit >= 5);
+    /* charge m1 -> f2 (13.2", 4" allowed): the first 4" solid sky blue,
+     * the rest dashed vermillion */
+    double ux = 11.0 / hypot(11, 9), uy = -9.0 / hypot(11, 9);
+    assert_true(IS_SKY(px_near(&im, 10 + 2 * ux, 23 + 2 * uy)));
+    int short_lit = 0;
+    for (int k = 0; k < 20; k++)
+        short_lit += IS_VERMILLION(px_near(&im, 10 + (6 + 0.3 * k) * ux, 23 + (6 + 0.3 * k) * uy));
+    assert_true(short_lit >= 5);
+    assert_false(IS_SKY(px_near(&im, 10 + 8 * ux, 23 + 8 * uy)));
+    /* the unit's fire: both firers' lines (medium range: yellow) */
+    assert_true(IS_YELLOW(px_near(&im, 13.5, 23.0)));
+    assert_true(IS_YELLOW(px_near(&im, 13.5, 24.0)));
+    /* and nothing between them */
+    assert_int_equal(px_near(&im, 12.0, 23.6)[2], 0);
+    tt_image_free(&im);
+}
+
 static void test_cli_on_camera(void **state)
 {
     (void)state;
@@ -851,10 +924,11 @@ int main(void)
         cmocka_unit_test(test_line_under_grid),
         cmocka_unit_test(test_render_into_sequence),
         cmocka_unit_test(test_cli_projector_png),
+        cmocka_unit_test(test_cli_deviate_charge_unit),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    const char *names[] = {"pj.json", "broken.json", "ov.png", "view.png"};
+    const char *names[] = {"pj.json", "broken.json", "ov.png", "view.png", "flat.json", "dcu.png"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         remove(tpath(names[i]));
     remove(dir);

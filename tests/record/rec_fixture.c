@@ -148,3 +148,34 @@ done:
     }
     return rec_close(r, err);
 }
+
+tt_status fixture_record_shots(const char *path, tt_err *err)
+{
+    rec *r = NULL;
+    rec_meta meta = {"frames/*.png", "test fixture: shots"};
+    /* m1 (12,30), m2 (12,32), f1 (50,24), f2 (50,20), the mortar (60,10) */
+    const rec_figure figs[] = {{"tag36h11", 10, 12, 30, 0, REC_SEEN},   {"tag36h11", 11, 12, 32, 0, REC_SEEN},
+                               {"tag36h11", 20, 50, 24, 180, REC_SEEN}, {"tag36h11", 21, 50, 20, 180, REC_SEEN},
+                               {"tag36h11", 24, 60, 10, 180, REC_SEEN}};
+    /* the answers as 'tabletrack rules' gives them */
+    static const char *const qa[3][2] = {
+        {"{\"q\":\"deviate\",\"from\":\"mortar\",\"at\":[45,20],\"dice\":{\"long_short\":6,\"long_short_in\":3,"
+         "\"left_right\":1,\"left_right_in\":2}}",
+         "{\"impact\":[41.39,20.0],\"hit\":[],\"went_off\":true,\"radius_in\":2.0,\"rule\":\"x\"}"},
+        {"{\"q\":\"charge\",\"from\":\"m1\",\"to\":\"f2\",\"roll\":3}",
+         "{\"charger\":\"m1\",\"target\":\"f2\",\"distance_in\":38.3,\"allowed_in\":6.0,\"ok\":false,\"crossed\":[]}"},
+        {"{\"q\":\"fire\",\"from\":\"british\",\"to\":\"f1\"}",
+         "{\"distance_in\":37.5,\"bracket\":\"long\",\"visible\":true,\"to_hit\":6,\"dice\":null,\"firers\":[\"m1\","
+         "\"m2\"],\"targets\":[\"f1\"],\"shots\":[{\"from\":\"m1\",\"to\":\"f1\",\"bracket\":\"long\"},{\"from\":\"m2\","
+         "\"to\":\"f1\",\"bracket\":\"long\"}]}"}};
+    tt_status s = rec_open(path, REC_CREATE_NEW, &r, err);
+    if (s != TT_OK)
+        return s;
+    s = rec_session_begin(r, fixture_rig_json, fixture_scenario_json, &meta, err);
+    for (long fr = 0; fr < 3 && s == TT_OK; fr++)
+        s = rec_frame(r, fr, fr * 500, figs, sizeof figs / sizeof figs[0], err);
+    for (int k = 0; k < 3 && s == TT_OK; k++)
+        s = rec_query(r, 1, 500, qa[k][0], qa[k][1], err);
+    tt_status c = rec_close(r, s == TT_OK ? err : NULL);
+    return s != TT_OK ? s : c;
+}

@@ -15,6 +15,10 @@ extern const char fixture_rig_json[];
 
 /* Record one session of the game into path (mode as for rec_open). */
 tt_status fixture_record(const char *path, rec_mode mode, tt_err *err);
+/* A second, still game (1 s, 3 frames) with three answers asked at 0.5 s:
+ * the mortar's shot deviating, m1 charging f2 (too far), and m1 and m2
+ * firing at f1 as a unit. */
+tt_status fixture_record_shots(const char *path, tt_err *err);
 
 /* Where the fixture puts tag `tag` at t_ms (without camera jitter);
  * returns 0 if the tag is not in the frame then.  state may be NULL. */

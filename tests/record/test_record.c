@@ -674,6 +674,77 @@ static void test_scenario_change(void **state)
     tu_dir_remove(&d);
 }
 
+/* ---- deviate, charge and a unit's fire on the replay ------------------ */
+
+/* The first primitive of `type` in a query's overlay, after `after` of them. */
+static const json_t *ov_prim(const json_t *q, const char *type, int after)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(q, "ov"), i, p) if (!strcmp(json_string_value(json_object_get(p, "type")), type) &&
+                                                         after-- == 0) return p;
+    return NULL;
+}
+
+static double ov_xy(const json_t *p, const char *key, int k)
+{
+    return json_number_value(json_array_get(json_object_get(p, key), (size_t)k));
+}
+
+static void test_html_deviate_charge_unit(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "g.sqlite"), *html = tu_path(&d, "g.html");
+    tt_err err = {0};
+    assert_int_equal(fixture_record_shots(path, &err), TT_OK);
+    rec_game *g = NULL;
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    if (rec_game_write_html(g, html, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    rec_game_destroy(g);
+    json_t *data = html_data(html);
+    const json_t *qs = json_object_get(data, "queries");
+    assert_int_equal(json_array_size(qs), 3);
+    /* deviate: the aim from the mortar, the stray from the aim to the
+     * impact (solid), a cross there and the 2" blast around it */
+    const json_t *dv = json_array_get(qs, 0), *aim = ov_prim(dv, "line", 0), *stray = ov_prim(dv, "line", 1);
+    assert_non_null(aim);
+    assert_non_null(stray);
+    assert_true(fabs(ov_xy(aim, "a", 0) - 60) < 0.05 && fabs(ov_xy(aim, "b", 0) - 45) < 1e-9);
+    assert_true(fabs(ov_xy(stray, "a", 0) - 45) < 1e-9 && fabs(ov_xy(stray, "b", 0) - 41.39) < 1e-9);
+    assert_true(json_is_true(json_object_get(stray, "solid")));
+    const json_t *mark = ov_prim(dv, "mark", 0), *blast = ov_prim(dv, "circle", 0);
+    assert_non_null(mark);
+    assert_non_null(blast);
+    assert_true(fabs(ov_xy(mark, "at", 0) - 41.39) < 1e-9 && fabs(ov_xy(mark, "at", 1) - 20) < 1e-9);
+    assert_true(fabs(ov_xy(blast, "c", 0) - 41.39) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(blast, "r")) - 2.0) < 1e-9);
+    /* charge: 38.3" from m1 straight at f2, red (too far), a cross at its end, f2 ringed */
+    const json_t *ch = json_array_get(qs, 1), *path_l = ov_prim(ch, "line", 0), *end = ov_prim(ch, "mark", 0);
+    assert_non_null(path_l);
+    assert_non_null(end);
+    double L = hypot(ov_xy(path_l, "b", 0) - ov_xy(path_l, "a", 0), ov_xy(path_l, "b", 1) - ov_xy(path_l, "a", 1));
+    assert_true(fabs(L - 38.3) < 0.05);
+    assert_true(fabs(ov_xy(path_l, "a", 0) - 12) < 0.05 && fabs(ov_xy(path_l, "a", 1) - 30) < 0.05);
+    /* on the line to f2 (50,20) */
+    assert_true(fabs((ov_xy(end, "at", 1) - 30) * 38 - (ov_xy(end, "at", 0) - 12) * -10) < 0.5);
+    assert_string_equal(json_string_value(json_object_get(path_l, "colour")), "#e74c3c");
+    assert_non_null(ov_prim(ch, "ring", 0));
+    /* the unit's fire: a line from each firer (m1 and m2) to f1 */
+    const json_t *uf = json_array_get(qs, 2), *l1 = ov_prim(uf, "line", 0), *l2 = ov_prim(uf, "line", 1);
+    assert_non_null(l1);
+    assert_non_null(l2);
+    assert_null(ov_prim(uf, "line", 2));
+    assert_true(fabs(ov_xy(l1, "a", 1) - 30) < 0.05 && fabs(ov_xy(l2, "a", 1) - 32) < 0.05);
+    assert_true(fabs(ov_xy(l1, "b", 0) - 50) < 0.05 && fabs(ov_xy(l2, "b", 0) - 50) < 0.05);
+    assert_non_null(ov_prim(uf, "ring", 0));
+    json_decref(data);
+    free(path);
+    free(html);
+    tu_dir_remove(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -684,7 +755,7 @@ int main(void)
         cmocka_unit_test(test_truncated),            cmocka_unit_test(test_time_parse),
         cmocka_unit_test(test_json_lines),           cmocka_unit_test(test_html_page),
         cmocka_unit_test(test_video),                cmocka_unit_test(test_readme_queries),
-        cmocka_unit_test(test_scenario_change),
+        cmocka_unit_test(test_scenario_change),      cmocka_unit_test(test_html_deviate_charge_unit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

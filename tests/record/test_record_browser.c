@@ -243,6 +243,37 @@ int main(void)
             CHECK(ov == 0, "nothing asked before 4 s");
         json_decref(st);
     }
+
+    /* 3. deviate, charge and a unit's fire drawn on the page (0.5 s into
+     * the second game): the lines, crosses, blast and rings are in the
+     * SVG's overlay layer */
+    char *game2 = tu_path(&d, "shots.sqlite"), *html2 = tu_path(&d, "shots.html");
+    CHECK(fixture_record_shots(game2, &err) == TT_OK, "fixture: %s", err.msg);
+    char *argv2[] = {TT_BIN, "replay", game2, "--html", html2, NULL};
+    r = run_cmd(argv2, NULL);
+    CHECK(r.status == 0, "replay --html: %s", r.err);
+    run_free(&r);
+    snprintf(url, sizeof url, "file://%s#t=0.8", html2);
+    r = chromium(&b, "--dump-dom", url);
+    const char *ov = r.out ? strstr(r.out, "<g id=\"overlays\">") : NULL;
+    const char *ov_end = ov ? strstr(ov, "<g id=\"figures\">") : NULL;
+    int lines = 0, marks = 0, circles = 0;
+    for (const char *p = ov; p && p < ov_end && (p = strstr(p + 1, "<")) && p < ov_end;) {
+        lines += !strncmp(p, "<line", 5);
+        marks += !strncmp(p, "<path", 5) && strstr(p, "ov-mark") && strstr(p, "ov-mark") < strchr(p, '>');
+        circles += !strncmp(p, "<circle", 7);
+    }
+    printf("shots page at 0.8 s: %d lines, %d crosses, %d circles in the overlay layer\n", lines, marks, circles);
+    /* deviate: aim + stray; charge: its path; the unit: two firers' lines */
+    CHECK(ov && ov_end, "no overlay layer in the shots page");
+    CHECK(lines == 5, "5 lines expected (aim, stray, charge, two firers), got %d", lines);
+    CHECK(marks == 2, "2 crosses expected (the impact, the charge's end), got %d", marks);
+    /* the blast and the rings on f2 (charged) and f1 (fired at) */
+    CHECK(circles == 3, "3 circles expected (blast, two rings), got %d", circles);
+    run_free(&r);
+    free(game2);
+    free(html2);
+
     free(game);
     free(html);
     free(shot);

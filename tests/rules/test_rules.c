@@ -1057,6 +1057,7 @@ static void test_property_unit_fire_reference(void **state)
                     if (!in_unit(ida, U))
                         continue;
                     int can = 0, d = 0;
+                    double near = INFINITY; /* the nearest target this figure can fire at */
                     for (size_t b = 0; b < nfig; b++) {
                         const char *idb = rules_scenario_figure_id(sc, b);
                         if (!in_unit(idb, V))
@@ -1067,12 +1068,20 @@ static void test_property_unit_fire_reference(void **state)
                             can = 1;
                             d = q.dice;
                             ok_t[b] = 1;
+                            near = fmin(near, q.distance_in);
                         }
                         rules_result_free(&q);
                     }
                     if (can) {
                         assert_true(nfirers < r.n_firers);
                         assert_string_equal(r.firers[nfirers], ida);
+                        /* its shot: at a target it can fire at, the nearest, with that shot's bracket */
+                        rules_result q;
+                        assert_int_equal(rules_fire(sc, ida, r.shot_to[nfirers], NULL, &q, &err), TT_OK);
+                        assert_int_not_equal(q.to_hit, -1);
+                        assert_true(q.distance_in <= near + 1e-6);
+                        assert_string_equal(q.bracket, r.shot_bracket[nfirers]);
+                        rules_result_free(&q);
                         nfirers++;
                         dice += d;
                         for (size_t b = 0; b < nfig; b++) {

@@ -170,7 +170,7 @@ const cli_spec cli_spec_track = {
     "track figures live from a camera, video or image sequence",
     "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] "
     "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] "
-    "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout MS] [--http [HOST:]PORT [--http-key KEY]]",
+    "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout SECONDS] [--http [HOST:]PORT [--http-key KEY]]",
     "SRC is a camera (/dev/videoN), a USB camera by serial number (usb:SERIAL; 'tabletrack cameras' lists them), "
     "a video file, or an image sequence such as 'frames/*.png' (quoted). Ends at the end of the source or on "
     "Ctrl-C, with every output complete.\n"
@@ -199,8 +199,8 @@ const cli_spec cli_spec_track = {
         {"--max-frames", "N", CLI_VALUE, "stop after N frames"},
         {"--grace", "FRAMES", CLI_VALUE, "frames a hidden figure stays 'occluded' before 'lost' (default 45)"},
         {"--threads", "N", CLI_VALUE, "tracker threads (default 2)"},
-        {"--camera-timeout", "MS", CLI_VALUE,
-         "a camera that sends no frame for MS milliseconds is reported lost (default 2000)"},
+        {"--camera-timeout", "SECONDS", CLI_VALUE,
+         "a camera lost (unplugged, or silent for 2 s) this long ends the game cleanly (default 60)"},
         {"--http", "[HOST:]PORT", CLI_VALUE, "serve the table to phones and browsers (host default 127.0.0.1)"},
         {"--http-key", "KEY", CLI_VALUE, "the key that lets a browser change the game (default: random per run)"},
         {NULL, NULL, 0, NULL}},

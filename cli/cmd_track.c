@@ -83,7 +83,7 @@ static int track__parse(int argc, char **argv, track__args *a)
         else if (!strcmp(name, "--threads"))
             num = &a->g.threads, lo = 1, hi = 8;
         else if (!strcmp(name, "--camera-timeout"))
-            num = &a->g.camera_timeout_ms, lo = 100, hi = 600000;
+            num = &a->g.camera_timeout_s, lo = 1, hi = 86400;
         else if (!strcmp(name, "--http"))
             a->http = val;
         else if (!strcmp(name, "--http-key"))

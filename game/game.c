@@ -71,8 +71,8 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
     g->o = *o;
     g->stop = o->stop;
     g->frame_no = -1;
-    if (g->o.camera_timeout_ms <= 0)
-        g->o.camera_timeout_ms = GAME_CAMERA_TIMEOUT_MS;
+    if (g->o.camera_timeout_s <= 0)
+        g->o.camera_timeout_s = GAME_CAMERA_TIMEOUT_S;
     pthread_mutex_init(&g->mu, NULL);
     pthread_mutex_init(&g->table_mu, NULL);
     game__feed_init(g);
@@ -402,10 +402,23 @@ static void game__set_camera(game *g, int state)
     pthread_mutex_unlock(&g->mu);
 }
 
+/* The camera has been gone since lost_at (ms) for longer than
+ * --camera-timeout: say so, and end the game as Ctrl-C would. */
+static int game__gone_too_long(game *g, double lost_at)
+{
+    if (game__now_ms() - lost_at < g->o.camera_timeout_s * 1000.0)
+        return 0;
+    fprintf(stderr, "tabletrack track: the camera has been gone for %d s (--camera-timeout): ending the game\n",
+            g->o.camera_timeout_s);
+    game_request_stop(g);
+    return 1;
+}
+
 /* The camera is gone: keep the game, show it on the felt, poll for the
- * camera every half second. */
+ * camera every half second, for --camera-timeout seconds. */
 static tt_status game__camera_lost(game *g, tt_err *err)
 {
+    double lost_at = game__now_ms();
     tt_status st;
     fprintf(stderr, "tabletrack track: camera lost: keeping the game; waiting for it to come back\n");
     game__set_camera(g, 1);
@@ -417,7 +430,7 @@ static tt_status game__camera_lost(game *g, tt_err *err)
         if (rec_flush(g->recd, &e) != TT_OK)
             game__recorder_failed(g, &e);
     }
-    while (!game__stopped(g)) {
+    while (!game__stopped(g) && !game__gone_too_long(g, lost_at)) {
         tt_err e2 = {0};
         if (vision_source_reconnect(g->src, &e2) == TT_OK)
             break;
@@ -469,10 +482,12 @@ tt_status game_run(game *g, tt_err *err)
             }
             if (r == 0) {
                 /* a camera that sends nothing for a while is lost */
-                if (can_stall && !silent && game__now_ms() - last_frame_at > g->o.camera_timeout_ms) {
+                if (can_stall && silent && game__gone_too_long(g, last_frame_at + GAME_CAMERA_SILENT_MS))
+                    continue; /* the loop ends: stopped */
+                if (can_stall && !silent && game__now_ms() - last_frame_at > GAME_CAMERA_SILENT_MS) {
                     silent = 1;
-                    fprintf(stderr, "tabletrack track: no frame from the camera for %d ms\n",
-                            g->o.camera_timeout_ms);
+                    fprintf(stderr, "tabletrack track: no frame from the camera for %d ms: camera lost\n",
+                            GAME_CAMERA_SILENT_MS);
                     game__set_camera(g, 1);
                     game__camera_event(g, "lost");
                     if (g->recd && !g->rec_failed) {

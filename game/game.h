@@ -48,7 +48,7 @@ typedef struct game_opts {
     int threads;                /* tracker threads (1-8) */
     int serve;                  /* at the end of a file source, keep the last state until stopped */
     int feed;                   /* publish the state, events and answers for live viewers */
-    int camera_timeout_ms;      /* a camera silent this long is lost (0: GAME_CAMERA_TIMEOUT_MS) */
+    int camera_timeout_s;       /* a camera lost this long ends the game cleanly (0: GAME_CAMERA_TIMEOUT_S) */
     const volatile sig_atomic_t *stop; /* set (by a signal handler) to end cleanly; may be NULL */
     /* --preload: told frames read and the total (0 if unknown); may be NULL */
     void (*progress)(void *user, long done, long total);
@@ -56,7 +56,8 @@ typedef struct game_opts {
     int status_every_ms;        /* > 0: a status line on stderr this often (fps, figures seen/occluded/lost) */
 } game_opts;
 
-#define GAME_CAMERA_TIMEOUT_MS 2000
+#define GAME_CAMERA_TIMEOUT_S 60  /* how long a lost camera is waited for */
+#define GAME_CAMERA_SILENT_MS 2000 /* a camera that sends nothing this long is lost */
 
 typedef struct game game;
 

@@ -116,7 +116,7 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
         rules_fire_arc(fi, w, &a);
         arc = &a;
     }
-    int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape);
+    int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape) && !(sc->q_moved && w->cannot_move_and_fire);
     /* the line is traced only when it matters (or is asked for) */
     *visible = (ok || want_visible) ? rules_fire_decide(sc, i, j, 1, 0, &bl, hint) : 0;
     if (ok && !*visible && w->indirect && w->needs_spotter)
@@ -178,8 +178,11 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
     const rules_profile *pr = sc->prof;
     if (fj->formation >= 0 && pr->form_target_mod[fj->formation])
         rules__add_mod(out, pr->form_target_mod[fj->formation], "target in %s", pr->form_name[fj->formation]);
-    if (fi->fquality >= 0 && pr->fq_mod[fi->fquality])
+    int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
+    if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || pr->fq_mod[fi->fquality] < 0))
         rules__add_mod(out, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
+    if (sc->q_moved && pr->moved_mod)
+        rules__add_mod(out, pr->moved_mod, "moved before firing");
     int sk;
     if (sc->prof->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
         rules__add_mod(out, sc->prof->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);

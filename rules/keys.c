@@ -57,6 +57,7 @@ static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"indirect_modifier", NULL},
                                                {"dice", NULL},
                                                {"front_ranks", NULL},
+                                               {"cannot_move_and_fire", NULL},
                                                {"fires_over_from_hill", NULL},
                                                {"dice_within", &rules__dice_within_s},
                                                {"brackets", &rules__bracket_s},
@@ -107,14 +108,23 @@ static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_t
 static const rules__field rules__above_f[] = {{"cv", NULL}, {"beyond_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__above_f, NULL, 1};
 static const rules__schema rules__fire_quality_s = {"fire_quality", NULL, NULL, &rules__value_s, 1};
-static const rules__field rules__formation_f[] = {
-    {"target_modifier", NULL}, {"rof_bonus", NULL}, {"rof_min_wide", NULL}, {NULL, NULL}};
+static const rules__schema rules__by_type_s = {"by type", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__formation_f[] = {{"target_modifier", NULL},
+                                                  {"rof_bonus", NULL},
+                                                  {"rof_min_wide", NULL},
+                                                  {"rof_min_wide_by_type", &rules__by_type_s},
+                                                  {"inches", &rules__by_type_s},
+                                                  {"difficult_cost_in", NULL},
+                                                  {NULL, NULL}};
 static const rules__schema rules__formation_s = {"formation", NULL, rules__formation_f, NULL, 1};
 static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rules__formation_s, 1};
 static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s}, {NULL, NULL}};
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
+static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {NULL, NULL}};
+static const rules__schema rules__after_moving_s = {"after_moving", NULL, rules__after_moving_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
+                                                {"after_moving", &rules__after_moving_s},
                                                 {"charge", &rules__charge_s},
                                                 {"fire_quality", &rules__fire_quality_s},
                                                 {"formations", &rules__formations_s},

@@ -65,6 +65,20 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
                           sc->prof->name, f->type, f->id);
     out->rule = al->src;
     double base = al->inches;
+    /* the figure's formation: its own allowance for the type, and what it
+     * loses in difficult going */
+    rules_allowance fal;
+    int fm = f->formation;
+    if (fm >= 0) {
+        for (int k = 0; k < sc->prof->form_nmove[fm] && base >= 0; k++)
+            if (!strcmp(sc->prof->form_move_type[fm][k], f->type))
+                base = sc->prof->form_move_in[fm][k];
+        if (sc->prof->form_difficult_cost[fm] > al->difficult_cost_in) {
+            fal = *al;
+            fal.difficult_cost_in = sc->prof->form_difficult_cost[fm];
+            al = &fal;
+        }
+    }
     int dn = 0, ds = 0, dk = 0;
     if (roll >= 0 && al->inches >= 0)
         return tt_err_set(err, TT_ERR_ARG,

@@ -128,6 +128,7 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         (st = rules_json_num(o, "pivot_deg", at, 0, 180, &w->pivot_deg, err)) ||
         (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||
         (st = rules_json_bool(o, "fires_over_from_hill", at, &w->fires_over_from_hill, err)) ||
+        (st = rules_json_bool(o, "cannot_move_and_fire", at, &w->cannot_move_and_fire, err)) ||
         (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;
@@ -588,10 +589,55 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_num(val, "rof_bonus", at, 0, 20, &rof, err)) ||
             (st = rules_json_num(val, "rof_min_wide", at, 0, 100, &wide, err)))
             goto fail;
+        int f = p->nforms;
+        if ((st = rules_json_num(val, "difficult_cost_in", at, 0, RULES_MAX_IN, &p->form_difficult_cost[f], err)))
+            goto fail;
+        /* {"light": 8}: by figure type, up to 4 */
+        const char *mk[2] = {"rof_min_wide_by_type", "inches"};
+        for (int m = 0; m < 2; m++) {
+            const char *tk;
+            const json_t *tv;
+            json_object_foreach(json_object_get(val, mk[m]), tk, tv)
+            {
+                const json_t *v = rules_json_value(tv);
+                int *n = m ? &p->form_nmove[f] : &p->form_nwide[f];
+                if (!strcmp(tk, "src") || !strcmp(tk, "house") || !strcmp(tk, "note"))
+                    continue;
+                if (*n >= 4 || strlen(tk) >= sizeof p->form_move_type[0][0] || !json_is_number(v) ||
+                    json_number_value(v) < 0 || json_number_value(v) > (m ? RULES_MAX_IN : 100)) {
+                    st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" maps up to 4 figure types to %s", at, mk[m],
+                                    m ? "inches" : "a number of stands");
+                    goto fail;
+                }
+                if (m) {
+                    snprintf(p->form_move_type[f][*n], sizeof p->form_move_type[0][0], "%s", tk);
+                    p->form_move_in[f][(*n)++] = json_number_value(v);
+                } else {
+                    snprintf(p->form_wide_type[f][*n], sizeof p->form_wide_type[0][0], "%s", tk);
+                    p->form_wide_n[f][(*n)++] = (int)json_number_value(v);
+                }
+            }
+        }
         snprintf(p->form_name[p->nforms], sizeof p->form_name[0], "%s", key);
         p->form_target_mod[p->nforms] = (int)tm;
         p->form_rof[p->nforms] = (int)rof;
         p->form_rof_wide[p->nforms++] = (int)wide;
+    }
+
+    /* firing after moving: {"to_hit_modifier": -1, "drops_bonuses": true} */
+    const json_t *am = json_object_get(j, "after_moving");
+    if (am) {
+        double mm = 0;
+        snprintf(at, sizeof at, "%s: after_moving", where);
+        if (!json_is_object(am)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"to_hit_modifier\": N, \"drops_bonuses\": B}", at);
+            goto fail;
+        }
+        if ((st = rules_json_num(am, "to_hit_modifier", at, -20, 20, &mm, err)) ||
+            (st = rules_json_bool(am, "drops_bonuses", at, &p->moved_drops_bonuses, err)))
+            goto fail;
+        p->has_after_moving = 1;
+        p->moved_mod = (int)mm;
     }
 
     /* charges: {"factor": 2} or {"inches": {"foot": 4, ...}}, with src */

@@ -94,7 +94,16 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
             if (w && !json_is_string(w))
                 return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
             weapon = w ? json_string_value(w) : NULL;
+            /* "moved": the firer moved before firing this turn */
+            const json_t *mv = json_object_get(q, "moved");
+            if (mv && !json_is_boolean(mv))
+                return tt_err_set(err, TT_ERR_ARG, "\"moved\" must be true or false (the firer moved this turn)");
+            if (json_is_true(mv) && !sc->prof->has_after_moving)
+                return tt_err_set(err, TT_ERR_ARG,
+                                  "ruleset %s has no rule for firing after moving: leave out \"moved\"", sc->prof->name);
+            sc->q_moved = json_is_true(mv);
             st = rules_fire(sc, from, to, weapon, out, err);
+            sc->q_moved = 0;
         }
     } else if (!strcmp(k, "grape") || !strcmp(k, "command") || !strcmp(k, "visibility")) {
         if ((st = rules__str(q, "from", 1, &from, err)))

@@ -103,6 +103,7 @@ typedef struct rules_weapon {
                                  profile's los.artillery_on_hill_fires_over_in from the target */
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
     int dice_within;
+    int cannot_move_and_fire; /* not allowed to fire after moving (query "moved") */
     rules_deviation dev;
     char *src;             /* the rulebook line the weapon's numbers come from, or NULL */
 } rules_weapon;
@@ -171,6 +172,18 @@ typedef struct rules_profile {
     int fq_mod[4], nfq;
     char form_name[6][16];
     int form_target_mod[6], form_rof[6], form_rof_wide[6], nforms;
+    /* per formation: the width a type needs for rof_bonus instead of
+     * rof_min_wide, its own movement by type, and the inches it loses in
+     * difficult going (whatever its type's rule) */
+    char form_wide_type[6][4][24];
+    int form_wide_n[6][4], form_nwide[6];
+    char form_move_type[6][4][24];
+    double form_move_in[6][4];
+    int form_nmove[6];
+    double form_difficult_cost[6];
+    /* firing after moving (the query's "moved"): a to-hit modifier, and
+     * whether a mover loses its quality and formation bonuses */
+    int has_after_moving, moved_mod, moved_drops_bonuses;
     double charge_factor;
     char charge_type[8][24];
     double charge_in[8];
@@ -243,6 +256,7 @@ struct rules_scenario {
     int64_t fg_ext;
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
+    int q_moved;             /* the fire query being answered: its firer moved first */
 };
 
 /* ---- profile.c ---- */

@@ -77,6 +77,15 @@ static double rules__dist_key(const rules_scenario *sc, const rules_figure *a, c
     return rules_geom_shape_shape_dist(&a->shape, &b->shape);
 }
 
+/* How wide formation fm must be for its extra dice, for a figure of type. */
+static int rules__rof_wide(const rules_profile *p, int fm, const char *type)
+{
+    for (int k = 0; k < p->form_nwide[fm]; k++)
+        if (!strcmp(p->form_wide_type[fm][k], type))
+            return p->form_wide_n[fm][k];
+    return p->form_rof_wide[fm];
+}
+
 typedef struct rules__near {
     double d;
     int k;
@@ -235,7 +244,8 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 ok = 1;
                 known[mt] = 1;
                 int d = rules_fire_dice(sc, F[a], T[mt], w), fm = sc->figs[F[a]].formation;
-                if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= sc->prof->form_rof_wide[fm])
+                if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[a]].type) &&
+                    !(sc->q_moved && sc->prof->moved_drops_bonuses))
                     d += sc->prof->form_rof[fm];
                 if (d > 0)
                     dice += d;

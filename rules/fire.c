@@ -87,6 +87,23 @@ static int rules__spotter(rules_scenario *sc, int i, int j)
     return -1;
 }
 
+/* A friend of another unit on the line of fire i -> j closer to i than
+ * w's over_friends_min_in (a howitzer cannot fire over it), or -1. */
+static int rules__friend_too_close(const rules_scenario *sc, int i, int j, const rules_weapon *w)
+{
+    const rules_figure *fi = &sc->figs[i];
+    if (w->over_friends_min_in <= 0)
+        return -1;
+    int64_t R = rules_fx(w->over_friends_min_in) - 1;
+    for (size_t k = 0; k < sc->nfigs; k++) {
+        const rules_figure *fk = &sc->figs[k];
+        if ((int)k != i && (int)k != j && !strcmp(fk->side, fi->side) && strcmp(fk->unit, fi->unit) &&
+            rules_figure_within(sc, fi, fk, R) && rules_geom_shape_seg_touch(&fk->shape, fi->shape.c, sc->figs[j].shape.c))
+            return (int)k;
+    }
+    return -1;
+}
+
 void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a)
 {
     rules_arc_init(a, f->shape.c, f->facing_deg, w->arc_deg + 2 * w->pivot_deg, rules_fx(RULES_MAX_IN));
@@ -121,6 +138,8 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
     *visible = (ok || want_visible) ? rules_fire_decide(sc, i, j, 1, 0, &bl, hint) : 0;
     if (ok && !*visible && w->indirect && w->needs_spotter)
         ok = rules__spotter(sc, i, j) >= 0;
+    if (ok && rules__friend_too_close(sc, i, j, w) >= 0)
+        ok = 0;
     return ok && (*visible || w->indirect);
 }
 
@@ -205,6 +224,9 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
         m->value = sc->prof->defence_dice[cv];
         snprintf(m->reason, sizeof m->reason, "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
     }
+    int near = allowed ? -1 : rules__friend_too_close(sc, i, j, w);
+    if (near >= 0) /* the shot it cannot fire over */
+        out->blocked_by = sc->figs[near].id;
     out->line[0] = rules_pt_in(rules_fire_origin(sc, fi));
     out->line[1] = rules_pt_in(fj->shape.c);
 }

@@ -129,6 +129,7 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||
         (st = rules_json_bool(o, "fires_over_from_hill", at, &w->fires_over_from_hill, err)) ||
         (st = rules_json_bool(o, "cannot_move_and_fire", at, &w->cannot_move_and_fire, err)) ||
+        (st = rules_json_num(o, "over_friends_min_in", at, 0, RULES_MAX_IN, &w->over_friends_min_in, err)) ||
         (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;

@@ -82,6 +82,8 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= json_object_set_new(o, "to_hit", r->to_hit == RULES_NULL ? json_null() : json_integer(r->to_hit));
         bad |= json_object_set_new(o, "die", json_string(r->die ? r->die : "d6"));
         bad |= json_object_set_new(o, "dice", r->dice >= 0 && (r->dice > 0 || r->unit) ? json_integer(r->dice) : json_null());
+        if (r->blocked_by) /* a friend the weapon cannot fire over */
+            bad |= json_object_set_new(o, "blocked_by", json_string(r->blocked_by));
         if (r->unit) {
             v = json_array();
             bad |= !v;

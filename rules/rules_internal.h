@@ -104,6 +104,7 @@ typedef struct rules_weapon {
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
     int dice_within;
     int cannot_move_and_fire; /* not allowed to fire after moving (query "moved") */
+    double over_friends_min_in; /* > 0: fires over friends of other units only this far in front or more */
     rules_deviation dev;
     char *src;             /* the rulebook line the weapon's numbers come from, or NULL */
 } rules_weapon;

@@ -542,3 +542,47 @@ tt_status cvw_find_homography(const double *src, const double *dst, int n, doubl
     return TT_OK;
     CVW_CATCH("homography")
 }
+
+tt_status cvw_contrast_blobs(const tt_image *gray, int min_side, int max_side, int level, int *boxes, int max_boxes,
+                             int *n, tt_err *err)
+{
+    CVW_TRY
+    *n = 0;
+    if (!gray || !gray->data || gray->channels != 1 || gray->width < 2 || gray->height < 2)
+        return tt_err_set(err, TT_ERR_ARG, "contrast blobs: need an 8-bit gray image");
+    if (min_side < 1 || max_side < min_side || level < 1)
+        return tt_err_set(err, TT_ERR_ARG, "contrast blobs: bad size range %d..%d px or level %d", min_side, max_side,
+                          level);
+    cv::Mat in(gray->height, gray->width, CV_8UC1, gray->data, (size_t)gray->stride), small, grad, bin;
+    cv::resize(in, small, cv::Size(gray->width / 2, gray->height / 2), 0, 0, cv::INTER_AREA);
+    cv::Mat k = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+    cv::morphologyEx(small, grad, cv::MORPH_GRADIENT, k);
+    cv::threshold(grad, bin, level - 1, 255, cv::THRESH_BINARY);
+    cv::dilate(bin, bin, k);
+    std::vector<std::vector<cv::Point>> cs;
+    std::vector<cv::Vec4i> tree;
+    /* Two levels: every region's outer boundary has no parent, even one
+     * inside a ring (the table's edge against the floor is one). */
+    cv::findContours(bin, cs, tree, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);
+    for (size_t i = 0; i < cs.size(); i++) {
+        const std::vector<cv::Point> &c = cs[i];
+        if (tree[i][3] >= 0)
+            continue; /* a hole */
+        cv::Rect r = cv::boundingRect(c);
+        int w = 2 * r.width, h = 2 * r.height;
+        if (w < min_side || h < min_side || w > max_side || h > max_side || w > 3 * h || h > 3 * w)
+            continue;
+        if (cv::contourArea(c) < 0.4 * r.width * r.height)
+            continue;
+        if (*n < max_boxes) {
+            int *b = boxes + 4 * *n;
+            b[0] = 2 * r.x;
+            b[1] = 2 * r.y;
+            b[2] = w;
+            b[3] = h;
+        }
+        (*n)++;
+    }
+    return TT_OK;
+    CVW_CATCH("contrast blobs")
+}

@@ -95,6 +95,20 @@ tt_status cvw_calibrate_camera(cvw_camera *cam, int nviews, const int *counts, c
  * TT_ERR_CV. */
 tt_status cvw_find_homography(const double *src, const double *dst, int n, double H[9], tt_err *err);
 
+/* Compact regions of strong local contrast in an 8-bit gray image (channels
+ * 1; may be a view into a larger frame through its stride): the image is
+ * halved (area average), pixels whose 3x3 neighbourhood spans at least
+ * `level` gray levels (morphological gradient) are marked, grown by one
+ * pixel, and the outer contours of the regions (also those inside another
+ * region's hole) kept whose bounding box has both sides in
+ * [min_side, max_side] pixels of the input, an aspect ratio up to 3 and a
+ * contour area of at least 40 % of the box: a printed tag (paper, black
+ * border and data cells) looks like that; plain felt does not.  Boxes (x, y,
+ * w, h in the input's pixels) go into boxes[4 * i], at most max_boxes; *n is
+ * the number found (may exceed max_boxes). */
+tt_status cvw_contrast_blobs(const tt_image *gray, int min_side, int max_side, int level, int *boxes, int max_boxes,
+                             int *n, tt_err *err);
+
 #ifdef __cplusplus
 }
 #endif

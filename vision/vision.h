@@ -29,6 +29,9 @@ typedef struct vision_detector_opts {
     int refine_edges;  /* 0 or 1; default 1 */
     double sigma;      /* quad_sigma; default 0 */
     int nthreads;      /* default 1 */
+    int second_pass;   /* 0 or 1; default 1: when decimate > 1, look again at
+                          full resolution where something tag-like was seen
+                          but no tag decoded (see vision_detect_rect) */
 } vision_detector_opts;
 
 /* Fill opts with the defaults above. */
@@ -65,7 +68,22 @@ tt_status vision_detect(vision_detector *det, const tt_image *gray, vision_detec
 void vision_detections_free(vision_detections *d);
 
 /* Detect only inside the window (x0, y0, w, h) of the frame (no copy: the
- * detector reads a view).  Coordinates come back in full-frame pixels. */
+ * detector reads a view).  Coordinates come back in full-frame pixels.
+ *
+ * Second pass (opts.second_pass, decimate > 1): a decimated search misses
+ * small tags on blurry, noisy frames (the black border is thinner than
+ * two decimated pixels).  So the window is searched for compact regions of
+ * strong contrast (cvw_contrast_blobs: a printed tag) of 0.5 to 1.6 times
+ * the side of the tags found (8 px to a quarter of the window if none), and
+ * each one with no decoded tag over its centre is detected again at full
+ * resolution in a window twice its size around it.  Those windows cover at most VISION_SECOND_PASS_MAX_AREA of
+ * the window's pixels (largest blobs first), so the pass never costs more
+ * than a fraction of a full-resolution search. */
+#define VISION_SECOND_PASS_MAX_AREA 0.125
+
+/* What the last vision_detect / vision_detect_rect call's second pass did:
+ * windows searched at full resolution, tags it added. */
+void vision_detector_second_pass_stats(const vision_detector *det, int *windows, int *found);
 tt_status vision_detect_rect(vision_detector *det, const tt_image *gray, int x0, int y0, int w, int h,
                              vision_detections *out, tt_err *err);
 

@@ -169,6 +169,123 @@ static void test_cli_empty_table(void **state)
     le_frame_free(&f);
 }
 
+/* Detect on f with the second pass on or off; the detector is returned for
+ * its second-pass stats (the caller destroys it). */
+static vision_detector *detect_pass(const le_frame *f, int second_pass, vision_detections *ds)
+{
+    vision_detector_opts o;
+    vision_detector *det = NULL;
+    tt_err err = {0};
+    vision_detector_opts_default(&o);
+    calib_rig_detector_opts(f->rig, &o);
+    o.nthreads = 2;
+    o.second_pass = second_pass;
+    assert_int_equal(vision_detector_create(&o, &det, &err), TT_OK);
+    assert_int_equal(vision_detect(det, &f->image, ds, &err), TT_OK);
+    return det;
+}
+
+static const vision_detection *find_id(const vision_detections *ds, int id)
+{
+    for (int i = 0; i < ds->count; i++)
+        if (ds->items[i].id == id && !strcmp(ds->items[i].family, "tag36h11"))
+            return &ds->items[i];
+    return NULL;
+}
+
+/* Issue 13 section 2: on bench_locate's first hard frame (0.69" tags, blur
+ * 1 px, noise 4, 50 % light falloff) the decimated first pass misses tags;
+ * the second pass finds each of them where it is, and nothing else. */
+static void test_second_pass_finds_missed(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    tt_err err = {0};
+    le_options_default(&o);
+    o.seed = 100;
+    o.blur = 1.0;
+    o.noise = 4.0;
+    o.base_size_in = 0.69;
+    o.gradient = 0.5;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    vision_detections d1 = {0}, d2 = {0};
+    vision_detector *det1 = detect_pass(&f, 0, &d1), *det2 = detect_pass(&f, 1, &d2);
+    int missed = 0, windows = 0, added = 0;
+    vision_detector_second_pass_stats(det2, &windows, &added);
+    for (int t = f.nanchors; t < f.ntags; t++) {
+        const rnd_tag *tag = &f.tags[t];
+        if (!rnd_tag_unoccluded(&f.scene, &f.cam, tag))
+            continue;
+        const vision_detection *a = find_id(&d1, tag->id), *b = find_id(&d2, tag->id);
+        double px[2];
+        assert_true(rnd_project(&f.cam, tag->x, tag->y, tag->height_in, px));
+        if (!b)
+            fail_msg("tag %d at (%.0f, %.0f) px not found with the second pass", tag->id, px[0], px[1]);
+        assert_true(hypot(b->center[0] - px[0], b->center[1] - px[1]) < 1.0);
+        if (!a) {
+            missed++;
+            print_message("tag %d at (%.0f, %.0f) px: missed by the first pass, found by the second\n", tag->id,
+                          px[0], px[1]);
+        }
+    }
+    assert_true(missed >= 1);  /* the frame shows the miss */
+    assert_int_equal(added, missed);
+    assert_true(windows >= missed && windows <= 20); /* a few windows, not the frame */
+    assert_int_equal(d2.count, d1.count + missed); /* nothing else added */
+    vision_detections_free(&d1);
+    vision_detections_free(&d2);
+    vision_detector_destroy(det1);
+    vision_detector_destroy(det2);
+    le_frame_free(&f);
+}
+
+/* A table with tag-like things but none of the detector's tags (40 tag25h9
+ * on bases, blur, noise, two hands): the second pass looks at them at full
+ * resolution and reports nothing. */
+static void test_second_pass_no_false_positives(void **state)
+{
+    (void)state;
+    rnd_tag tags[40];
+    rnd_occluder occ[2] = {{20, 20, 6, 2.5, 4, 30, 170}, {50, 30, 6, 2.5, 4, 120, 170}};
+    rnd_scene sc = {72, 48, 90, 40, tags, 40, occ, 2, 0.5, 1.0, 1.0, 4.0, 3, 7, NULL, NULL};
+    rnd_camera cam;
+    tt_image im = {0};
+    tt_err err = {0};
+    for (int i = 0; i < 40; i++) {
+        rnd_tag *t = &tags[i];
+        memset(t, 0, sizeof *t);
+        snprintf(t->family, sizeof t->family, "tag25h9");
+        t->id = i % 35;
+        t->x = 6 + 8 * (i % 8);
+        t->y = 6 + 9 * (i / 8);
+        t->height_in = 3.0 / 25.4;
+        t->size_in = 0.69;
+        t->facing_deg = 17.0 * i;
+        t->base_radius_in = rnd_standard_base_radius(0.69);
+    }
+    rnd_camera_look_at(&cam, 3840, 2160, 35.0 * 84.0, -0.08, 0.02, 36, 12, 80, 36, 24);
+    if (rnd_render(&sc, &cam, &im, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    vision_detector_opts o;
+    vision_detector *det = NULL;
+    vision_detections ds = {0};
+    vision_detector_opts_default(&o);
+    o.nthreads = 2;
+    assert_int_equal(vision_detector_create(&o, &det, &err), TT_OK);
+    assert_int_equal(vision_detect(det, &im, &ds, &err), TT_OK);
+    int windows = 0, added = 0;
+    vision_detector_second_pass_stats(det, &windows, &added);
+    print_message("tag-free frame: %d full-resolution windows, %d detections\n", windows, ds.count);
+    assert_true(windows >= 20); /* it did look at the decoys */
+    assert_int_equal(added, 0);
+    assert_int_equal(ds.count, 0);
+    vision_detections_free(&ds);
+    vision_detector_destroy(det);
+    tt_image_free(&im);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +293,8 @@ int main(void)
         cmocka_unit_test(test_accuracy_with_hands),
         cmocka_unit_test(test_cli_end_to_end),
         cmocka_unit_test(test_cli_empty_table),
+        cmocka_unit_test(test_second_pass_finds_missed),
+        cmocka_unit_test(test_second_pass_no_false_positives),
     };
     return cmocka_run_group_tests_name("locate", tests, NULL, NULL);
 }

@@ -218,6 +218,31 @@ static void test_gray_required(void **state)
 
 /* /dev/video nodes are found from the USB bus path through sysfs links;
  * a fake tree stands in for /sys. */
+/* The second pass's blob finder refuses what it cannot use, with a message. */
+static void test_contrast_blobs_bad_input(void **state)
+{
+    (void)state;
+    tt_image im = {0};
+    tt_err err = {0};
+    int boxes[4], n = -1;
+    assert_int_equal(cvw_contrast_blobs(&im, 8, 64, 24, boxes, 1, &n, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "8-bit gray"));
+    assert_int_equal(tt_image_alloc(&im, 64, 64, 1, &err), TT_OK);
+    assert_int_equal(cvw_contrast_blobs(&im, 32, 16, 24, boxes, 1, &n, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "size range 32..16"));
+    assert_int_equal(cvw_contrast_blobs(&im, 8, 16, 0, boxes, 1, &n, &err), TT_ERR_ARG);
+    /* A flat image has no blobs; one black square on white has one. */
+    assert_int_equal(cvw_contrast_blobs(&im, 8, 64, 24, boxes, 1, &n, &err), TT_OK);
+    assert_int_equal(n, 0);
+    memset(im.data, 235, (size_t)im.stride * 64);
+    for (int y = 20; y < 40; y++)
+        memset(im.data + (size_t)y * im.stride + 20, 20, 20);
+    assert_int_equal(cvw_contrast_blobs(&im, 8, 64, 24, boxes, 1, &n, &err), TT_OK);
+    assert_int_equal(n, 1);
+    assert_true(boxes[0] >= 14 && boxes[0] <= 20 && boxes[2] >= 20 && boxes[2] <= 28);
+    tt_image_free(&im);
+}
+
 static void test_usb_video_node_lookup(void **state)
 {
     (void)state;
@@ -246,7 +271,7 @@ int main(void)
         cmocka_unit_test(test_real_photos_corners),     cmocka_unit_test(test_half_pixel_convention),
         cmocka_unit_test(test_every_shipped_family_creates), cmocka_unit_test(test_unknown_family),
         cmocka_unit_test(test_missing_and_corrupt_image), cmocka_unit_test(test_gray_required),
-        cmocka_unit_test(test_usb_video_node_lookup),
+        cmocka_unit_test(test_usb_video_node_lookup),  cmocka_unit_test(test_contrast_blobs_bad_input),
     };
     return cmocka_run_group_tests_name("vision", tests, NULL, NULL);
 }

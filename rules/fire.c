@@ -210,8 +210,10 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
     out->to_hit = RULES_NULL;
     /* the score needed: the target's defence, or by the firer's colour
      * where the ruleset says so, else by the range bracket */
+    int fcol = fj->formation >= 0 && pr->form_attacker_colour[fj->formation] >= 0 ? pr->form_attacker_colour[fj->formation]
+                                                                                   : fi->colour;
     int base = sc->prof->by_target  ? fj->ds
-               : sc->prof->ncolours ? sc->prof->colour_to_hit[fi->colour]
+               : sc->prof->ncolours ? sc->prof->colour_to_hit[fcol]
                : br                 ? br->to_hit
                                     : RULES_NULL;
     if (allowed && base != RULES_NULL)
@@ -223,6 +225,19 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
         rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
         m->value = sc->prof->defence_dice[cv];
         snprintf(m->reason, sizeof m->reason, "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
+    }
+    /* the defender's own bonus dice: by its type (cavalry) and formation (loose) */
+    for (int k = 0; out->has_defence_dice && k < pr->ndd_type && out->n_defence_dice < RULES_MAX_MODIFIERS; k++)
+        if (!strcmp(pr->dd_type[k], fj->type)) {
+            rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
+            m->value = pr->dd_type_n[k];
+            snprintf(m->reason, sizeof m->reason, "%s under fire", fj->type);
+        }
+    if (out->has_defence_dice && fj->formation >= 0 && pr->form_defence_dice[fj->formation] > 0 &&
+        out->n_defence_dice < RULES_MAX_MODIFIERS) {
+        rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
+        m->value = pr->form_defence_dice[fj->formation];
+        snprintf(m->reason, sizeof m->reason, "in %s formation", pr->form_name[fj->formation]);
     }
     int near = allowed ? -1 : rules__friend_too_close(sc, i, j, w);
     if (near >= 0) /* the shot it cannot fire over */

@@ -80,6 +80,9 @@ static const rules__field rules__base_f[] = {{"round_in", NULL}, {"rect_in", NUL
 static const rules__schema rules__base_s = {"base", NULL, rules__base_f, NULL, 1};
 static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
 static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};
+static const rules__schema rules__dd_by_type_s = {"by_type", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__defence_f[] = {{"soft", NULL}, {"hard", NULL}, {"by_type", &rules__dd_by_type_s}, {NULL, NULL}};
+static const rules__schema rules__defence_s = {"defence_dice", NULL, rules__defence_f, NULL, 1};
 static const rules__field rules__to_hit_f[] = {{"die", NULL},         {"max", NULL},
                                                {"always_hits", NULL}, {"always_misses", NULL},
                                                {"cover", &rules__cover_s}, {"by_colour", &rules__by_colour_s},
@@ -116,6 +119,8 @@ static const rules__field rules__formation_f[] = {{"target_modifier", NULL},
                                                   {"rof_min_wide_by_type", &rules__by_type_s},
                                                   {"inches", &rules__by_type_s},
                                                   {"difficult_cost_in", NULL},
+                                                  {"defence_dice", NULL},
+                                                  {"attacker_colour", NULL},
                                                   {NULL, NULL}};
 static const rules__schema rules__formation_s = {"formation", NULL, rules__formation_f, NULL, 1};
 static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rules__formation_s, 1};
@@ -136,7 +141,7 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"base", &rules__base_s},
                                                 {"to_hit", &rules__to_hit_s},
                                                 {"cover_within_in", NULL},
-                                                {"defence_dice", &rules__cover_s},
+                                                {"defence_dice", &rules__defence_s},
                                                 {"stats", &rules__stats_s},
                                                 {"los", &rules__los_s},
                                                 {"command_radius_in", NULL},

@@ -458,6 +458,21 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         p->defence_dice[RULES_COVER_SOFT] = (int)soft;
         p->defence_dice[RULES_COVER_HARD] = (int)hard;
         p->defence_dice[RULES_COVER_NONE] = -1; /* marks a ruleset with defence dice */
+        const char *tk;
+        const json_t *tv;
+        json_object_foreach(json_object_get(dd, "by_type"), tk, tv)
+        {
+            const json_t *v = rules_json_value(tv);
+            if (!strcmp(tk, "src") || !strcmp(tk, "house") || !strcmp(tk, "note"))
+                continue;
+            if (p->ndd_type >= 4 || strlen(tk) >= sizeof p->dd_type[0] || !json_is_integer(v) ||
+                json_integer_value(v) < 0 || json_integer_value(v) > 100) {
+                st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"by_type\" maps up to 4 figure types to whole dice", at);
+                goto fail;
+            }
+            snprintf(p->dd_type[p->ndd_type], sizeof p->dd_type[0], "%s", tk);
+            p->dd_type_n[p->ndd_type++] = (int)json_integer_value(v);
+        }
     }
     const json_t *los = json_object_get(j, "los");
     if (los) {
@@ -591,8 +606,22 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_num(val, "rof_min_wide", at, 0, 100, &wide, err)))
             goto fail;
         int f = p->nforms;
-        if ((st = rules_json_num(val, "difficult_cost_in", at, 0, RULES_MAX_IN, &p->form_difficult_cost[f], err)))
+        double fdd = 0;
+        const char *acol = NULL;
+        if ((st = rules_json_num(val, "difficult_cost_in", at, 0, RULES_MAX_IN, &p->form_difficult_cost[f], err)) ||
+            (st = rules_json_num(val, "defence_dice", at, 0, 100, &fdd, err)) ||
+            (st = rules_json_str(val, "attacker_colour", at, &acol, err)))
             goto fail;
+        p->form_defence_dice[f] = (int)fdd;
+        p->form_attacker_colour[f] = -1;
+        for (int c = 0; acol && c < p->ncolours; c++)
+            if (!strcmp(p->colour[c], acol))
+                p->form_attacker_colour[f] = c;
+        if (acol && p->form_attacker_colour[f] < 0) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"attacker_colour\" \"%s\" is not one of to_hit.by_colour", at,
+                            acol);
+            goto fail;
+        }
         /* {"light": 8}: by figure type, up to 4 */
         const char *mk[2] = {"rof_min_wide_by_type", "inches"};
         for (int m = 0; m < 2; m++) {

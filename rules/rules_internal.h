@@ -132,6 +132,8 @@ typedef struct rules_profile {
     int colour_to_hit[4];
     int ncolours;
     int defence_dice[3];     /* bonus dice cover gives the defender, by rules_cover */
+    char dd_type[4][24];     /* bonus dice a defender of a type gets (e.g. cavalry +2) */
+    int dd_type_n[4], ndd_type;
     /* the score needed is the target's defence (DS) when the profile gives a
      * stat line: ds[type][quality]; by_target 0: not so */
     int by_target;
@@ -182,6 +184,8 @@ typedef struct rules_profile {
     double form_move_in[6][4];
     int form_nmove[6];
     double form_difficult_cost[6];
+    int form_defence_dice[6];   /* bonus dice a defender in the formation gets */
+    int form_attacker_colour[6]; /* firing at it: the score of this colour (index), -1: the firer's own */
     /* firing after moving (the query's "moved"): a to-hit modifier, and
      * whether a mover loses its quality and formation bonuses */
     int has_after_moving, moved_mod, moved_drops_bonuses;

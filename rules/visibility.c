@@ -102,6 +102,50 @@ static int rules__skipped(const rules_figure *f, int piece)
     return 0;
 }
 
+/* Keep the part of polygon p (n points) where (q - c) . nrm >= 0: one
+ * Sutherland-Hodgman step (the clip region is convex); q gets up to 2n. */
+static size_t rules__clip_half(const rules_point *p, size_t n, rules_point c, double nx, double ny, rules_point *q)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        rules_point a = p[k], b = p[(k + 1) % n];
+        double da = (a.x - c.x) * nx + (a.y - c.y) * ny, db = (b.x - c.x) * nx + (b.y - c.y) * ny;
+        if (da >= 0)
+            q[m++] = a;
+        if ((da >= 0) != (db >= 0)) {
+            double t = da / (da - db);
+            q[m++] = (rules_point){a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
+        }
+    }
+    return m;
+}
+
+/* The visible area cut to the figure's sight arc (the profile's
+ * los.sight_arc_deg, up to 180: a wedge, convex, so the polygon is clipped
+ * by its two sides; a wider arc is not cut). */
+static tt_status rules__sight_arc(const rules_scenario *sc, const rules_figure *f, rules_result *out, tt_err *err)
+{
+    double arc = sc->prof->sight_arc_deg;
+    if (!(arc > 0 && arc <= 180) || out->n_polygon < 3)
+        return TT_OK;
+    rules_point *a = malloc(4 * out->n_polygon * sizeof *a), *b = malloc(4 * out->n_polygon * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    rules_point c = rules_pt_in(f->shape.c);
+    double h = arc / 2 * (M_PI / 180.0), fa = f->facing_deg * (M_PI / 180.0);
+    /* each side of the wedge: its inward normal */
+    size_t n = rules__clip_half(out->polygon, out->n_polygon, c, -sin(fa - h), cos(fa - h), a);
+    n = rules__clip_half(a, n, c, sin(fa + h), -cos(fa + h), b);
+    free(out->polygon);
+    free(a);
+    out->polygon = b;
+    out->n_polygon = n;
+    return TT_OK;
+}
+
 static tt_status rules__visibility(rules_scenario *sc, const char *from, int reference, rules_result *out,
                                    tt_err *err)
 {
@@ -183,7 +227,7 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     }
     free(v.pts);
     out->centre = rules_pt_in(v.f->shape.c);
-    return TT_OK;
+    return rules__sight_arc(sc, v.f, out, err);
 }
 
 tt_status rules_visibility(rules_scenario *sc, const char *from, rules_result *out, tt_err *err)

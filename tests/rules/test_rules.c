@@ -489,6 +489,55 @@ static void test_visibility_nothing_visible(void **state)
     rules_scenario_destroy(sc);
 }
 
+/* Twice the signed area of a result's polygon (counter-clockwise in the
+ * table's axes: positive). */
+static double poly_area(const rules_result *r)
+{
+    double a = 0;
+    for (size_t k = 0; k < r->n_polygon; k++) {
+        rules_point p = r->polygon[k], q = r->polygon[(k + 1) % r->n_polygon];
+        a += p.x * q.y - q.x * p.y;
+    }
+    return a / 2;
+}
+
+/* The visible area is cut to the sight arc (Thin Red Line: 180 degrees
+ * from the front, L238): on an empty 48 x 48 table a figure at (20, 20)
+ * facing along x sees x >= 20 (28 x 48 = 1344 square inches); facing 45
+ * degrees, the half where x + y >= 40 (2304 - 40 x 40 / 2 = 1504); into
+ * the ruleset without a sight arc, the whole table. */
+static void test_visibility_sight_arc(void **state)
+{
+    (void)state;
+    const char *fmt = "{\"ruleset\":\"%s\",\"table\":{\"width_in\":48,\"depth_in\":48},\"terrain\":[],"
+                      "\"figures\":[{\"id\":\"a\",\"x\":20,\"y\":20,\"facing_deg\":0},"
+                      "{\"id\":\"b\",\"x\":20,\"y\":20.01,\"facing_deg\":45}]}";
+    const struct {
+        const char *ruleset, *fig;
+        double area;
+    } cases[] = {{"thin-red-line", "a", 1344}, {"thin-red-line", "b", 1504}, {"into-the-breach", "a", 2304}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char text[512];
+        snprintf(text, sizeof text, fmt, cases[c].ruleset);
+        rules_scenario *sc = load_ok(text);
+        rules_result r, ref;
+        tt_err err = {0};
+        assert_int_equal(rules_visibility(sc, cases[c].fig, &r, &err), TT_OK);
+        assert_int_equal(rules_visibility_reference(sc, cases[c].fig, &ref, &err), TT_OK);
+        /* b stands 0.01in lower: its half-plane is x + y >= 40.01 */
+        double want = cases[c].area - (cases[c].fig[0] == 'b' ? 0.01 * 40 : 0);
+        if (fabs(poly_area(&r) - want) > 0.05 || fabs(poly_area(&ref) - want) > 0.05)
+            fail_msg("%s %s: area %.3f (reference %.3f), want %.3f", cases[c].ruleset, cases[c].fig, poly_area(&r),
+                     poly_area(&ref), want);
+        if (c == 0)
+            for (size_t k = 0; k < r.n_polygon; k++)
+                assert_true(r.polygon[k].x >= 20 - 1e-6); /* nothing behind it */
+        rules_result_free(&r);
+        rules_result_free(&ref);
+        rules_scenario_destroy(sc);
+    }
+}
+
 /* The visibility polygon (blockers of earlier rays tried first, rays that
  * stop at the first hit) is the same, corner for corner, as the plain ray
  * cast to every corner, on random tables in general position, on a 1/2"
@@ -1304,6 +1353,7 @@ int main(void)
         cmocka_unit_test(test_property_los_grid_vs_bruteforce),
         cmocka_unit_test(test_property_los_grid_lattice),
         cmocka_unit_test(test_property_visibility_reference),
+        cmocka_unit_test(test_visibility_sight_arc),
         cmocka_unit_test(test_visibility_nothing_visible),
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_radius_reference),

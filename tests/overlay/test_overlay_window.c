@@ -169,38 +169,47 @@ int main(void)
     pid_t opid = spawn(TT_BIN, oargv, 0);
     for (int t = 0; t < 300 && !exists(png); t++)
         sleep_ms(50);
-    sleep_ms(2500); /* window mapped and drawn */
-    char *wargv[] = {"xwd", "-root", "-display", disp, "-silent", "-out", shot, NULL};
-    pid_t wpid = spawn(xwd, wargv, 0);
-    int ws = 0, os = 0;
-    waitpid(wpid, &ws, 0);
+    /* The window is on the screen within the hold time: shots every half
+     * second until one matches the PNG (a loaded machine maps it late). */
+    tt_image im = {0};
+    tt_err err = {0};
+    int sw = 0, sh = 0, tries = 0;
+    long lit = 0, match = 0, total = 0;
+    rc = 1;
+    if (cvw_image_read(png, 3, &im, &err) != TT_OK) {
+        printf("FAIL: cannot read the PNG (%s)\n", err.msg);
+        waitpid(opid, NULL, 0);
+        goto done_x;
+    }
+    for (; tries < 10 && rc; tries++) {
+        sleep_ms(500);
+        char *wargv[] = {"xwd", "-root", "-display", disp, "-silent", "-out", shot, NULL};
+        pid_t wpid = spawn(xwd, wargv, 0);
+        int ws = 0;
+        waitpid(wpid, &ws, 0);
+        uint8_t *s = read_xwd(shot, &sw, &sh);
+        if (!s)
+            continue;
+        lit = match = total = 0;
+        for (int y = 0; y < H && y < sh; y += 2)
+            for (int x = 0; x < W && x < sw; x += 2) {
+                const uint8_t *a = s + ((size_t)y * sw + x) * 3, *b = im.data + (size_t)y * im.stride + 3 * x;
+                int d = abs(a[0] - b[2]) + abs(a[1] - b[1]) + abs(a[2] - b[0]);
+                match += d <= 12;
+                lit += b[0] + b[1] + b[2] > 60;
+                total++;
+            }
+        free(s);
+        rc = (sw == W && sh == H && match >= total * 995 / 1000 && lit > 1000) ? 0 : 1;
+    }
+    printf("screen %dx%d, %ld of %ld pixels match the PNG, %ld lit (shot %d)\n", sw, sh, match, total, lit, tries);
+    tt_image_free(&im);
+    int os = 0;
     waitpid(opid, &os, 0);
     if (!WIFEXITED(os) || WEXITSTATUS(os) != 0) {
         printf("FAIL: tabletrack overlay --window exited with %d\n", WIFEXITED(os) ? WEXITSTATUS(os) : -1);
-        goto done_x;
+        rc = 1;
     }
-    int sw = 0, sh = 0;
-    uint8_t *s = read_xwd(shot, &sw, &sh);
-    tt_image im = {0};
-    tt_err err = {0};
-    if (!s || cvw_image_read(png, 3, &im, &err) != TT_OK) {
-        printf("FAIL: cannot read the screenshot or the PNG (%s)\n", err.msg);
-        free(s);
-        goto done_x;
-    }
-    long lit = 0, match = 0, total = 0;
-    for (int y = 0; y < H && y < sh; y += 2)
-        for (int x = 0; x < W && x < sw; x += 2) {
-            const uint8_t *a = s + ((size_t)y * sw + x) * 3, *b = im.data + (size_t)y * im.stride + 3 * x;
-            int d = abs(a[0] - b[2]) + abs(a[1] - b[1]) + abs(a[2] - b[0]);
-            match += d <= 12;
-            lit += b[0] + b[1] + b[2] > 60;
-            total++;
-        }
-    printf("screen %dx%d, %ld of %ld pixels match the PNG, %ld lit\n", sw, sh, match, total, lit);
-    rc = (sw == W && sh == H && match >= total * 995 / 1000 && lit > 1000) ? 0 : 1;
-    free(s);
-    tt_image_free(&im);
 done_x:
     kill(xpid, SIGTERM);
     waitpid(xpid, NULL, 0);

@@ -99,25 +99,13 @@ static int rules__cmp_near(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
-/* One more firer and its shot: the target it fires at and the bracket. */
-static tt_status rules__add_firer(rules_result *out, const char *id, const char *to, const char *bracket, tt_err *err)
+/* One more firer and its shot: the target it fires at and the bracket
+ * (the lists are allocated once, for every member of the unit). */
+static void rules__add_firer(rules_result *out, const char *id, const char *to, const char *bracket)
 {
-    size_t n = out->n_firers + 1;
-    const char **a = realloc((void *)out->firers, n * sizeof *a);
-    if (a)
-        out->firers = a;
-    const char **b = a ? realloc((void *)out->shot_to, n * sizeof *b) : NULL;
-    if (b)
-        out->shot_to = b;
-    const char **c = b ? realloc((void *)out->shot_bracket, n * sizeof *c) : NULL;
-    if (!c)
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    out->shot_bracket = c;
-    a[n - 1] = id;
-    b[n - 1] = to;
-    c[n - 1] = bracket;
-    out->n_firers = n;
-    return TT_OK;
+    out->firers[out->n_firers] = id;
+    out->shot_to[out->n_firers] = to;
+    out->shot_bracket[out->n_firers++] = bracket;
 }
 
 tt_status rules_figures_of(const rules_scenario *sc, const char *name, const char *role, int **idx, int *n, tt_err *err)
@@ -161,7 +149,10 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     arc = malloc((size_t)nF * sizeof *arc);
     known = calloc((size_t)nt, 1);
     fnear = malloc((size_t)nF * sizeof *fnear);
-    if (!W || !front || !tnear || !arc || !known || !fnear) {
+    out->firers = malloc((size_t)nF * sizeof *out->firers);
+    out->shot_to = malloc((size_t)nF * sizeof *out->shot_to);
+    out->shot_bracket = malloc((size_t)nF * sizeof *out->shot_bracket);
+    if (!W || !front || !tnear || !arc || !known || !fnear || !out->firers || !out->shot_to || !out->shot_bracket) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -259,8 +250,8 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             }
         }
         can[a] = (unsigned char)ok;
-        if (ok && (st = rules__add_firer(out, sc->figs[F[a]].id, sc->figs[T[mt]].id, shot_br->name, err)))
-            goto done;
+        if (ok)
+            rules__add_firer(out, sc->figs[F[a]].id, sc->figs[T[mt]].id, shot_br->name);
     }
     /* the targets any of those can fire at, nearest to the firing figures
      * first; each traced from the nearest firers first (the likeliest) */
@@ -313,6 +304,8 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
     st = TT_OK;
 done:
+    if (st != TT_OK) /* nothing half-made is handed back */
+        rules_result_free(out);
     free(F);
     free(T);
     free((void *)W);

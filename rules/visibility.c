@@ -33,6 +33,9 @@ typedef struct rules__vis {
     rules__vpt *pts;
     size_t n, cap;
     int reference; /* decide hidden corners by plain ray casts */
+    int *skip;     /* pieces that hide nothing from the viewer: those it
+                      stands in, and those lower than it stands */
+    int nskip;
 } rules__vis;
 
 static int rules__push(rules__vis *v, double x, double y, double ang, int order)
@@ -67,10 +70,9 @@ static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, con
     double dx = vx - v->px, dy = vy - v->py;
     if (dx == 0 && dy == 0)
         return 0;
-    const rules_figure *f = v->f;
     struct rules_grid *g = v->sc->grid;
-    if (v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, 1.0, vfix, f->inside, f->ninside) < 1 - 1e-9
-                     : rules_grid_ray_hidden(g, v->px, v->py, dx, dy, vfix, f->inside, f->ninside))
+    if (v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, 1.0, vfix, v->skip, v->nskip) < 1 - 1e-9
+                     : rules_grid_ray_hidden(g, v->px, v->py, dx, dy, vfix, v->skip, v->nskip))
         return 0; /* hidden */
     double ang = atan2(dy, dx);
     int left = 0, right = 0;
@@ -82,8 +84,8 @@ static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, con
     if (nnb == 0 || (left && right) || (!left && !right))
         return rules__push(v, vx, vy, ang, 1);
     double tb = rules__table_exit(v, dx, dy);
-    double tf = v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, tb, vfix, f->inside, f->ninside)
-                             : rules_grid_ray_fast(g, v->px, v->py, dx, dy, tb, vfix, f->inside, f->ninside);
+    double tf = v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, tb, vfix, v->skip, v->nskip)
+                             : rules_grid_ray_fast(g, v->px, v->py, dx, dy, tb, vfix, v->skip, v->nskip);
     if (tf < 1)
         tf = 1;
     double fx = v->px + tf * dx, fy = v->py + tf * dy;
@@ -94,10 +96,10 @@ static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, con
     return rules__push(v, vx, vy, ang, 1) || rules__push(v, fx, fy, ang, 2);
 }
 
-static int rules__skipped(const rules_figure *f, int piece)
+static int rules__skipped(const rules__vis *v, int piece)
 {
-    for (int i = 0; i < f->ninside; i++)
-        if (f->inside[i] == piece)
+    for (int i = 0; i < v->nskip; i++)
+        if (v->skip[i] == piece)
             return 1;
     return 0;
 }
@@ -155,7 +157,17 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     out->kind = RULES_Q_VISIBILITY;
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
         return st;
-    rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0, reference};
+    rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0, reference, NULL, 0};
+    /* a line passes over pieces lower than the higher of its ends: from a
+     * viewer standing high, over the pieces lower than it (README,
+     * Elevation); ground points are the other ends */
+    if (!(v.skip = malloc((sc->npieces + (size_t)v.f->ninside + 1) * sizeof *v.skip)))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < v.f->ninside; k++)
+        v.skip[v.nskip++] = v.f->inside[k];
+    for (size_t p = 0; v.f->elev > 0 && p < sc->npieces; p++)
+        if (sc->pieces[p].p.blocks_los && sc->pieces[p].p.height_in < v.f->elev)
+            v.skip[v.nskip++] = (int)p;
     v.px = (double)v.f->shape.c.x;
     v.py = (double)v.f->shape.c.y;
     v.W = (double)rules_fx(sc->width_in);
@@ -169,7 +181,7 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     const rules_pt f0 = v.f->shape.c;
     for (size_t p = 0; p < sc->npieces && !bad; p++) {
         const rules_piece *pc = &sc->pieces[p];
-        if (!pc->p.blocks_los || rules_props_deep(&pc->p) || rules__skipped(v.f, (int)p))
+        if (!pc->p.blocks_los || rules_props_deep(&pc->p) || rules__skipped(&v, (int)p))
             continue;
         for (int k = 0; k < pc->n && !bad; k++) {
             rules_pt V = pc->v[k], nb[2];
@@ -207,6 +219,7 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
             }
         }
     }
+    free(v.skip);
     if (bad) {
         free(v.pts);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");

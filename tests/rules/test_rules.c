@@ -538,6 +538,36 @@ static void test_visibility_sight_arc(void **state)
     }
 }
 
+/* Heights in the visible area: a hedge (1in) across the table hides all
+ * beyond it from a figure on the ground, nothing from one on a 2in hill
+ * (a line passes over pieces lower than its higher end): Thin Red Line,
+ * facing along x from x = 20 on a 48 x 48 table: 10 x 48 = 480 square
+ * inches on the ground, 28 x 48 = 1344 on the hill. */
+static void test_visibility_heights(void **state)
+{
+    (void)state;
+    const char *fmt = "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":48},\"terrain\":["
+                      "{\"id\":\"h\",\"kind\":\"hedge\",\"line\":[[30,-1],[30,49]]}%s],"
+                      "\"figures\":[{\"id\":\"a\",\"x\":20,\"y\":24,\"facing_deg\":0}]}";
+    const char *hill = ",{\"id\":\"k\",\"kind\":\"hill\",\"polygon\":[[17,21],[23,21],[23,27],[17,27]]}";
+    const double want[2] = {480, 1344};
+    for (int on = 0; on < 2; on++) {
+        char text[600];
+        snprintf(text, sizeof text, fmt, on ? hill : "");
+        rules_scenario *sc = load_ok(text);
+        rules_result r, ref;
+        tt_err err = {0};
+        assert_int_equal(rules_visibility(sc, "a", &r, &err), TT_OK);
+        assert_int_equal(rules_visibility_reference(sc, "a", &ref, &err), TT_OK);
+        if (fabs(poly_area(&r) - want[on]) > 0.05 || fabs(poly_area(&ref) - want[on]) > 0.05)
+            fail_msg("%s: area %.3f (reference %.3f), want %.0f", on ? "on the hill" : "on the ground", poly_area(&r),
+                     poly_area(&ref), want[on]);
+        rules_result_free(&r);
+        rules_result_free(&ref);
+        rules_scenario_destroy(sc);
+    }
+}
+
 /* The visibility polygon (blockers of earlier rays tried first, rays that
  * stop at the first hit) is the same, corner for corner, as the plain ray
  * cast to every corner, on random tables in general position, on a 1/2"
@@ -1354,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_property_los_grid_lattice),
         cmocka_unit_test(test_property_visibility_reference),
         cmocka_unit_test(test_visibility_sight_arc),
+        cmocka_unit_test(test_visibility_heights),
         cmocka_unit_test(test_visibility_nothing_visible),
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_radius_reference),

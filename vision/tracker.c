@@ -49,6 +49,7 @@ struct vision_tracker {
     int *bstack;
     int need_full;
     int tile;
+    int sweep_waited;  /* busy frames in a row without a sweep tile */
     trk__window *win;
     int nwin;
     int next_win;      /* work queue (atomic) */
@@ -64,6 +65,7 @@ void vision_tracker_opts_default(vision_tracker_opts *o)
     o->grace_frames = 45;
     o->change_level = 8.0;
     o->threads = 2;
+    o->sweep_wait = 3;
 }
 
 tt_status vision_tracker_create(const vision_tracker_opts *opts, vision_tracker **out, tt_err *err)
@@ -500,11 +502,23 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         }
         /* 2. Regions that changed and settled again. */
         trk__settled_windows(t, 48);
-        /* 3. One sweep tile, overlapping its neighbours by 96 px. */
-        int ntiles = t->o.tiles_x * t->o.tiles_y, ti = t->tile++ % ntiles;
+        /* 3. One sweep tile, overlapping its neighbours by 96 px -- unless
+         * this frame already has as much to search at full resolution as
+         * the tile costs at decimate 2 (a hand, figures moving): then the
+         * tile waits, at most o.sweep_wait frames in a row, so the busy
+         * frames that set the latency do not also pay for the sweep. */
         int tw = (t->width + t->o.tiles_x - 1) / t->o.tiles_x, th = (t->height + t->o.tiles_y - 1) / t->o.tiles_y;
-        trk__add_window(t, (ti % t->o.tiles_x) * tw - 48, (ti / t->o.tiles_x) * th - 48, tw + 96, th + 96,
-                        TRK__WIN_SWEEP);
+        long busy = 0;
+        for (int w = 0; w < t->nwin; w++)
+            busy += (long)t->win[w].w * t->win[w].h;
+        if (busy * 4 > (long)(tw + 96) * (th + 96) && t->sweep_waited < t->o.sweep_wait) {
+            t->sweep_waited++;
+        } else {
+            int ntiles = t->o.tiles_x * t->o.tiles_y, ti = t->tile++ % ntiles;
+            trk__add_window(t, (ti % t->o.tiles_x) * tw - 48, (ti / t->o.tiles_x) * th - 48, tw + 96, th + 96,
+                            TRK__WIN_SWEEP);
+            t->sweep_waited = 0;
+        }
 
         trk__run_windows(t, f);
         for (int w = 0; w < t->nwin && st == TT_OK; w++) {

@@ -7,7 +7,9 @@
  * - a coarse change map finds regions that changed and have settled again
  *   (a figure put down, a hand gone) and detects there;
  * - one tile of a round-robin sweep over the whole frame per frame finds
- *   anything else, without stalling frames;
+ *   anything else, without stalling frames (on a busy frame, with as much
+ *   to search around changes as the tile would cost, the tile waits for up
+ *   to opts.sweep_wait frames);
  * - the windows are shared between two worker threads.
  * A tag missing from its changed window is OCCLUDED (last corners kept) and
  * becomes LOST after the grace period; identity is the tag's family and id.
@@ -31,6 +33,7 @@ typedef struct vision_tracker_opts {
     int grace_frames;         /* OCCLUDED -> LOST after this many frames (default 45) */
     double change_level;      /* mean |diff| in gray levels that counts as change (default 8) */
     int threads;              /* worker threads (default 2) */
+    int sweep_wait;           /* busy frames in a row the sweep tile may wait (default 3; 0 = never) */
 } vision_tracker_opts;
 
 void vision_tracker_opts_default(vision_tracker_opts *o);

@@ -258,6 +258,7 @@ int main(int argc, char **argv)
         return 1;
     }
     double *lat = calloc((size_t)o.frames, sizeof *lat), trk_total = 0, full_ms = 0;
+    double *pix = calloc((size_t)o.frames, sizeof *pix); /* pixels handed to the detector */
     long visible = 0, reported = 0, worst_frame_missing = 0;
     double min_frame_recall = 1, e2 = 0;
     long ne = 0;
@@ -289,6 +290,7 @@ int main(int argc, char **argv)
             return 1;
         }
         lat[f] = now_ms() - t0;
+        pix[f] = (double)vs.pixels;
         if (vs.full_frame)
             full_ms = lat[f];
         else
@@ -356,9 +358,43 @@ int main(int argc, char **argv)
         if (fv - fr_ok > worst_frame_missing)
             worst_frame_missing = fv - fr_ok;
     }
+    /* Baseline in the same run: the tracker alone with a sweep tile on every
+     * frame (sweep_wait 0), against the tracker alone as configured. */
+    double p95_lat[2], p95_pix[2];
+    for (int pass = 0; pass < 2; pass++) {
+        vision_tracker_opts bo = to;
+        vision_tracker *bt = NULL;
+        bo.sweep_wait = pass == 0 ? 0 : to.sweep_wait;
+        double *bl = calloc((size_t)o.frames, sizeof *bl), *bp = calloc((size_t)o.frames, sizeof *bp);
+        if (!bl || !bp || vision_tracker_create(&bo, &bt, &err) != TT_OK) {
+            fprintf(stderr, "tracker baseline: %s\n", err.msg);
+            return 1;
+        }
+        for (int f = 0; f < o.frames; f++) {
+            const vision_track *tr;
+            int n;
+            vision_tracker_stats vs;
+            double t0 = now_ms();
+            if (vision_tracker_update(bt, &fr[f], f, &tr, &n, &vs, &err) != TT_OK) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            bl[f] = now_ms() - t0;
+            bp[f] = (double)vs.pixels;
+        }
+        int m = o.frames - 1, k = 1 + (int)ceil(0.95 * m) - 1;
+        qsort(bl + 1, (size_t)m, sizeof *bl, cmpd);
+        qsort(bp + 1, (size_t)m, sizeof *bp, cmpd);
+        p95_lat[pass] = bl[k];
+        p95_pix[pass] = bp[k];
+        free(bl);
+        free(bp);
+        vision_tracker_destroy(bt);
+    }
     int nt_frames = o.frames - 1; /* the first frame is the one full detection */
     double raw_per = raw_total / o.frames, trk_per = trk_total / nt_frames;
     qsort(lat + 1, (size_t)nt_frames, sizeof *lat, cmpd);
+    qsort(pix + 1, (size_t)nt_frames, sizeof *pix, cmpd);
     printf("raw apriltag_detector_detect (decimate 2, 2 threads): %.1f ms/frame = %.1f fps\n", raw_per,
            1000 / raw_per);
     printf("tracker + mapping (%d threads):                        %.1f ms/frame = %.1f fps "
@@ -367,6 +403,14 @@ int main(int argc, char **argv)
     printf("throughput ratio tracker/raw: %.2fx (target >= 4x); fps target >= 30\n", raw_per / trk_per);
     printf("processing latency p50 %.1f ms, p95 %.1f ms (target p95 <= 50 ms incl. capture queue)\n",
            lat[1 + nt_frames / 2], lat[1 + (int)ceil(0.95 * nt_frames) - 1]);
+    printf("pixels searched a frame (the work behind the latency, independent of machine load): p50 %.0f k, "
+           "p95 %.0f k, max %.0f k of %.0f k\n",
+           pix[1 + nt_frames / 2] / 1e3, pix[1 + (int)ceil(0.95 * nt_frames) - 1] / 1e3, pix[o.frames - 1] / 1e3,
+           pix[0] / 1e3);
+    printf("tracker alone, sweep tile on every frame (baseline) vs waiting on busy frames (sweep_wait %d): p95 "
+           "latency %.1f vs %.1f ms (ratio %.2f), p95 pixels searched %.0f k vs %.0f k (ratio %.2f)\n",
+           to.sweep_wait, p95_lat[0], p95_lat[1], p95_lat[1] / p95_lat[0], p95_pix[0] / 1e3, p95_pix[1] / 1e3,
+           p95_pix[1] / p95_pix[0]);
     printf("visible tags reported within 0.05\": %ld/%ld = %.3f%%, worst frame %.3f%% (target >= 99.5%%), "
            "position rms %.4f in\n",
            reported, visible, 100.0 * reported / visible, 100 * min_frame_recall, sqrt(e2 / (ne ? ne : 1)));
@@ -411,6 +455,7 @@ int main(int argc, char **argv)
     free(sn);
     free(tags);
     free(lat);
+    free(pix);
     for (int f = 0; f < o.frames; f++)
         tt_image_free(&fr[f]);
     free(fr);

@@ -36,7 +36,35 @@ typedef struct rules__vis {
     int *skip;     /* pieces that hide nothing from the viewer: those it
                       stands in, and those lower than it stands */
     int nskip;
+    int *extra;    /* pieces not in the grid that block this viewer: a tree
+                      line it is not close to, a wood it is not in */
+    int nextra;
 } rules__vis;
+
+/* The nearest hit, 1e-9 < t < tmax, of the ray p + t*d with an edge of
+ * the extra blockers (edges with an end at `ignore` do not count), as the
+ * grid's rays do for the pieces in it; tmax when none. */
+static double rules__extra_ray(const rules__vis *v, double dx, double dy, double tmax, rules_pt ignore)
+{
+    double best = tmax;
+    for (int e = 0; e < v->nextra; e++) {
+        const rules_piece *pc = &v->sc->pieces[v->extra[e]];
+        int ne = pc->closed ? pc->n : pc->n - 1;
+        for (int k = 0; k < ne; k++) {
+            rules_pt A = pc->v[k], B = pc->v[(k + 1) % pc->n];
+            if ((A.x == ignore.x && A.y == ignore.y) || (B.x == ignore.x && B.y == ignore.y))
+                continue;
+            double ex = (double)(B.x - A.x), ey = (double)(B.y - A.y), den = dx * ey - dy * ex;
+            if (den == 0)
+                continue;
+            double qx = (double)A.x - v->px, qy = (double)A.y - v->py;
+            double t = (qx * ey - qy * ex) / den, u = (qx * dy - qy * dx) / den;
+            if (t > 1e-9 && t < best && u >= 0 && u <= 1)
+                best = t;
+        }
+    }
+    return best;
+}
 
 static int rules__push(rules__vis *v, double x, double y, double ang, int order)
 {
@@ -74,6 +102,8 @@ static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, con
     if (v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, 1.0, vfix, v->skip, v->nskip) < 1 - 1e-9
                      : rules_grid_ray_hidden(g, v->px, v->py, dx, dy, vfix, v->skip, v->nskip))
         return 0; /* hidden */
+    if (v->nextra && rules__extra_ray(v, dx, dy, 1.0, vfix) < 1 - 1e-9)
+        return 0;
     double ang = atan2(dy, dx);
     int left = 0, right = 0;
     for (int k = 0; k < nnb; k++) {
@@ -86,6 +116,8 @@ static int rules__corner(rules__vis *v, double vx, double vy, rules_pt vfix, con
     double tb = rules__table_exit(v, dx, dy);
     double tf = v->reference ? rules_grid_ray(g, v->px, v->py, dx, dy, tb, vfix, v->skip, v->nskip)
                              : rules_grid_ray_fast(g, v->px, v->py, dx, dy, tb, vfix, v->skip, v->nskip);
+    if (v->nextra)
+        tf = rules__extra_ray(v, dx, dy, tf, vfix);
     if (tf < 1)
         tf = 1;
     double fx = v->px + tf * dx, fy = v->py + tf * dy;
@@ -157,17 +189,35 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     out->kind = RULES_Q_VISIBILITY;
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
         return st;
-    rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0, reference, NULL, 0};
+    rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0, reference, NULL, 0, NULL, 0};
     /* a line passes over pieces lower than the higher of its ends: from a
      * viewer standing high, over the pieces lower than it (README,
      * Elevation); ground points are the other ends */
-    if (!(v.skip = malloc((sc->npieces + (size_t)v.f->ninside + 1) * sizeof *v.skip)))
+    v.skip = malloc((sc->npieces + (size_t)v.f->ninside + 1) * sizeof *v.skip);
+    v.extra = malloc((sc->npieces + 1) * sizeof *v.extra);
+    if (!v.skip || !v.extra) {
+        free(v.skip);
+        free(v.extra);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
     for (int k = 0; k < v.f->ninside; k++)
         v.skip[v.nskip++] = v.f->inside[k];
     for (size_t p = 0; v.f->elev > 0 && p < sc->npieces; p++)
         if (sc->pieces[p].p.blocks_los && sc->pieces[p].p.height_in < v.f->elev)
             v.skip[v.nskip++] = (int)p;
+    /* pieces the grid leaves out that block this viewer like any other: a
+     * line of trees it is not within see_through_within_in of, a wood that
+     * hides what is in it (not the viewer's: from outside it blocks every
+     * line into or through it) */
+    for (size_t p = 0; p < sc->npieces; p++) {
+        const rules_piece *pc = &sc->pieces[p];
+        if (!pc->p.blocks_los || !rules_props_deep(&pc->p) || rules__skipped(&v, (int)p))
+            continue;
+        if (pc->p.see_through_within_in > 0
+                ? !rules_piece_near_shape(pc, &v.f->shape, rules_fx(pc->p.see_through_within_in))
+                : pc->p.hides_inside)
+            v.extra[v.nextra++] = (int)p;
+    }
     v.px = (double)v.f->shape.c.x;
     v.py = (double)v.f->shape.c.y;
     v.W = (double)rules_fx(sc->width_in);
@@ -181,7 +231,10 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     const rules_pt f0 = v.f->shape.c;
     for (size_t p = 0; p < sc->npieces && !bad; p++) {
         const rules_piece *pc = &sc->pieces[p];
-        if (!pc->p.blocks_los || rules_props_deep(&pc->p) || rules__skipped(&v, (int)p))
+        int extra = 0;
+        for (int e = 0; e < v.nextra && !extra; e++)
+            extra = v.extra[e] == (int)p;
+        if (!pc->p.blocks_los || (rules_props_deep(&pc->p) && !extra) || rules__skipped(&v, (int)p))
             continue;
         for (int k = 0; k < pc->n && !bad; k++) {
             rules_pt V = pc->v[k], nb[2];
@@ -220,6 +273,7 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
         }
     }
     free(v.skip);
+    free(v.extra);
     if (bad) {
         free(v.pts);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");

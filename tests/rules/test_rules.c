@@ -568,6 +568,39 @@ static void test_visibility_heights(void **state)
     }
 }
 
+/* Tree lines and woods in the visible area (Thin Red Line, L232-236): a
+ * line of trees across the table at x = 30 hides all beyond it from a
+ * figure 10in away (10 x 48 = 480 square inches) and nothing from one 3in
+ * away (within 4in: 21 x 48 = 1008); a wood (x 30-34) hides itself and
+ * all beyond from outside (480). */
+static void test_visibility_trees_woods(void **state)
+{
+    (void)state;
+    const char *fmt = "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":48},\"terrain\":[%s],"
+                      "\"figures\":[{\"id\":\"a\",\"x\":%g,\"y\":24,\"facing_deg\":0}]}";
+    const char *trees = "{\"id\":\"t\",\"kind\":\"tree-line\",\"line\":[[30,-1],[30,49]]}";
+    const char *wood = "{\"id\":\"w\",\"kind\":\"woods\",\"polygon\":[[30,-1],[34,-1],[34,49],[30,49]]}";
+    const struct {
+        const char *terrain;
+        double x, area;
+    } cases[] = {{trees, 20, 480}, {trees, 27, 1008}, {wood, 20, 480}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char text[600];
+        snprintf(text, sizeof text, fmt, cases[c].terrain, cases[c].x);
+        rules_scenario *sc = load_ok(text);
+        rules_result r, ref;
+        tt_err err = {0};
+        assert_int_equal(rules_visibility(sc, "a", &r, &err), TT_OK);
+        assert_int_equal(rules_visibility_reference(sc, "a", &ref, &err), TT_OK);
+        if (fabs(poly_area(&r) - cases[c].area) > 0.05 || fabs(poly_area(&ref) - cases[c].area) > 0.05)
+            fail_msg("case %zu: area %.3f (reference %.3f), want %.0f", c, poly_area(&r), poly_area(&ref),
+                     cases[c].area);
+        rules_result_free(&r);
+        rules_result_free(&ref);
+        rules_scenario_destroy(sc);
+    }
+}
+
 /* The visibility polygon (blockers of earlier rays tried first, rays that
  * stop at the first hit) is the same, corner for corner, as the plain ray
  * cast to every corner, on random tables in general position, on a 1/2"
@@ -1385,6 +1418,7 @@ int main(void)
         cmocka_unit_test(test_property_visibility_reference),
         cmocka_unit_test(test_visibility_sight_arc),
         cmocka_unit_test(test_visibility_heights),
+        cmocka_unit_test(test_visibility_trees_woods),
         cmocka_unit_test(test_visibility_nothing_visible),
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_radius_reference),

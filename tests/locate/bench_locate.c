@@ -34,9 +34,8 @@ static int cmpd(const void *a, const void *b)
 
 typedef struct set_spec {
     const char *label;
-    int issue13;          /* blur/noise frames: print the recall target, score the first pass alone */
-    double blur, noise;   /* < 0: keep the default */
-    double size_in, gradient;
+    int issue13; /* blur/noise frames: print the recall target, score the first pass alone */
+    void (*options)(le_options *o);
 } set_spec;
 
 /* Recall of the first pass alone (second_pass off) on frame f. */
@@ -83,16 +82,8 @@ static int run_set(const set_spec *set, int frames, int repeat, double decimate,
         le_options o;
         le_frame f;
         tt_err err = {0};
-        le_options_default(&o);
+        set->options(&o);
         o.seed = 100 + (unsigned)fi;
-        if (set->blur >= 0) {
-            o.blur = set->blur;
-            o.noise = set->noise;
-        }
-        if (set->size_in > 0)
-            o.base_size_in = set->size_in;
-        if (set->gradient > 0)
-            o.gradient = set->gradient;
         if (le_frame_make(&o, &f, &err) != TT_OK) {
             fprintf(stderr, "render failed: %s\n", err.msg);
             return -1;
@@ -193,11 +184,11 @@ int main(int argc, char **argv)
            "median of %d runs\n",
            frames, decimate, threads, repeat);
     static const set_spec sets[] = {
-        {"default frames (blur 0.8 px, noise 2)", 0, -1, 0, 0, 0},
+        {"default frames (blur 0.8 px, noise 2)", 0, le_options_default},
         /* issue 13 §2: blurry, noisy 4K frames */
-        {"blurry frames (blur 1 px, noise 4)", 1, 1.0, 4.0, 0, 0},
+        {"blurry frames (blur 1 px, noise 4)", 1, le_options_blurry},
         /* ... with the README's smallest tag36h11 (25 mm round base) and 50 % light falloff */
-        {"hard frames (blur 1 px, noise 4, 0.69\" tags, 50% light falloff)", 1, 1.0, 4.0, 0.69, 0.5},
+        {"hard frames (blur 1 px, noise 4, 0.69\" tags, 50% light falloff)", 1, le_options_hard},
     };
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (run_set(&sets[i], frames, repeat, decimate, threads) != 0)

@@ -20,6 +20,20 @@ void le_options_default(le_options *o)
     o->seed = 1;
 }
 
+void le_options_blurry(le_options *o)
+{
+    le_options_default(o);
+    o->blur = 1.0;
+    o->noise = 4.0;
+}
+
+void le_options_hard(le_options *o)
+{
+    le_options_blurry(o);
+    o->base_size_in = 0.69;
+    o->gradient = 0.5;
+}
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
 {
     char p[512];

@@ -30,6 +30,11 @@ typedef struct le_options {
 
 /* The issue's rig: 3840x2160, ~35 px/inch, 120 bases of 0.8" at 3 mm. */
 void le_options_default(le_options *o);
+/* Issue 13's blurry frames: the default rig with blur 1 px, noise 4. */
+void le_options_blurry(le_options *o);
+/* Hard frames: blurry, with 0.69" tags (the largest tag36h11 on a 25 mm
+ * round base, the README's smallest) and 50 % light falloff. */
+void le_options_hard(le_options *o);
 
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err);
 void le_frame_free(le_frame *f);

@@ -202,12 +202,8 @@ static void test_second_pass_finds_missed(void **state)
     le_options o;
     le_frame f;
     tt_err err = {0};
-    le_options_default(&o);
+    le_options_hard(&o);
     o.seed = 100;
-    o.blur = 1.0;
-    o.noise = 4.0;
-    o.base_size_in = 0.69;
-    o.gradient = 0.5;
     if (le_frame_make(&o, &f, &err) != TT_OK)
         fail_msg("render: %s", err.msg);
     vision_detections d1 = {0}, d2 = {0};

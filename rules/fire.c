@@ -133,7 +133,8 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
         rules_fire_arc(fi, w, &a);
         arc = &a;
     }
-    int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape) && !(sc->q_moved && w->cannot_move_and_fire);
+    int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape) && !(sc->q_moved && w->cannot_move_and_fire) &&
+             !(fi->formation >= 0 && sc->prof->form_no_fire[fi->formation]);
     /* the line is traced only when it matters (or is asked for) */
     *visible = (ok || want_visible) ? rules_fire_decide(sc, i, j, 1, 0, &bl, hint) : 0;
     if (ok && !*visible && w->indirect && w->needs_spotter)

@@ -121,6 +121,7 @@ static const rules__field rules__formation_f[] = {{"target_modifier", NULL},
                                                   {"difficult_cost_in", NULL},
                                                   {"defence_dice", NULL},
                                                   {"attacker_colour", NULL},
+                                                  {"cannot_fire", NULL},
                                                   {NULL, NULL}};
 static const rules__schema rules__formation_s = {"formation", NULL, rules__formation_f, NULL, 1};
 static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rules__formation_s, 1};

@@ -610,7 +610,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         const char *acol = NULL;
         if ((st = rules_json_num(val, "difficult_cost_in", at, 0, RULES_MAX_IN, &p->form_difficult_cost[f], err)) ||
             (st = rules_json_num(val, "defence_dice", at, 0, 100, &fdd, err)) ||
-            (st = rules_json_str(val, "attacker_colour", at, &acol, err)))
+            (st = rules_json_str(val, "attacker_colour", at, &acol, err)) ||
+            (st = rules_json_bool(val, "cannot_fire", at, &p->form_no_fire[f], err)))
             goto fail;
         p->form_defence_dice[f] = (int)fdd;
         p->form_attacker_colour[f] = -1;

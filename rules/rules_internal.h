@@ -186,6 +186,7 @@ typedef struct rules_profile {
     double form_difficult_cost[6];
     int form_defence_dice[6];   /* bonus dice a defender in the formation gets */
     int form_attacker_colour[6]; /* firing at it: the score of this colour (index), -1: the firer's own */
+    int form_no_fire[6];         /* a figure in it cannot fire */
     /* firing after moving (the query's "moved"): a to-hit modifier, and
      * whether a mover loses its quality and formation bonuses */
     int has_after_moving, moved_mod, moved_drops_bonuses;

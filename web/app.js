@@ -119,10 +119,19 @@
   function drawAnswers() {
     layers.over.textContent = '';
     state.shown.forEach(function (s) {
-      var q = s.query, a = s.answer || {}, from = findFig(q.from), to = typeof q.to === 'string' ? findFig(q.to) : null;
+      /* a unit's question is drawn from the figure the answer names */
+      var q = s.query, a = s.answer || {}, from = findFig(a.charger || q.from);
+      var to = typeof q.to === 'string' ? findFig(a.target || q.to) : null;
       var ok = !a.error && a.visible !== false && a.ok !== false && !(q.q === 'fire' && a.to_hit === null);
       var colour = ok ? TTDraw.ROLE.clear : TTDraw.ROLE.blocked;
-      if (from && to)
+      if (Array.isArray(a.shots)) /* a unit's fire: every firer's line, by its range band */
+        a.shots.forEach(function (sh) {
+          var f1 = findFig(sh.from), f2 = findFig(sh.to);
+          if (f1 && f2)
+            TTDraw.prim(layers.over, {type: 'line', a: [f1.x, f1.y], b: [f2.x, f2.y],
+                                      colour: TTDraw.ROLE[sh.bracket] || colour, solid: true});
+        });
+      else if (from && to)
         TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: [to.x, to.y], colour: colour, solid: ok});
       if (from && Array.isArray(q.to))
         TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: q.to, colour: colour, solid: ok});

@@ -176,6 +176,28 @@ async function cardText(page) {
     result.charge_card = await cardText(page);
     result.charge_answer = (await state(page)).shown.find((s) => s.query.q === 'charge').answer;
 
+    // a unit's fire (asked by a script, as a page for a unit would): a line
+    // from every firer to its target
+    result.unit_fire = await page.evaluate(async (key) => {
+      await fetch('api/query', {method: 'POST', headers: {'X-Table-Key': key},
+                                body: JSON.stringify({q: 'fire', from: 'grenadiers', to: 'fus1'})});
+      for (let i = 0; i < 100; i++) {
+        const s = window.ttTable.state().shown.find((x) => x.query.from === 'grenadiers');
+        if (s) {
+          await new Promise((r) => setTimeout(r, 300));
+          const figs = window.ttTable.state().figures;
+          const at = (id) => figs.find((f) => f.id === id);
+          const lines = [...document.querySelectorAll('#overlays line')];
+          const drawn = (s.answer.shots || []).filter((sh) => lines.some((l) =>
+            Math.abs(+l.getAttribute('x1') - at(sh.from).x) < 1e-6 && Math.abs(+l.getAttribute('y1') - at(sh.from).y) < 1e-6 &&
+            Math.abs(+l.getAttribute('x2') - at(sh.to).x) < 1e-6 && Math.abs(+l.getAttribute('y2') - at(sh.to).y) < 1e-6));
+          return {shots: (s.answer.shots || []).length, drawn: drawn.length};
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return null;
+    }, new URL(url).searchParams.get('key'));
+
     // set up again: the rubble becomes woods, the house is redrawn
     await page.tap('#tab-setup');
     await page.waitForFunction(() => document.querySelectorAll('#terrain-list li select').length > 0);

@@ -56,6 +56,9 @@ def main():
         check("lands at" in r.get("deviate_card", ""), "the card says where it lands: %r" % r.get("deviate_card"))
         check("to contact" in r.get("charge_card", "") or "Charge" in r.get("charge_card", ""),
               "the charge card: %r" % r.get("charge_card"))
+        uf = r.get("unit_fire") or {}
+        check(uf.get("shots", 0) >= 1 and uf.get("drawn") == uf.get("shots"),
+              "a unit's fire draws every firer's line to its target: %s" % uf)
         check(set(r.get("kinds_offered", [])) == {"building", "wall", "hedge", "woods", "hill", "river", "rough",
                                                    "breastworks"},
               "the set-up offers the ruleset's terrain kinds: %s" % r.get("kinds_offered"))

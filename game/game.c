@@ -481,13 +481,14 @@ tt_status game_run(game *g, tt_err *err)
                 break;
             }
             if (r == 0) {
-                /* a camera that sends nothing for a while is lost */
-                if (can_stall && silent && game__gone_too_long(g, last_frame_at + GAME_CAMERA_SILENT_MS))
+                /* a camera that sends nothing for a while is lost; before its
+                 * first frame it may take longer (opening, exposure) */
+                double quiet = frame_no ? GAME_CAMERA_SILENT_MS : GAME_CAMERA_FIRST_MS;
+                if (can_stall && silent && game__gone_too_long(g, last_frame_at + quiet))
                     continue; /* the loop ends: stopped */
-                if (can_stall && !silent && game__now_ms() - last_frame_at > GAME_CAMERA_SILENT_MS) {
+                if (can_stall && !silent && game__now_ms() - last_frame_at > quiet) {
                     silent = 1;
-                    fprintf(stderr, "tabletrack track: no frame from the camera for %d ms: camera lost\n",
-                            GAME_CAMERA_SILENT_MS);
+                    fprintf(stderr, "tabletrack track: no frame from the camera for %.0f ms: camera lost\n", quiet);
                     game__set_camera(g, 1);
                     game__camera_event(g, "lost");
                     if (g->recd && !g->rec_failed) {

@@ -58,6 +58,7 @@ typedef struct game_opts {
 
 #define GAME_CAMERA_TIMEOUT_S 60  /* how long a lost camera is waited for */
 #define GAME_CAMERA_SILENT_MS 2000 /* a camera that sends nothing this long is lost */
+#define GAME_CAMERA_FIRST_MS 10000 /* ... before its first frame */
 
 typedef struct game game;
 

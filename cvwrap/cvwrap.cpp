@@ -561,6 +561,17 @@ tt_status cvw_contrast_blobs(const tt_image *gray, int min_side, int max_side, i
     cv::dilate(bin, bin, k);
     std::vector<std::vector<cv::Point>> cs;
     std::vector<cv::Vec4i> tree;
+    /* Thin lines (an edge of the table, of a hand) would join a tag near
+     * them into one long region: fill the holes up to a tag's size (the flat
+     * inside of a dark square), then an opening removes what is under 5 px. */
+    cv::findContours(bin, cs, tree, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);
+    double hole_max = 0.25 * max_side * max_side; /* in halved pixels: (max_side / 2)^2 */
+    for (size_t i = 0; i < cs.size(); i++)
+        if (tree[i][3] >= 0 && cv::contourArea(cs[i]) <= hole_max)
+            cv::drawContours(bin, cs, (int)i, cv::Scalar(255), cv::FILLED);
+    cv::morphologyEx(bin, bin, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    cs.clear();
+    tree.clear();
     /* Two levels: every region's outer boundary has no parent, even one
      * inside a ring (the table's edge against the floor is one). */
     cv::findContours(bin, cs, tree, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);

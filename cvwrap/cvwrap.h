@@ -99,7 +99,9 @@ tt_status cvw_find_homography(const double *src, const double *dst, int n, doubl
  * 1; may be a view into a larger frame through its stride): the image is
  * halved (area average), pixels whose 3x3 neighbourhood spans at least
  * `level` gray levels (morphological gradient) are marked, grown by one
- * pixel, and the outer contours of the regions (also those inside another
+ * pixel, holes up to (max_side / 2)^2 filled, thin lines (under 5 px: a
+ * table edge) opened away, and the outer
+ * contours of the regions (also those inside another
  * region's hole) kept whose bounding box has both sides in
  * [min_side, max_side] pixels of the input, an aspect ratio up to 3 and a
  * contour area of at least 40 % of the box: a printed tag (paper, black

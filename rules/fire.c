@@ -266,6 +266,7 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     if ((st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
     rules_fire_pair(sc, i, j, w, out);
+    rules_fire_bonus(sc, &i, 1, &j, 1, j, out);
     return TT_OK;
 }
 
@@ -279,22 +280,8 @@ tt_status rules_aspect(rules_scenario *sc, const char *from, const char *to, rul
         return st;
     const rules_figure *fa = &sc->figs[i], *fb = &sc->figs[j];
     rules_pt ref = rules_fire_origin(sc, fa);
-    rules_pt p = rules_sub(ref, fb->shape.c);
-    /* the line from the attacker meets the target's base: through the front
-     * edge (front corners count as front), the rear edge (rear corners count
-     * as flank) or a side */
-    rules_i128 u = rules_dot(p, fb->f), v = rules_cross(fb->f, p);
-    if (v < 0)
-        v = -v;
-    rules_i128 U = u * fb->w, V = v * fb->d;
-    if (u > 0 && U >= V)
-        out->aspect = "front";
-    else if (u < 0 && -U > V)
-        out->aspect = "rear";
-    else if (u == 0 && v == 0)
-        out->aspect = "front";
-    else
-        out->aspect = "flank";
+    static const char *const names[] = {"front", "flank", "rear"};
+    out->aspect = names[rules_aspect_box(ref, fb->shape.c, fb->f, fb->w, fb->d)];
     out->line[0] = rules_pt_in(ref);
     out->line[1] = rules_pt_in(fb->shape.c);
     return TT_OK;

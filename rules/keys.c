@@ -100,10 +100,15 @@ static const rules__field rules__los_f[] = {{"figures_block", NULL},
                                             {NULL, NULL}};
 static const rules__schema rules__los_s = {"los", NULL, rules__los_f, NULL, 1};
 /* A movement allowance: a number, a dice string, or {"inches"|"dice", src}. */
-static const rules__field rules__move_f[] = {{"inches", NULL}, {"dice", NULL}, {"difficult_factor", NULL}, {"difficult_cost_in", NULL}, {NULL, NULL}};
+static const rules__field rules__move_f[] = {{"inches", NULL},           {"dice", NULL},          {"difficult_factor", NULL},
+                                             {"difficult_cost_in", NULL}, {"any_direction", NULL}, {NULL, NULL}};
 static const rules__schema rules__move_s = {"movement", NULL, rules__move_f, NULL, 1};
 static const rules__schema rules__moves_s = {"movement", NULL, NULL, &rules__move_s, 1};
-static const rules__field rules__effects_f[] = {{"difficult_factor", NULL}, {"obstacle_cost_in", NULL}, {"round_up", NULL}, {"very_difficult_factor", NULL}, {NULL, NULL}};
+static const rules__field rules__effects_f[] = {{"difficult_factor", NULL},   {"obstacle_cost_in", NULL},
+                                                {"round_up", NULL},           {"very_difficult_factor", NULL},
+                                                {"not_forward_factor", NULL}, {"forward_arc_deg", NULL},
+                                                {"least_factor", NULL},       {"road_factor", NULL},
+                                                {NULL, NULL}};
 static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
 static const rules__field rules__quality_f[] = {{"ds", NULL}, {NULL, NULL}};
 static const rules__schema rules__quality_s = {"quality", NULL, rules__quality_f, NULL, 1};
@@ -113,7 +118,13 @@ static const rules__field rules__above_f[] = {{"cv", NULL}, {"beyond_in", NULL},
 static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__above_f, NULL, 1};
 static const rules__schema rules__fire_quality_s = {"fire_quality", NULL, NULL, &rules__value_s, 1};
 static const rules__schema rules__by_type_s = {"by type", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__front_bonus_f[] = {{"value", NULL}, {"option", NULL}, {NULL, NULL}};
+static const rules__schema rules__front_bonus_s = {"front_bonus_dice", NULL, rules__front_bonus_f, NULL, 1};
 static const rules__field rules__formation_f[] = {{"target_modifier", NULL},
+                                                  {"attacker_bonus_dice", NULL},
+                                                  {"front_bonus_dice", &rules__front_bonus_s},
+                                                  {"no_flank", NULL},
+                                                  {"road", NULL},
                                                   {"rof_bonus", NULL},
                                                   {"rof_min_wide", NULL},
                                                   {"rof_min_wide_by_type", &rules__by_type_s},
@@ -130,7 +141,17 @@ static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rul
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
 static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {NULL, NULL}};
 static const rules__schema rules__after_moving_s = {"after_moving", NULL, rules__after_moving_f, NULL, 1};
+static const rules__schema rules__option_s = {"option", NULL, NULL, NULL, 1};
+static const rules__schema rules__options_s = {"options", NULL, NULL, &rules__option_s, 1};
+static const rules__field rules__bonus_f[] = {
+    {"flank", NULL}, {"rear", NULL}, {"high_ground", NULL}, {"not_against_skirmishers", NULL}, {NULL, NULL}};
+static const rules__schema rules__bonus_s = {"bonus_dice", NULL, rules__bonus_f, NULL, 1};
+static const rules__field rules__defence_roll_f[] = {{"dice", NULL}, {"not_types", NULL}, {NULL, NULL}};
+static const rules__schema rules__defence_roll_s = {"defence_roll", NULL, rules__defence_roll_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
+                                                {"options", &rules__options_s},
+                                                {"bonus_dice", &rules__bonus_s},
+                                                {"defence_roll", &rules__defence_roll_s},
                                                 {"after_moving", &rules__after_moving_s},
                                                 {"charge", &rules__charge_s},
                                                 {"fire_quality", &rules__fire_quality_s},
@@ -169,7 +190,8 @@ static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, N
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
                                                  {"notes", NULL},   {"table", &rules__table_s},
                                                  {"terrain", &rules__piece_s}, {"figures", &rules__figure_s},
-                                                 {"tags", NULL},    {NULL, NULL}};
+                                                 {"tags", NULL},    {"options", NULL},
+                                                 {NULL, NULL}};
 static const rules__schema rules__scenario_s = {"scenario", NULL, rules__scenario_f, NULL, 0};
 
 /* ---- where a key stands in the text ---- */

@@ -25,24 +25,58 @@ static tt_status rules__dice(const rules_allowance *al, int *n, int *s, int *k, 
     return TT_OK;
 }
 
-/* The allowance `base` inches leave after the terrain on the way. */
+/* The allowance `base` inches leave after the terrain on the way, for a
+ * move that is not forward when not_fwd: every factor together, never
+ * below the profile's least_factor. */
 static double rules__after_terrain(const rules_scenario *sc, const rules_allowance *al, double base, int difficult,
-                                   int obstacles)
+                                   int obstacles, int not_fwd)
 {
+    const rules_profile *p = sc->prof;
     double allowed = base;
-    if (difficult) {
+    if (difficult || not_fwd) {
         /* difficult & 2: very difficult going on the way, which sets the pace */
-        allowed *= (difficult & 2) ? sc->prof->very_difficult_factor
+        double f = !difficult          ? 1
+                   : (difficult & 2)   ? p->very_difficult_factor
                    : al->difficult_factor >= 0 ? al->difficult_factor
-                                               : sc->prof->difficult_factor;
+                                               : p->difficult_factor;
+        if (not_fwd)
+            f *= p->not_forward_factor;
+        if (f < p->least_factor)
+            f = p->least_factor;
+        allowed *= f;
         /* factors are written to 6 places (0.666667): a product within
          * 1e-4 of a whole inch is that inch */
-        if (sc->prof->difficult_round_up)
+        if (p->difficult_round_up)
             allowed = ceil(allowed - 1e-4);
-        allowed -= al->difficult_cost_in;
     }
-    allowed -= obstacles * sc->prof->obstacle_cost_in;
+    if (difficult)
+        allowed -= al->difficult_cost_in;
+    allowed -= obstacles * p->obstacle_cost_in;
     return allowed < 0 ? 0 : allowed;
+}
+
+/* The move a -> b of figure f is not forward: outside the profile's
+ * forward arc around f's facing (exact, as firing arcs). */
+static int rules__not_forward(const rules_profile *p, const rules_figure *f, const rules_allowance *al, rules_pt a,
+                              rules_pt b)
+{
+    if (p->not_forward_factor <= 0 || al->any_direction || (a.x == b.x && a.y == b.y) || p->forward_arc_deg >= 360)
+        return 0;
+    double h = p->forward_arc_deg / 2;
+    return !rules_geom_in_wedge(rules_geom_dir(f->facing_deg - h), rules_geom_dir(f->facing_deg + h), rules_sub(b, a));
+}
+
+/* A road piece the whole move a -> b runs along (inside it end to end), or -1. */
+static int rules__on_road(const rules_scenario *sc, rules_pt a, rules_pt b)
+{
+    double L = rules_in(1) * hypot((double)(b.x - a.x), (double)(b.y - a.y));
+    for (size_t k = 0; k < sc->npieces; k++) {
+        const rules_piece *pc = &sc->pieces[k];
+        if (pc->closed && pc->p.movement == RULES_MOVE_ROAD && rules_piece_contains(pc, a) &&
+            rules_piece_contains(pc, b) && (L == 0 || rules_piece_depth(pc, a, b) >= L - 1e-4))
+            return (int)k;
+    }
+    return -1;
 }
 
 /* A straight move of figure i to `to` (see rules_move); a charge scales
@@ -112,12 +146,21 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         if ((st = rules_result_add_id(out, pc->id, &cap, err)))
             return st;
         difficult |= pc->p.movement == RULES_MOVE_DIFFICULT;
+        /* a slope slows only a move that climbs it: one that starts off it */
+        difficult |= pc->p.movement == RULES_MOVE_UPHILL && !rules_piece_contains(pc, a);
         if (pc->p.movement == RULES_MOVE_VERY_DIFFICULT)
             difficult |= sc->prof->very_difficult_factor >= 0 ? 2 : 1;
         impassable |= pc->p.movement == RULES_MOVE_IMPASSABLE;
         obstacles += pc->p.movement == RULES_MOVE_OBSTACLE;
     }
     rules_result_sort_ids(out);
+    int not_fwd = rules__not_forward(sc->prof, f, al, a, b);
+    /* a whole move along a road, in a formation that may take it: faster,
+     * and the road is the exception to terrain penalties */
+    if (sc->prof->road_factor > 0 && base >= 0 && fm >= 0 && sc->prof->form_road[fm] && rules__on_road(sc, a, b) >= 0) {
+        difficult = obstacles = 0;
+        base *= sc->prof->road_factor;
+    }
     out->distance_in = rules_in(1) * hypot((double)(b.x - a.x), (double)(b.y - a.y));
     if (impassable) {
         out->allowed_known = 1;
@@ -127,10 +170,10 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         out->allowed_known = 0;
         out->ok = RULES_NULL;
         out->has_allowed_range = 1; /* what the lowest and the highest roll allow */
-        out->allowed_range_in[0] = rules__after_terrain(sc, al, dn + dk, difficult, obstacles);
-        out->allowed_range_in[1] = rules__after_terrain(sc, al, dn * ds + dk, difficult, obstacles);
+        out->allowed_range_in[0] = rules__after_terrain(sc, al, dn + dk, difficult, obstacles, not_fwd);
+        out->allowed_range_in[1] = rules__after_terrain(sc, al, dn * ds + dk, difficult, obstacles, not_fwd);
     } else {
-        double allowed = rules__after_terrain(sc, al, base, difficult, obstacles);
+        double allowed = rules__after_terrain(sc, al, base, difficult, obstacles, not_fwd);
         out->allowed_known = 1;
         out->allowed_in = allowed;
         int64_t A = rules_fx(allowed);

@@ -59,9 +59,14 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
             p->movement = RULES_MOVE_IMPASSABLE;
         else if (!strcmp(s, "very-difficult"))
             p->movement = RULES_MOVE_VERY_DIFFICULT;
+        else if (!strcmp(s, "road"))
+            p->movement = RULES_MOVE_ROAD;
+        else if (!strcmp(s, "uphill"))
+            p->movement = RULES_MOVE_UPHILL;
         else
             return tt_err_set(err, TT_ERR_FORMAT,
-                              "%s: movement \"%s\" must be open, difficult, very-difficult, obstacle or impassable",
+                              "%s: movement \"%s\" must be open, road, uphill, difficult, very-difficult, obstacle "
+                              "or impassable",
                               where, s);
     }
     return TT_OK;
@@ -262,6 +267,96 @@ tt_status rules_base_parse(const json_t *o, const char *where, int *round, doubl
     if (!json_is_object(o))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"base\" must be an object", where);
     return rules__base_parse(o, where, round, w, d, err);
+}
+
+static int rules__option_index(const rules_profile *p, const char *name)
+{
+    for (int k = 0; k < p->nopts; k++)
+        if (!strcmp(p->opt_name[k], name))
+            return k;
+    return -1;
+}
+
+/* A formation's bonus dice for its attackers: "attacker_bonus_dice": N (a
+ * mob) and "front_bonus_dice": {"value": N, "option": NAME} (enfilade). */
+static tt_status rules__form_bonus(rules_profile *p, const json_t *val, const char *at, int f, tt_err *err)
+{
+    double ab = 0, fb = 0;
+    const char *opt = NULL;
+    tt_status st;
+    const json_t *fr = json_object_get(val, "front_bonus_dice");
+    if ((st = rules_json_num(val, "attacker_bonus_dice", at, 0, 100, &ab, err)) ||
+        (st = rules_json_num(val, "front_bonus_dice", at, 0, 100, &fb, err)) ||
+        (json_is_object(fr) && (st = rules_json_str(fr, "option", at, &opt, err))))
+        return st;
+    p->form_attacker_bonus[f] = (int)ab;
+    p->form_front_bonus[f] = (int)fb;
+    p->form_front_opt[f] = opt ? rules__option_index(p, opt) : -1;
+    if (opt && p->form_front_opt[f] < 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: front_bonus_dice: option \"%s\" is not one of the profile's "
+                                              "\"options\"",
+                          at, opt);
+    return TT_OK;
+}
+
+/* "options" (optional rules a scenario switches on), "bonus_dice" (flank,
+ * rear, high ground) and "defence_roll" (the defender's own dice). */
+static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err)
+{
+    char at[300];
+    tt_status st;
+    const char *key;
+    json_t *val;
+    const json_t *opts = json_object_get(j, "options");
+    if (opts && !json_is_object(opts))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"options\" must map each optional rule's name to its citation",
+                          where);
+    json_object_foreach((json_t *)opts, key, val)
+    {
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        if (p->nopts >= RULES_MAX_OPTIONS || strlen(key) >= sizeof p->opt_name[0])
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: options: at most %d, each name shorter than %zu letters", where,
+                              RULES_MAX_OPTIONS, sizeof p->opt_name[0]);
+        snprintf(p->opt_name[p->nopts++], sizeof p->opt_name[0], "%s", key);
+    }
+    const json_t *bd = json_object_get(j, "bonus_dice");
+    if (bd) {
+        double fl = 0, re = 0, hi = 0;
+        snprintf(at, sizeof at, "%s: bonus_dice", where);
+        if (!json_is_object(bd))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"flank\": N, \"rear\": N, \"high_ground\": N}", at);
+        if ((st = rules_json_num(bd, "flank", at, 0, 100, &fl, err)) ||
+            (st = rules_json_num(bd, "rear", at, 0, 100, &re, err)) ||
+            (st = rules_json_num(bd, "high_ground", at, 0, 100, &hi, err)) ||
+            (st = rules_json_bool(bd, "not_against_skirmishers", at, &p->bonus_not_skirmishers, err)))
+            return st;
+        p->bonus_flank = (int)fl;
+        p->bonus_rear = (int)re;
+        p->bonus_high = (int)hi;
+    }
+    const json_t *dr = json_object_get(j, "defence_roll");
+    if (dr) {
+        double dice = 1;
+        snprintf(at, sizeof at, "%s: defence_roll", where);
+        if (!json_is_object(dr))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"dice\": N, \"not_types\": [...]}", at);
+        if ((st = rules_json_num(dr, "dice", at, 0, 100, &dice, err)))
+            return st;
+        const json_t *nt = rules_json_value(json_object_get(dr, "not_types"));
+        if (nt && (!json_is_array(nt) || json_array_size(nt) > 6))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list up to 6 figure types", at);
+        for (size_t k = 0; k < json_array_size(nt); k++) {
+            const json_t *e = json_array_get(nt, k);
+            if (!json_is_string(e) || strlen(json_string_value(e)) >= sizeof p->defence_roll_not[0])
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list figure types (names)", at);
+            snprintf(p->defence_roll_not[p->ndefence_roll_not++], sizeof p->defence_roll_not[0], "%s",
+                     json_string_value(e));
+        }
+        p->has_defence_roll = 1;
+        p->defence_roll_dice = (int)dice;
+    }
+    return TT_OK;
 }
 
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err)
@@ -510,8 +605,18 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         }
         if ((st = rules_json_num(te, "difficult_factor", at, 0, 1, &p->difficult_factor, err)) ||
             (st = rules_json_num(te, "obstacle_cost_in", at, 0, RULES_MAX_IN, &p->obstacle_cost_in, err)) ||
-            (st = rules_json_num(te, "very_difficult_factor", at, 0, 1, &p->very_difficult_factor, err)))
+            (st = rules_json_num(te, "very_difficult_factor", at, 0, 1, &p->very_difficult_factor, err)) ||
+            (st = rules_json_num(te, "not_forward_factor", at, 0, 1, &p->not_forward_factor, err)) ||
+            (st = rules_json_num(te, "forward_arc_deg", at, 0, 180, &p->forward_arc_deg, err)) ||
+            (st = rules_json_num(te, "least_factor", at, 0, 1, &p->least_factor, err)) ||
+            (st = rules_json_num(te, "road_factor", at, 1, 100, &p->road_factor, err)))
             goto fail;
+        if (p->not_forward_factor > 0 && p->forward_arc_deg <= 0) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_forward_factor\" needs \"forward_arc_deg\" (the arc, "
+                                                "centred on the facing, that counts as forward)",
+                            at);
+            goto fail;
+        }
         const json_t *ru = rules_json_value(json_object_get(te, "round_up"));
         if (ru && !json_is_boolean(ru)) {
             st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"round_up\" must be true or false", at);
@@ -576,6 +681,9 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
     }
 
+    if ((st = rules__bonus_parse(p, j, where, err)))
+        goto fail;
+
     /* the firer's quality: {"veteran": 1, ...}; formations: {"column":
      * {"target_modifier": 1}, "line": {"rof_bonus": 1, "rof_min_wide": 4}} */
     const json_t *fq = json_object_get(j, "fire_quality"), *fm = json_object_get(j, "formations");
@@ -611,7 +719,10 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         if ((st = rules_json_num(val, "difficult_cost_in", at, 0, RULES_MAX_IN, &p->form_difficult_cost[f], err)) ||
             (st = rules_json_num(val, "defence_dice", at, 0, 100, &fdd, err)) ||
             (st = rules_json_str(val, "attacker_colour", at, &acol, err)) ||
-            (st = rules_json_bool(val, "cannot_fire", at, &p->form_no_fire[f], err)))
+            (st = rules_json_bool(val, "cannot_fire", at, &p->form_no_fire[f], err)) ||
+            (st = rules_json_bool(val, "no_flank", at, &p->form_no_flank[f], err)) ||
+            (st = rules_json_bool(val, "road", at, &p->form_road[f], err)) ||
+            (st = rules__form_bonus(p, val, at, f, err)))
             goto fail;
         p->form_defence_dice[f] = (int)fdd;
         p->form_attacker_colour[f] = -1;
@@ -634,10 +745,10 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
                 int *n = m ? &p->form_nmove[f] : &p->form_nwide[f];
                 if (!strcmp(tk, "src") || !strcmp(tk, "house") || !strcmp(tk, "note"))
                     continue;
-                if (*n >= 4 || strlen(tk) >= sizeof p->form_move_type[0][0] || !json_is_number(v) ||
+                if (*n >= RULES_MAX_FORM_TYPES || strlen(tk) >= sizeof p->form_move_type[0][0] || !json_is_number(v) ||
                     json_number_value(v) < 0 || json_number_value(v) > (m ? RULES_MAX_IN : 100)) {
-                    st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" maps up to 4 figure types to %s", at, mk[m],
-                                    m ? "inches" : "a number of stands");
+                    st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" maps up to %d figure types to %s", at, mk[m],
+                                    RULES_MAX_FORM_TYPES, m ? "inches" : "a number of stands");
                     goto fail;
                 }
                 if (m) {
@@ -733,7 +844,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
                     st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
                     goto fail;
                 }
-                if ((st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)) ||
+                if ((st = rules_json_bool(val, "any_direction", mat, &a->any_direction, err)) ||
+                    (st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)) ||
                     (st = rules_json_num(val, "difficult_cost_in", mat, 0, RULES_MAX_IN, &a->difficult_cost_in, err)))
                     goto fail;
                 const json_t *in = json_object_get(val, "inches"), *dc = json_object_get(val, "dice");

@@ -63,6 +63,20 @@ static json_t *rules__ids(const rules_result *r)
     return a;
 }
 
+/* [{"value": -1, "reason": "..."}, ...]; NULL when out of memory */
+static json_t *rules__mods(const rules_modifier *m, int n)
+{
+    json_t *a = json_array();
+    for (int k = 0; a && k < n; k++)
+        if (json_array_append_new(a, json_pack("{s:i,s:s}", "value", m[k].value, "reason", m[k].reason))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+static json_t *rules__int_or_null(int v) { return v == RULES_NULL ? json_null() : json_integer(v); }
+
 json_t *rules_result_to_json(const rules_result *r)
 {
     json_t *o = json_object(), *v;
@@ -100,19 +114,12 @@ json_t *rules_result_to_json(const rules_result *r)
                                                           "bracket", r->shot_bracket[k]));
             bad |= json_object_set_new(o, "shots", v);
         }
-        v = json_array();
-        bad |= !v;
-        for (int k = 0; v && k < r->n_modifiers; k++)
-            bad |= json_array_append_new(v, json_pack("{s:i,s:s}", "value", r->modifiers[k].value, "reason",
-                                                      r->modifiers[k].reason));
-        bad |= json_object_set_new(o, "modifiers", v);
+        bad |= json_object_set_new(o, "modifiers", rules__mods(r->modifiers, r->n_modifiers));
         if (r->has_defence_dice) {
-            v = json_array();
-            bad |= !v;
-            for (int k = 0; v && k < r->n_defence_dice; k++)
-                bad |= json_array_append_new(v, json_pack("{s:i,s:s}", "value", r->defence_dice[k].value, "reason",
-                                                          r->defence_dice[k].reason));
-            bad |= json_object_set_new(o, "defence_dice", v);
+            bad |= json_object_set_new(o, "bonus_dice", rules__mods(r->bonus_dice, r->n_bonus_dice));
+            bad |= json_object_set_new(o, "defence_dice", rules__mods(r->defence_dice, r->n_defence_dice));
+            bad |= json_object_set_new(o, "defender_dice", rules__int_or_null(r->defender_dice));
+            bad |= json_object_set_new(o, "defender_to_hit", rules__int_or_null(r->defender_to_hit));
         }
         break;
     case RULES_Q_GRAPE:

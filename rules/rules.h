@@ -93,6 +93,13 @@ typedef struct rules_result {
      * in rulesets whose cover gives dice (has_defence_dice) */
     rules_modifier defence_dice[RULES_MAX_MODIFIERS];
     int n_defence_dice, has_defence_dice;
+    /* in those rulesets: the attacker's bonus dice (flank, rear, high
+     * ground...), counted in `dice`; the dice the defender rolls in all (its
+     * own and its bonus dice) and the score each needs, RULES_NULL where no
+     * roll is made or the book does not fix them */
+    rules_modifier bonus_dice[RULES_MAX_MODIFIERS];
+    int n_bonus_dice;
+    int defender_dice, defender_to_hit;
     /* every answer that has one: where in the rulebook it comes from */
     const char *rule;
     /* grape (targets), ball (touched, in flight order), blast (hit),

@@ -27,7 +27,9 @@ typedef enum {
     RULES_MOVE_DIFFICULT,
     RULES_MOVE_OBSTACLE,
     RULES_MOVE_IMPASSABLE,
-    RULES_MOVE_VERY_DIFFICULT /* slower than difficult (very_difficult_factor) */
+    RULES_MOVE_VERY_DIFFICULT, /* slower than difficult (very_difficult_factor) */
+    RULES_MOVE_ROAD,           /* open; a whole move along it may be faster (road_factor) */
+    RULES_MOVE_UPHILL          /* difficult for a move that climbs onto it (starts off it), open otherwise */
 } rules_move_kind;
 
 /* What a terrain kind (or one piece) does. */
@@ -115,8 +117,12 @@ typedef struct rules_allowance {
     char *dice;    /* e.g. "1d6+3", or NULL */
     double difficult_factor; /* this type's own factor in difficult going, < 0: the profile's */
     double difficult_cost_in; /* inches this type loses in difficult going (after the factor) */
+    int any_direction;        /* not slowed for moving sideways or backward */
     char *src;                /* the rulebook line of the allowance, or NULL (house) */
 } rules_allowance;
+
+#define RULES_MAX_FORM_TYPES 6 /* figure types a formation's by-type maps may list */
+#define RULES_MAX_OPTIONS 8    /* optional rules a profile may define */
 
 typedef struct rules_profile {
     char *name;
@@ -178,15 +184,37 @@ typedef struct rules_profile {
     /* per formation: the width a type needs for rof_bonus instead of
      * rof_min_wide, its own movement by type, and the inches it loses in
      * difficult going (whatever its type's rule) */
-    char form_wide_type[6][4][24];
-    int form_wide_n[6][4], form_nwide[6];
-    char form_move_type[6][4][24];
-    double form_move_in[6][4];
+    char form_wide_type[6][RULES_MAX_FORM_TYPES][24];
+    int form_wide_n[6][RULES_MAX_FORM_TYPES], form_nwide[6];
+    char form_move_type[6][RULES_MAX_FORM_TYPES][24];
+    double form_move_in[6][RULES_MAX_FORM_TYPES];
     int form_nmove[6];
     double form_difficult_cost[6];
     int form_defence_dice[6];   /* bonus dice a defender in the formation gets */
     int form_attacker_colour[6]; /* firing at it: the score of this colour (index), -1: the firer's own */
     int form_no_fire[6];         /* a figure in it cannot fire */
+    int form_attacker_bonus[6];  /* bonus dice for whoever fires at it (a mob) */
+    int form_no_flank[6];        /* it has no flank or rear */
+    int form_front_bonus[6];     /* bonus dice for firing at its front (enfilade on a column) */
+    int form_front_opt[6];       /* ... only with this optional rule on (index), -1: always */
+    int form_road[6];            /* it may take the road bonus */
+    /* bonus dice (attacker's, added to its dice): at the target's flank or
+     * rear, from higher ground (that also helps the defender on higher
+     * ground); not_skirmishers: skirmisher targets have no flank or rear */
+    int bonus_flank, bonus_rear, bonus_high, bonus_not_skirmishers;
+    /* the defender's own roll: dice a figure of the target, except figures
+     * of these types (officers, ensigns); has_defence_roll 0: no such roll */
+    int has_defence_roll, defence_roll_dice;
+    char defence_roll_not[6][24];
+    int ndefence_roll_not;
+    /* optional rules a scenario may switch on ("options") */
+    char opt_name[RULES_MAX_OPTIONS][24];
+    int nopts;
+    /* moves: a move that is not forward (outside forward_arc_deg of the
+     * facing) is multiplied by not_forward_factor (0: no such rule); every
+     * factor together never goes below least_factor (0: no floor); a whole
+     * move along a road in a formation that may use it, road_factor */
+    double not_forward_factor, forward_arc_deg, least_factor, road_factor;
     /* firing after moving (the query's "moved"): a to-hit modifier, and
      * whether a mover loses its quality and formation bonuses */
     int has_after_moving, moved_mod, moved_drops_bonuses;
@@ -263,6 +291,7 @@ struct rules_scenario {
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
     int q_moved;             /* the fire query being answered: its firer moved first */
+    unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
 };
 
 /* ---- profile.c ---- */
@@ -387,6 +416,19 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
 int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
 /* Fill the fire answer's per-shot fields for i -> j with w. */
 void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, rules_result *out);
+
+/* ---- bonus.c ---- */
+typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;
+/* Which side of a box (centre c, facing f, width w across the facing,
+ * depth d along it) the line from p to c enters (exact): through the front
+ * edge (front corners count as front), the rear edge (rear corners count as
+ * flank) or a side. */
+rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w, int64_t d);
+/* The attacker's bonus dice (bonus_dice, added to a known `dice`), the
+ * defender's high ground (defence_dice) and the defender's own roll
+ * (defender_dice, defender_to_hit) of a fire answer from the group F at
+ * the group T; j: the target figure the answer describes. */
+void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out);
 
 /* ---- unitfire.c ---- */
 /* 'fire' where `from` or `to` names a unit (firers, targets, total dice);

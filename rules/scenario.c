@@ -383,6 +383,38 @@ static tt_status rules__load_profile(rules_scenario *sc, const json_t *root, con
 static tt_status rules__scenario_build(const json_t *root, const char *text, const char *where, const char *base_dir,
                                       const char *const *data_dirs, rules_scenario **out, tt_err *err);
 
+/* "options": ["enfilade"], optional rules the profile defines, switched on. */
+static tt_status rules__options_parse(rules_scenario *sc, const json_t *opts, const char *where, tt_err *err)
+{
+    const rules_profile *p = sc->prof;
+    char names[RULES_MAX_OPTIONS * 26] = "";
+    for (int k = 0; k < p->nopts; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", p->opt_name[k]);
+    if (!opts)
+        return TT_OK;
+    if (!json_is_array(opts))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"options\" must be a list of optional rules' names%s%s%s", where,
+                          p->nopts ? " (" : "", names, p->nopts ? ")" : "");
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        const json_t *o = json_array_get(opts, i);
+        int k = 0;
+        while (json_is_string(o) && k < p->nopts && strcmp(p->opt_name[k], json_string_value(o)))
+            k++;
+        if (!json_is_string(o) || k == p->nopts) {
+            if (!p->nopts)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: options[%zu]: ruleset %s has no optional rules; remove "
+                                                      "\"options\"",
+                                  where, i, p->name);
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: options[%zu]: %s%s%s is not an optional rule of ruleset %s "
+                                                  "(choose from: %s)",
+                              where, i, json_is_string(o) ? "\"" : "", json_is_string(o) ? json_string_value(o) : "a "
+                              "non-string", json_is_string(o) ? "\"" : "", p->name, names);
+        }
+        sc->options |= 1u << k;
+    }
+    return TT_OK;
+}
+
 tt_status rules_scenario_from_json(const json_t *root, const char *where, const char *base_dir,
                                    const char *const *data_dirs, rules_scenario **out, tt_err *err)
 {
@@ -414,6 +446,8 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         goto fail;
     }
     if ((st = rules__load_profile(sc, root, where, base_dir, data_dirs, err)))
+        goto fail;
+    if ((st = rules__options_parse(sc, json_object_get(root, "options"), where, err)))
         goto fail;
     const json_t *t = json_object_get(root, "table");
     if (!json_is_object(t)) {

@@ -22,9 +22,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tt_json_parse(text, "fuzz", &j, &err) == TT_OK &&
         rules_scenario_from_json(j, "fuzz", NULL, dirs, &sc, &err) == TT_OK) {
         size_t n = rules_scenario_figure_count(sc);
+        const json_t *figs = json_object_get(j, "figures");
         for (size_t i = 0; i < n && i < 4; i++) {
             const char *a = rules_scenario_figure_id(sc, i), *b = rules_scenario_figure_id(sc, (i + 1) % n);
+            const json_t *fa = json_array_get(figs, i), *fb = json_array_get(figs, (i + 1) % n);
+            const char *ua = json_string_value(json_object_get(fa, "unit")), *ub = json_string_value(json_object_get(fb, "unit"));
+            rules_point to = {json_number_value(json_object_get(fb, "x")), json_number_value(json_object_get(fb, "y"))};
             rules_result r;
+            /* unit fire (bonus dice, the defender's roll) and a move towards the next figure */
+            if (ua && ub && rules_fire(sc, ua, ub, NULL, &r, &err) == TT_OK)
+                rules_result_free(&r);
+            if (rules_move(sc, a, to, -1, &r, &err) == TT_OK)
+                rules_result_free(&r);
             if (rules_fire(sc, a, b, NULL, &r, &err) == TT_OK)
                 rules_result_free(&r);
             if (rules_visibility(sc, a, &r, &err) == TT_OK)

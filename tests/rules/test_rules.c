@@ -232,6 +232,24 @@ static void test_scenario_errors(void **state)
                       "\"terrain\":[{\"id\":\"w\",\"kind\":\"wall\",\"line\":[[0,0]]}]}",
                       TT_ERR_FORMAT, "at least 2");
     expect_load_error("[1,2]", TT_ERR_FORMAT, "must be a JSON object");
+    /* optional rules: the ruleset's names, in a list; none where it has none */
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"options\":[\"grapeshot\"],\"table\":{\"width_in\":72,"
+                      "\"depth_in\":48}}",
+                      TT_ERR_FORMAT, "options[0]: \"grapeshot\" is not an optional rule of ruleset all-the-kings-men "
+                                     "(choose from: enfilade)");
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"options\":[\"enfilade\",7],\"table\":{\"width_in\":72,"
+                      "\"depth_in\":48}}",
+                      TT_ERR_FORMAT, "options[1]: a non-string is not an optional rule");
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"options\":\"enfilade\",\"table\":{\"width_in\":72,"
+                      "\"depth_in\":48}}",
+                      TT_ERR_FORMAT, "\"options\" must be a list of optional rules' names (enfilade)");
+    expect_load_error("{\"ruleset\":\"thin-red-line\",\"options\":[\"enfilade\"],\"table\":{\"width_in\":72,"
+                      "\"depth_in\":48}}",
+                      TT_ERR_FORMAT, "ruleset thin-red-line has no optional rules; remove \"options\"");
+    /* a mob is a formation of the rulesets that have one */
+    expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"mob\"}]}",
+                      TT_ERR_FORMAT, "formation \"mob\" must be one of line, column, square, loose");
 }
 
 static void test_query_errors(void **state)
@@ -913,19 +931,20 @@ static char *mutate(const char *seed, size_t *len, int max_edits)
     return s;
 }
 
-static void test_fuzz_scenario(void **state)
+/* Mutated copies of a seed scenario: each loads (and answers every seed
+ * query with one JSON line) or is refused with a sentence. */
+static void fuzz_scenario_seed(const char *seed, const char *const *queries, size_t nq)
 {
-    (void)state;
     int loaded = 0, rejected = 0;
     for (int it = 0; it < 3000; it++) {
         size_t n;
-        char *s = mutate(SEED_SCENARIO, &n, 4);
+        char *s = mutate(seed, &n, 4);
         rules_scenario *sc = NULL;
         tt_err err = {0};
         if (load_text(s, &sc, &err) == TT_OK) {
             assert_non_null(sc);
-            for (size_t q = 0; q < sizeof SEED_QUERIES / sizeof *SEED_QUERIES; q++) {
-                char *a = rules_query_line(sc, SEED_QUERIES[q]);
+            for (size_t q = 0; q < nq; q++) {
+                char *a = rules_query_line(sc, queries[q]);
                 assert_non_null(a);
                 json_t *j = json_loads(a, 0, NULL);
                 assert_true(json_is_object(j));
@@ -943,6 +962,41 @@ static void test_fuzz_scenario(void **state)
     }
     assert_true(loaded > 50);
     assert_true(rejected > 1000);
+}
+
+static void test_fuzz_scenario(void **state)
+{
+    (void)state;
+    fuzz_scenario_seed(SEED_SCENARIO, SEED_QUERIES, sizeof SEED_QUERIES / sizeof *SEED_QUERIES);
+}
+
+/* All the King's Men: optional rules, a mob, a road, a hill, horse artillery. */
+static const char *const SEED_ATKM =
+    "{\"ruleset\": \"all-the-kings-men\", \"options\": [\"enfilade\"], \"table\": {\"width_in\": 48, \"depth_in\": 36},\n"
+    " \"terrain\": [{\"id\": \"road\", \"kind\": \"road\", \"polygon\": [[0,1],[48,1],[48,4],[0,4]]},\n"
+    "  {\"id\": \"hill\", \"kind\": \"hill\", \"polygon\": [[2,20],[12,20],[12,30],[2,30]]}],\n"
+    " \"figures\": [{\"id\": \"a1\", \"side\": \"red\", \"unit\": \"a\", \"weapon\": \"infantry\", \"x\": 5, \"y\": 25, \"facing_deg\": 0},\n"
+    "  {\"id\": \"a2\", \"side\": \"red\", \"unit\": \"a\", \"weapon\": \"infantry\", \"x\": 5, \"y\": 26.5, \"facing_deg\": 0},\n"
+    "  {\"id\": \"b1\", \"side\": \"blue\", \"unit\": \"b\", \"formation\": \"column\", \"x\": 15, \"y\": 25, \"facing_deg\": 90},\n"
+    "  {\"id\": \"m1\", \"side\": \"blue\", \"unit\": \"m\", \"formation\": \"mob\", \"x\": 9, \"y\": 12, \"facing_deg\": 40},\n"
+    "  {\"id\": \"c1\", \"side\": \"red\", \"unit\": \"c\", \"formation\": \"column\", \"x\": 3, \"y\": 2.5},\n"
+    "  {\"id\": \"h1\", \"side\": \"red\", \"unit\": \"h\", \"type\": \"horse-artillery\", \"weapon\": \"horse-artillery\",\n"
+    "   \"formation\": \"loose\", \"colour\": \"yellow\", \"x\": 30, \"y\": 20, \"facing_deg\": 180}]}";
+
+static const char *const SEED_ATKM_QUERIES[] = {
+    "{\"q\":\"fire\",\"from\":\"a\",\"to\":\"b\"}",
+    "{\"q\":\"fire\",\"from\":\"a\",\"to\":\"m\"}",
+    "{\"q\":\"fire\",\"from\":\"h1\",\"to\":\"a1\"}",
+    "{\"q\":\"move\",\"from\":\"c1\",\"to\":[18,2.5]}",
+    "{\"q\":\"move\",\"from\":\"a1\",\"to\":[5,22]}",
+    "{\"q\":\"move\",\"from\":\"h1\",\"to\":[30,28]}",
+    "{\"q\":\"charge\",\"from\":\"a\",\"to\":\"b\"}",
+};
+
+static void test_fuzz_atkm_scenario(void **state)
+{
+    (void)state;
+    fuzz_scenario_seed(SEED_ATKM, SEED_ATKM_QUERIES, sizeof SEED_ATKM_QUERIES / sizeof *SEED_ATKM_QUERIES);
 }
 
 static void test_fuzz_queries(void **state)
@@ -1223,6 +1277,145 @@ static void test_property_unit_fire_reference(void **state)
     assert_true(some_blocked > 20);
 }
 
+/* All the King's Men bonus dice against the plain geometry, pair by pair
+ * on random tables of single figures: the flank and rear bonus is the
+ * aspect query's answer (skirmishers and mobs excepted), the high ground
+ * goes to the higher figure (attacking or defending), a mob gives +4,
+ * enfilade (+2 at a column's front) only with the option on; the dice are
+ * the figure's own plus its bonus dice, the defender's one die plus its. */
+static void test_property_atkm_bonus(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"line", "column", "loose", "mob"};
+    int compared = 0, flank = 0, rear = 0, high = 0, mobs = 0, enfilade = 0;
+    for (int t = 0; t < 8; t++) {
+        size_t cap = 1 << 15, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        int opt = t % 2; /* enfilade on in every other table */
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"all-the-kings-men\",%s\"table\":{\"width_in\":36,\"depth_in\":36},"
+            "\"terrain\":[{\"id\":\"h\",\"kind\":\"hill\",\"polygon\":[[4,4],[16,4],[16,16],[4,16]]}],\"figures\":[",
+            opt ? "\"options\":[\"enfilade\"]," : "");
+        for (int f = 0; f < 24; f++) {
+            int sk = f % 7 == 3;
+            OUT("%s{\"id\":\"f%d\",\"side\":\"%s\",\"type\":\"%s\",\"weapon\":\"%s\",\"formation\":\"%s\","
+                "\"x\":%.3f,\"y\":%.3f,\"facing_deg\":%.1f}",
+                f ? "," : "", f, f % 2 ? "red" : "blue", sk ? "skirmisher" : "foot", sk ? "skirmisher" : "infantry",
+                sk ? "loose" : forms[rnd() % 4], rndu(1, 35), rndu(1, 35), rndu(0, 360));
+        }
+        OUT("]}");
+#undef OUT
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(txt, &sc, &err) != TT_OK) { /* overlapping figures: another draw */
+            free(txt);
+            t--;
+            continue;
+        }
+        json_t *j = json_loads(txt, 0, NULL);
+        json_t *figs = json_object_get(j, "figures");
+        for (size_t a = 0; a < 24; a++)
+            for (size_t b = 0; b < 24; b++) {
+                if (a == b)
+                    continue;
+                json_t *fa = json_array_get(figs, a), *fb = json_array_get(figs, b);
+                const char *ida = rules_scenario_figure_id(sc, a), *idb = rules_scenario_figure_id(sc, b);
+                const char *form = json_string_value(json_object_get(fb, "formation"));
+                int sk = !strcmp(json_string_value(json_object_get(fb, "type")), "skirmisher");
+                double xa = json_number_value(json_object_get(fa, "x")), ya = json_number_value(json_object_get(fa, "y"));
+                double xb = json_number_value(json_object_get(fb, "x")), yb = json_number_value(json_object_get(fb, "y"));
+                /* on the hill: the centre inside it (no figure sits on its edge by chance) */
+                int ha = xa > 4 && xa < 16 && ya > 4 && ya < 16, hb = xb > 4 && xb < 16 && yb > 4 && yb < 16;
+                rules_result r, as;
+                assert_int_equal(rules_fire(sc, ida, idb, NULL, &r, &err), TT_OK);
+                assert_int_equal(rules_aspect(sc, ida, idb, &as, &err), TT_OK);
+                int want_bonus = 0, got_bonus = 0, want_def = 0, got_def = 0;
+                char want[4][64];
+                int nwant = 0;
+                if (!sk && strcmp(form, "mob") && !strcmp(as.aspect, "flank"))
+                    snprintf(want[nwant++], 64, "flank attack"), want_bonus += 2, flank++;
+                if (!sk && strcmp(form, "mob") && !strcmp(as.aspect, "rear"))
+                    snprintf(want[nwant++], 64, "rear attack"), want_bonus += 4, rear++;
+                if (opt && !strcmp(form, "column") && !strcmp(as.aspect, "front"))
+                    snprintf(want[nwant++], 64, "enfilade: the front of a column"), want_bonus += 2, enfilade++;
+                if (!strcmp(form, "mob"))
+                    snprintf(want[nwant++], 64, "firing on a mob"), want_bonus += 4, mobs++;
+                if (ha && !hb)
+                    snprintf(want[nwant++], 64, "high ground"), want_bonus += 2, high++;
+                assert_int_equal(r.n_bonus_dice, nwant);
+                for (int k = 0; k < r.n_bonus_dice; k++) {
+                    assert_string_equal(r.bonus_dice[k].reason, want[k]);
+                    got_bonus += r.bonus_dice[k].value;
+                }
+                assert_int_equal(got_bonus, want_bonus);
+                /* the defender: loose formation and high ground */
+                want_def = (!strcmp(form, "loose") ? 2 : 0) + (hb && !ha ? 2 : 0);
+                for (int k = 0; k < r.n_defence_dice; k++)
+                    got_def += r.defence_dice[k].value;
+                assert_int_equal(got_def, want_def);
+                if (r.to_hit == RULES_NULL) {
+                    assert_int_equal(r.dice, RULES_NULL);
+                    assert_int_equal(r.defender_dice, RULES_NULL);
+                } else {
+                    assert_int_equal(r.dice, 1 + want_bonus);
+                    assert_int_equal(r.defender_dice, 1 + want_def);
+                    assert_int_equal(r.defender_to_hit, 4);
+                }
+                rules_result_free(&r);
+                rules_result_free(&as);
+                compared++;
+            }
+        json_decref(j);
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_int_equal(compared, 8 * 24 * 23);
+    assert_true(flank > 100 && rear > 50 && high > 50 && mobs > 100 && enfilade > 5);
+}
+
+/* All the King's Men moves against the plain geometry: a move more than
+ * 45 degrees off the facing is halved (skirmishers excepted), rough
+ * ground halves, and the two together still leave half. */
+static void test_property_atkm_moves(void **state)
+{
+    (void)state;
+    int checked = 0, halved = 0, full = 0;
+    rules_scenario *sc = load_ok("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":48,\"depth_in\":48},"
+                                 "\"terrain\":[{\"id\":\"r\",\"kind\":\"rough\",\"polygon\":[[30,0],[48,0],[48,48],[30,48]]}],"
+                                 "\"figures\":[{\"id\":\"a\",\"type\":\"foot\",\"x\":15,\"y\":24},"
+                                 "{\"id\":\"s\",\"type\":\"skirmisher\",\"x\":15,\"y\":10}]}");
+    for (int it = 0; it < 3000; it++) {
+        int skirm = it % 5 == 0;
+        double fx = 15, fy = skirm ? 10 : 24, face = rndu(-180, 180), ang = rndu(-180, 180), d = rndu(0.5, 14);
+        double off = fabs(remainder(ang - face, 360));
+        if (fabs(off - 45) < 0.01)
+            continue; /* on the edge of forward: the exact test decides (fixtures check it) */
+        tt_err err = {0};
+        assert_int_equal(rules_scenario_place(sc, skirm ? "s" : "a", fx, fy, face, &err), TT_OK);
+        rules_point to = {fx + d * cos(ang * M_PI / 180), fy + d * sin(ang * M_PI / 180)};
+        if (to.x < 0 || to.y < 0 || to.x > 48 || to.y > 48)
+            continue;
+        rules_result r;
+        assert_int_equal(rules_move(sc, skirm ? "s" : "a", to, -1, &r, &err), TT_OK);
+        double base = skirm ? 12 : 6, f = 1;
+        int rough = to.x >= 30;
+        if (!skirm && off > 45)
+            f = 0.5;
+        if (rough)
+            f = 0.5; /* never below half: rough and sideways together are half */
+        assert_true(fabs(r.allowed_in - base * f) < 1e-9);
+        if (fabs(d - base * f) > 1e-3) /* the exact test decides a move as long as its allowance */
+            assert_int_equal(r.ok, d < base * f);
+        halved += f < 1;
+        full += f == 1;
+        checked++;
+        rules_result_free(&r);
+    }
+    rules_scenario_destroy(sc);
+    assert_true(checked > 2000 && halved > 500 && full > 300);
+}
+
 /* ---- unknown keys, citations, house values (issue 11) -------------------- */
 
 /* Writes text to a fresh temporary file; returns its path (static). */
@@ -1408,7 +1601,10 @@ int main(void)
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),
+        cmocka_unit_test(test_property_atkm_bonus),
+        cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_fuzz_scenario),
+        cmocka_unit_test(test_fuzz_atkm_scenario),
         cmocka_unit_test(test_fuzz_queries),
     };
     return cmocka_run_group_tests_name("rules", tests, NULL, NULL);

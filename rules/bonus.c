@@ -1,0 +1,164 @@
+/* bonus.c - bonus dice of an opposed roll (the profile's "bonus_dice",
+ * formations' attacker and front bonuses, "defence_roll"): at the target's
+ * flank or rear, from higher ground, at a mob, into the front of a column;
+ * and the defender's own roll.  Where the shooter or the target is a unit,
+ * its footprint is the box around its figures along its mean facing. */
+#include "rules_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w, int64_t d)
+{
+    rules_pt q = rules_sub(p, c);
+    rules_i128 u = rules_dot(q, f), v = rules_cross(f, q);
+    if (v < 0)
+        v = -v;
+    rules_i128 U = u * w, V = v * d;
+    if (u > 0 && U >= V)
+        return RULES_ASPECT_FRONT;
+    if (u < 0 && -U > V)
+        return RULES_ASPECT_REAR;
+    if (u == 0 && v == 0)
+        return RULES_ASPECT_FRONT;
+    return RULES_ASPECT_FLANK;
+}
+
+/* A group's footprint: a figure's own base, or the box around a unit's
+ * figures (their bases' width across and depth along the mean facing). */
+typedef struct rules__box {
+    rules_pt c, f, front; /* centre, facing, front-centre */
+    int64_t w, d;
+} rules__box;
+
+static void rules__group_box(const rules_scenario *sc, const int *g, int n, rules__box *b)
+{
+    const rules_figure *f0 = &sc->figs[g[0]];
+    if (n == 1) {
+        b->c = f0->shape.c;
+        b->f = f0->f;
+        b->w = f0->w;
+        b->d = f0->d;
+        b->front = rules_fire_origin(sc, f0);
+        return;
+    }
+    double ux = 0, uy = 0;
+    for (int k = 0; k < n; k++) {
+        double a = sc->figs[g[k]].facing_deg * (M_PI / 180.0);
+        ux += cos(a);
+        uy += sin(a);
+    }
+    double L = hypot(ux, uy), deg = L > 1e-9 ? atan2(uy, ux) * (180.0 / M_PI) : f0->facing_deg;
+    double a = deg * (M_PI / 180.0);
+    ux = cos(a);
+    uy = sin(a);
+    double lo_a = INFINITY, hi_a = -INFINITY, lo_c = INFINITY, hi_c = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        const rules_figure *f = &sc->figs[g[k]];
+        double along = f->x * ux + f->y * uy, across = -f->x * uy + f->y * ux;
+        lo_a = fmin(lo_a, along - f->d_in / 2);
+        hi_a = fmax(hi_a, along + f->d_in / 2);
+        lo_c = fmin(lo_c, across - f->w_in / 2);
+        hi_c = fmax(hi_c, across + f->w_in / 2);
+    }
+    double ma = (lo_a + hi_a) / 2, mc = (lo_c + hi_c) / 2;
+    b->c.x = rules_fx(ma * ux - mc * uy);
+    b->c.y = rules_fx(ma * uy + mc * ux);
+    b->front.x = rules_fx(hi_a * ux - mc * uy);
+    b->front.y = rules_fx(hi_a * uy + mc * ux);
+    b->f = rules_geom_dir(deg);
+    b->w = rules_fx(hi_c - lo_c);
+    b->d = rules_fx(hi_a - lo_a);
+}
+
+/* The lowest a group stands: a unit is on higher ground only when all of
+ * it is. */
+static double rules__group_elev(const rules_scenario *sc, const int *g, int n)
+{
+    double e = INFINITY;
+    for (int k = 0; k < n; k++)
+        e = fmin(e, sc->figs[g[k]].elev);
+    return e;
+}
+
+__attribute__((format(printf, 4, 5))) static void rules__add(rules_modifier *list, int *n, int value, const char *fmt,
+                                                             ...)
+{
+    if (*n >= RULES_MAX_MODIFIERS || value == 0)
+        return;
+    rules_modifier *m = &list[(*n)++];
+    m->value = value;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->reason, sizeof m->reason, fmt, ap);
+    va_end(ap);
+}
+
+static int rules__sum(const rules_modifier *m, int n)
+{
+    int s = 0;
+    for (int k = 0; k < n; k++)
+        s += m[k].value;
+    return s;
+}
+
+void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out)
+{
+    const rules_profile *p = sc->prof;
+    const rules_figure *fj = &sc->figs[j];
+    int fm = fj->formation;
+    out->n_bonus_dice = 0;
+    out->defender_dice = out->defender_to_hit = RULES_NULL;
+    if (!out->has_defence_dice)
+        return;
+    /* the target's side the line from the firing unit's front-centre meets */
+    int no_flank = (p->bonus_not_skirmishers && fj->skirmisher) || (fm >= 0 && p->form_no_flank[fm]);
+    int front_bonus = fm >= 0 && p->form_front_bonus[fm] > 0 &&
+                      (p->form_front_opt[fm] < 0 || (sc->options >> p->form_front_opt[fm] & 1u));
+    if (((p->bonus_flank || p->bonus_rear) && !no_flank) || front_bonus) {
+        rules__box fb, tb;
+        rules__group_box(sc, F, nF, &fb);
+        rules__group_box(sc, T, nT, &tb);
+        rules_aspect_kind a = rules_aspect_box(fb.front, tb.c, tb.f, tb.w, tb.d);
+        if (a == RULES_ASPECT_FLANK && !no_flank)
+            rules__add(out->bonus_dice, &out->n_bonus_dice, p->bonus_flank, "flank attack");
+        if (a == RULES_ASPECT_REAR && !no_flank)
+            rules__add(out->bonus_dice, &out->n_bonus_dice, p->bonus_rear, "rear attack");
+        if (a == RULES_ASPECT_FRONT && front_bonus) {
+            if (p->form_front_opt[fm] >= 0)
+                rules__add(out->bonus_dice, &out->n_bonus_dice, p->form_front_bonus[fm], "%s: the front of a %s",
+                           p->opt_name[p->form_front_opt[fm]], p->form_name[fm]);
+            else
+                rules__add(out->bonus_dice, &out->n_bonus_dice, p->form_front_bonus[fm], "the front of a %s",
+                           p->form_name[fm]);
+        }
+    }
+    if (fm >= 0)
+        rules__add(out->bonus_dice, &out->n_bonus_dice, p->form_attacker_bonus[fm], "firing on a %s", p->form_name[fm]);
+    /* high ground helps whichever side stands higher, attacking or defending */
+    if (p->bonus_high) {
+        double ef = rules__group_elev(sc, F, nF), et = rules__group_elev(sc, T, nT);
+        if (ef > et)
+            rules__add(out->bonus_dice, &out->n_bonus_dice, p->bonus_high, "high ground");
+        else if (et > ef)
+            rules__add(out->defence_dice, &out->n_defence_dice, p->bonus_high, "high ground");
+    }
+    if (out->dice > 0)
+        out->dice += rules__sum(out->bonus_dice, out->n_bonus_dice);
+    /* the defender's roll: its own dice (a die a soldier, not its officer
+     * or ensign) and its bonus dice, at its colour's score */
+    if (p->has_defence_roll && out->to_hit != RULES_NULL) {
+        int pool = 0;
+        for (int k = 0; k < nT; k++) {
+            const char *type = sc->figs[T[k]].type;
+            int rolls = 1;
+            for (int m = 0; m < p->ndefence_roll_not && rolls; m++)
+                rolls = strcmp(p->defence_roll_not[m], type) != 0;
+            pool += rolls * p->defence_roll_dice;
+        }
+        out->defender_dice = pool + rules__sum(out->defence_dice, out->n_defence_dice);
+        out->defender_to_hit = p->ncolours ? p->colour_to_hit[fj->colour] : RULES_NULL;
+    }
+}

@@ -104,18 +104,33 @@ static int rules__sum(const rules_modifier *m, int n)
     return s;
 }
 
-void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out)
+/* The soldiers of a group: its figures but those of the defence roll's
+ * not_types (officers, ensigns). */
+static int rules__soldiers(const rules_scenario *sc, const int *g, int n)
+{
+    const rules_profile *p = sc->prof;
+    int count = 0;
+    for (int k = 0; k < n; k++) {
+        int rolls = 1;
+        for (int m = 0; m < p->ndefence_roll_not && rolls; m++)
+            rolls = strcmp(p->defence_roll_not[m], sc->figs[g[k]].type) != 0;
+        count += rolls;
+    }
+    return count;
+}
+
+/* The bonus dice of an attack from F at T (j: the target figure): flank,
+ * rear, a mob, high ground (to either side) and, for fire, a formation's
+ * front bonus (enfilade). */
+static void rules__bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, int melee,
+                         rules_result *out)
 {
     const rules_profile *p = sc->prof;
     const rules_figure *fj = &sc->figs[j];
     int fm = fj->formation;
-    out->n_bonus_dice = 0;
-    out->defender_dice = out->defender_to_hit = RULES_NULL;
-    if (!out->has_defence_dice)
-        return;
-    /* the target's side the line from the firing unit's front-centre meets */
+    /* the target's side the line from the attacking unit's front-centre meets */
     int no_flank = (p->bonus_not_skirmishers && fj->skirmisher) || (fm >= 0 && p->form_no_flank[fm]);
-    int front_bonus = fm >= 0 && p->form_front_bonus[fm] > 0 &&
+    int front_bonus = !melee && fm >= 0 && p->form_front_bonus[fm] > 0 &&
                       (p->form_front_opt[fm] < 0 || (sc->options >> p->form_front_opt[fm] & 1u));
     if (((p->bonus_flank || p->bonus_rear) && !no_flank) || front_bonus) {
         rules__box fb, tb;
@@ -136,7 +151,8 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
         }
     }
     if (fm >= 0)
-        rules__add(out->bonus_dice, &out->n_bonus_dice, p->form_attacker_bonus[fm], "firing on a %s", p->form_name[fm]);
+        rules__add(out->bonus_dice, &out->n_bonus_dice, p->form_attacker_bonus[fm], "%s a %s",
+                   melee ? "attacking" : "firing on", p->form_name[fm]);
     /* high ground helps whichever side stands higher, attacking or defending */
     if (p->bonus_high) {
         double ef = rules__group_elev(sc, F, nF), et = rules__group_elev(sc, T, nT);
@@ -145,20 +161,77 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
         else if (et > ef)
             rules__add(out->defence_dice, &out->n_defence_dice, p->bonus_high, "high ground");
     }
+}
+
+/* The soldier a group's type is read from: f when it is one, else the
+ * group's first (a unit's officer stands for its soldiers). */
+static int rules__soldier_of(const rules_scenario *sc, const int *g, int n, int f)
+{
+    if (rules__soldiers(sc, &f, 1))
+        return f;
+    for (int k = 0; k < n; k++)
+        if (rules__soldiers(sc, &g[k], 1))
+            return g[k];
+    return f;
+}
+
+void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out)
+{
+    const rules_profile *p = sc->prof;
+    out->n_bonus_dice = 0;
+    out->defender_dice = out->defender_to_hit = RULES_NULL;
+    if (!out->has_defence_dice)
+        return;
+    j = rules__soldier_of(sc, T, nT, j); /* the target unit's formation and colour: its soldiers' */
+    rules__bonus(sc, F, nF, T, nT, j, 0, out);
     if (out->dice > 0)
         out->dice += rules__sum(out->bonus_dice, out->n_bonus_dice);
     /* the defender's roll: its own dice (a die a soldier, not its officer
      * or ensign) and its bonus dice, at its colour's score */
     if (p->has_defence_roll && out->to_hit != RULES_NULL) {
-        int pool = 0;
-        for (int k = 0; k < nT; k++) {
-            const char *type = sc->figs[T[k]].type;
-            int rolls = 1;
-            for (int m = 0; m < p->ndefence_roll_not && rolls; m++)
-                rolls = strcmp(p->defence_roll_not[m], type) != 0;
-            pool += rolls * p->defence_roll_dice;
-        }
-        out->defender_dice = pool + rules__sum(out->defence_dice, out->n_defence_dice);
-        out->defender_to_hit = p->ncolours ? p->colour_to_hit[fj->colour] : RULES_NULL;
+        out->defender_dice = rules__soldiers(sc, T, nT) * p->defence_roll_dice +
+                             rules__sum(out->defence_dice, out->n_defence_dice);
+        out->defender_to_hit = p->ncolours ? p->colour_to_hit[sc->figs[j].colour] : RULES_NULL;
     }
+}
+
+tt_status rules_melee_dice(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int i, int j,
+                           rules_result *out, tt_err *err)
+{
+    const rules_profile *p = sc->prof;
+    int si = rules__soldier_of(sc, F, nF, i), sj = rules__soldier_of(sc, T, nT, j);
+    const rules_figure *fi = &sc->figs[si], *fj = &sc->figs[sj];
+    if (!p->has_melee || !strcmp(fi->side, fj->side))
+        return TT_OK; /* no melee rule, or contact between friends */
+    int a = 0, d = 0;
+    while (a < p->nmelee_att && strcmp(p->melee_att[a], fi->type))
+        a++;
+    while (a < p->nmelee_att && d < p->melee_ndef[a] && strcmp(p->melee_def[a][d], fj->type))
+        d++;
+    if (a == p->nmelee_att || d == p->melee_ndef[a])
+        return tt_err_set(err, TT_ERR_ARG, "a \"%s\" (%s) cannot start a melee with a \"%s\" (%s) in ruleset %s", fi->type,
+                          fi->id, fj->type, fj->id, p->name);
+    out->has_defence_dice = 1;
+    out->n_bonus_dice = out->n_defence_dice = 0;
+    /* the attacker's colour: the melee's (green), else its own; a formation
+     * may set it for some attackers (cavalry at a square) */
+    int col = p->melee_colour >= 0 ? p->melee_colour : fi->colour, fm = fj->formation;
+    for (int k = 0; fm >= 0 && k < p->form_nmcol[fm]; k++)
+        if (!strcmp(p->form_mcol_type[fm][k], fi->type))
+            col = p->form_mcol[fm][k];
+    out->to_hit = p->colour_to_hit[col];
+    int piece;
+    rules_cover cv = rules_cover_for(sc, i, j, &piece);
+    if (cv != RULES_COVER_NONE && p->defence_dice[cv] > 0)
+        rules__add(out->defence_dice, &out->n_defence_dice, p->defence_dice[cv], "%s cover: %s",
+                   rules_cover_name(cv), sc->pieces[piece].id);
+    rules__bonus(sc, F, nF, T, nT, sj, 1, out);
+    out->dice = rules__soldiers(sc, F, nF) * p->melee_dice[a][d] + rules__sum(out->bonus_dice, out->n_bonus_dice);
+    int dcol = fj->colour;
+    for (int k = 0; k < p->nmelee_dcol; k++)
+        if (!strcmp(p->melee_dcol_type[k], fj->type))
+            dcol = p->melee_dcol[k];
+    out->defender_dice = rules__soldiers(sc, T, nT) * p->melee_def_dice + rules__sum(out->defence_dice, out->n_defence_dice);
+    out->defender_to_hit = p->colour_to_hit[dcol];
+    return TT_OK;
 }

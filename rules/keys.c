@@ -124,6 +124,7 @@ static const rules__field rules__formation_f[] = {{"target_modifier", NULL},
                                                   {"attacker_bonus_dice", NULL},
                                                   {"front_bonus_dice", &rules__front_bonus_s},
                                                   {"no_flank", NULL},
+                                                  {"melee_attacker_colour", &rules__by_type_s},
                                                   {"road", NULL},
                                                   {"rof_bonus", NULL},
                                                   {"rof_min_wide", NULL},
@@ -148,7 +149,16 @@ static const rules__field rules__bonus_f[] = {
 static const rules__schema rules__bonus_s = {"bonus_dice", NULL, rules__bonus_f, NULL, 1};
 static const rules__field rules__defence_roll_f[] = {{"dice", NULL}, {"not_types", NULL}, {NULL, NULL}};
 static const rules__schema rules__defence_roll_s = {"defence_roll", NULL, rules__defence_roll_f, NULL, 1};
+static const rules__schema rules__melee_def_s = {"melee dice", NULL, NULL, &rules__value_s, 1};
+static const rules__schema rules__melee_dice_s = {"melee dice", NULL, NULL, &rules__melee_def_s, 1};
+static const rules__field rules__melee_f[] = {{"attacker_colour", NULL},
+                                              {"dice", &rules__melee_dice_s},
+                                              {"defender_dice", NULL},
+                                              {"defender_colour_by_type", &rules__by_type_s},
+                                              {NULL, NULL}};
+static const rules__schema rules__melee_s = {"melee", NULL, rules__melee_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
+                                                {"melee", &rules__melee_s},
                                                 {"options", &rules__options_s},
                                                 {"bonus_dice", &rules__bonus_s},
                                                 {"defence_roll", &rules__defence_roll_s},

@@ -273,7 +273,15 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
     out->target = g->id;
     if (p->charge_src)
         out->rule = p->charge_src;
+    /* the melee it starts, where the book gives its dice: none when it
+     * does not reach */
+    if ((st = rules_melee_dice(sc, F, nF, T, nT, bi, bj, out, err)))
+        goto done;
+    if (out->has_defence_dice && out->ok != 1)
+        out->dice = out->to_hit = out->defender_dice = out->defender_to_hit = RULES_NULL;
 done:
+    if (st)
+        rules_result_free(out);
     free(F);
     free(T);
     return st;

@@ -299,6 +299,87 @@ static tt_status rules__form_bonus(rules_profile *p, const json_t *val, const ch
     return TT_OK;
 }
 
+static int rules__colour_index(const rules_profile *p, const char *name)
+{
+    for (int k = 0; name && k < p->ncolours; k++)
+        if (!strcmp(p->colour[k], name))
+            return k;
+    return -1;
+}
+
+/* {"TYPE": "colour", ...} (up to max) -> types and colour indices. */
+static tt_status rules__colour_map(const rules_profile *p, const json_t *o, const char *at, const char *what, int max,
+                                   char (*types)[24], int *cols, int *n, tt_err *err)
+{
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)o, key, val)
+    {
+        const json_t *v = rules_json_value(val);
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        int c = json_is_string(v) ? rules__colour_index(p, json_string_value(v)) : -1;
+        if (*n >= max || strlen(key) >= 24 || c < 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" maps up to %d figure types to a colour of "
+                                                  "to_hit.by_colour",
+                              at, what, max);
+        snprintf(types[*n], 24, "%s", key);
+        cols[(*n)++] = c;
+    }
+    return TT_OK;
+}
+
+/* "melee": {"attacker_colour": C, "dice": {"ATT": {"DEF": N}}, "defender_dice": N,
+ * "defender_colour_by_type": {"TYPE": C}} */
+static tt_status rules__melee_parse(rules_profile *p, const json_t *m, const char *where, tt_err *err)
+{
+    char at[300];
+    tt_status st;
+    const char *ac = NULL, *key, *k2;
+    json_t *val, *v2;
+    double dd = 1;
+    if (!m)
+        return TT_OK;
+    snprintf(at, sizeof at, "%s: melee", where);
+    if (!json_is_object(m) || !json_is_object(json_object_get(m, "dice")))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"dice\": {\"ATTACKER TYPE\": {\"DEFENDER TYPE\": N}}, ...}",
+                          at);
+    if ((st = rules_json_str(m, "attacker_colour", at, &ac, err)) ||
+        (st = rules_json_num(m, "defender_dice", at, 0, 100, &dd, err)))
+        return st;
+    p->melee_colour = ac ? rules__colour_index(p, ac) : -1;
+    if (ac && p->melee_colour < 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"attacker_colour\" \"%s\" is not one of to_hit.by_colour", at, ac);
+    p->melee_def_dice = (int)dd;
+    json_object_foreach(json_object_get(m, "dice"), key, val)
+    {
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        int a = p->nmelee_att;
+        if (a >= 4 || strlen(key) >= sizeof p->melee_att[0] || !json_is_object(val))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"dice\" maps up to 4 attacker types to {\"DEFENDER TYPE\": N}",
+                              at);
+        snprintf(p->melee_att[p->nmelee_att++], sizeof p->melee_att[0], "%s", key);
+        json_object_foreach(val, k2, v2)
+        {
+            const json_t *v = rules_json_value(v2);
+            if (!strcmp(k2, "src") || !strcmp(k2, "house") || !strcmp(k2, "note"))
+                continue;
+            if (p->melee_ndef[a] >= 6 || strlen(k2) >= sizeof p->melee_def[0][0] || !json_is_integer(v) ||
+                json_integer_value(v) < 1 || json_integer_value(v) > 100)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: dice of \"%s\" map up to 6 defender types to whole dice",
+                                  at, key);
+            snprintf(p->melee_def[a][p->melee_ndef[a]], sizeof p->melee_def[0][0], "%s", k2);
+            p->melee_dice[a][p->melee_ndef[a]++] = (int)json_integer_value(v);
+        }
+    }
+    if ((st = rules__colour_map(p, json_object_get(m, "defender_colour_by_type"), at, "defender_colour_by_type", 6,
+                                p->melee_dcol_type, p->melee_dcol, &p->nmelee_dcol, err)))
+        return st;
+    p->has_melee = 1;
+    return TT_OK;
+}
+
 /* "options" (optional rules a scenario switches on), "bonus_dice" (flank,
  * rear, high ground) and "defence_roll" (the defender's own dice). */
 static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err)
@@ -356,7 +437,7 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
         p->has_defence_roll = 1;
         p->defence_roll_dice = (int)dice;
     }
-    return TT_OK;
+    return rules__melee_parse(p, json_object_get(j, "melee"), where, err);
 }
 
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err)
@@ -722,7 +803,9 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_bool(val, "cannot_fire", at, &p->form_no_fire[f], err)) ||
             (st = rules_json_bool(val, "no_flank", at, &p->form_no_flank[f], err)) ||
             (st = rules_json_bool(val, "road", at, &p->form_road[f], err)) ||
-            (st = rules__form_bonus(p, val, at, f, err)))
+            (st = rules__form_bonus(p, val, at, f, err)) ||
+            (st = rules__colour_map(p, json_object_get(val, "melee_attacker_colour"), at, "melee_attacker_colour", 2,
+                                    p->form_mcol_type[f], p->form_mcol[f], &p->form_nmcol[f], err)))
             goto fail;
         p->form_defence_dice[f] = (int)fdd;
         p->form_attacker_colour[f] = -1;

@@ -179,6 +179,14 @@ json_t *rules_result_to_json(const rules_result *r)
         v = rules__ids(r);
         bad |= !v;
         bad |= json_object_set_new(o, "crossed", v);
+        if (r->kind == RULES_Q_CHARGE && r->has_defence_dice) { /* the melee it starts */
+            bad |= json_object_set_new(o, "dice", rules__int_or_null(r->dice));
+            bad |= json_object_set_new(o, "to_hit", rules__int_or_null(r->to_hit));
+            bad |= json_object_set_new(o, "bonus_dice", rules__mods(r->bonus_dice, r->n_bonus_dice));
+            bad |= json_object_set_new(o, "defence_dice", rules__mods(r->defence_dice, r->n_defence_dice));
+            bad |= json_object_set_new(o, "defender_dice", rules__int_or_null(r->defender_dice));
+            bad |= json_object_set_new(o, "defender_to_hit", rules__int_or_null(r->defender_to_hit));
+        }
         break;
     }
     if (r->rule)

@@ -207,6 +207,18 @@ typedef struct rules_profile {
     int has_defence_roll, defence_roll_dice;
     char defence_roll_not[6][24];
     int ndefence_roll_not;
+    /* melee (a charge into contact): dice a soldier by the attacker's and
+     * the defender's types (a pair not listed cannot melee), the attacker's
+     * colour (-1: its own), the defender's dice a soldier and the colour
+     * some defender types always roll; per formation, the colour attackers
+     * of some types roll against it (cavalry at a square) */
+    int has_melee, melee_colour, melee_def_dice;
+    char melee_att[4][24], melee_def[4][6][24];
+    int melee_dice[4][6], melee_ndef[4], nmelee_att;
+    char melee_dcol_type[6][24];
+    int melee_dcol[6], nmelee_dcol;
+    char form_mcol_type[6][2][24];
+    int form_mcol[6][2], form_nmcol[6];
     /* optional rules a scenario may switch on ("options") */
     char opt_name[RULES_MAX_OPTIONS][24];
     int nopts;
@@ -429,6 +441,12 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
  * (defender_dice, defender_to_hit) of a fire answer from the group F at
  * the group T; j: the target figure the answer describes. */
 void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out);
+/* The dice of a melee (profile "melee") the charge i (of group F) -> j
+ * (of group T) starts: dice, to_hit, bonus_dice, defence_dice,
+ * defender_dice, defender_to_hit; an error where i's type cannot attack
+ * j's.  Nothing where the profile has no melee or both are one side. */
+tt_status rules_melee_dice(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int i, int j,
+                           rules_result *out, tt_err *err);
 
 /* ---- unitfire.c ---- */
 /* 'fire' where `from` or `to` names a unit (firers, targets, total dice);

@@ -1374,6 +1374,51 @@ static void test_property_atkm_bonus(void **state)
     assert_true(flank > 100 && rear > 50 && high > 50 && mobs > 100 && enfilade > 5);
 }
 
+/* The All the King's Men profile with one member changed (path a.b, value
+ * as JSON text), inline in a scenario: the error it must give. */
+static void expect_atkm_profile_error(const char *obj, const char *key, const char *value, const char *substr)
+{
+    char path[4096];
+    json_t *pj = NULL;
+    tt_err err = {0};
+    snprintf(path, sizeof path, "%s/rules/profiles/all-the-kings-men.json", TT_SOURCE_DIR);
+    if (tt_json_load_file(path, &pj, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    json_t *o = pj;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", obj);
+    for (char *tok = strtok(buf, "."); tok; tok = strtok(NULL, "."))
+        o = json_object_get(o, tok);
+    assert_non_null(o);
+    json_object_set_new(o, key, json_loads(value, JSON_DECODE_ANY, NULL));
+    json_t *scj = json_pack("{s:O,s:{s:i,s:i}}", "ruleset", pj, "table", "width_in", 24, "depth_in", 24);
+    char *text = json_dumps(scj, 0);
+    expect_load_error(text, TT_ERR_FORMAT, substr);
+    free(text);
+    json_decref(scj);
+    json_decref(pj);
+}
+
+/* The new profile keys of All the King's Men refuse bad values, naming them. */
+static void test_atkm_profile_errors(void **state)
+{
+    (void)state;
+    expect_atkm_profile_error("melee", "attacker_colour", "\"purple\"",
+                              "\"attacker_colour\" \"purple\" is not one of to_hit.by_colour");
+    expect_atkm_profile_error("melee.dice", "horse", "{\"foot\": 0}", "dice of \"horse\" map up to 6 defender types");
+    expect_atkm_profile_error("melee", "defender_colour_by_type", "{\"skirmisher\": \"blue\"}",
+                              "\"defender_colour_by_type\" maps up to 6 figure types to a colour");
+    expect_atkm_profile_error("formations.column", "front_bonus_dice", "{\"value\": 2, \"option\": \"enfilad\"}",
+                              "option \"enfilad\" is not one of the profile's \"options\"");
+    expect_atkm_profile_error("formations.square", "melee_attacker_colour", "{\"horse\": \"pink\"}",
+                              "\"melee_attacker_colour\" maps up to 2 figure types to a colour");
+    expect_atkm_profile_error("bonus_dice", "flank", "-2", "\"flank\" is -2, it must be between 0 and 100");
+    expect_atkm_profile_error("defence_roll", "not_types", "\"officer\"", "\"not_types\" must list up to 6 figure types");
+    expect_atkm_profile_error("terrain_effects", "forward_arc_deg", "270", "\"forward_arc_deg\" is 270");
+    expect_atkm_profile_error("terrain.road", "movement", "\"highway\"", "must be open, road, uphill, difficult");
+    expect_atkm_profile_error("", "options", "[\"enfilade\"]", "\"options\" must map each optional rule's name");
+}
+
 /* All the King's Men moves against the plain geometry: a move more than
  * 45 degrees off the facing is halved (skirmishers excepted), rough
  * ground halves, and the two together still leave half. */
@@ -1603,6 +1648,7 @@ int main(void)
         cmocka_unit_test(test_property_charge_reference),
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
+        cmocka_unit_test(test_atkm_profile_errors),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_atkm_scenario),
         cmocka_unit_test(test_fuzz_queries),

@@ -108,6 +108,7 @@ static const rules__field rules__effects_f[] = {{"difficult_factor", NULL},   {"
                                                 {"round_up", NULL},           {"very_difficult_factor", NULL},
                                                 {"not_forward_factor", NULL}, {"forward_arc_deg", NULL},
                                                 {"least_factor", NULL},       {"road_factor", NULL},
+                                                {"free_turn_deg", NULL},
                                                 {NULL, NULL}};
 static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
 static const rules__field rules__quality_f[] = {{"ds", NULL}, {NULL, NULL}};

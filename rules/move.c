@@ -56,11 +56,19 @@ static double rules__after_terrain(const rules_scenario *sc, const rules_allowan
 }
 
 /* The move a -> b of figure f is not forward: outside the profile's
- * forward arc around f's facing (exact, as firing arcs). */
-static int rules__not_forward(const rules_profile *p, const rules_figure *f, const rules_allowance *al, rules_pt a,
+ * forward arc around f's facing (exact, as firing arcs), or ending turned
+ * further than free_turn_deg. */
+static int rules__not_forward(const rules_scenario *sc, const rules_figure *f, const rules_allowance *al, rules_pt a,
                               rules_pt b)
 {
-    if (p->not_forward_factor <= 0 || al->any_direction || (a.x == b.x && a.y == b.y) || p->forward_arc_deg >= 360)
+    const rules_profile *p = sc->prof;
+    if (p->not_forward_factor <= 0 || al->any_direction)
+        return 0;
+    /* ending faced about (the query's facing_deg) */
+    if (sc->q_has_facing && p->free_turn_deg > 0 &&
+        fabs(remainder(sc->q_facing_deg - f->facing_deg, 360.0)) > p->free_turn_deg + 1e-9)
+        return 1;
+    if ((a.x == b.x && a.y == b.y) || p->forward_arc_deg >= 360)
         return 0;
     double h = p->forward_arc_deg / 2;
     return !rules_geom_in_wedge(rules_geom_dir(f->facing_deg - h), rules_geom_dir(f->facing_deg + h), rules_sub(b, a));
@@ -154,7 +162,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         obstacles += pc->p.movement == RULES_MOVE_OBSTACLE;
     }
     rules_result_sort_ids(out);
-    int not_fwd = rules__not_forward(sc->prof, f, al, a, b);
+    int not_fwd = rules__not_forward(sc, f, al, a, b);
     /* a whole move along a road, in a formation that may take it: faster,
      * and the road is the exception to terrain penalties */
     if (sc->prof->road_factor > 0 && base >= 0 && fm >= 0 && sc->prof->form_road[fm] && rules__on_road(sc, a, b) >= 0) {

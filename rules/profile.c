@@ -690,7 +690,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_num(te, "not_forward_factor", at, 0, 1, &p->not_forward_factor, err)) ||
             (st = rules_json_num(te, "forward_arc_deg", at, 0, 180, &p->forward_arc_deg, err)) ||
             (st = rules_json_num(te, "least_factor", at, 0, 1, &p->least_factor, err)) ||
-            (st = rules_json_num(te, "road_factor", at, 1, 100, &p->road_factor, err)))
+            (st = rules_json_num(te, "road_factor", at, 1, 100, &p->road_factor, err)) ||
+            (st = rules_json_num(te, "free_turn_deg", at, 0, 180, &p->free_turn_deg, err)))
             goto fail;
         if (p->not_forward_factor > 0 && p->forward_arc_deg <= 0) {
             st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_forward_factor\" needs \"forward_arc_deg\" (the arc, "

@@ -156,7 +156,18 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
                 return tt_err_set(err, TT_ERR_ARG, "\"roll\" must be the whole number the movement dice showed");
             roll = (int)json_integer_value(rv);
         }
+        /* "facing_deg": where the mover faces at the end of its move */
+        const json_t *fv = json_object_get(q, "facing_deg");
+        if (fv && (!json_is_number(fv) || !(fabs(json_number_value(fv)) <= 1e6)))
+            return tt_err_set(err, TT_ERR_ARG, "\"facing_deg\" must be the facing at the end of the move, in degrees");
+        if (fv && !(sc->prof->free_turn_deg > 0 && sc->prof->not_forward_factor > 0))
+            return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no rule for the facing at the end of a move: leave out "
+                                               "\"facing_deg\"",
+                              sc->prof->name);
+        sc->q_has_facing = fv != NULL;
+        sc->q_facing_deg = fv ? json_number_value(fv) : 0;
         st = charge ? rules_charge(sc, from, to, roll, out, err) : rules_move(sc, from, at, roll, out, err);
+        sc->q_has_facing = 0;
     } else if (!strcmp(k, "deviate")) {
         rules_point at;
         rules_dev_dice d;

@@ -227,6 +227,9 @@ typedef struct rules_profile {
      * factor together never goes below least_factor (0: no floor); a whole
      * move along a road in a formation that may use it, road_factor */
     double not_forward_factor, forward_arc_deg, least_factor, road_factor;
+    /* a move ending turned further than this from the facing it started
+     * with counts as not forward (0: no such rule; the query's facing_deg) */
+    double free_turn_deg;
     /* firing after moving (the query's "moved"): a to-hit modifier, and
      * whether a mover loses its quality and formation bonuses */
     int has_after_moving, moved_mod, moved_drops_bonuses;
@@ -304,6 +307,8 @@ struct rules_scenario {
     unsigned mark;
     int q_moved;             /* the fire query being answered: its firer moved first */
     unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
+    int q_has_facing;        /* the move query being answered ends facing q_facing_deg */
+    double q_facing_deg;
 };
 
 /* ---- profile.c ---- */

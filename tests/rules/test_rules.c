@@ -268,6 +268,10 @@ static void test_query_errors(void **state)
         {"{\"q\":\"blast\",\"at\":[1,1]}", "give \"radius_in\""},
         {"{\"q\":\"blast\",\"at\":[1,1],\"weapon\":\"musket\"}", "has no blast"},
         {"{\"q\":\"move\",\"from\":\"m1\",\"to\":[100,1]}", "off the"},
+        {"{\"q\":\"move\",\"from\":\"m1\",\"to\":[2,1],\"facing_deg\":90}",
+         "ruleset into-the-breach has no rule for the facing at the end of a move: leave out \"facing_deg\""},
+        {"{\"q\":\"charge\",\"from\":\"m1\",\"to\":\"m2\",\"facing_deg\":\"north\"}",
+         "\"facing_deg\" must be the facing at the end of the move, in degrees"},
         {"{\"q\":\"warp\"}", "unknown query \"warp\""},
         {"{\"from\":\"m1\"}", "missing \"q\""},
         {"{\"q\":\"los\",\"from\":1,\"to\":\"m2\"}", "must be a string"},
@@ -990,6 +994,7 @@ static const char *const SEED_ATKM_QUERIES[] = {
     "{\"q\":\"move\",\"from\":\"c1\",\"to\":[18,2.5]}",
     "{\"q\":\"move\",\"from\":\"a1\",\"to\":[5,22]}",
     "{\"q\":\"move\",\"from\":\"h1\",\"to\":[30,28]}",
+    "{\"q\":\"move\",\"from\":\"a1\",\"to\":[8,25],\"facing_deg\":180}",
     "{\"q\":\"charge\",\"from\":\"a\",\"to\":\"b\"}",
 };
 

@@ -175,6 +175,15 @@ static int rules__soldier_of(const rules_scenario *sc, const int *g, int n, int 
     return f;
 }
 
+/* The colour figure f's defence roll takes from col: its quality's shift
+ * (elite better, militia worse), within the profile's colours. */
+static int rules__defence_colour(const rules_profile *p, const rules_figure *f, int col)
+{
+    if (f->dquality >= 0)
+        col += p->dq_shift[f->dquality];
+    return col < 0 ? 0 : col >= p->ncolours ? p->ncolours - 1 : col;
+}
+
 void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out)
 {
     const rules_profile *p = sc->prof;
@@ -191,7 +200,8 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
     if (p->has_defence_roll && out->to_hit != RULES_NULL) {
         out->defender_dice = rules__soldiers(sc, T, nT) * p->defence_roll_dice +
                              rules__sum(out->defence_dice, out->n_defence_dice);
-        out->defender_to_hit = p->ncolours ? p->colour_to_hit[sc->figs[j].colour] : RULES_NULL;
+        out->defender_to_hit =
+            p->ncolours ? p->colour_to_hit[rules__defence_colour(p, &sc->figs[j], sc->figs[j].colour)] : RULES_NULL;
     }
 }
 
@@ -232,6 +242,6 @@ tt_status rules_melee_dice(rules_scenario *sc, const int *F, int nF, const int *
         if (!strcmp(p->melee_dcol_type[k], fj->type))
             dcol = p->melee_dcol[k];
     out->defender_dice = rules__soldiers(sc, T, nT) * p->melee_def_dice + rules__sum(out->defence_dice, out->n_defence_dice);
-    out->defender_to_hit = p->colour_to_hit[dcol];
+    out->defender_to_hit = p->colour_to_hit[rules__defence_colour(p, fj, dcol)];
     return TT_OK;
 }

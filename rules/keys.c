@@ -160,6 +160,7 @@ static const rules__field rules__melee_f[] = {{"attacker_colour", NULL},
 static const rules__schema rules__melee_s = {"melee", NULL, rules__melee_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"melee", &rules__melee_s},
+                                                {"defence_quality", &rules__fire_quality_s},
                                                 {"options", &rules__options_s},
                                                 {"bonus_dice", &rules__bonus_s},
                                                 {"defence_roll", &rules__defence_roll_s},

@@ -437,6 +437,20 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
         p->has_defence_roll = 1;
         p->defence_roll_dice = (int)dice;
     }
+    /* {"elite": -1, "militia": 1}: colours the defence roll shifts */
+    json_object_foreach(json_object_get(j, "defence_quality"), key, val)
+    {
+        const json_t *v = rules_json_value(val);
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        if (p->ndq >= 4 || strlen(key) >= sizeof p->dq_name[0] || !json_is_integer(v) || json_integer_value(v) < -3 ||
+            json_integer_value(v) > 3)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"defence_quality\" maps up to 4 qualities to a shift of -3 to "
+                                                  "3 colours (better -1, worse +1)",
+                              where);
+        snprintf(p->dq_name[p->ndq], sizeof p->dq_name[0], "%s", key);
+        p->dq_shift[p->ndq++] = (int)json_integer_value(v);
+    }
     return rules__melee_parse(p, json_object_get(j, "melee"), where, err);
 }
 

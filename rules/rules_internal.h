@@ -219,6 +219,10 @@ typedef struct rules_profile {
     int melee_dcol[6], nmelee_dcol;
     char form_mcol_type[6][2][24];
     int form_mcol[6][2], form_nmcol[6];
+    /* the defender's quality: its defence rolls this many colours worse
+     * (militia +1) or better (elite -1), within the colours */
+    char dq_name[4][16];
+    int dq_shift[4], ndq;
     /* optional rules a scenario may switch on ("options") */
     char opt_name[RULES_MAX_OPTIONS][24];
     int nopts;
@@ -267,6 +271,7 @@ typedef struct rules_figure {
     int colour;                 /* index into the profile's colours (0 when it has none) */
     int ds;                     /* defence (DS) where the ruleset has it, else 0 */
     int fquality;               /* index into the profile's fq_name, -1: none */
+    int dquality;               /* index into the profile's dq_name, -1: none */
     int formation;              /* index into the profile's form_name, -1: none */
     double elev;                /* the height it stands at: the highest piece it is on that
                                    raises what stands on it (hills, buildings), else 0 */

@@ -308,9 +308,14 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
     const char *formation = NULL;
     if ((st = rules_json_str(o, "formation", at, &formation, err)))
         return st;
-    f->fquality = f->formation = -1;
+    f->fquality = f->formation = f->dquality = -1;
     if (formation && (f->formation = rules__name_index(pp->form_name, pp->nforms, formation)) < 0)
         return rules__name_error(at, "formation", formation, pp->form_name, pp->nforms, pp->name, err);
+    if (quality && pp->ndq > 0) { /* the defender's quality (elite, militia) */
+        if ((f->dquality = rules__name_index(pp->dq_name, pp->ndq, quality)) < 0)
+            return rules__name_error(at, "quality", quality, pp->dq_name, pp->ndq, pp->name, err);
+        quality = NULL;
+    }
     if (quality && !pp->by_target) {
         if ((f->fquality = rules__name_index(pp->fq_name, pp->nfq, quality)) < 0)
             return rules__name_error(at, "quality", quality, pp->fq_name, pp->nfq, pp->name, err);

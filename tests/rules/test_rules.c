@@ -246,6 +246,10 @@ static void test_scenario_errors(void **state)
     expect_load_error("{\"ruleset\":\"thin-red-line\",\"options\":[\"enfilade\"],\"table\":{\"width_in\":72,"
                       "\"depth_in\":48}}",
                       TT_ERR_FORMAT, "ruleset thin-red-line has no optional rules; remove \"options\"");
+    /* All the King's Men qualities are the defence's (L802-817) */
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"quality\":\"guard\"}]}",
+                      TT_ERR_FORMAT, "quality \"guard\" must be one of elite, regular, militia");
     /* a mob is a formation of the rulesets that have one */
     expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"mob\"}]}",

@@ -106,7 +106,10 @@ static int rules__friend_too_close(const rules_scenario *sc, int i, int j, const
 
 void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a)
 {
-    rules_arc_init(a, f->shape.c, f->facing_deg, w->arc_deg + 2 * w->pivot_deg, rules_fx(RULES_MAX_IN));
+    double arc = w->arc_deg + 2 * w->pivot_deg;
+    if (f->arc_cap_deg > 0 && f->arc_cap_deg < arc)
+        arc = f->arc_cap_deg; /* behind terrain that narrows it (an emplacement) */
+    rules_arc_init(a, f->shape.c, f->facing_deg, arc, rules_fx(RULES_MAX_IN));
 }
 
 /* The shot i -> j with weapon w is allowed: in range, in the arc, not too

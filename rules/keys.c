@@ -33,7 +33,9 @@ typedef struct rules__schema {
 #define RULES__TERRAIN_PROPS                                                                                         \
     {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL}, {"cv", NULL}, \
         {"stops_ball", NULL}, {"height_in", NULL}, {"raises", NULL}, {"keeps_cv_from_above", NULL}, \
-        {"hides_inside", NULL}, {"see_through_within_in", NULL}, {"max_range_in", NULL}
+        {"hides_inside", NULL}, {"see_through_within_in", NULL}, {"max_range_in", NULL}, \
+        {"hides_behind", NULL}, {"revealable", NULL}, {"located_within_in", NULL}, {"arc_behind_deg", NULL}, \
+        {"arc_behind_for", NULL}
 
 /* A value written with its citation: {"value": V, "src": ...}. */
 static const rules__field rules__value_f[] = {{"value", NULL}, {NULL, NULL}};

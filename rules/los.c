@@ -161,6 +161,26 @@ static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rul
     return rules_geom_shape_seg_blocks(&fk->shape, a, b);
 }
 
+/* The figures piece pc hides are seen by figure i: they were revealed
+ * (the query's "target_revealed") or i stands close enough to locate them. */
+static int rules__unhidden(const rules_scenario *sc, int i, const rules_piece *pc)
+{
+    return (sc->q_revealed && pc->p.revealable) ||
+           (pc->p.located_within_in > 0 &&
+            rules_piece_near_shape(pc, &sc->figs[i].shape, rules_fx(pc->p.located_within_in)));
+}
+
+/* Figure j is hidden from i behind piece pc (one of its hides_behind,
+ * behind it as for cover, not revealed nor located). */
+static int rules__hidden_behind(rules_scenario *sc, int i, int j, const rules_piece *pc)
+{
+    const rules_figure *fj = &sc->figs[j];
+    if (!rules_figure_named(fj, pc->p.hides_behind, pc->p.nhides_behind) || rules__unhidden(sc, i, pc))
+        return 0;
+    rules_pt q = rules_cover_reach(sc, i, j);
+    return rules_piece_contains(pc, fj->shape.c) || rules_piece_cuts(pc, q, fj->shape.c);
+}
+
 /* hint (may be NULL): a figure that blocked an earlier line from i, tried
  * first; set to the figure that blocks this one, if one does. */
 static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker, int firing,
@@ -173,10 +193,11 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
     *blocker = -1;
     if (i == j || (a.x == b.x && a.y == b.y))
         return 1;
-    if (!firing && sc->prof->sight_arc_deg > 0 && sc->prof->sight_arc_deg < 360) {
+    double sight = rules_sight_arc(sc->prof, fi);
+    if (!firing && sight > 0 && sight < 360) {
         /* the ruleset's sight arc from the viewer's front */
         rules_arc arc;
-        rules_arc_init(&arc, fi->shape.c, fi->facing_deg, sc->prof->sight_arc_deg, rules_fx(RULES_MAX_IN));
+        rules_arc_init(&arc, fi->shape.c, fi->facing_deg, sight, rules_fx(RULES_MAX_IN));
         if (!rules_arc_meets(&arc, &fj->shape))
             return 0;
     }
@@ -194,10 +215,13 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
     for (size_t kk = 0; kk < nk; kk++) {
         size_t k = fast ? (size_t)sc->deep[kk] : kk;
         const rules_piece *pc = &sc->pieces[k];
-        if (!pc->p.blocks_los || (over > 0 && pc->p.height_in < over))
+        if (over > 0 && pc->p.height_in < over)
             continue;
-        int blocked;
-        if (pc->p.los_depth_in > 0 || pc->p.see_through_within_in > 0) {
+        int blocked = pc->p.nhides_behind > 0 && rules__hidden_behind(sc, i, j, pc);
+        if (blocked || !pc->p.blocks_los) {
+            if (!blocked)
+                continue;
+        } else if (pc->p.los_depth_in > 0 || pc->p.see_through_within_in > 0) {
             rules_pt lo = {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y};
             rules_pt hi = {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y};
             if (hi.x < pc->lo.x || lo.x > pc->hi.x || hi.y < pc->lo.y || lo.y > pc->hi.y)
@@ -206,9 +230,9 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
             if (pc->p.see_through_within_in > 0) /* a line of trees: seen through by a viewer close to it */
                 blocked = rules_piece_cuts(pc, a, b) &&
                           !rules_piece_near_shape(pc, &fi->shape, rules_fx(pc->p.see_through_within_in));
-            else if (pc->p.hides_inside && !in_i) /* from outside: hides what is in it, blocks lines through it */
-                blocked = in_j || rules_piece_cuts(pc, a, b);
-            else
+            else if (pc->p.hides_inside && !in_i && !(in_j && rules__unhidden(sc, i, pc)))
+                blocked = in_j || rules_piece_cuts(pc, a, b); /* from outside: hides what is in it, blocks lines through it */
+            else /* sight inside: its depth (also into it, to troops revealed or located) */
                 blocked = rules_piece_depth(pc, a, b) > pc->p.los_depth_in;
         } else {
             if (rules__in(fi->inside, fi->ninside, (int)k) || rules__in(fj->inside, fj->ninside, (int)k))
@@ -317,15 +341,11 @@ static double rules__extent(const rules_figure *f, double ux, double uy)
     return e1 < e2 ? e1 : e2;
 }
 
-rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
+rules_pt rules_cover_reach(const rules_scenario *sc, int i, int j)
 {
     const rules_figure *fj = &sc->figs[j];
     rules_pt a = rules_fire_origin(sc, &sc->figs[i]), b = fj->shape.c, q = a;
     double dx = rules_in(a.x - b.x), dy = rules_in(a.y - b.y), L = hypot(dx, dy);
-    rules_cover best = RULES_COVER_NONE;
-    int best_score = 0;
-    if (piece)
-        *piece = -1;
     if (L > 0) {
         double reach = rules__extent(fj, dx / L, dy / L) + sc->prof->cover_within_in;
         if (reach < L) {
@@ -333,6 +353,23 @@ rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
             q.y = b.y + rules_fx(dy * reach / L);
         }
     }
+    return q;
+}
+
+double rules_sight_arc(const rules_profile *p, const rules_figure *f)
+{
+    double arc = p->sight_arc_deg > 0 ? p->sight_arc_deg : 360;
+    return f->arc_cap_deg > 0 && f->arc_cap_deg < arc ? f->arc_cap_deg : p->sight_arc_deg;
+}
+
+rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
+{
+    const rules_figure *fj = &sc->figs[j];
+    rules_pt b = fj->shape.c, q = rules_cover_reach(sc, i, j);
+    rules_cover best = RULES_COVER_NONE;
+    int best_score = 0;
+    if (piece)
+        *piece = -1;
     for (size_t k = 0; k < sc->npieces; k++) {
         const rules_piece *pc = &sc->pieces[k];
         /* the best cover: the highest cover value, then soft < hard */

@@ -11,6 +11,60 @@
 static const char *const rules__required_kinds[] = {"building", "wall",  "hedge", "woods",
                                                     "hill",     "river", "rough", "breastworks"};
 
+/* A list of up to 6 figure type or weapon names: ["foot", "light-artillery"]. */
+static tt_status rules__names_parse(const json_t *o, const char *key, const char *where, char (*names)[24], int *n,
+                                    tt_err *err)
+{
+    const json_t *a = rules_json_value(json_object_get(o, key));
+    if (!json_object_get(o, key))
+        return TT_OK;
+    if (!json_is_array(a) || json_array_size(a) > 6)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: \"%s\" must be a list of up to 6 figure types or weapon names, e.g. [\"foot\"]", where, key);
+    *n = 0;
+    for (size_t k = 0; k < json_array_size(a); k++) {
+        const json_t *v = json_array_get(a, k);
+        if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) >= 24)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" item %zu must be a figure type or weapon name", where,
+                              key, k + 1);
+        snprintf(names[(*n)++], 24, "%s", json_string_value(v));
+    }
+    return TT_OK;
+}
+
+tt_status rules_terrain_names_check(const rules_profile *pr, const rules_terrain_props *p, const char *where,
+                                    tt_err *err)
+{
+    for (int l = 0; l < 2; l++) {
+        const char(*names)[24] = l ? p->arc_behind_for : p->hides_behind;
+        int n = l ? p->narc_behind_for : p->nhides_behind;
+        for (int k = 0; k < n; k++) {
+            int known = rules_profile_weapon(pr, names[k]) != NULL;
+            for (size_t m = 0; m < pr->nmoves && !known; m++)
+                known = !strcmp(pr->moves[m].type, names[k]);
+            if (!known) {
+                char wn[512];
+                rules_profile_weapon_names(pr, wn, sizeof wn);
+                return tt_err_set(err, TT_ERR_FORMAT,
+                                  "%s: \"%s\" names \"%s\", neither a figure type of the ruleset's \"movement\" "
+                                  "nor one of its weapons (%s)",
+                                  where, l ? "arc_behind_for" : "hides_behind", names[k], wn);
+            }
+        }
+    }
+    if ((p->arc_behind_deg > 0) != (p->narc_behind_for > 0))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: give \"arc_behind_deg\" and \"arc_behind_for\" together", where);
+    return TT_OK;
+}
+
+int rules_figure_named(const rules_figure *f, const char (*names)[24], int n)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], f->type) || (f->weapon && !strcmp(names[k], f->weapon->name)))
+            return 1;
+    return 0;
+}
+
 tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err)
 {
     const char *s;
@@ -26,7 +80,12 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
         (st = rules_json_bool(o, "hides_inside", where, &p->hides_inside, err)) ||
         (st = rules_json_num(o, "see_through_within_in", where, 0, RULES_MAX_IN, &p->see_through_within_in, err)) ||
         (st = rules_json_num(o, "max_range_in", where, 0, RULES_MAX_IN, &p->max_range_in, err)) ||
-        (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)))
+        (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)) ||
+        (st = rules_json_bool(o, "revealable", where, &p->revealable, err)) ||
+        (st = rules_json_num(o, "located_within_in", where, 0, RULES_MAX_IN, &p->located_within_in, err)) ||
+        (st = rules_json_num(o, "arc_behind_deg", where, 0, 360, &p->arc_behind_deg, err)) ||
+        (st = rules__names_parse(o, "hides_behind", where, p->hides_behind, &p->nhides_behind, err)) ||
+        (st = rules__names_parse(o, "arc_behind_for", where, p->arc_behind_for, &p->narc_behind_for, err)))
         return st;
     double cv = p->cv;
     if ((st = rules_json_num(o, "cv", where, 0, 20, &cv, err)))
@@ -967,6 +1026,11 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         }
     }
     *out = p;
+    for (size_t i = 0; i < p->nkinds; i++) {
+        snprintf(at, sizeof at, "%s: terrain \"%s\"", where, p->kinds[i].name);
+        if ((st = rules_terrain_names_check(p, &p->kinds[i].props, at, err)))
+            goto fail;
+    }
     return TT_OK;
 fail:
     rules_profile_destroy(p);

@@ -68,6 +68,32 @@ static tt_status rules__dev_dice(const json_t *o, rules_dev_dice *d, tt_err *err
     return TT_OK;
 }
 
+/* "target_revealed": the target has given away where it hides (it fired,
+ * or was located), so terrain that hides it until then does not: only
+ * where the ruleset's terrain hides troops that way (sets sc->q_revealed). */
+static tt_status rules__revealed(rules_scenario *sc, const json_t *q, tt_err *err)
+{
+    const json_t *rv = json_object_get(q, "target_revealed");
+    sc->q_revealed = 0;
+    if (!rv)
+        return TT_OK;
+    if (!json_is_boolean(rv))
+        return tt_err_set(err, TT_ERR_ARG,
+                          "\"target_revealed\" must be true or false (the target fired, or was located, this turn)");
+    int any = 0;
+    for (size_t k = 0; k < sc->prof->nkinds && !any; k++)
+        any = sc->prof->kinds[k].props.revealable;
+    for (size_t k = 0; k < sc->npieces && !any; k++)
+        any = sc->pieces[k].p.revealable;
+    if (!any)
+        return tt_err_set(err, TT_ERR_ARG,
+                          "ruleset %s has no terrain that hides troops until they are revealed: leave out "
+                          "\"target_revealed\"",
+                          sc->prof->name);
+    sc->q_revealed = json_is_true(rv);
+    return TT_OK;
+}
+
 tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
 {
     const char *from = NULL, *to = NULL, *weapon = NULL;
@@ -86,7 +112,7 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
         if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)))
             return st;
         if (!strcmp(k, "los"))
-            st = rules_los(sc, from, to, out, err);
+            st = rules__revealed(sc, q, err) ? TT_ERR_ARG : rules_los(sc, from, to, out, err);
         else if (!strcmp(k, "aspect"))
             st = rules_aspect(sc, from, to, out, err);
         else {
@@ -101,10 +127,13 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
             if (json_is_true(mv) && !sc->prof->has_after_moving)
                 return tt_err_set(err, TT_ERR_ARG,
                                   "ruleset %s has no rule for firing after moving: leave out \"moved\"", sc->prof->name);
+            if ((st = rules__revealed(sc, q, err)))
+                return st;
             sc->q_moved = json_is_true(mv);
             st = rules_fire(sc, from, to, weapon, out, err);
             sc->q_moved = 0;
         }
+        sc->q_revealed = 0;
     } else if (!strcmp(k, "grape") || !strcmp(k, "command") || !strcmp(k, "visibility")) {
         if ((st = rules__str(q, "from", 1, &from, err)))
             return st;

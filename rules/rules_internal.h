@@ -48,13 +48,25 @@ typedef struct rules_terrain_props {
                              line with neither end inside is blocked; the depth is the sight inside */
     double see_through_within_in; /* > 0: blocks sight except for a viewer this close (a line of trees) */
     double max_range_in;  /* > 0: the longest shot from a figure inside */
+    /* hidden troops: figures of these types or weapons (names) behind the
+     * piece (it crosses the line to them within cover_within_in of their
+     * base, or holds them) are unseen */
+    char hides_behind[6][24];
+    int nhides_behind;
+    int revealable;       /* figures it hides are seen once revealed (the query's "target_revealed") */
+    double located_within_in; /* > 0: a viewer this close sees the figures it hides */
+    /* figures of these types or weapons within cover_within_in of it see
+     * and fire only in arc_behind_deg to their front */
+    double arc_behind_deg;
+    char arc_behind_for[6][24];
+    int narc_behind_for;
 } rules_terrain_props;
 
 /* Pieces whose blocking depends on more than their edges (a depth of
  * sight, a viewer's distance): decided piece by piece, not by the grid. */
 static inline int rules_props_deep(const rules_terrain_props *p)
 {
-    return p->los_depth_in > 0 || p->see_through_within_in > 0;
+    return p->los_depth_in > 0 || p->see_through_within_in > 0 || p->nhides_behind > 0;
 }
 
 typedef struct rules_terrain_kind {
@@ -275,7 +287,11 @@ typedef struct rules_figure {
     int formation;              /* index into the profile's form_name, -1: none */
     double elev;                /* the height it stands at: the highest piece it is on that
                                    raises what stands on it (hills, buildings), else 0 */
+    double arc_cap_deg;         /* > 0: behind a piece that narrows its arcs (arc_behind_deg) */
 } rules_figure;
+
+/* Figure f (its type or weapon) is one of names (n of them). */
+int rules_figure_named(const rules_figure *f, const char (*names)[24], int n);
 
 typedef struct rules_pbox {
     rules_pt lo, hi;
@@ -314,6 +330,7 @@ struct rules_scenario {
     unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
     int q_has_facing;        /* the move query being answered ends facing q_facing_deg */
     double q_facing_deg;
+    int q_revealed;          /* the los/fire query being answered: its target was revealed */
 };
 
 /* ---- profile.c ---- */
@@ -325,6 +342,10 @@ const rules_terrain_kind *rules_profile_kind(const rules_profile *p, const char 
 void rules_profile_weapon_names(const rules_profile *p, char *buf, size_t n);
 /* Override *p with the members present in o (terrain kind or piece). */
 tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err);
+/* The figure types and weapons a terrain's hides_behind / arc_behind_for
+ * name are the profile's. */
+tt_status rules_terrain_names_check(const rules_profile *pr, const rules_terrain_props *p, const char *where,
+                                    tt_err *err);
 /* {"round_in": D} or {"rect_in": [W, D]}. */
 tt_status rules_base_parse(const json_t *o, const char *where, int *round, double *w, double *d, tt_err *err);
 
@@ -421,6 +442,12 @@ const char *rules_blocker_id(const rules_scenario *sc, int blocker);
  * modifiers, under the profile's rule of dice; RULES_NULL when no roll can
  * succeed. */
 int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int n);
+/* The point on the line of fire i -> j cover_within_in beyond the target's
+ * base edge (towards i): a piece crossing from there to j's centre covers j. */
+rules_pt rules_cover_reach(const rules_scenario *sc, int i, int j);
+/* Figure f's sight arc: the profile's, narrowed by the terrain it stands
+ * behind (arc_behind_deg); 0: it sees all round. */
+double rules_sight_arc(const rules_profile *p, const rules_figure *f);
 /* Best cover of figure j against figure i; *piece (may be NULL) is the
  * index of the piece that gives it, -1 for none. */
 rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece);

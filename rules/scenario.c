@@ -88,7 +88,8 @@ static tt_status rules__piece_parse(rules_scenario *sc, json_t *seen, const json
     }
     pc->kind = k->name;
     pc->p = k->props;
-    if ((st = rules_terrain_props_parse(o, at, &pc->p, err)))
+    if ((st = rules_terrain_props_parse(o, at, &pc->p, err)) ||
+        (st = rules_terrain_names_check(sc->prof, &pc->p, at, err)))
         return st;
     /* flat ground (a kind of height 0: river, rough, ...) has no height to give */
     if (k->props.height_in <= 0 && json_object_get(o, "height_in"))
@@ -208,6 +209,15 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
     f->ninside = 0;
     f->on_hill = 0;
     f->elev = 0;
+    f->arc_cap_deg = 0;
+    for (size_t i = 0; i < sc->npieces; i++) {
+        /* behind a piece that narrows its arcs (artillery behind an emplacement) */
+        const rules_terrain_props *pp = &sc->pieces[i].p;
+        if (pp->arc_behind_deg > 0 && (f->arc_cap_deg <= 0 || pp->arc_behind_deg < f->arc_cap_deg) &&
+            rules_figure_named(f, pp->arc_behind_for, pp->narc_behind_for) &&
+            rules_piece_near_shape(&sc->pieces[i], s, rules_fx(sc->prof->cover_within_in)))
+            f->arc_cap_deg = pp->arc_behind_deg;
+    }
     for (size_t i = 0; i < sc->npieces; i++)
         if (rules_piece_contains(&sc->pieces[i], s->c)) {
             if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > f->elev)
@@ -557,7 +567,7 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         goto fail;
     }
     for (size_t i = 0; i < sc->npieces; i++) {
-        if (sc->pieces[i].p.blocks_los && rules_props_deep(&sc->pieces[i].p))
+        if ((sc->pieces[i].p.blocks_los || sc->pieces[i].p.nhides_behind) && rules_props_deep(&sc->pieces[i].p))
             sc->deep[sc->ndeep++] = (int)i;
         sc->pbox[i].lo = sc->pieces[i].lo;
         sc->pbox[i].hi = sc->pieces[i].hi;

@@ -44,6 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 rules_result_free(&r);
             if (rules_charge(sc, a, b, 3, &r, &err) == TT_OK)
                 rules_result_free(&r);
+            /* a revealed target (hidden troops, where the ruleset has them) */
+            json_t *q = json_pack("{s:s, s:s, s:s, s:b}", "q", i % 2 ? "fire" : "los", "from", a, "to", b,
+                                  "target_revealed", 1), *ans = NULL;
+            if (q && rules_query_json(sc, q, &ans, &err) == TT_OK)
+                json_decref(ans);
+            json_decref(q);
         }
     }
     rules_scenario_destroy(sc);

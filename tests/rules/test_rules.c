@@ -254,6 +254,19 @@ static void test_scenario_errors(void **state)
     expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"mob\"}]}",
                       TT_ERR_FORMAT, "formation \"mob\" must be one of line, column, square, loose");
+    /* hidden troops: the names a work hides are the ruleset's types and weapons */
+    expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"b\",\"kind\":\"breastworks\",\"hides_behind\":[\"dragoons\"],"
+                      "\"line\":[[0,0],[4,0]]}]}",
+                      TT_ERR_FORMAT, "\"hides_behind\" names \"dragoons\", neither a figure type");
+    expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"b\",\"kind\":\"breastworks\",\"hides_behind\":\"foot\","
+                      "\"line\":[[0,0],[4,0]]}]}",
+                      TT_ERR_FORMAT, "\"hides_behind\" must be a list of up to 6 figure types or weapon names");
+    expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"b\",\"kind\":\"breastworks\",\"arc_behind_deg\":90,"
+                      "\"line\":[[0,0],[4,0]]}]}",
+                      TT_ERR_FORMAT, "give \"arc_behind_deg\" and \"arc_behind_for\" together");
 }
 
 static void test_query_errors(void **state)
@@ -277,6 +290,9 @@ static void test_query_errors(void **state)
         {"{\"q\":\"charge\",\"from\":\"m1\",\"to\":\"m2\",\"facing_deg\":\"north\"}",
          "\"facing_deg\" must be the facing at the end of the move, in degrees"},
         {"{\"q\":\"warp\"}", "unknown query \"warp\""},
+        {"{\"q\":\"los\",\"from\":\"m1\",\"to\":\"m2\",\"target_revealed\":true}",
+         "ruleset into-the-breach has no terrain that hides troops until they are revealed: leave out \"target_revealed\""},
+        {"{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"m2\",\"target_revealed\":false}", "leave out \"target_revealed\""},
         {"{\"from\":\"m1\"}", "missing \"q\""},
         {"{\"q\":\"los\",\"from\":1,\"to\":\"m2\"}", "must be a string"},
         {"[]", "must be a JSON object"},
@@ -758,6 +774,166 @@ static void test_property_los_reference(void **state)
     assert_true(checked > 2000);
 }
 
+/* ---- hidden troops (Thin Red Line, L232) ------------------------------ */
+
+/* Distance from point (px, py) to segment (ax, ay)-(bx, by). */
+static double pt_seg(double px, double py, double ax, double ay, double bx, double by)
+{
+    double dx = bx - ax, dy = by - ay, L2 = dx * dx + dy * dy;
+    double t = L2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / L2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(px - ax - t * dx, py - ay - t * dy);
+}
+
+/* Segments p-q and a-b cross properly: the parameter along a-b, else -1. */
+static double seg_cross(double px, double py, double qx, double qy, double ax, double ay, double bx, double by)
+{
+    double rx = bx - ax, ry = by - ay, sx = qx - px, sy = qy - py, den = rx * sy - ry * sx;
+    if (fabs(den) < 1e-12)
+        return -1;
+    double t = ((px - ax) * sy - (py - ay) * sx) / den, u = ((px - ax) * ry - (py - ay) * rx) / den;
+    return t > 0 && t < 1 && u > 0 && u < 1 ? t : -1;
+}
+
+/* Distance from an axis-aligned base (centre x, y, half sizes hx, hy) to
+ * segment a-b. */
+static double base_seg(double x, double y, double hx, double hy, double ax, double ay, double bx, double by)
+{
+    const double cx[4] = {x - hx, x + hx, x + hx, x - hx}, cy[4] = {y - hy, y - hy, y + hy, y + hy};
+    double best = 1e9;
+    for (int k = 0; k < 4; k++) {
+        double d = pt_seg(cx[k], cy[k], ax, ay, bx, by);
+        best = d < best ? d : best;
+        if (seg_cross(cx[k], cy[k], cx[(k + 1) % 4], cy[(k + 1) % 4], ax, ay, bx, by) >= 0)
+            return 0;
+    }
+    for (int e = 0; e < 2; e++) {
+        double px = e ? bx : ax, py = e ? by : ay;
+        double dx = fmax(0, fabs(px - x) - hx), dy = fmax(0, fabs(py - y) - hy);
+        best = fmin(best, hypot(dx, dy));
+    }
+    return best;
+}
+
+static int los_answer(rules_scenario *sc, const char *a, const char *b, int revealed)
+{
+    char q[160];
+    snprintf(q, sizeof q, "{\"q\":\"los\",\"from\":\"%s\",\"to\":\"%s\"%s}", a, b,
+             revealed ? ",\"target_revealed\":true" : "");
+    char *ans = rules_query_line(sc, q);
+    assert_non_null(ans);
+    json_t *j = json_loads(ans, 0, NULL);
+    if (!json_is_boolean(json_object_get(j, "visible")))
+        fail_msg("%s: %s", q, ans);
+    int v = json_is_true(json_object_get(j, "visible"));
+    json_decref(j);
+    free(ans);
+    return v;
+}
+
+/* Hidden troops (Thin Red Line, L232) against a plain floating-point
+ * reference on random tables of woods, breastworks and emplacements, stands
+ * facing along x: "target_revealed" changes a los answer only where the
+ * reference hides the target (its centre in a wood; or foot, light infantry
+ * or light guns with a work crossing the line within 1" of the base) from a
+ * viewer more than 1" from that piece; revealing never hides; and what the
+ * reference hides from such a viewer is not seen.  The grid answers as the
+ * brute force does on these tables. */
+static void test_property_hidden_reference(void **state)
+{
+    (void)state;
+    int checked = 0, changed = 0, hid = 0, differ = 0;
+    const char *types[4] = {"foot", "light", "horse", "artillery"};
+    for (int t = 0; t < 5; t++) {
+        double wd[3][4], ln[8][4];
+        int emp[8], ty[30], lg[30];
+        double fx[30], fy[30];
+        size_t cap = 1 << 16, n = 0;
+        char *s = malloc(cap);
+        assert_non_null(s);
+#define OUT(...) (n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":36},\"terrain\":[");
+        for (int k = 0; k < 3; k++) {
+            wd[k][0] = round(rndu(2, 36)), wd[k][1] = round(rndu(2, 26));
+            wd[k][2] = wd[k][0] + round(rndu(3, 9)), wd[k][3] = wd[k][1] + round(rndu(3, 8));
+            OUT("%s{\"id\":\"w%d\",\"kind\":\"woods\",\"polygon\":[[%g,%g],[%g,%g],[%g,%g],[%g,%g]]}", k ? "," : "", k,
+                wd[k][0], wd[k][1], wd[k][2], wd[k][1], wd[k][2], wd[k][3], wd[k][0], wd[k][3]);
+        }
+        for (int k = 0; k < 8; k++) {
+            double x = rndu(2, 46), y = rndu(2, 34), a = rndu(0, M_PI), L = rndu(2, 8);
+            ln[k][0] = round(x * 100) / 100, ln[k][1] = round(y * 100) / 100;
+            ln[k][2] = round((x + L * cos(a)) * 100) / 100, ln[k][3] = round((y + L * sin(a)) * 100) / 100;
+            emp[k] = k % 2;
+            OUT(",{\"id\":\"l%d\",\"kind\":\"%s\",\"line\":[[%g,%g],[%g,%g]]}", k, emp[k] ? "emplacement" : "breastworks",
+                ln[k][0], ln[k][1], ln[k][2], ln[k][3]);
+        }
+        OUT("],\"figures\":[");
+        for (int i = 0; i < 30; i++) {
+            ty[i] = (int)(rnd() % 4);
+            lg[i] = ty[i] == 3 && rnd() % 2;
+            fx[i] = round(rndu(1.5, 46.5) * 100) / 100, fy[i] = round(rndu(1.5, 34.5) * 100) / 100;
+            OUT("%s{\"id\":\"f%02d\",\"side\":\"s%d\",\"unit\":\"u%d\",\"type\":\"%s\",\"x\":%g,\"y\":%g,\"facing_deg\":%d%s}",
+                i ? "," : "", i, i, i, types[ty[i]], fx[i], fy[i], i % 2 ? 180 : 0,
+                ty[i] == 3 ? (lg[i] ? ",\"weapon\":\"light-artillery\"" : ",\"weapon\":\"heavy-artillery\"") : "");
+        }
+        OUT("]}");
+#undef OUT
+        rules_scenario *sc = load_ok(s);
+        const double hx = 0.625, hy = 1.0, M = 1e-3; /* the 2 x 1.25 stand, facing along x; a margin */
+        for (int a = 0; a < 30; a++)
+            for (int b = 0; b < 30; b++) {
+                if (a == b)
+                    continue;
+                char ia[8], ib[8];
+                snprintf(ia, sizeof ia, "f%02d", a);
+                snprintf(ib, sizeof ib, "f%02d", b);
+                int vh = los_answer(sc, ia, ib, 0), vr = los_answer(sc, ia, ib, 1);
+                differ += rules_los_index(sc, (size_t)a, (size_t)b) != rules_los_index_bruteforce(sc, (size_t)a, (size_t)b);
+                if (vh && !vr)
+                    fail_msg("table %d: %s sees %s, but not once it is revealed", t, ia, ib);
+                /* the reference: is b hidden from a by some piece a has not located? (-1: too close to call) */
+                int hidden = 0, unsure = 0;
+                for (int k = 0; k < 3; k++) {
+                    double in = fmin(fmin(fx[b] - wd[k][0], wd[k][2] - fx[b]), fmin(fy[b] - wd[k][1], wd[k][3] - fy[b]));
+                    double dx = fmax(0, fmax(wd[k][0] - (fx[a] + hx), (fx[a] - hx) - wd[k][2]));
+                    double dy = fmax(0, fmax(wd[k][1] - (fy[a] + hy), (fy[a] - hy) - wd[k][3]));
+                    double away = hypot(dx, dy);
+                    if (fabs(in) < M || fabs(away - 1) < M)
+                        unsure = 1;
+                    else if (in > 0 && away > 1)
+                        hidden = 1;
+                }
+                for (int k = 0; k < 8 && (ty[b] <= 1 || lg[b]); k++) {
+                    double tc = seg_cross(ln[k][0], ln[k][1], ln[k][2], ln[k][3], fx[a], fy[a], fx[b], fy[b]);
+                    double away = base_seg(fx[a], fy[a], hx, hy, ln[k][0], ln[k][1], ln[k][2], ln[k][3]);
+                    double ux = fx[a] - fx[b], uy = fy[a] - fy[b], L = hypot(ux, uy);
+                    double ext = fmin(fabs(ux) > 0 ? hx * L / fabs(ux) : 1e9, fabs(uy) > 0 ? hy * L / fabs(uy) : 1e9);
+                    double behind = tc >= 0 ? (1 - tc) * L - (ext + 1) : 1;
+                    int onit = base_seg(fx[b], fy[b], 0, 0, ln[k][0], ln[k][1], ln[k][2], ln[k][3]) < M;
+                    if (fabs(behind) < M || fabs(away - 1) < M || onit)
+                        unsure = 1;
+                    else if (behind < 0 && away > 1)
+                        hidden = 1;
+                }
+                if (unsure)
+                    continue;
+                checked++;
+                if (vh != vr && !hidden)
+                    fail_msg("table %d: revealing %s changes what %s sees, but nothing hides it", t, ib, ia);
+                if (hidden && vh)
+                    fail_msg("table %d: %s sees %s, hidden from it (L232)", t, ia, ib);
+                changed += vh != vr;
+                hid += hidden;
+            }
+        rules_scenario_destroy(sc);
+        free(s);
+    }
+    assert_int_equal(differ, 0);
+    assert_true(checked > 3000);
+    assert_true(changed > 20);
+    assert_true(hid > 100);
+}
+
 /* Blasts and command radius against plain floating-point distances on
  * random open tables (round 1" bases). */
 static void test_property_radius_reference(void **state)
@@ -1059,6 +1235,8 @@ static void test_fuzz_queries(void **state)
                 json_object_set_new(d, dice[rnd() % 8], json_integer((json_int_t)(rnd() % 9) - 1));
             json_object_set_new(q, "dice", d);
         }
+        if (rnd() % 4 == 0) /* refused: into-the-breach has no hidden troops */
+            json_object_set_new(q, "target_revealed", rnd() % 3 ? json_boolean(rnd() % 2) : json_integer(1));
         char *line = json_dumps(q, JSON_COMPACT);
         char *a = rules_query_line(sc, line);
         assert_non_null(a);
@@ -1076,6 +1254,39 @@ static void test_fuzz_queries(void **state)
     assert_true(answered > 1000);
     assert_true(errors > 3000);
     rules_scenario_destroy(sc);
+
+    /* the Thin Red Line's hidden troops: mutated los and fire queries with
+     * "target_revealed" against the fixture's woods and works */
+    json_t *fx = NULL;
+    tt_err err = {0};
+    if (tt_json_load_file(TT_SOURCE_DIR "/tests/rules/fixtures/thin-red-line-hidden.json", &fx, &err) != TT_OK ||
+        rules_scenario_from_json(json_object_get(fx, "scenario"), "hidden", NULL, g_dirs, &sc, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    static const char *const hidden_seeds[] = {
+        "{\"q\":\"los\",\"from\":\"o\",\"to\":\"h1\",\"target_revealed\":true}",
+        "{\"q\":\"fire\",\"from\":\"bo\",\"to\":\"bi\",\"target_revealed\":false}",
+        "{\"q\":\"fire\",\"from\":\"eg\",\"to\":\"et2\",\"target_revealed\":true,\"moved\":true}",
+    };
+    answered = errors = 0;
+    for (int it = 0; it < 3000; it++) {
+        size_t n;
+        char *s = mutate(hidden_seeds[rnd() % 3], &n, 2);
+        char *a = rules_query_line(sc, s);
+        assert_non_null(a);
+        json_t *j = json_loads(a, 0, NULL);
+        assert_true(json_is_object(j));
+        if (json_object_get(j, "error"))
+            errors++;
+        else
+            answered++;
+        json_decref(j);
+        free(a);
+        free(s);
+    }
+    assert_true(answered > 300);
+    assert_true(errors > 300);
+    rules_scenario_destroy(sc);
+    json_decref(fx);
 }
 
 
@@ -1651,6 +1862,7 @@ int main(void)
         cmocka_unit_test(test_visibility_trees_woods),
         cmocka_unit_test(test_visibility_nothing_visible),
         cmocka_unit_test(test_property_los_reference),
+        cmocka_unit_test(test_property_hidden_reference),
         cmocka_unit_test(test_property_radius_reference),
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),

@@ -119,6 +119,9 @@ static const rules__schema rules__stat_type_s = {"stats", NULL, NULL, &rules__qu
 static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_type_s, 1};
 static const rules__field rules__above_f[] = {{"cv", NULL}, {"beyond_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__above_f, NULL, 1};
+/* where the ruleset's flank and rear come from: a citation only */
+static const rules__field rules__aspect_f[] = {{NULL, NULL}};
+static const rules__schema rules__aspect_s = {"aspect", NULL, rules__aspect_f, NULL, 1};
 static const rules__schema rules__fire_quality_s = {"fire_quality", NULL, NULL, &rules__value_s, 1};
 static const rules__schema rules__by_type_s = {"by type", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__front_bonus_f[] = {{"value", NULL}, {"option", NULL}, {NULL, NULL}};
@@ -180,6 +183,7 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"defence_dice", &rules__defence_s},
                                                 {"stats", &rules__stats_s},
                                                 {"los", &rules__los_s},
+                                                {"aspect", &rules__aspect_s},
                                                 {"command_radius_in", NULL},
                                                 {"movement", &rules__moves_s},
                                                 {"terrain_effects", &rules__effects_s},

@@ -220,11 +220,8 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
         (st = rules__deviation_parse(json_object_get(o, "deviation"), at, &w->dev, err)))
         return st;
     w->indirect_mod = (int)imod;
-    const char *src = NULL;
-    if ((st = rules_json_str(o, "src", at, &src, err)))
+    if ((st = rules_json_cite(o, at, &w->src, err)))
         return st;
-    if (src && !(w->src = strdup(src)))
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     const json_t *g = json_object_get(o, "grape");
     if (g) {
         char gat[300];
@@ -555,6 +552,16 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     p->very_difficult_factor = -1;
     if ((st = rules_json_num(j, "cover_within_in", where, 0, RULES_MAX_IN, &p->cover_within_in, err)) ||
         (st = rules_json_num(j, "command_radius_in", where, 0, RULES_MAX_IN, &p->command_in, err)))
+        goto fail;
+    /* the citations of the answers that have no weapon or allowance */
+    snprintf(at, sizeof at, "%s: los", where);
+    if ((st = rules_json_cite(json_object_get(j, "los"), at, &p->los_src, err)))
+        goto fail;
+    snprintf(at, sizeof at, "%s: command_radius_in", where);
+    if ((st = rules_json_cite(json_object_get(j, "command_radius_in"), at, &p->command_src, err)))
+        goto fail;
+    snprintf(at, sizeof at, "%s: aspect", where);
+    if ((st = rules_json_cite(json_object_get(j, "aspect"), at, &p->aspect_src, err)))
         goto fail;
     const json_t *cfa = json_object_get(j, "cover_from_above");
     if (cfa) {
@@ -944,18 +951,13 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     if (ch) {
         snprintf(at, sizeof at, "%s: charge", where);
         const json_t *ci = json_object_get(ch, "inches");
-        const char *csrc = NULL;
         if (!json_is_object(ch) || (ci && !json_is_object(ci))) {
             st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"factor\": F} or {\"inches\": {\"TYPE\": N, ...}}", at);
             goto fail;
         }
         if ((st = rules_json_num(ch, "factor", at, 0, 100, &p->charge_factor, err)) ||
-            (st = rules_json_str(ch, "src", at, &csrc, err)))
+            (st = rules_json_cite(ch, at, &p->charge_src, err)))
             goto fail;
-        if (csrc && !(p->charge_src = strdup(csrc))) {
-            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-            goto fail;
-        }
         json_object_foreach((json_t *)ci, key, val)
         {
             const json_t *v = rules_json_value(val);
@@ -994,13 +996,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             if (json_is_object(val)) { /* {"inches": N} or {"dice": "2d6"}, with its citation */
                 char mat[300];
                 snprintf(mat, sizeof mat, "%s: movement \"%s\"", where, key);
-                const char *msrc = NULL;
-                if ((st = rules_json_str(val, "src", mat, &msrc, err)))
+                if ((st = rules_json_cite(val, mat, &a->src, err)))
                     goto fail;
-                if (msrc && !(a->src = strdup(msrc))) {
-                    st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-                    goto fail;
-                }
                 if ((st = rules_json_bool(val, "any_direction", mat, &a->any_direction, err)) ||
                     (st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)) ||
                     (st = rules_json_num(val, "difficult_cost_in", mat, 0, RULES_MAX_IN, &a->difficult_cost_in, err)))
@@ -1056,6 +1053,9 @@ void rules_profile_destroy(rules_profile *p)
     free(p->weapons);
     free(p->moves);
     free(p->charge_src);
+    free(p->los_src);
+    free(p->command_src);
+    free(p->aspect_src);
     free(p->name);
     free(p);
 }

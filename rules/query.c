@@ -217,6 +217,11 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
     }
     if (st)
         rules_result_free(out);
+    else if (!out->rule) /* the answers with no weapon or allowance cite the profile's section */
+        out->rule = out->kind == RULES_Q_COMMAND  ? sc->prof->command_src
+                    : out->kind == RULES_Q_ASPECT ? sc->prof->aspect_src
+                    : out->kind == RULES_Q_LOS || out->kind == RULES_Q_VISIBILITY ? sc->prof->los_src
+                                                                                   : NULL;
     return st;
 }
 

@@ -120,7 +120,7 @@ typedef struct rules_weapon {
     int cannot_move_and_fire; /* not allowed to fire after moving (query "moved") */
     double over_friends_min_in; /* > 0: fires over friends of other units only this far in front or more */
     rules_deviation dev;
-    char *src;             /* the rulebook line the weapon's numbers come from, or NULL */
+    char *src;             /* the rulebook line the weapon's numbers come from, "house: ..." or NULL */
 } rules_weapon;
 
 typedef struct rules_allowance {
@@ -254,6 +254,8 @@ typedef struct rules_profile {
     double charge_in[8];
     int ncharge;
     char *charge_src;
+    /* the citations (src, or "house: note") of sight, command and aspect */
+    char *los_src, *command_src, *aspect_src;
 } rules_profile;
 
 typedef struct rules_piece {

@@ -20,4 +20,9 @@ tt_status rules_json_num(const json_t *o, const char *key, const char *where, do
 /* A string; *out points into o. */
 tt_status rules_json_str(const json_t *o, const char *key, const char *where, const char **out, tt_err *err);
 
+/* Where a section of a profile comes from, for an answer's "rule": its
+ * "src", else "house: " and its "note" where it is marked "house", else
+ * NULL.  *out is allocated (the caller frees it). */
+tt_status rules_json_cite(const json_t *o, const char *where, char **out, tt_err *err);
+
 #endif

@@ -226,6 +226,23 @@ int rules_geom_shape_shape_within(const rules_shape *a, const rules_shape *b, in
         return rules_geom_shape_point_within(b, a->c, L + a->r);
     if (b->round)
         return rules_geom_shape_point_within(a, b->c, L + b->r);
+    /* quick answers, exact: two corners within L; bounding boxes further
+     * apart than L along an axis */
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < b->n; j++)
+            if (rules_len2(rules_sub(a->v[i], b->v[j])) <= (rules_i128)L * L)
+                return 1;
+    rules_pt alo = a->v[0], ahi = a->v[0], blo = b->v[0], bhi = b->v[0];
+    for (int i = 1; i < a->n; i++) {
+        alo.x = a->v[i].x < alo.x ? a->v[i].x : alo.x, alo.y = a->v[i].y < alo.y ? a->v[i].y : alo.y;
+        ahi.x = a->v[i].x > ahi.x ? a->v[i].x : ahi.x, ahi.y = a->v[i].y > ahi.y ? a->v[i].y : ahi.y;
+    }
+    for (int i = 1; i < b->n; i++) {
+        blo.x = b->v[i].x < blo.x ? b->v[i].x : blo.x, blo.y = b->v[i].y < blo.y ? b->v[i].y : blo.y;
+        bhi.x = b->v[i].x > bhi.x ? b->v[i].x : bhi.x, bhi.y = b->v[i].y > bhi.y ? b->v[i].y : bhi.y;
+    }
+    if (alo.x - bhi.x > L || blo.x - ahi.x > L || alo.y - bhi.y > L || blo.y - ahi.y > L)
+        return 0;
     for (int i = 0; i < a->n; i++)
         if (rules_geom_point_in_poly(b->v, b->n, a->v[i]) >= 0)
             return 1;
@@ -321,7 +338,9 @@ int rules_geom_shape_meets_sector(const rules_shape *s, rules_pt p, int64_t R, r
     return 0;
 }
 
-static double rules__pseg_dist(rules_pt p, rules_pt a, rules_pt b)
+/* The offset from segment a-b's nearest point to p, in *dx, *dy; its
+ * squared length is returned. */
+static double rules__pseg_off(rules_pt p, rules_pt a, rules_pt b, double *dx, double *dy)
 {
     double abx = (double)(b.x - a.x), aby = (double)(b.y - a.y);
     double apx = (double)(p.x - a.x), apy = (double)(p.y - a.y);
@@ -330,7 +349,16 @@ static double rules__pseg_dist(rules_pt p, rules_pt a, rules_pt b)
         t = 0;
     if (t > 1)
         t = 1;
-    return hypot(apx - t * abx, apy - t * aby);
+    *dx = apx - t * abx;
+    *dy = apy - t * aby;
+    return *dx * *dx + *dy * *dy;
+}
+
+static double rules__pseg_dist(rules_pt p, rules_pt a, rules_pt b)
+{
+    double dx, dy;
+    rules__pseg_off(p, a, b, &dx, &dy);
+    return hypot(dx, dy);
 }
 
 static double rules__point_shape_dist(const rules_shape *s, rules_pt p)
@@ -361,17 +389,18 @@ double rules_geom_shape_shape_dist(const rules_shape *a, const rules_shape *b)
         double d = rules__point_shape_dist(o, c->c) - (double)c->r;
         return d > 0 ? d : 0;
     }
-    double best = INFINITY;
+    /* the nearest corner-to-edge offset, compared squared; one hypot */
+    double best = INFINITY, bx = INFINITY, by = 0, dx, dy;
     for (int i = 0; i < a->n; i++)
         for (int j = 0; j < b->n; j++) {
-            double d1 = rules__pseg_dist(a->v[i], b->v[j], b->v[(j + 1) % b->n]);
-            double d2 = rules__pseg_dist(b->v[j], a->v[i], a->v[(i + 1) % a->n]);
+            double d1 = rules__pseg_off(a->v[i], b->v[j], b->v[(j + 1) % b->n], &dx, &dy);
             if (d1 < best)
-                best = d1;
+                best = d1, bx = dx, by = dy;
+            double d2 = rules__pseg_off(b->v[j], a->v[i], a->v[(i + 1) % a->n], &dx, &dy);
             if (d2 < best)
-                best = d2;
+                best = d2, bx = dx, by = dy;
         }
-    return best;
+    return hypot(bx, by);
 }
 
 double rules_geom_shape_entry_t(const rules_shape *s, rules_pt a, rules_pt b)

@@ -124,6 +124,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     const rules_weapon **W = NULL;
     unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
     rules__near *tnear = NULL, *fnear = NULL;
+    double *key = NULL; /* key[a * nt + b]: firer a's distance key to target b, once */
     rules_arc *arc = NULL;
     tt_status st;
     memset(out, 0, sizeof *out);
@@ -149,10 +150,11 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     arc = malloc((size_t)nF * sizeof *arc);
     known = calloc((size_t)nt, 1);
     fnear = malloc((size_t)nF * sizeof *fnear);
+    key = malloc((size_t)nF * (size_t)nt * sizeof *key);
     out->firers = malloc((size_t)nF * sizeof *out->firers);
     out->shot_to = malloc((size_t)nF * sizeof *out->shot_to);
     out->shot_bracket = malloc((size_t)nF * sizeof *out->shot_bracket);
-    if (!W || !front || !tnear || !arc || !known || !fnear || !out->firers || !out->shot_to || !out->shot_bracket) {
+    if (!W || !front || !tnear || !arc || !known || !fnear || !key || !out->firers || !out->shot_to || !out->shot_bracket) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -208,7 +210,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
              * distance (picked one by one: the first one usually does) */
             double mine = INFINITY;
             for (int b = 0; b < nt; b++) {
-                tnear[b].d = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
+                tnear[b].d = key[(size_t)a * nt + b] = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
                 tnear[b].k = b;
                 if (tnear[b].d < any_d) {
                     any_d = tnear[b].d;
@@ -262,7 +264,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         for (int a = 0; a < nF; a++) {
             if (!can[a])
                 continue;
-            fnear[nf].d = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
+            fnear[nf].d = key[(size_t)a * nt + b]; /* a can fire: its keys were taken */
             fnear[nf].k = a;
             if (fnear[nf++].d < d)
                 d = fnear[nf - 1].d;
@@ -315,5 +317,6 @@ done:
     free(arc);
     free(known);
     free(fnear);
+    free(key);
     return st;
 }

@@ -35,11 +35,12 @@ static double now(void)
 
 /* Two battalions of 24 stands (12 wide, 2 deep) 8in apart, 200 other
  * stands and 200 buildings away from them, under The Thin Red Line (stands
- * block fire, the rear rank cannot fire through the front one). */
-static int bench_unit_fire(const char *const *dirs)
+ * block fire, the rear rank cannot fire through the front one: 12 firers)
+ * or All the King's Men (the front two ranks fire: 24 firers; the answer
+ * adds the bonus dice and the defender's roll). */
+static int bench_unit_fire(const char *const *dirs, const char *ruleset, const char *weapon, size_t want_firers)
 {
-    json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", "thin-red-line", "table", "width_in", 72,
-                             "depth_in", 48);
+    json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", ruleset, "table", "width_in", 72, "depth_in", 48);
     json_t *ter = json_array(), *figs = json_array();
     for (int i = 0; i < 200; i++) {
         char id[16];
@@ -54,7 +55,7 @@ static int bench_unit_fire(const char *const *dirs)
             snprintf(id, sizeof id, "%c%d", u ? 'e' : 'a', k);
             double x = 12 + 2 * (k % 12), y = u ? 28 + 1.25 * (k / 12) : 20 - 1.25 * (k / 12);
             json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "id", id, "side", u ? "red" : "blue",
-                                                  "unit", u ? "enemy" : "ours", "weapon", "musket", "x", x, "y", y,
+                                                  "unit", u ? "enemy" : "ours", "weapon", weapon, "x", x, "y", y,
                                                   "facing_deg", u ? 270.0 : 90.0));
         }
     for (int i = 0; i < 200; i++) {
@@ -109,16 +110,21 @@ static int bench_unit_fire(const char *const *dirs)
             }
     }
     double base = (now() - t0) / base_reps;
-    printf("unit fire, 24 at 24:     %8.2f us  (%zu firers, %zu targets, %d dice)  24x24 figure queries %8.1f us  ratio %.0fx  "
-           "target <= 50 us  %s\n",
-           best * 1e6, firers, targets, dice, base * 1e6, base / best, best <= 50e-6 ? "OK" : "SLOW");
+    printf("unit fire, 24 at 24:     %8.2f us  (%s: %zu firers, %zu targets, %d dice)  24x24 figure queries %8.1f us  "
+           "ratio %.0fx  target <= 50 us  %s\n",
+           best * 1e6, ruleset, firers, targets, dice, base * 1e6, base / best, best <= 50e-6 ? "OK" : "SLOW");
     rules_scenario_destroy(sc);
-    if (firers != 12 || targets != 24 || !can) {
-        fprintf(stderr, "bench_rules: unit fire answered %zu firers and %zu targets, want the 12 of the front rank at all 24\n",
-                firers, targets);
+    if (firers != want_firers || targets != 24 || !can) {
+        fprintf(stderr, "bench_rules: %s unit fire answered %zu firers and %zu targets, want %zu at all 24\n", ruleset,
+                firers, targets, want_firers);
         return 1;
     }
     return 0;
+}
+
+static int bench_units(const char *const *dirs)
+{
+    return bench_unit_fire(dirs, "thin-red-line", "musket", 12) || bench_unit_fire(dirs, "all-the-kings-men", "infantry", 24);
 }
 
 int main(int argc, char **argv)
@@ -130,7 +136,7 @@ int main(int argc, char **argv)
     sched_setaffinity(0, sizeof set, &set); /* one core */
     const char *dirs0[] = {getenv("TABLETRACK_DATA") ? getenv("TABLETRACK_DATA") : "", TT_SOURCE_DIR, NULL};
     if (argc > 1 && !strcmp(argv[1], "units")) /* only the unit fire (for profiling) */
-        return bench_unit_fire(dirs0);
+        return bench_units(dirs0);
 
     json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", "into-the-breach", "table", "width_in", 72,
                              "depth_in", 48);
@@ -240,5 +246,5 @@ int main(int argc, char **argv)
     printf("visibility polygon:      %8.3f ms  (%.0f corners on average)                       target <= 0.3 ms  %s\n",
            visp * 1e3, (double)verts / nv, visp <= 3e-4 ? "OK" : "SLOW");
     rules_scenario_destroy(sc);
-    return bench_unit_fire(dirs);
+    return bench_units(dirs);
 }

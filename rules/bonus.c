@@ -163,9 +163,7 @@ static void rules__bonus(rules_scenario *sc, const int *F, int nF, const int *T,
     }
 }
 
-/* The soldier a group's type is read from: f when it is one, else the
- * group's first (a unit's officer stands for its soldiers). */
-static int rules__soldier_of(const rules_scenario *sc, const int *g, int n, int f)
+int rules_soldier_of(const rules_scenario *sc, const int *g, int n, int f)
 {
     if (rules__soldiers(sc, &f, 1))
         return f;
@@ -184,6 +182,29 @@ static int rules__defence_colour(const rules_profile *p, const rules_figure *f, 
     return col < 0 ? 0 : col >= p->ncolours ? p->ncolours - 1 : col;
 }
 
+int rules_aim_first(const rules_scenario *sc, int *g, int n)
+{
+    const rules_profile *p = sc->prof;
+    if (!p->naim || n < 2)
+        return n;
+    const char *type = sc->figs[rules_soldier_of(sc, g, n, g[0])].type;
+    int t = 0;
+    while (t < p->naim && strcmp(p->aim_type[t], type))
+        t++;
+    if (t == p->naim)
+        return n;
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        for (int a = 0; a < p->naim_at[t]; a++)
+            if (!strcmp(p->aim_at[t][a], sc->figs[g[k]].type)) {
+                int x = g[m];
+                g[m++] = g[k];
+                g[k] = x;
+                break;
+            }
+    return m ? m : n; /* none of them on the table: the unit's figures */
+}
+
 void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out)
 {
     const rules_profile *p = sc->prof;
@@ -191,7 +212,6 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
     out->defender_dice = out->defender_to_hit = RULES_NULL;
     if (!out->has_defence_dice)
         return;
-    j = rules__soldier_of(sc, T, nT, j); /* the target unit's formation and colour: its soldiers' */
     rules__bonus(sc, F, nF, T, nT, j, 0, out);
     if (out->dice > 0)
         out->dice += rules__sum(out->bonus_dice, out->n_bonus_dice);
@@ -209,7 +229,7 @@ tt_status rules_melee_dice(rules_scenario *sc, const int *F, int nF, const int *
                            rules_result *out, tt_err *err)
 {
     const rules_profile *p = sc->prof;
-    int si = rules__soldier_of(sc, F, nF, i), sj = rules__soldier_of(sc, T, nT, j);
+    int si = rules_soldier_of(sc, F, nF, i), sj = rules_soldier_of(sc, T, nT, j);
     const rules_figure *fi = &sc->figs[si], *fj = &sc->figs[sj];
     if (!p->has_melee || !strcmp(fi->side, fj->side))
         return TT_OK; /* no melee rule, or contact between friends */

@@ -170,9 +170,9 @@ int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w)
 }
 
 /* The answer to one shot i -> j (figures by index). */
-void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, rules_result *out)
+void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out)
 {
-    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fd = &sc->figs[dj];
     const rules_bracket *br;
     int visible;
     int allowed = rules_fire_shot(sc, i, j, w, NULL, 1, &visible, &br, NULL);
@@ -199,8 +199,8 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
     if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
         rules__add_mod(out, -sc->prof->cover_mod[cv], "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
     const rules_profile *pr = sc->prof;
-    if (fj->formation >= 0 && pr->form_target_mod[fj->formation])
-        rules__add_mod(out, pr->form_target_mod[fj->formation], "target in %s", pr->form_name[fj->formation]);
+    if (fd->formation >= 0 && pr->form_target_mod[fd->formation])
+        rules__add_mod(out, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
     int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
     if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || pr->fq_mod[fi->fquality] < 0))
         rules__add_mod(out, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
@@ -214,9 +214,9 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
     out->to_hit = RULES_NULL;
     /* the score needed: the target's defence, or by the firer's colour
      * where the ruleset says so, else by the range bracket */
-    int fcol = fj->formation >= 0 && pr->form_attacker_colour[fj->formation] >= 0 ? pr->form_attacker_colour[fj->formation]
+    int fcol = fd->formation >= 0 && pr->form_attacker_colour[fd->formation] >= 0 ? pr->form_attacker_colour[fd->formation]
                                                                                    : fi->colour;
-    int base = sc->prof->by_target  ? fj->ds
+    int base = sc->prof->by_target  ? fd->ds
                : sc->prof->ncolours ? sc->prof->colour_to_hit[fcol]
                : br                 ? br->to_hit
                                     : RULES_NULL;
@@ -232,16 +232,16 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, ru
     }
     /* the defender's own bonus dice: by its type (cavalry) and formation (loose) */
     for (int k = 0; out->has_defence_dice && k < pr->ndd_type && out->n_defence_dice < RULES_MAX_MODIFIERS; k++)
-        if (!strcmp(pr->dd_type[k], fj->type)) {
+        if (!strcmp(pr->dd_type[k], fd->type)) {
             rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
             m->value = pr->dd_type_n[k];
-            snprintf(m->reason, sizeof m->reason, "%s under fire", fj->type);
+            snprintf(m->reason, sizeof m->reason, "%s under fire", fd->type);
         }
-    if (out->has_defence_dice && fj->formation >= 0 && pr->form_defence_dice[fj->formation] > 0 &&
+    if (out->has_defence_dice && fd->formation >= 0 && pr->form_defence_dice[fd->formation] > 0 &&
         out->n_defence_dice < RULES_MAX_MODIFIERS) {
         rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
-        m->value = pr->form_defence_dice[fj->formation];
-        snprintf(m->reason, sizeof m->reason, "in %s formation", pr->form_name[fj->formation]);
+        m->value = pr->form_defence_dice[fd->formation];
+        snprintf(m->reason, sizeof m->reason, "in %s formation", pr->form_name[fd->formation]);
     }
     int near = allowed ? -1 : rules__friend_too_close(sc, i, j, w);
     if (near >= 0) /* the shot it cannot fire over */
@@ -268,7 +268,7 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
     if ((st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
-    rules_fire_pair(sc, i, j, w, out);
+    rules_fire_pair(sc, i, j, j, w, out);
     rules_fire_bonus(sc, &i, 1, &j, 1, j, out);
     return TT_OK;
 }

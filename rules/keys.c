@@ -166,6 +166,7 @@ static const rules__schema rules__melee_s = {"melee", NULL, rules__melee_f, NULL
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"melee", &rules__melee_s},
                                                 {"defence_quality", &rules__fire_quality_s},
+                                                {"aim_at", &rules__by_type_s},
                                                 {"options", &rules__options_s},
                                                 {"bonus_dice", &rules__bonus_s},
                                                 {"defence_roll", &rules__defence_roll_s},

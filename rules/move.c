@@ -227,11 +227,13 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
         return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no charge rule in its profile", p->name);
     if ((st = rules_figures_of(sc, from, "from", &F, &nF, err)) || (st = rules_figures_of(sc, to, "to", &T, &nT, err)))
         goto done;
-    /* the charger and the target: the closest pair of the two */
-    int bi = -1, bj = -1;
+    /* the charger and the target: the closest pair of the two, the target
+     * among the figures contact must be made with (a skirmisher unit's
+     * officer and ensign, a battery's cannon) */
+    int bi = -1, bj = -1, ncontact = rules_aim_first(sc, T, nT);
     double best = INFINITY;
     for (int a = 0; a < nF; a++)
-        for (int b = 0; b < nT; b++) {
+        for (int b = 0; b < ncontact; b++) {
             double d = F[a] == T[b] ? INFINITY : rules_geom_shape_shape_dist(&sc->figs[F[a]].shape, &sc->figs[T[b]].shape);
             if (d < best) {
                 best = d;

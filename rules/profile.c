@@ -507,6 +507,26 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
         snprintf(p->dq_name[p->ndq], sizeof p->dq_name[0], "%s", key);
         p->dq_shift[p->ndq++] = (int)json_integer_value(v);
     }
+    /* "aim_at": {"skirmisher": ["officer", "ensign"], ...} */
+    json_object_foreach(json_object_get(j, "aim_at"), key, val)
+    {
+        const json_t *v = rules_json_value(val);
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        if (p->naim >= 4 || strlen(key) >= sizeof p->aim_type[0] || !json_is_array(v) || json_array_size(v) < 1 ||
+            json_array_size(v) > 3)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"aim_at\" maps up to 4 figure types to a list of 1 to 3 types "
+                                                  "(the figures an attack on such a unit aims at)",
+                              where);
+        for (size_t k = 0; k < json_array_size(v); k++) {
+            const json_t *e = json_array_get(v, k);
+            if (!json_is_string(e) || strlen(json_string_value(e)) >= sizeof p->aim_at[0][0])
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"aim_at\" \"%s\" must list figure types", where, key);
+            snprintf(p->aim_at[p->naim][k], sizeof p->aim_at[0][0], "%s", json_string_value(e));
+        }
+        p->naim_at[p->naim] = (int)json_array_size(v);
+        snprintf(p->aim_type[p->naim++], sizeof p->aim_type[0], "%s", key);
+    }
     return rules__melee_parse(p, json_object_get(j, "melee"), where, err);
 }
 

@@ -235,6 +235,10 @@ typedef struct rules_profile {
      * (militia +1) or better (elite -1), within the colours */
     char dq_name[4][16];
     int dq_shift[4], ndq;
+    /* what an attack on a unit aims at, by its soldiers' type: figures of
+     * these types (a skirmisher unit's officer and ensign, a cannon) */
+    char aim_type[4][24], aim_at[4][3][24];
+    int naim_at[4], naim;
     /* optional rules a scenario may switch on ("options") */
     char opt_name[RULES_MAX_OPTIONS][24];
     int nopts;
@@ -465,8 +469,10 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
 
 /* The dice figure i rolls at j with w, 0 where the rules do not fix them. */
 int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
-/* Fill the fire answer's per-shot fields for i -> j with w. */
-void rules_fire_pair(rules_scenario *sc, int i, int j, const rules_weapon *w, rules_result *out);
+/* Fill the fire answer's per-shot fields for i -> j with w; dj: the figure
+ * whose type, formation and defence stand for the target (j itself, or a
+ * soldier of j's unit when j is its officer). */
+void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out);
 
 /* ---- bonus.c ---- */
 typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;
@@ -480,6 +486,15 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
  * (defender_dice, defender_to_hit) of a fire answer from the group F at
  * the group T; j: the target figure the answer describes. */
 void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out);
+/* Reorders the group g (n figures) so that the figures an attack on it
+ * aims at come first (profile "aim_at": a skirmisher unit's officer and
+ * ensign, a battery's cannon) and returns how many; n where the group's
+ * soldiers have no such figures. */
+int rules_aim_first(const rules_scenario *sc, int *g, int n);
+/* The figure a group's type, formation and colour are read from: f when it
+ * is a soldier (not of the defence roll's not_types), else the group's
+ * first soldier (a unit's officer stands for its soldiers), else f. */
+int rules_soldier_of(const rules_scenario *sc, const int *g, int n, int f);
 /* The dice of a melee (profile "melee") the charge i (of group F) -> j
  * (of group T) starts: dice, to_hit, bonus_dice, defence_dice,
  * defender_dice, defender_to_hit; an error where i's type cannot attack

@@ -124,7 +124,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     const rules_weapon **W = NULL;
     unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
     rules__near *tnear = NULL, *fnear = NULL;
-    double *key = NULL; /* key[a * nt + b]: firer a's distance key to target b, once */
+    double *key = NULL; /* key[a * ns + b]: firer a's distance key to target b, once */
     rules_arc *arc = NULL;
     tt_status st;
     memset(out, 0, sizeof *out);
@@ -144,6 +144,10 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire at itself: name another unit or figure in \"to\"", from);
         goto done;
     }
+    /* the figures fire is aimed at (a skirmisher unit's officer and ensign,
+     * a battery's cannon) first: only those ns are shot at; the defender's
+     * roll counts all nt */
+    int ns = rules_aim_first(sc, T, nt);
     W = calloc((size_t)nF, sizeof *W);
     front = calloc((size_t)nF, 1);
     tnear = malloc((size_t)nt * sizeof *tnear);
@@ -209,8 +213,8 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             /* the nearest target it can fire at: targets in order of
              * distance (picked one by one: the first one usually does) */
             double mine = INFINITY;
-            for (int b = 0; b < nt; b++) {
-                tnear[b].d = key[(size_t)a * nt + b] = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
+            for (int b = 0; b < ns; b++) {
+                tnear[b].d = key[(size_t)a * ns + b] = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
                 tnear[b].k = b;
                 if (tnear[b].d < any_d) {
                     any_d = tnear[b].d;
@@ -218,7 +222,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                     any_t = b;
                 }
             }
-            for (int left = nt; left > 0 && mt < 0; left--) {
+            for (int left = ns; left > 0 && mt < 0; left--) {
                 int m = 0;
                 for (int b = 1; b < left; b++)
                     if (rules__cmp_near(&tnear[b], &tnear[m]) < 0)
@@ -258,13 +262,13 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     /* the targets any of those can fire at, nearest to the firing figures
      * first; each traced from the nearest firers first (the likeliest) */
     int ntn = 0;
-    for (int b = 0; b < nt; b++) {
+    for (int b = 0; b < ns; b++) {
         double d = INFINITY;
         int nf = 0, hit = known[b];
         for (int a = 0; a < nF; a++) {
             if (!can[a])
                 continue;
-            fnear[nf].d = key[(size_t)a * nt + b]; /* a can fire: its keys were taken */
+            fnear[nf].d = key[(size_t)a * ns + b]; /* a can fire: its keys were taken */
             fnear[nf].k = a;
             if (fnear[nf++].d < d)
                 d = fnear[nf - 1].d;
@@ -299,12 +303,13 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 pf = a;
         pt = 0;
     }
-    rules_fire_pair(sc, F[pf], T[pt], W[pf], out);
+    int dj = rules_soldier_of(sc, T, nt, T[pt]); /* the target unit's type, formation, colour: its soldiers' */
+    rules_fire_pair(sc, F[pf], T[pt], dj, W[pf], out);
     out->unit = 1;
     if (best_f < 0)
         out->to_hit = RULES_NULL;
     out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
-    rules_fire_bonus(sc, F, nF, T, nt, T[pt], out);
+    rules_fire_bonus(sc, F, nF, T, nt, dj, out);
     st = TT_OK;
 done:
     if (st != TT_OK) /* nothing half-made is handed back */

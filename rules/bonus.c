@@ -205,7 +205,8 @@ int rules_aim_first(const rules_scenario *sc, int *g, int n)
     return m ? m : n; /* none of them on the table: the unit's figures */
 }
 
-void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out)
+void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, const rules_weapon *w,
+                      int si, int sj, rules_result *out)
 {
     const rules_profile *p = sc->prof;
     out->n_bonus_dice = 0;
@@ -213,6 +214,9 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
     if (!out->has_defence_dice)
         return;
     rules__bonus(sc, F, nF, T, nT, j, 0, out);
+    if (w && w->bonus_within_in > 0 &&
+        rules_figure_within(sc, &sc->figs[si], &sc->figs[sj], rules_fx(w->bonus_within_in)))
+        rules__add(out->bonus_dice, &out->n_bonus_dice, w->bonus_within, "%s within %g\"", w->name, w->bonus_within_in);
     if (out->dice > 0)
         out->dice += rules__sum(out->bonus_dice, out->n_bonus_dice);
     /* the defender's roll: its own dice (a die a soldier, not its officer

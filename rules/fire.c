@@ -216,6 +216,8 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
      * where the ruleset says so, else by the range bracket */
     int fcol = fd->formation >= 0 && pr->form_attacker_colour[fd->formation] >= 0 ? pr->form_attacker_colour[fd->formation]
                                                                                    : fi->colour;
+    if (w->best_colour >= 0 && fcol < w->best_colour) /* rockets: yellow dice at best */
+        fcol = w->best_colour;
     int base = sc->prof->by_target  ? fd->ds
                : sc->prof->ncolours ? sc->prof->colour_to_hit[fcol]
                : br                 ? br->to_hit
@@ -225,9 +227,11 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     out->dice = allowed && w->dice > 0 ? rules_fire_dice(sc, i, j, w) : RULES_NULL;
     out->has_defence_dice = sc->prof->defence_dice[RULES_COVER_NONE] < 0;
     out->n_defence_dice = 0;
-    if (out->has_defence_dice && cv != RULES_COVER_NONE && sc->prof->defence_dice[cv] > 0) {
+    /* the cover's dice, or what the weapon leaves of them (a heavy gun) */
+    int cover_dice = w->has_cover_dice ? w->cover_dice[cv] : sc->prof->defence_dice[cv];
+    if (out->has_defence_dice && cv != RULES_COVER_NONE && cover_dice > 0) {
         rules_modifier *m = &out->defence_dice[out->n_defence_dice++];
-        m->value = sc->prof->defence_dice[cv];
+        m->value = cover_dice;
         snprintf(m->reason, sizeof m->reason, "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
     }
     /* the defender's own bonus dice: by its type (cavalry) and formation (loose) */
@@ -269,7 +273,7 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     if ((st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
     rules_fire_pair(sc, i, j, j, w, out);
-    rules_fire_bonus(sc, &i, 1, &j, 1, j, out);
+    rules_fire_bonus(sc, &i, 1, &j, 1, j, w, i, j, out);
     return TT_OK;
 }
 

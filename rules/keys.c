@@ -54,12 +54,18 @@ static const rules__field rules__deviation_f[] = {{"axes", NULL},  {"off_low", N
                                                   {"distance", NULL}, {"clock", NULL},   {"critical", NULL},
                                                   {"dud", NULL},      {"dud_die", NULL}, {NULL, NULL}};
 static const rules__schema rules__deviation_s = {"deviation", NULL, rules__deviation_f, NULL, 1};
+static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
+static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};
 static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"min_range_in", NULL},
                                                {"indirect_modifier", NULL},
                                                {"dice", NULL},
                                                {"front_ranks", NULL},
                                                {"cannot_move_and_fire", NULL},
+                                               {"cover_dice", &rules__cover_s},
+                                               {"bonus_dice_within", &rules__dice_within_s},
+                                               {"best_colour", NULL},
+                                               {"not_types", NULL},
                                                {"over_friends_min_in", NULL},
                                                {"fires_over_from_hill", NULL},
                                                {"dice_within", &rules__dice_within_s},
@@ -80,8 +86,6 @@ static const rules__schema rules__kind_s = {"terrain", NULL, rules__kind_f, NULL
 static const rules__schema rules__kinds_s = {"terrain", NULL, NULL, &rules__kind_s, 1};
 static const rules__field rules__base_f[] = {{"round_in", NULL}, {"rect_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__base_s = {"base", NULL, rules__base_f, NULL, 1};
-static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
-static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};
 static const rules__schema rules__dd_by_type_s = {"by_type", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__defence_f[] = {{"soft", NULL}, {"hard", NULL}, {"by_type", &rules__dd_by_type_s}, {NULL, NULL}};
 static const rules__schema rules__defence_s = {"defence_dice", NULL, rules__defence_f, NULL, 1};

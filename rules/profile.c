@@ -172,7 +172,10 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
     return TT_OK;
 }
 
-static tt_status rules__weapon_parse(const char *name, const json_t *o, const char *where, rules_weapon *w,
+static int rules__colour_index(const rules_profile *p, const char *name);
+
+static tt_status rules__weapon_parse(const rules_profile *p, const char *name, const json_t *o, const char *where,
+                                     rules_weapon *w,
                                      tt_err *err)
 {
     char at[256];
@@ -222,6 +225,43 @@ static tt_status rules__weapon_parse(const char *name, const json_t *o, const ch
     w->indirect_mod = (int)imod;
     if ((st = rules_json_cite(o, at, &w->src, err)))
         return st;
+    /* the cover dice a defender gets against it, its bonus dice within a
+     * range, the best colour it rolls, the figure types that cannot use it */
+    const json_t *cd = json_object_get(o, "cover_dice"), *bw = json_object_get(o, "bonus_dice_within"),
+                 *nt = rules_json_value(json_object_get(o, "not_types"));
+    const char *bc = NULL;
+    if (cd) {
+        double soft = 0, hard = 0;
+        if (!json_is_object(cd) || (st = rules_json_num(cd, "soft", at, 0, 100, &soft, err)) ||
+            (st = rules_json_num(cd, "hard", at, 0, 100, &hard, err)))
+            return st ? st : tt_err_set(err, TT_ERR_FORMAT, "%s: \"cover_dice\" must be {\"soft\": N, \"hard\": N}", at);
+        w->has_cover_dice = 1;
+        w->cover_dice[RULES_COVER_SOFT] = (int)soft;
+        w->cover_dice[RULES_COVER_HARD] = (int)hard;
+    }
+    if (bw) {
+        double bin = 0, bd = 0;
+        if (!json_is_object(bw) || (st = rules_json_num(bw, "range_in", at, 0, RULES_MAX_IN, &bin, err)) ||
+            (st = rules_json_num(bw, "dice", at, 0, 100, &bd, err)))
+            return st ? st
+                      : tt_err_set(err, TT_ERR_FORMAT, "%s: \"bonus_dice_within\" must be {\"range_in\": R, \"dice\": N}",
+                                   at);
+        w->bonus_within_in = bin;
+        w->bonus_within = (int)bd;
+    }
+    if ((st = rules_json_str(o, "best_colour", at, &bc, err)))
+        return st;
+    w->best_colour = bc ? rules__colour_index(p, bc) : -1;
+    if (bc && w->best_colour < 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"best_colour\" \"%s\" is not one of to_hit.by_colour", at, bc);
+    if (nt && (!json_is_array(nt) || json_array_size(nt) > 2))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list up to 2 figure types", at);
+    for (size_t k = 0; k < json_array_size(nt); k++) {
+        const json_t *e = json_array_get(nt, k);
+        if (!json_is_string(e) || strlen(json_string_value(e)) >= sizeof w->not_types[0])
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list figure types", at);
+        snprintf(w->not_types[w->nnot_types++], sizeof w->not_types[0], "%s", json_string_value(e));
+    }
     const json_t *g = json_object_get(o, "grape");
     if (g) {
         char gat[300];
@@ -859,7 +899,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         p->nweapons++;
-        if ((st = rules__weapon_parse(key, val, where, w, err)))
+        if ((st = rules__weapon_parse(p, key, val, where, w, err)))
             goto fail;
     }
 

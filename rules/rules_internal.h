@@ -118,6 +118,13 @@ typedef struct rules_weapon {
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
     int dice_within;
     int cannot_move_and_fire; /* not allowed to fire after moving (query "moved") */
+    int has_cover_dice;       /* the defender's cover dice against it are cover_dice[cover] */
+    int cover_dice[3];
+    double bonus_within_in;   /* > 0: a unit firing within this distance adds bonus_within dice */
+    int bonus_within;
+    int best_colour;          /* its fire is rolled at this colour (index) at best, -1: any */
+    char not_types[2][24];    /* figure types that cannot use it */
+    int nnot_types;
     double over_friends_min_in; /* > 0: fires over friends of other units only this far in front or more */
     rules_deviation dev;
     char *src;             /* the rulebook line the weapon's numbers come from, "house: ..." or NULL */
@@ -484,8 +491,10 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
 /* The attacker's bonus dice (bonus_dice, added to a known `dice`), the
  * defender's high ground (defence_dice) and the defender's own roll
  * (defender_dice, defender_to_hit) of a fire answer from the group F at
- * the group T; j: the target figure the answer describes. */
-void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, rules_result *out);
+ * the group T; j: the target figure the answer describes; w, si -> sj:
+ * the nearest shot's weapon and figures (a weapon's bonus within a range). */
+void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, const rules_weapon *w,
+                      int si, int sj, rules_result *out);
 /* Reorders the group g (n figures) so that the figures an attack on it
  * aims at come first (profile "aim_at": a skirmisher unit's officer and
  * ensign, a battery's cannon) and returns how many; n where the group's

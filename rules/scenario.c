@@ -287,6 +287,10 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
             return tt_err_set(err, TT_ERR_UNKNOWN, "%s: weapon \"%s\" is not in ruleset %s (known: %s)", at, weapon,
                               sc->prof->name, names);
         }
+        for (int k = 0; k < f->weapon->nnot_types; k++)
+            if (!strcmp(f->weapon->not_types[k], f->type))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: a \"%s\" cannot use weapon \"%s\" in ruleset %s", at,
+                                  f->type, weapon, sc->prof->name);
     }
     const char *colour = NULL;
     if ((st = rules_json_str(o, "colour", at, &colour, err)))

@@ -309,7 +309,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     if (best_f < 0)
         out->to_hit = RULES_NULL;
     out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
-    rules_fire_bonus(sc, F, nF, T, nt, dj, out);
+    rules_fire_bonus(sc, F, nF, T, nt, dj, W[pf], F[pf], T[pt], out);
     st = TT_OK;
 done:
     if (st != TT_OK) /* nothing half-made is handed back */

@@ -250,6 +250,10 @@ static void test_scenario_errors(void **state)
     expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"quality\":\"guard\"}]}",
                       TT_ERR_FORMAT, "quality \"guard\" must be one of elite, regular, militia");
+    /* horse artillery cannot use heavy guns (L765) */
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"type\":\"horse-artillery\",\"weapon\":\"heavy-gun\"}]}",
+                      TT_ERR_FORMAT, "a \"horse-artillery\" cannot use weapon \"heavy-gun\" in ruleset all-the-kings-men");
     /* a mob is a formation of the rulesets that have one */
     expect_load_error("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"mob\"}]}",
@@ -1637,6 +1641,10 @@ static void test_atkm_profile_errors(void **state)
     expect_atkm_profile_error("terrain_effects", "forward_arc_deg", "270", "\"forward_arc_deg\" is 270");
     expect_atkm_profile_error("terrain.road", "movement", "\"highway\"", "must be open, road, uphill, difficult");
     expect_atkm_profile_error("", "options", "[\"enfilade\"]", "\"options\" must map each optional rule's name");
+    expect_atkm_profile_error("weapons.rockets", "best_colour", "\"blue\"", "\"best_colour\" \"blue\" is not one of to_hit.by_colour");
+    expect_atkm_profile_error("weapons.heavy-gun", "cover_dice", "[2]", "\"cover_dice\" must be {\"soft\": N, \"hard\": N}");
+    expect_atkm_profile_error("weapons.heavy-gun", "bonus_dice_within", "4", "\"bonus_dice_within\" must be {\"range_in\": R");
+    expect_atkm_profile_error("weapons.heavy-gun", "not_types", "[\"a\",\"b\",\"c\"]", "\"not_types\" must list up to 2");
 }
 
 /* All the King's Men moves against the plain geometry: a move more than

@@ -174,6 +174,22 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
 
 static int rules__colour_index(const rules_profile *p, const char *name);
 
+/* A list of up to max figure types (v: a JSON array, or NULL) into
+ * out[*n...]: "WHAT must list up to MAX figure types". */
+static tt_status rules__type_list(const json_t *v, const char *at, const char *what, int max, char (*out)[24], int *n,
+                                  tt_err *err)
+{
+    if (v && (!json_is_array(v) || json_array_size(v) > (size_t)max || json_array_size(v) < 1))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must list up to %d figure types", at, what, max);
+    for (size_t k = 0; k < json_array_size(v); k++) {
+        const json_t *e = json_array_get(v, k);
+        if (!json_is_string(e) || strlen(json_string_value(e)) >= 24)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must list up to %d figure types", at, what, max);
+        snprintf(out[(*n)++], 24, "%s", json_string_value(e));
+    }
+    return TT_OK;
+}
+
 static tt_status rules__weapon_parse(const rules_profile *p, const char *name, const json_t *o, const char *where,
                                      rules_weapon *w,
                                      tt_err *err)
@@ -254,14 +270,8 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
     w->best_colour = bc ? rules__colour_index(p, bc) : -1;
     if (bc && w->best_colour < 0)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"best_colour\" \"%s\" is not one of to_hit.by_colour", at, bc);
-    if (nt && (!json_is_array(nt) || json_array_size(nt) > 2))
-        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list up to 2 figure types", at);
-    for (size_t k = 0; k < json_array_size(nt); k++) {
-        const json_t *e = json_array_get(nt, k);
-        if (!json_is_string(e) || strlen(json_string_value(e)) >= sizeof w->not_types[0])
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list figure types", at);
-        snprintf(w->not_types[w->nnot_types++], sizeof w->not_types[0], "%s", json_string_value(e));
-    }
+    if ((st = rules__type_list(nt, at, "not_types", 2, w->not_types, &w->nnot_types, err)))
+        return st;
     const json_t *g = json_object_get(o, "grape");
     if (g) {
         char gat[300];
@@ -520,16 +530,9 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
             return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"dice\": N, \"not_types\": [...]}", at);
         if ((st = rules_json_num(dr, "dice", at, 0, 100, &dice, err)))
             return st;
-        const json_t *nt = rules_json_value(json_object_get(dr, "not_types"));
-        if (nt && (!json_is_array(nt) || json_array_size(nt) > 6))
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list up to 6 figure types", at);
-        for (size_t k = 0; k < json_array_size(nt); k++) {
-            const json_t *e = json_array_get(nt, k);
-            if (!json_is_string(e) || strlen(json_string_value(e)) >= sizeof p->defence_roll_not[0])
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"not_types\" must list figure types (names)", at);
-            snprintf(p->defence_roll_not[p->ndefence_roll_not++], sizeof p->defence_roll_not[0], "%s",
-                     json_string_value(e));
-        }
+        if ((st = rules__type_list(rules_json_value(json_object_get(dr, "not_types")), at, "not_types", 6,
+                                   p->defence_roll_not, &p->ndefence_roll_not, err)))
+            return st;
         p->has_defence_roll = 1;
         p->defence_roll_dice = (int)dice;
     }
@@ -553,18 +556,13 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
         const json_t *v = rules_json_value(val);
         if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
             continue;
-        if (p->naim >= 4 || strlen(key) >= sizeof p->aim_type[0] || !json_is_array(v) || json_array_size(v) < 1 ||
-            json_array_size(v) > 3)
+        if (p->naim >= 4 || strlen(key) >= sizeof p->aim_type[0] || !json_is_array(v))
             return tt_err_set(err, TT_ERR_FORMAT, "%s: \"aim_at\" maps up to 4 figure types to a list of 1 to 3 types "
                                                   "(the figures an attack on such a unit aims at)",
                               where);
-        for (size_t k = 0; k < json_array_size(v); k++) {
-            const json_t *e = json_array_get(v, k);
-            if (!json_is_string(e) || strlen(json_string_value(e)) >= sizeof p->aim_at[0][0])
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"aim_at\" \"%s\" must list figure types", where, key);
-            snprintf(p->aim_at[p->naim][k], sizeof p->aim_at[0][0], "%s", json_string_value(e));
-        }
-        p->naim_at[p->naim] = (int)json_array_size(v);
+        snprintf(at, sizeof at, "%s: aim_at", where);
+        if ((st = rules__type_list(v, at, key, 3, p->aim_at[p->naim], &p->naim_at[p->naim], err)))
+            return st;
         snprintf(p->aim_type[p->naim++], sizeof p->aim_type[0], "%s", key);
     }
     return rules__melee_parse(p, json_object_get(j, "melee"), where, err);

@@ -1645,6 +1645,7 @@ static void test_atkm_profile_errors(void **state)
     expect_atkm_profile_error("weapons.heavy-gun", "cover_dice", "[2]", "\"cover_dice\" must be {\"soft\": N, \"hard\": N}");
     expect_atkm_profile_error("weapons.heavy-gun", "bonus_dice_within", "4", "\"bonus_dice_within\" must be {\"range_in\": R");
     expect_atkm_profile_error("weapons.heavy-gun", "not_types", "[\"a\",\"b\",\"c\"]", "\"not_types\" must list up to 2");
+    expect_atkm_profile_error("aim_at", "skirmisher", "[]", "aim_at: \"skirmisher\" must list up to 3 figure types");
 }
 
 /* All the King's Men moves against the plain geometry: a move more than

@@ -329,6 +329,9 @@ struct rules_scenario {
     size_t ntags;
     int *deep;               /* pieces whose LOS limit is a depth */
     size_t ndeep;
+    double *xing;            /* where edges of two sight-blocking pieces cross (x, y fixed-point units) */
+    int *xing_pc;            /* ... and those two pieces and edges: piece, edge, piece, edge */
+    size_t nxing;
     struct rules_grid *grid; /* LOS-blocking terrain edges */
     rules_pbox *pbox;        /* piece bounding boxes, compact */
     int *piece_cand;         /* scratch, one per piece */

@@ -373,6 +373,48 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
     return TT_OK;
 }
 
+/* Where edges of two pieces that block sight cross (the terrain does not
+ * move: found once): the visible area's outline turns there from one
+ * piece's edge to the other's. */
+static tt_status rules__crossings(rules_scenario *sc, tt_err *err)
+{
+    size_t cap = 0;
+    for (size_t a = 0; a < sc->npieces; a++)
+        for (size_t b = a + 1; b < sc->npieces; b++) {
+            const rules_piece *pa = &sc->pieces[a], *pb = &sc->pieces[b];
+            if (!pa->p.blocks_los || !pb->p.blocks_los || pa->hi.x < pb->lo.x || pb->hi.x < pa->lo.x ||
+                pa->hi.y < pb->lo.y || pb->hi.y < pa->lo.y)
+                continue;
+            int na = pa->closed ? pa->n : pa->n - 1, nb = pb->closed ? pb->n : pb->n - 1;
+            for (int i = 0; i < na; i++)
+                for (int j = 0; j < nb; j++) {
+                    rules_pt p = pa->v[i], q = pa->v[(i + 1) % pa->n], r = pb->v[j], t = pb->v[(j + 1) % pb->n];
+                    if (!rules_geom_cross_proper(p, q, r, t))
+                        continue;
+                    if (sc->nxing == cap) {
+                        size_t nc = cap ? cap * 2 : 16;
+                        double *nx = realloc(sc->xing, nc * 2 * sizeof *nx);
+                        if (nx)
+                            sc->xing = nx;
+                        int *np = nx ? realloc(sc->xing_pc, nc * 4 * sizeof *np) : NULL;
+                        if (!np)
+                            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+                        sc->xing_pc = np;
+                        cap = nc;
+                    }
+                    double ex = (double)(q.x - p.x), ey = (double)(q.y - p.y), fx = (double)(t.x - r.x),
+                           fy = (double)(t.y - r.y);
+                    double u = ((double)(r.x - p.x) * fy - (double)(r.y - p.y) * fx) / (ex * fy - ey * fx);
+                    sc->xing[2 * sc->nxing] = (double)p.x + u * ex;
+                    sc->xing[2 * sc->nxing + 1] = (double)p.y + u * ey;
+                    int *x = &sc->xing_pc[4 * sc->nxing];
+                    x[0] = (int)a, x[1] = i, x[2] = (int)b, x[3] = j;
+                    sc->nxing++;
+                }
+        }
+    return TT_OK;
+}
+
 static tt_status rules__load_profile(rules_scenario *sc, const json_t *root, const char *where,
                                      const char *base_dir, const char *const *data_dirs, tt_err *err)
 {
@@ -582,6 +624,8 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the terrain grid");
         goto fail;
     }
+    if ((st = rules__crossings(sc, err)))
+        goto fail;
     json_decref(seen_pieces);
     json_decref(seen_figs);
     *out = sc;
@@ -648,6 +692,8 @@ void rules_scenario_destroy(rules_scenario *sc)
     free(sc->pieces);
     free(sc->piece_mark);
     free(sc->deep);
+    free(sc->xing);
+    free(sc->xing_pc);
     free(sc->pbox);
     free(sc->piece_cand);
     free(sc->fg_start);

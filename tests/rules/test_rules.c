@@ -630,6 +630,151 @@ static void test_visibility_trees_woods(void **state)
     }
 }
 
+/* The sight inside a wood in the visible area (Thin Red Line, L232): from
+ * inside a wood that covers the table's middle a stand facing along x sees
+ * a half disc of 5in (12.5 pi); from 2in inside its edge, the part of that
+ * half disc inside the wood (less the cap beyond the edge, 25 acos(0.4) -
+ * 2 sqrt 21) and, past the edge, the wedge of rays that leave the wood
+ * within 5in (cos = 0.4) out to the table's edge 8in on (48 sqrt 21); a
+ * wood that only limits the depth (no hiding: "hides_inside": false), 10in
+ * thick, seen from 10in before it: all up to it (480) and into it as far
+ * as 5in of the line lies inside it (integrated here along y). */
+static void test_visibility_depth(void **state)
+{
+    (void)state;
+    const char *fmt = "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":48},\"terrain\":["
+                      "{\"id\":\"w\",\"kind\":\"woods\"%s,\"polygon\":[[%g,-1],[%g,-1],[%g,49],[%g,49]]}],"
+                      "\"figures\":[{\"id\":\"a\",\"x\":%g,\"y\":24,\"facing_deg\":0}]}";
+    double strip = 0; /* the depth-only wood: 30 <= x <= 40, viewer at (20, 24) */
+    for (int k = 0; k < 48000; k++) {
+        double y = (k + 0.5) / 1000, lo = 30, hi = 40;
+        for (int it = 0; it < 60; it++) { /* where 5in of the line lies inside: (x - 30) r / (x - 20) = 5 */
+            double x = (lo + hi) / 2;
+            if ((x - 30) * hypot(x - 20, y - 24) / (x - 20) <= 5)
+                lo = x;
+            else
+                hi = x;
+        }
+        strip += (lo - 30) / 1000;
+    }
+    const struct {
+        const char *over;
+        double x0, x1, ax, area;
+    } cases[] = {
+        {"", 10, 40, 25, 12.5 * M_PI},
+        {"", 10, 40, 38, 12.5 * M_PI - 25 * acos(0.4) + 2 * sqrt(21) + 48 * sqrt(21)},
+        {",\"hides_inside\":false", 30, 40, 20, 480 + strip},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char text[600];
+        snprintf(text, sizeof text, fmt, cases[c].over, cases[c].x0, cases[c].x1, cases[c].x1, cases[c].x0, cases[c].ax);
+        check_vis_area(text, "a", cases[c].area, c == 0 ? "in the wood" : c == 1 ? "near its edge" : "depth only");
+    }
+}
+
+static double pt_seg(double px, double py, double ax, double ay, double bx, double by);
+
+/* Distance from (x, y) to the boundary of a result's polygon, and whether
+ * it lies inside (crossings). */
+static double poly_edge_dist(const rules_result *r, double x, double y, int *inside)
+{
+    double best = 1e9;
+    int in = 0;
+    for (size_t i = 0, j = r->n_polygon - 1; i < r->n_polygon; j = i++) {
+        rules_point a = r->polygon[j], b = r->polygon[i];
+        if ((a.y > y) != (b.y > y) && x < a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y))
+            in = !in;
+        best = fmin(best, pt_seg(x, y, a.x, a.y, b.x, b.y));
+    }
+    *inside = in;
+    return best;
+}
+
+/* The visible area against the los query on Thin Red Line tables of woods
+ * (hiding, and some only limiting the depth), buildings and hedges, seen
+ * from inside woods and from outside: a point inside the area (more than
+ * 0.01in from its edge) is in sight of the viewer (a small stand put there,
+ * the los query), a point outside it is not (points in buildings, where
+ * a figure would stand inside the piece, are left out); and the fast
+ * polygon is the reference's, corner for corner. */
+static void test_property_visibility_los(void **state)
+{
+    (void)state;
+    int seen = 0, unseen = 0;
+    for (int t = 0; t < 4; t++) {
+        size_t cap = 1 << 16, n = 0;
+        double bld[6][4];
+        char *s = malloc(cap);
+        assert_non_null(s);
+#define OUT(...) (n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":36},\"terrain\":[");
+        double wx[4], wy[4];
+        for (int k = 0; k < 4; k++) {
+            /* general position: pieces sharing a corner are not drawn here */
+            double x = rndu(4, 38), y = rndu(4, 26), w = rndu(6, 12), h = rndu(6, 10);
+            wx[k] = x + w / 3, wy[k] = y + h / 3;
+            if (k % 2) /* a triangle: its corners hide rays from outside, not from inside */
+                OUT("%s{\"id\":\"w%d\",\"kind\":\"woods\",\"polygon\":[[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f]]}", k ? "," : "", k, x, y,
+                    x + w, y, x, y + h);
+            else
+                OUT("%s{\"id\":\"w%d\",\"kind\":\"woods\"%s,\"polygon\":[[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f]]}", k ? "," : "",
+                    k, k == 2 ? ",\"hides_inside\":false" : "", x, y, x + w, y, x + w, y + h, x, y + h);
+        }
+        for (int k = 0; k < 6; k++) {
+            bld[k][0] = rndu(2, 44), bld[k][1] = rndu(2, 32);
+            bld[k][2] = bld[k][0] + rndu(0.5, 2), bld[k][3] = bld[k][1] + rndu(0.5, 2);
+            OUT(",{\"id\":\"b%d\",\"kind\":\"building\",\"polygon\":[[%.4f,%.4f],[%.4f,%.4f],[%.4f,%.4f],[%.4f,%.4f]]}", k, bld[k][0],
+                bld[k][1], bld[k][2], bld[k][1], bld[k][2], bld[k][3], bld[k][0], bld[k][3]);
+        }
+        for (int k = 0; k < 2; k++) {
+            double x = rndu(4, 44), y = rndu(4, 32);
+            OUT(",{\"id\":\"h%d\",\"kind\":\"hedge\",\"line\":[[%.3f,%.3f],[%.3f,%.3f]]}", k, x, y, x + rndu(-6, 6),
+                y + rndu(-6, 6));
+        }
+        OUT("],\"figures\":[{\"id\":\"probe\",\"side\":\"s\",\"x\":1,\"y\":1,\"base\":{\"round_in\":0.02}}");
+        for (int k = 0; k < 6; k++) /* viewers: in each wood, and two in the open */
+            OUT(",{\"id\":\"v%d\",\"side\":\"s\",\"x\":%.3f,\"y\":%.3f,\"facing_deg\":%.1f}", k,
+                k < 4 ? wx[k] : rndu(1, 47), k < 4 ? wy[k] : rndu(1, 35), rndu(-180, 180));
+        OUT("]}");
+#undef OUT
+        rules_scenario *sc = load_ok(s);
+        for (int k = 0; k < 6; k++) {
+            char id[8];
+            snprintf(id, sizeof id, "v%d", k);
+            rules_result r, ref, los;
+            tt_err err = {0};
+            assert_int_equal(rules_visibility(sc, id, &r, &err), TT_OK);
+            assert_int_equal(rules_visibility_reference(sc, id, &ref, &err), TT_OK);
+            assert_int_equal(r.n_polygon, ref.n_polygon);
+            for (size_t c = 0; c < r.n_polygon; c++)
+                if (r.polygon[c].x != ref.polygon[c].x || r.polygon[c].y != ref.polygon[c].y)
+                    fail_msg("table %d, %s: corner %zu differs from the reference", t, id, c);
+            for (int q = 0; q < 400; q++) {
+                double x = rndu(0.05, 47.95), y = rndu(0.05, 35.95);
+                int inb = 0, in;
+                for (int b = 0; b < 6; b++)
+                    inb |= x > bld[b][0] - 0.02 && x < bld[b][2] + 0.02 && y > bld[b][1] - 0.02 && y < bld[b][3] + 0.02;
+                if (inb || poly_edge_dist(&r, x, y, &in) < 0.01)
+                    continue;
+                assert_int_equal(rules_scenario_place(sc, "probe", x, y, 0, &err), TT_OK);
+                assert_int_equal(rules_los(sc, id, "probe", &los, &err), TT_OK);
+                if (los.visible != in)
+                    fail_msg("table %d, %s: (%.4f, %.4f) is %s the visible area, but los says %s", t, id, x, y,
+                             in ? "inside" : "outside", los.visible ? "visible" : "not visible");
+                seen += in;
+                unseen += !in;
+                rules_result_free(&los);
+            }
+            rules_result_free(&r);
+            rules_result_free(&ref);
+        }
+        rules_scenario_destroy(sc);
+        free(s);
+    }
+    assert_true(seen > 1000);
+    assert_true(unseen > 1000);
+}
+
 /* The visibility polygon (blockers of earlier rays tried first, rays that
  * stop at the first hit) is the same, corner for corner, as the plain ray
  * cast to every corner, on random tables in general position, on a 1/2"
@@ -1869,6 +2014,8 @@ int main(void)
         cmocka_unit_test(test_visibility_sight_arc),
         cmocka_unit_test(test_visibility_heights),
         cmocka_unit_test(test_visibility_trees_woods),
+        cmocka_unit_test(test_visibility_depth),
+        cmocka_unit_test(test_property_visibility_los),
         cmocka_unit_test(test_visibility_nothing_visible),
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_hidden_reference),

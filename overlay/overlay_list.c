@@ -1,39 +1,33 @@
 /* overlay_list.c - the list of primitives and the palette. */
 #include "overlay_internal.h"
+#include "tt_palette.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Okabe & Ito (2008), "Color Universal Design": distinguishable with every
- * common colour-vision deficiency.  Blue (0,114,178) is left out: too dark
- * to read as projected light on green or brown felt. */
-static const struct {
-    const char *name;
-    unsigned char r, g, b;
-} overlay__palette[OVERLAY_ROLE_COUNT] = {
-    [OVERLAY_ROLE_NEUTRAL] = {"neutral", 255, 255, 255}, [OVERLAY_ROLE_CLEAR] = {"clear", 86, 180, 233},
-    [OVERLAY_ROLE_BLOCKED] = {"blocked", 213, 94, 0},    [OVERLAY_ROLE_SHORT] = {"short", 0, 158, 115},
-    [OVERLAY_ROLE_MEDIUM] = {"medium", 240, 228, 66},    [OVERLAY_ROLE_LONG] = {"long", 230, 159, 0},
-    [OVERLAY_ROLE_ARC] = {"arc", 230, 159, 0},           [OVERLAY_ROLE_BLAST] = {"blast", 213, 94, 0},
-    [OVERLAY_ROLE_BALL] = {"ball", 240, 228, 66},        [OVERLAY_ROLE_COMMAND] = {"command", 204, 121, 167},
-    [OVERLAY_ROLE_TARGET] = {"target", 240, 228, 66},
+/* The roles' names, in the order of overlay_role; their colours are the
+ * shared palette's (tt_palette.h). */
+static const char *const overlay__role_names[OVERLAY_ROLE_COUNT] = {
+    [OVERLAY_ROLE_NEUTRAL] = "neutral", [OVERLAY_ROLE_CLEAR] = "clear",   [OVERLAY_ROLE_BLOCKED] = "blocked",
+    [OVERLAY_ROLE_SHORT] = "short",     [OVERLAY_ROLE_MEDIUM] = "medium", [OVERLAY_ROLE_LONG] = "long",
+    [OVERLAY_ROLE_ARC] = "arc",         [OVERLAY_ROLE_BLAST] = "blast",   [OVERLAY_ROLE_BALL] = "ball",
+    [OVERLAY_ROLE_COMMAND] = "command", [OVERLAY_ROLE_TARGET] = "target",
 };
 
 void overlay_role_rgb(overlay_role role, double rgb[3])
 {
-    if ((int)role < 0 || role >= OVERLAY_ROLE_COUNT)
-        role = OVERLAY_ROLE_NEUTRAL;
-    rgb[0] = overlay__palette[role].r / 255.0;
-    rgb[1] = overlay__palette[role].g / 255.0;
-    rgb[2] = overlay__palette[role].b / 255.0;
+    const tt_palette_entry *e = tt_palette_role(overlay_role_name(role));
+    rgb[0] = e->r / 255.0;
+    rgb[1] = e->g / 255.0;
+    rgb[2] = e->b / 255.0;
 }
 
 const char *overlay_role_name(overlay_role role)
 {
     if ((int)role < 0 || role >= OVERLAY_ROLE_COUNT)
         return "?";
-    return overlay__palette[role].name;
+    return overlay__role_names[role];
 }
 
 overlay_style overlay_style_line(overlay_role role, double width_in)

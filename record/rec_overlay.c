@@ -4,20 +4,31 @@
  * wins; otherwise it is rebuilt from the query and where the figures stood
  * when it was asked (e.g. a grape sector on the gun's facing). */
 #include "rec_internal.h"
+#include "tt_palette.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define C_YES "#2ecc71"
-#define C_NO "#e74c3c"
-#define C_GRAPE "#ff9800"
-#define C_BLAST "#ff5722"
-#define C_BALL "#6d4c41"
-#define C_COMMAND "#3498db"
-#define C_VIS "#f1c40f"
-#define C_HIT "#ff9800"
-#define C_NEUTRAL "#9e9e9e"
+/* the answers' colours: the projector's roles (tt_palette.h) */
+#define C_YES (tt_palette_role("clear")->hex)
+#define C_NO (tt_palette_role("blocked")->hex)
+#define C_GRAPE (tt_palette_role("arc")->hex)
+#define C_BLAST (tt_palette_role("blast")->hex)
+#define C_BALL (tt_palette_role("ball")->hex)
+#define C_COMMAND (tt_palette_role("command")->hex)
+#define C_VIS (tt_palette_role("clear")->hex)
+#define C_HIT (tt_palette_role("target")->hex)
+#define C_NEUTRAL (tt_palette_role("neutral")->hex)
+
+/* A shot's colour: its range band where it can be made, else blocked. */
+static const char *rec__bracket_colour(const json_t *bracket, int can_fire)
+{
+    const char *b = json_string_value(bracket);
+    if (!can_fire || !b || (strcmp(b, "short") && strcmp(b, "medium") && strcmp(b, "long")))
+        return C_NO;
+    return tt_palette_role(b)->hex;
+}
 
 typedef struct rec__where {
     double x, y, facing;
@@ -186,7 +197,9 @@ static int rec__unit_fire(json_t *arr, const rec_game *g, const json_t *a, long 
     json_array_foreach(json_object_get(a, "shots"), i, shot) {
         rec__where sf = rec__locate(g, json_object_get(shot, "from"), t);
         rec__where st = rec__locate(g, json_object_get(shot, "to"), t);
-        if (sf.ok && st.ok && rec__line(arr, sf.x, sf.y, st.x, st.y, C_YES, i ? NULL : text) != 0)
+        if (sf.ok && st.ok &&
+            rec__line(arr, sf.x, sf.y, st.x, st.y, rec__bracket_colour(json_object_get(shot, "bracket"), 1),
+                      i ? NULL : text) != 0)
             return -1;
     }
     return rec__rings(arr, g, json_object_get(a, "targets"), C_HIT);
@@ -209,19 +222,24 @@ static int rec__build(json_t *arr, const rec_game *g, const char *kind, const js
             l[0] = from.x, l[1] = from.y, l[2] = to.x, l[3] = to.y;
         }
         const json_t *vis = json_object_get(a, "visible");
-        const char *colour = json_is_boolean(vis) ? (json_is_true(vis) ? C_YES : C_NO) : C_COMMAND;
+        const char *colour = !strcmp(kind, "fire")
+                                 ? rec__bracket_colour(json_object_get(a, "bracket"),
+                                                       json_is_integer(json_object_get(a, "to_hit")))
+                             : json_is_boolean(vis) ? (json_is_true(vis) ? C_YES : C_NO)
+                                                    : C_NEUTRAL;
         const char *blocked = json_string_value(json_object_get(a, "blocked_by"));
         if (!strcmp(kind, "fire")) {
             const json_t *th = json_object_get(a, "to_hit");
             char hit[16] = "no shot";
             if (json_is_integer(th))
                 snprintf(hit, sizeof hit, "%d+", (int)json_integer_value(th));
+            const char *cover = json_string_value(json_object_get(a, "cover"));
+            if (cover && !strcmp(cover, "none"))
+                cover = NULL;
             snprintf(text, sizeof text, "%.1f\" %s, %s cover, %s", rec__num(a, "distance_in", 0),
                      json_string_value(json_object_get(a, "bracket")) ? json_string_value(json_object_get(a, "bracket"))
                                                                        : "?",
-                     json_string_value(json_object_get(a, "cover")) ? json_string_value(json_object_get(a, "cover"))
-                                                                     : "no",
-                     hit);
+                     cover ? cover : "no", hit);
         } else if (!strcmp(kind, "aspect")) {
             snprintf(text, sizeof text, "%s", json_string_value(json_object_get(a, "aspect"))
                                                   ? json_string_value(json_object_get(a, "aspect"))
@@ -241,7 +259,7 @@ static int rec__build(json_t *arr, const rec_game *g, const char *kind, const js
             return 0;
         double ix = json_number_value(json_array_get(imp, 0)), iy = json_number_value(json_array_get(imp, 1));
         double r = rec__num(a, "radius_in", 0);
-        if (from.ok && rec__line(arr, from.x, from.y, at.x, at.y, C_NEUTRAL, NULL) != 0)
+        if (from.ok && rec__line(arr, from.x, from.y, at.x, at.y, C_YES, NULL) != 0)
             return -1;
         if (json_is_false(json_object_get(a, "went_off")))
             snprintf(text, sizeof text, "%.1f\" off, no blast", hypot(ix - at.x, iy - at.y));

@@ -155,56 +155,6 @@
     }
   }
 
-  /* ---- answers in words ---- */
-  function words(q, a) {
-    if (a.error) return {big: 'Cannot answer', small: a.error, bad: true};
-    var range = a.bracket ? a.bracket + ' range' : '';
-    var cover = a.cover && a.cover !== 'none' ? a.cover + ' cover' : 'no cover';
-    var mods = (a.modifiers || []).map(function (m) { return m.reason; });
-    switch (q.q) {
-    case 'fire':
-      if (a.to_hit === null || a.to_hit === undefined)
-        return {big: a.visible === false ? 'No line of sight' : 'No shot', bad: true,
-                small: [a.distance_in + '"', range].filter(Boolean).join(', ')};
-      return {big: a.to_hit + '+ to hit' + (a.die && a.die !== 'd6' ? ' on a ' + a.die : '') +
-                   (a.dice ? ', ' + a.dice + ' dice' : ''),
-              small: [range, cover].concat(mods).concat([a.distance_in + '"']).filter(Boolean).join(', ')};
-    case 'los':
-      return a.visible ? {big: 'Can see'} : {big: 'Blocked' + (a.blocked_by ? ' by ' + a.blocked_by : ''), bad: true};
-    case 'aspect':
-      return {big: a.aspect ? a.aspect.charAt(0).toUpperCase() + a.aspect.slice(1) : '?'};
-    case 'move':
-      if (a.allowed_in !== null && a.allowed_in !== undefined)
-        return {big: a.ok ? 'Can move there' : 'Too far', bad: !a.ok,
-                small: a.distance_in + '" of ' + a.allowed_in + '"'};
-      return {big: a.distance_in + '"', small: a.allowed_range_in ? 'a roll allows ' + a.allowed_range_in[0] +
-                                                                       ' to ' + a.allowed_range_in[1] + '"' : ''};
-    case 'grape':
-    case 'ball':
-      return {big: (a.targets || a.hit || []).length + ' in the way',
-              small: (a.targets || a.hit || []).join(', ') || 'nobody'};
-    case 'blast':
-      return {big: (a.hit || []).length + ' hit', small: (a.hit || []).join(', ') || 'nobody'};
-    case 'command':
-      return {big: 'In command', small: (a.units || []).join(', ') || 'nobody'};
-    case 'charge':
-      if (a.allowed_range_in)
-        return {big: a.distance_in + '" to contact', small: 'a charge moves ' + a.allowed_range_in[0] + ' to ' +
-                                                             a.allowed_range_in[1] + '" on the roll' +
-                                                             ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
-      if (a.allowed_in === null || a.allowed_in === undefined)
-        return {big: 'Cannot charge', bad: true, small: a.rule || ''};
-      return {big: a.ok ? 'Charge reaches ' + a.target : 'Charge falls short', bad: !a.ok,
-              small: a.distance_in + '" of ' + a.allowed_in + '"' +
-                     ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
-    case 'deviate':
-      if (a.went_off === false) return {big: 'A dud: no blast', small: 'lands at (' + a.impact.join(', ') + ')'};
-      return {big: (a.hit || []).length + ' hit', small: 'lands at (' + a.impact.join(', ') + '): ' +
-                                                          ((a.hit || []).join(', ') || 'nobody')};
-    default:
-      return {big: q.q, small: JSON.stringify(a)};
-    }
-  }
   function questionText(q) {
     var s = q.q + (q.from ? ' ' + q.from : '');
     if (typeof q.to === 'string') s += ' \u2192 ' + q.to;
@@ -220,12 +170,13 @@
     var box = $('cards');
     box.textContent = '';
     state.shown.slice().reverse().forEach(function (s) {
-      var w = words(s.query, s.answer || {});
+      var w = TTDraw.words(s.query, s.answer || {});
       var c = node('div', 'card' + (w.bad ? ' blocked' : ''), box);
       c.setAttribute('data-qid', s.qid);
       node('div', 'big', c, w.big);
       if (w.small) node('div', 'small', c, w.small);
       node('div', 'q', c, questionText(s.query));
+      if (w.rule) node('div', 'rule', c, w.rule);
       var x = node('button', '', c, '\u2715');
       x.type = 'button';
       x.setAttribute('aria-label', 'dismiss');

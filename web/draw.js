@@ -14,7 +14,8 @@ var TTDraw = (function () {
   var SIDES = ['#c0392b', '#2e6fd8', '#e6a817', '#27ae60', '#8e44ad', '#16a085', '#d35400', '#7f8c8d'];
   /* answer colours: colour-blind-safe, as on the felt */
   var ROLE = {clear: '#56b4e9', blocked: '#d55e00', short: '#009e73', medium: '#f0e442', long: '#e69f00',
-              arc: '#e69f00', blast: '#d55e00', command: '#cc79a7', target: '#f0e442', neutral: '#ffffff'};
+              arc: '#e69f00', blast: '#d55e00', ball: '#f0e442', command: '#cc79a7', target: '#f0e442',
+              neutral: '#ffffff'};
   var STATE_OPACITY = [1, 0.6, 0.25]; /* seen, occluded (hidden by a hand), lost */
 
   function el(name, attrs, parent) {
@@ -175,6 +176,65 @@ var TTDraw = (function () {
     });
   }
 
+  /* An answer in words, for a card or a list: {big, small, bad, rule}
+   * (rule: where in the rulebook it comes from, or "house: ..."). */
+  function words(q, a) {
+    var w = words1(q, a);
+    if (a.rule && !a.error) w.rule = a.rule;
+    return w;
+  }
+  function words1(q, a) {
+    if (a.error) return {big: 'Cannot answer', small: a.error, bad: true};
+    var range = a.bracket ? a.bracket + ' range' : '';
+    var cover = a.cover && a.cover !== 'none' ? a.cover + ' cover' : 'no cover';
+    var mods = (a.modifiers || []).map(function (m) { return m.reason; });
+    switch (q.q) {
+    case 'fire':
+      if (a.to_hit === null || a.to_hit === undefined)
+        return {big: a.visible === false ? 'No line of sight' : 'No shot', bad: true,
+                small: [a.distance_in + '"', range].filter(Boolean).join(', ')};
+      var bonus = (a.bonus_dice || []).map(function (b) { return '+' + b.value + ' dice: ' + b.reason; });
+      var against = a.defender_dice !== null && a.defender_dice !== undefined
+                        ? ['defender rolls ' + a.defender_dice + ' dice at ' + a.defender_to_hit + '+'] : [];
+      return {big: a.to_hit + '+ to hit' + (a.die && a.die !== 'd6' ? ' on a ' + a.die : '') +
+                   (a.dice ? ', ' + a.dice + ' dice' : ''),
+              small: [range, cover].concat(mods, bonus, against, [a.distance_in + '"']).filter(Boolean).join(', ')};
+    case 'los':
+      return a.visible ? {big: 'Can see'} : {big: 'Blocked' + (a.blocked_by ? ' by ' + a.blocked_by : ''), bad: true};
+    case 'aspect':
+      return {big: a.aspect ? a.aspect.charAt(0).toUpperCase() + a.aspect.slice(1) : '?'};
+    case 'move':
+      if (a.allowed_in !== null && a.allowed_in !== undefined)
+        return {big: a.ok ? 'Can move there' : 'Too far', bad: !a.ok,
+                small: a.distance_in + '" of ' + a.allowed_in + '"'};
+      return {big: a.distance_in + '"', small: a.allowed_range_in ? 'a roll allows ' + a.allowed_range_in[0] +
+                                                                       ' to ' + a.allowed_range_in[1] + '"' : ''};
+    case 'grape':
+    case 'ball':
+      return {big: (a.targets || a.hit || []).length + ' in the way',
+              small: (a.targets || a.hit || []).join(', ') || 'nobody'};
+    case 'blast':
+      return {big: (a.hit || []).length + ' hit', small: (a.hit || []).join(', ') || 'nobody'};
+    case 'command':
+      return {big: 'In command', small: (a.units || []).join(', ') || 'nobody'};
+    case 'charge':
+      if (a.allowed_range_in)
+        return {big: a.distance_in + '" to contact', small: 'a charge moves ' + a.allowed_range_in[0] + ' to ' +
+                                                             a.allowed_range_in[1] + '" on the roll' +
+                                                             ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
+      if (a.allowed_in === null || a.allowed_in === undefined)
+        return {big: 'Cannot charge', bad: true, small: 'its rule gives no charge'};
+      return {big: a.ok ? 'Charge reaches ' + a.target : 'Charge falls short', bad: !a.ok,
+              small: a.distance_in + '" of ' + a.allowed_in + '"' +
+                     ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
+    case 'deviate':
+      if (a.went_off === false) return {big: 'A dud: no blast', small: 'lands at (' + a.impact.join(', ') + ')'};
+      return {big: (a.hit || []).length + ' hit', small: 'lands at (' + a.impact.join(', ') + '): ' +
+                                                          ((a.hit || []).join(', ') || 'nobody')};
+    default:
+      return {big: q.q || '?', small: JSON.stringify(a)};
+    }
+  }
   return {el: el, board: board, terrain: terrain, terrainColour: terrainColour, figure: figure, place: place,
-          prim: prim, declutter: declutter, SIDES: SIDES, ROLE: ROLE, TERRAIN: TERRAIN};
+          prim: prim, declutter: declutter, words: words, SIDES: SIDES, ROLE: ROLE, TERRAIN: TERRAIN};
 })();

@@ -72,6 +72,8 @@ def main():
         card = r.get("fire_card", "")
         check("to hit" in card or "No shot" in card, "the answer card reads as a player would: %r" % card)
         check("range" in card, "the card names the range: %r" % card)
+        check("into-the-breach.txt L" in card, "the card cites the rulebook line of its answer: %r" % card)
+        check("house:" in r.get("los_card", ""), "a house reading says so on its card: %r" % r.get("los_card"))
         check(r.get("points_checked", 0) >= 3 and r.get("felt_before", 999) < 60 and r.get("felt_after", 0) > 150,
               "the projector image shows the line of fire between them (brightness %s -> %s)"
               % (r.get("felt_before"), r.get("felt_after")))

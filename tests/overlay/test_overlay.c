@@ -19,6 +19,7 @@
 #include "overlay_internal.h" /* test_same_as_reference: the outlines taken out */
 #include "projector.h"
 #include "run.h"
+#include "tt_palette.h"
 
 /* A projector above the table, tilted: a real perspective (keystone). */
 static const double H_TILT[9] = {24.0, 2.0, 60.0, 0.8, 22.0, 40.0, 0.0012, 0.0045, 1.0};
@@ -305,6 +306,36 @@ static void test_palette(void **state)
     overlay_role_rgb(OVERLAY_ROLE_CLEAR, c);
     overlay_role_rgb(OVERLAY_ROLE_BLOCKED, b);
     assert_true(fabs(c[2] - b[2]) > 0.5); /* blue channel separates them */
+
+    /* one palette: the projector's roles are the shared palette's, whose
+     * hex the replay uses, and the pages' copy (web/draw.js TTDraw.ROLE)
+     * has the same colour for every role */
+    char path[512];
+    snprintf(path, sizeof path, "%s/web/draw.js", TT_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char js[1 << 16];
+    size_t n = fread(js, 1, sizeof js - 1, f);
+    fclose(f);
+    js[n] = 0;
+    const char *role = strstr(js, "var ROLE = {");
+    assert_non_null(role);
+    int found = 0;
+    for (const tt_palette_entry *e = tt_palette(); e->role; e++, found++) {
+        char want[64], hex[8];
+        double rgb[3];
+        snprintf(hex, sizeof hex, "#%02x%02x%02x", e->r, e->g, e->b);
+        assert_string_equal(hex, e->hex);
+        snprintf(want, sizeof want, "%s: '%s'", e->role, e->hex);
+        if (!strstr(role, want))
+            fail_msg("web/draw.js ROLE does not have %s", want);
+        for (int a = 0; a < OVERLAY_ROLE_COUNT; a++)
+            if (!strcmp(overlay_role_name((overlay_role)a), e->role)) {
+                overlay_role_rgb((overlay_role)a, rgb);
+                assert_true(fabs(rgb[0] * 255 - e->r) < 1e-9 && fabs(rgb[2] * 255 - e->b) < 1e-9);
+            }
+    }
+    assert_int_equal(found, OVERLAY_ROLE_COUNT);
 }
 
 static void test_bad_primitives(void **state)

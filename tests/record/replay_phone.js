@@ -74,6 +74,13 @@ function clashes(bx) {
         await page.screenshot({path: path.join(outDir, 'replay-phone-full.png'), fullPage: true});
     }
     result.legend = await page.$$eval('#marks li', (l) => l.map((x) => x.textContent));
+    // each question line: its answer in words and the rule it comes from,
+    // next to the recorded answer's own "rule"
+    result.qlines = await page.evaluate(() => [...document.querySelectorAll('#qlist li')].map((li, i) => ({
+      ans: (li.querySelector('.ans') || {}).textContent || null,
+      rule: (li.querySelector('.rule') || {}).textContent || null,
+      want_rule: (ttReplay.data.queries[i].a || {}).rule || null,
+      q: (ttReplay.data.queries[i].q || {}).q || null})));
     result.default_speed = await page.$eval('#speed', (s) => s.value);
     result.length_ms = D.t1 - D.t0;
 

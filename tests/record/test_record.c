@@ -487,10 +487,10 @@ static void test_html_page(void **state)
     assert_string_equal(json_string_value(json_object_get(sector, "type")), "sector");
     double mid = (json_number_value(json_object_get(sector, "a0")) + json_number_value(json_object_get(sector, "a1"))) / 2;
     assert_true(fabs(mid - 20) < 1.0);
-    /* the LOS overlay is a red line m1 -> f2 */
+    /* the LOS overlay is a vermillion line m1 -> f2 (blocked, as on the felt) */
     json_t *los = json_array_get(json_object_get(json_array_get(json_object_get(data, "queries"), 0), "ov"), 0);
     assert_string_equal(json_string_value(json_object_get(los, "type")), "line");
-    assert_string_equal(json_string_value(json_object_get(los, "colour")), "#e74c3c");
+    assert_string_equal(json_string_value(json_object_get(los, "colour")), "#d55e00");
     json_decref(data);
     free(text);
     free(path);
@@ -720,7 +720,7 @@ static void test_html_deviate_charge_unit(void **state)
     assert_true(fabs(ov_xy(mark, "at", 0) - 41.39) < 1e-9 && fabs(ov_xy(mark, "at", 1) - 20) < 1e-9);
     assert_true(fabs(ov_xy(blast, "c", 0) - 41.39) < 1e-9);
     assert_true(fabs(json_number_value(json_object_get(blast, "r")) - 2.0) < 1e-9);
-    /* charge: 38.3" from m1 straight at f2, red (too far), a cross at its end, f2 ringed */
+    /* charge: 38.3" from m1 straight at f2, vermillion (too far), a cross at its end, f2 ringed */
     const json_t *ch = json_array_get(qs, 1), *path_l = ov_prim(ch, "line", 0), *end = ov_prim(ch, "mark", 0);
     assert_non_null(path_l);
     assert_non_null(end);
@@ -729,7 +729,7 @@ static void test_html_deviate_charge_unit(void **state)
     assert_true(fabs(ov_xy(path_l, "a", 0) - 12) < 0.05 && fabs(ov_xy(path_l, "a", 1) - 30) < 0.05);
     /* on the line to f2 (50,20) */
     assert_true(fabs((ov_xy(end, "at", 1) - 30) * 38 - (ov_xy(end, "at", 0) - 12) * -10) < 0.5);
-    assert_string_equal(json_string_value(json_object_get(path_l, "colour")), "#e74c3c");
+    assert_string_equal(json_string_value(json_object_get(path_l, "colour")), "#d55e00");
     assert_non_null(ov_prim(ch, "ring", 0));
     /* the unit's fire: a line from each firer (m1 and m2) to f1 */
     const json_t *uf = json_array_get(qs, 2), *l1 = ov_prim(uf, "line", 0), *l2 = ov_prim(uf, "line", 1);
@@ -738,6 +738,16 @@ static void test_html_deviate_charge_unit(void **state)
     assert_null(ov_prim(uf, "line", 2));
     assert_true(fabs(ov_xy(l1, "a", 1) - 30) < 0.05 && fabs(ov_xy(l2, "a", 1) - 32) < 0.05);
     assert_true(fabs(ov_xy(l1, "b", 0) - 50) < 0.05 && fabs(ov_xy(l2, "b", 0) - 50) < 0.05);
+    /* each firer's line in its shot's range band, as on the felt: short
+     * bluish green, medium yellow, long orange */
+    const json_t *shots = json_object_get(json_object_get(uf, "a"), "shots");
+    for (size_t k = 0; k < 2; k++) {
+        const char *b = json_string_value(json_object_get(json_array_get(shots, k), "bracket"));
+        const char *want = !b ? NULL : !strcmp(b, "short") ? "#009e73" : !strcmp(b, "medium") ? "#f0e442"
+                                     : !strcmp(b, "long")  ? "#e69f00" : NULL;
+        assert_non_null(want);
+        assert_string_equal(json_string_value(json_object_get(k ? l2 : l1, "colour")), want);
+    }
     assert_non_null(ov_prim(uf, "ring", 0));
     json_decref(data);
     free(path);

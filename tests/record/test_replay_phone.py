@@ -66,6 +66,13 @@ def main():
               "space plays (%.0f ms in 0.6 s) and pauses" % r.get("played_ms", 0))
         check(r.get("tab_reaches_question") is not None and abs(r.get("enter_time", 1e9)) < 1e-6,
               "Tab reaches the question list and Enter jumps to the question")
+        ql = r.get("qlines") or []
+        check(len(ql) >= 3, "the question list has the demo's questions (%d)" % len(ql))
+        for i, q in enumerate(ql):
+            check(q.get("ans") and "undefined" not in q["ans"] and "NaN" not in q["ans"],
+                  "question %d (%s) says its answer in words: %r" % (i, q.get("q"), q.get("ans")))
+            check(q.get("want_rule") and q.get("rule") == q.get("want_rule"),
+                  "question %d (%s) shows the rule its answer cites: %r" % (i, q.get("q"), q.get("rule")))
         check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
         for shot in ("replay-phone", "replay-phone-full", "replay-laptop"):
             check(os.path.getsize(os.path.join(out, shot + ".png")) > 10000, "screenshot %s.png" % shot)

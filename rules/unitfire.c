@@ -87,8 +87,9 @@ static int rules__rof_wide(const rules_profile *p, int fm, const char *type)
 }
 
 typedef struct rules__near {
-    double d;
+    double d;  /* the distance key, or a lower bound of it until exact */
     int k;
+    int exact;
 } rules__near;
 
 static int rules__cmp_near(const void *a, const void *b)
@@ -97,6 +98,59 @@ static int rules__cmp_near(const void *a, const void *b)
     if (x->d != y->d)
         return x->d < y->d ? -1 : 1;
     return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Distance keys between the firing group F and the targets T (ns of
+ * them), each taken once and only when needed: key[a * ns + b], NAN until
+ * taken. */
+typedef struct rules__keys {
+    const rules_scenario *sc;
+    const int *F, *T;
+    int ns;
+    double *key;
+} rules__keys;
+
+static double rules__key(const rules__keys *K, int a, int b)
+{
+    double *k = &K->key[(size_t)a * K->ns + b];
+    if (isnan(*k))
+        *k = rules__dist_key(K->sc, &K->sc->figs[K->F[a]], &K->sc->figs[K->T[b]]);
+    return *k;
+}
+
+/* A lower bound of rules__key(K, a, b), cheap: the exact key where it is a
+ * centre distance, else the centres' distance less both bases' reach. */
+static void rules__key_lb(const rules__keys *K, int a, int b, rules__near *n)
+{
+    const rules_figure *fa = &K->sc->figs[K->F[a]], *fb = &K->sc->figs[K->T[b]];
+    double *k = &K->key[(size_t)a * K->ns + b];
+    n->exact = K->sc->prof->centre_measure || !isnan(*k);
+    if (n->exact) {
+        n->d = rules__key(K, a, b);
+        return;
+    }
+    double dx = (double)(fa->shape.c.x - fb->shape.c.x), dy = (double)(fa->shape.c.y - fb->shape.c.y);
+    double wa = (double)fa->w, da = (double)fa->d, wb = (double)fb->w, db = (double)fb->d;
+    double lb = sqrt(dx * dx + dy * dy) - 0.5 * sqrt(wa * wa + da * da) - 0.5 * sqrt(wb * wb + db * db) - 2;
+    n->d = lb > 0 ? lb : 0;
+}
+
+/* The entry of list[0..left) with the least exact key (ties: the lowest
+ * k), taking exact keys only for entries whose bound comes first; the
+ * entries' k are targets of firer `fixed`, or with by_target firers of
+ * target `fixed`. */
+static int rules__pick(const rules__keys *K, rules__near *list, int left, int fixed, int by_target)
+{
+    for (;;) {
+        int m = 0;
+        for (int c = 1; c < left; c++)
+            if (rules__cmp_near(&list[c], &list[m]) < 0)
+                m = c;
+        if (list[m].exact)
+            return m;
+        list[m].d = by_target ? rules__key(K, list[m].k, fixed) : rules__key(K, fixed, list[m].k);
+        list[m].exact = 1;
+    }
 }
 
 /* One more firer and its shot: the target it fires at and the bracket
@@ -124,7 +178,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     const rules_weapon **W = NULL;
     unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
     rules__near *tnear = NULL, *fnear = NULL;
-    double *key = NULL; /* key[a * ns + b]: firer a's distance key to target b, once */
+    double *key = NULL; /* key[a * ns + b]: firer a's distance key to target b, once (rules__keys) */
     rules_arc *arc = NULL;
     tt_status st;
     memset(out, 0, sizeof *out);
@@ -154,7 +208,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     arc = malloc((size_t)nF * sizeof *arc);
     known = calloc((size_t)nt, 1);
     fnear = malloc((size_t)nF * sizeof *fnear);
-    key = malloc((size_t)nF * (size_t)nt * sizeof *key);
+    key = malloc((size_t)nF * (size_t)ns * sizeof *key);
     out->firers = malloc((size_t)nF * sizeof *out->firers);
     out->shot_to = malloc((size_t)nF * sizeof *out->shot_to);
     out->shot_bracket = malloc((size_t)nF * sizeof *out->shot_bracket);
@@ -162,6 +216,9 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
+    for (size_t k = 0; key && k < (size_t)nF * (size_t)ns; k++)
+        key[k] = NAN;
+    rules__keys K = {sc, F, T, ns, key};
     int ranks = 0, armed = 0;
     for (int a = 0; a < nF; a++) {
         if (weapon && (st = rules_weapon_of(sc, &sc->figs[F[a]], weapon, &W[a], err)))
@@ -214,19 +271,11 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
              * distance (picked one by one: the first one usually does) */
             double mine = INFINITY;
             for (int b = 0; b < ns; b++) {
-                tnear[b].d = key[(size_t)a * ns + b] = rules__dist_key(sc, &sc->figs[F[a]], &sc->figs[T[b]]);
                 tnear[b].k = b;
-                if (tnear[b].d < any_d) {
-                    any_d = tnear[b].d;
-                    any_f = a;
-                    any_t = b;
-                }
+                rules__key_lb(&K, a, b, &tnear[b]);
             }
             for (int left = ns; left > 0 && mt < 0; left--) {
-                int m = 0;
-                for (int b = 1; b < left; b++)
-                    if (rules__cmp_near(&tnear[b], &tnear[m]) < 0)
-                        m = b;
+                int m = rules__pick(&K, tnear, left, a, 0);
                 rules__near pick = tnear[m];
                 tnear[m] = tnear[left - 1];
                 const rules_bracket *br;
@@ -268,16 +317,13 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         for (int a = 0; a < nF; a++) {
             if (!can[a])
                 continue;
-            fnear[nf].d = key[(size_t)a * ns + b]; /* a can fire: its keys were taken */
             fnear[nf].k = a;
-            if (fnear[nf++].d < d)
-                d = fnear[nf - 1].d;
+            rules__key_lb(&K, a, b, &fnear[nf++]);
         }
+        if (nf) /* the nearest firer's distance, exact */
+            d = fnear[rules__pick(&K, fnear, nf, b, 1)].d;
         for (int left = nf; left > 0 && !hit; left--) {
-            int m = 0;
-            for (int c = 1; c < left; c++)
-                if (rules__cmp_near(&fnear[c], &fnear[m]) < 0)
-                    m = c;
+            int m = rules__pick(&K, fnear, left, b, 1);
             int a = fnear[m].k;
             fnear[m] = fnear[left - 1];
             const rules_bracket *br;
@@ -296,6 +342,15 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             goto done;
     /* the shot's own fields: the nearest shot that can be fired, else the
      * nearest pair */
+    /* no shot: the nearest pair of a figure that may fire and a target
+     * (each such figure tried every target: its keys are all taken) */
+    for (int a = 0; best_f < 0 && a < nF; a++)
+        for (int b = 0; b < ns; b++)
+            if (!isnan(key[(size_t)a * ns + b]) && key[(size_t)a * ns + b] < any_d) {
+                any_d = key[(size_t)a * ns + b];
+                any_f = a;
+                any_t = b;
+            }
     int pf = best_f >= 0 ? best_f : any_f, pt = best_f >= 0 ? best_t : any_t;
     if (pf < 0) { /* every armed figure is behind the front ranks */
         for (int a = 0; a < nF && pf < 0; a++)

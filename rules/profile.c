@@ -265,8 +265,11 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         w->bonus_within_in = bin;
         w->bonus_within = (int)bd;
     }
-    if ((st = rules_json_str(o, "best_colour", at, &bc, err)))
+    double still = 0;
+    if ((st = rules_json_str(o, "best_colour", at, &bc, err)) ||
+        (st = rules_json_num(o, "still_bonus_dice", at, 0, 100, &still, err)))
         return st;
+    w->still_bonus = (int)still;
     w->best_colour = bc ? rules__colour_index(p, bc) : -1;
     if (bc && w->best_colour < 0)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"best_colour\" \"%s\" is not one of to_hit.by_colour", at, bc);
@@ -565,6 +568,9 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
             return st;
         snprintf(p->aim_type[p->naim++], sizeof p->aim_type[0], "%s", key);
     }
+    if ((st = rules__type_list(rules_json_value(json_object_get(j, "skirmisher_types")), where, "skirmisher_types", 2,
+                               p->skirm_types, &p->nskirm_types, err)))
+        return st;
     return rules__melee_parse(p, json_object_get(j, "melee"), where, err);
 }
 

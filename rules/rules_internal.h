@@ -123,6 +123,7 @@ typedef struct rules_weapon {
     double bonus_within_in;   /* > 0: a unit firing within this distance adds bonus_within dice */
     int bonus_within;
     int best_colour;          /* its fire is rolled at this colour (index) at best, -1: any */
+    int still_bonus;          /* bonus dice when the firer did not move (no "moved" in the query) */
     char not_types[2][24];    /* figure types that cannot use it */
     int nnot_types;
     double over_friends_min_in; /* > 0: fires over friends of other units only this far in front or more */
@@ -246,6 +247,9 @@ typedef struct rules_profile {
      * these types (a skirmisher unit's officer and ensign, a cannon) */
     char aim_type[4][24], aim_at[4][3][24];
     int naim_at[4], naim;
+    /* figure types that are skirmishers besides "skirmisher(s)" */
+    char skirm_types[2][24];
+    int nskirm_types;
     /* optional rules a scenario may switch on ("options") */
     char opt_name[RULES_MAX_OPTIONS][24];
     int nopts;

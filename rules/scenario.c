@@ -354,7 +354,9 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
         }
         f->ds = ds >= 0 ? (int)ds : pp->ds[t][q < 0 ? 0 : q];
     }
-    f->skirmisher = !strcmp(f->type, "skirmisher") || !strcmp(f->type, "skirmishers") ||
+    for (int k = 0; k < pp->nskirm_types; k++) /* the profile's other skirmishers (skirmishing cavalry) */
+        f->skirmisher |= !strcmp(pp->skirm_types[k], f->type);
+    f->skirmisher |= !strcmp(f->type, "skirmisher") || !strcmp(f->type, "skirmishers") ||
                     (weapon && !strcmp(weapon, "skirmisher"));
     f->x = f->y = NAN;
     if ((st = tt_json_number(o, "x", at, &f->x, err)) || (st = tt_json_number(o, "y", at, &f->y, err)) ||

@@ -1314,7 +1314,10 @@ static const char *const SEED_ATKM =
     "  {\"id\": \"m1\", \"side\": \"blue\", \"unit\": \"m\", \"formation\": \"mob\", \"x\": 9, \"y\": 12, \"facing_deg\": 40},\n"
     "  {\"id\": \"c1\", \"side\": \"red\", \"unit\": \"c\", \"formation\": \"column\", \"x\": 3, \"y\": 2.5},\n"
     "  {\"id\": \"h1\", \"side\": \"red\", \"unit\": \"h\", \"type\": \"horse-artillery\", \"weapon\": \"horse-artillery\",\n"
-    "   \"formation\": \"loose\", \"colour\": \"yellow\", \"x\": 30, \"y\": 20, \"facing_deg\": 180}]}";
+    "   \"formation\": \"loose\", \"colour\": \"yellow\", \"x\": 30, \"y\": 20, \"facing_deg\": 180},\n"
+    "  {\"id\": \"s1\", \"side\": \"red\", \"unit\": \"s\", \"type\": \"cavalry-skirmisher\", \"weapon\": \"cavalry-skirmisher\",\n"
+    "   \"x\": 30, \"y\": 10, \"quality\": \"elite\"},\n"
+    "  {\"id\": \"r1\", \"side\": \"red\", \"unit\": \"r\", \"weapon\": \"repeating-rifle\", \"x\": 20, \"y\": 25}]}";
 
 static const char *const SEED_ATKM_QUERIES[] = {
     "{\"q\":\"fire\",\"from\":\"a\",\"to\":\"b\"}",
@@ -1325,6 +1328,8 @@ static const char *const SEED_ATKM_QUERIES[] = {
     "{\"q\":\"move\",\"from\":\"h1\",\"to\":[30,28]}",
     "{\"q\":\"move\",\"from\":\"a1\",\"to\":[8,25],\"facing_deg\":180}",
     "{\"q\":\"charge\",\"from\":\"a\",\"to\":\"b\"}",
+    "{\"q\":\"charge\",\"from\":\"s\",\"to\":\"m\"}",
+    "{\"q\":\"fire\",\"from\":\"r1\",\"to\":\"b\",\"moved\":true}",
 };
 
 static void test_fuzz_atkm_scenario(void **state)

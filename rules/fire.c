@@ -159,6 +159,13 @@ __attribute__((format(printf, 3, 4))) static void rules__add_mod(rules_result *o
     va_end(ap);
 }
 
+int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d)
+{
+    if (!sc->q_moved || w->moved_keeps_dice || sc->prof->moved_rof <= 0 || d <= sc->prof->moved_rof)
+        return d;
+    return sc->prof->moved_rof;
+}
+
 /* The dice figure i rolls at figure j with w, 0 where the rules do not fix them. */
 int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w)
 {
@@ -204,8 +211,14 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
     if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || pr->fq_mod[fi->fquality] < 0))
         rules__add_mod(out, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
-    if (sc->q_moved && pr->moved_mod)
-        rules__add_mod(out, pr->moved_mod, "moved before firing");
+    /* having moved: the weapon's own modifier, else the ruleset's (only
+     * for a figure whose dice could not be cut, where it says so) */
+    int rest = sc->q_rof > 0 ? sc->q_rof : rules_fire_dice(sc, i, j, w);
+    int mmod = w->has_moved_rule ? w->moved_mod
+               : pr->moved_mod_only_rof && rest > pr->moved_rof ? 0
+                                                                 : pr->moved_mod;
+    if (sc->q_moved && mmod)
+        rules__add_mod(out, mmod, "moved before firing");
     int sk;
     if (sc->prof->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
         rules__add_mod(out, sc->prof->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);
@@ -224,7 +237,7 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
                                     : RULES_NULL;
     if (allowed && base != RULES_NULL)
         out->to_hit = rules_to_hit(sc->prof, base, out->modifiers, out->n_modifiers);
-    out->dice = allowed && w->dice > 0 ? rules_fire_dice(sc, i, j, w) : RULES_NULL;
+    out->dice = allowed && w->dice > 0 ? rules_moved_dice(sc, w, rules_fire_dice(sc, i, j, w)) : RULES_NULL;
     out->has_defence_dice = sc->prof->defence_dice[RULES_COVER_NONE] < 0;
     out->n_defence_dice = 0;
     /* the cover's dice, or what the weapon leaves of them (a heavy gun) */

@@ -56,7 +56,10 @@ static const rules__field rules__deviation_f[] = {{"axes", NULL},  {"off_low", N
 static const rules__schema rules__deviation_s = {"deviation", NULL, rules__deviation_f, NULL, 1};
 static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
 static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};
+static const rules__field rules__weapon_moved_f[] = {{"to_hit_modifier", NULL}, {"keeps_dice", NULL}, {NULL, NULL}};
+static const rules__schema rules__weapon_moved_s = {"after_moving", NULL, rules__weapon_moved_f, NULL, 1};
 static const rules__field rules__weapon_f[] = {{"range_in", NULL},
+                                               {"after_moving", &rules__weapon_moved_s},
                                                {"min_range_in", NULL},
                                                {"indirect_modifier", NULL},
                                                {"dice", NULL},
@@ -151,7 +154,8 @@ static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rul
 static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s}, {NULL, NULL}};
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
-static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {NULL, NULL}};
+static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {"rof", NULL},
+                                                     {"only_at_rof", NULL}, {NULL, NULL}};
 static const rules__schema rules__after_moving_s = {"after_moving", NULL, rules__after_moving_f, NULL, 1};
 static const rules__schema rules__option_s = {"option", NULL, NULL, NULL, 1};
 static const rules__schema rules__options_s = {"options", NULL, NULL, &rules__option_s, 1};

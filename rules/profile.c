@@ -222,6 +222,19 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         (st = rules_json_num(o, "front_ranks", at, 0, 100, &ranks, err)))
         return st;
     w->front_ranks = (int)ranks;
+    const json_t *wm = json_object_get(o, "after_moving");
+    if (wm) {
+        char mat[300];
+        double mm = 0;
+        snprintf(mat, sizeof mat, "%s: after_moving", at);
+        if (!json_is_object(wm))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"to_hit_modifier\": N, \"keeps_dice\": B}", mat);
+        if ((st = rules_json_num(wm, "to_hit_modifier", mat, -20, 20, &mm, err)) ||
+            (st = rules_json_bool(wm, "keeps_dice", mat, &w->moved_keeps_dice, err)))
+            return st;
+        w->has_moved_rule = 1;
+        w->moved_mod = (int)mm;
+    }
     if (dw) {
         char dat[300];
         snprintf(dat, sizeof dat, "%s: dice_within", at);
@@ -1003,11 +1016,19 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"to_hit_modifier\": N, \"drops_bonuses\": B}", at);
             goto fail;
         }
+        double rof = 0;
         if ((st = rules_json_num(am, "to_hit_modifier", at, -20, 20, &mm, err)) ||
+            (st = rules_json_num(am, "rof", at, 0, 100, &rof, err)) ||
+            (st = rules_json_bool(am, "only_at_rof", at, &p->moved_mod_only_rof, err)) ||
             (st = rules_json_bool(am, "drops_bonuses", at, &p->moved_drops_bonuses, err)))
             goto fail;
+        if (p->moved_mod_only_rof && rof < 1) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"only_at_rof\" needs \"rof\", the dice a figure that moved rolls", at);
+            goto fail;
+        }
         p->has_after_moving = 1;
         p->moved_mod = (int)mm;
+        p->moved_rof = (int)rof;
     }
 
     /* charges: {"factor": 2} or {"inches": {"foot": 4, ...}}, with src */

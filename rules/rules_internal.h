@@ -118,6 +118,9 @@ typedef struct rules_weapon {
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
     int dice_within;
     int cannot_move_and_fire; /* not allowed to fire after moving (query "moved") */
+    /* its own rule for firing after moving ("after_moving"): keeps its dice
+     * (no ROF reduction), and a to-hit modifier it always takes */
+    int has_moved_rule, moved_keeps_dice, moved_mod;
     int has_cover_dice;       /* the defender's cover dice against it are cover_dice[cover] */
     int cover_dice[3];
     double bonus_within_in;   /* > 0: a unit firing within this distance adds bonus_within dice */
@@ -264,6 +267,8 @@ typedef struct rules_profile {
     /* firing after moving (the query's "moved"): a to-hit modifier, and
      * whether a mover loses its quality and formation bonuses */
     int has_after_moving, moved_mod, moved_drops_bonuses;
+    int moved_rof;           /* > 0: a mover's dice a figure are cut to this many (its ROF) */
+    int moved_mod_only_rof;  /* moved_mod only for a figure whose dice were that few already */
     double charge_factor;
     char charge_type[8][24];
     double charge_in[8];
@@ -351,6 +356,7 @@ struct rules_scenario {
     int q_has_facing;        /* the move query being answered ends facing q_facing_deg */
     double q_facing_deg;
     int q_revealed;          /* the los/fire query being answered: its target was revealed */
+    int q_rof;               /* > 0: the dice the firer would roll at rest (its unit's line bonus in) */
 };
 
 /* ---- profile.c ---- */
@@ -481,6 +487,10 @@ int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const r
 tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
                           tt_err *err);
 
+/* The dice a figure rolls after moving (the query's "moved") that rolls
+ * d at rest: cut to the profile's after_moving "rof" unless the weapon
+ * keeps its dice. */
+int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d);
 /* The dice figure i rolls at j with w, 0 where the rules do not fix them. */
 int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
 /* Fill the fire answer's per-shot fields for i -> j with w; dj: the figure

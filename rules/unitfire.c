@@ -293,6 +293,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[a]].type) &&
                     !(sc->q_moved && sc->prof->moved_drops_bonuses))
                     d += sc->prof->form_rof[fm];
+                d = rules_moved_dice(sc, w, d);
                 if (d > 0)
                     dice += d;
                 else
@@ -359,7 +360,14 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         pt = 0;
     }
     int dj = rules_soldier_of(sc, T, nt, T[pt]); /* the target unit's type, formation, colour: its soldiers' */
+    /* the shot's firer at rest, its unit's formation bonus in (whether
+     * moving cuts its dice or costs it a to-hit modifier) */
+    int fm = sc->figs[F[pf]].formation, rest = W[pf] ? rules_fire_dice(sc, F[pf], T[pt], W[pf]) : 0;
+    if (rest > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[pf]].type))
+        rest += sc->prof->form_rof[fm];
+    sc->q_rof = rest;
     rules_fire_pair(sc, F[pf], T[pt], dj, W[pf], out);
+    sc->q_rof = 0;
     out->unit = 1;
     if (best_f < 0)
         out->to_hit = RULES_NULL;

@@ -1807,6 +1807,19 @@ static void test_atkm_profile_errors(void **state)
     expect_atkm_profile_error("aim_at", "skirmisher", "[]", "aim_at: \"skirmisher\" must list up to 3 figure types");
 }
 
+/* Firing after moving (profile and weapon "after_moving") refuses bad
+ * values, naming them (any profile takes them: All the King's Men's here). */
+static void test_after_moving_profile_errors(void **state)
+{
+    (void)state;
+    expect_atkm_profile_error("", "after_moving", "{\"only_at_rof\": true}",
+                              "after_moving: \"only_at_rof\" needs \"rof\", the dice a figure that moved rolls");
+    expect_atkm_profile_error("", "after_moving", "{\"rof\": -1}", "\"rof\" is -1, it must be between 0 and 100");
+    expect_atkm_profile_error("weapons.heavy-gun", "after_moving", "{\"keeps_dice\": 1}",
+                              "after_moving: \"keeps_dice\" must be true or false");
+    expect_atkm_profile_error("weapons.heavy-gun", "after_moving", "-1", "after_moving must be {\"to_hit_modifier\": N");
+}
+
 /* All the King's Men moves against the plain geometry: a move more than
  * 45 degrees off the facing is halved (skirmishers excepted), rough
  * ground halves, and the two together still leave half. */
@@ -2040,6 +2053,7 @@ int main(void)
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),
+        cmocka_unit_test(test_after_moving_profile_errors),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_atkm_scenario),
         cmocka_unit_test(test_fuzz_queries),

@@ -1669,7 +1669,7 @@ static void test_property_unit_fire_reference(void **state)
 static void test_property_atkm_bonus(void **state)
 {
     (void)state;
-    static const char *const forms[] = {"line", "column", "loose", "mob"};
+    static const char *const forms[] = {"line", "column", "loose", "mob", "square"};
     int compared = 0, flank = 0, rear = 0, high = 0, mobs = 0, enfilade = 0;
     for (int t = 0; t < 8; t++) {
         size_t cap = 1 << 15, n = 0;
@@ -1685,7 +1685,7 @@ static void test_property_atkm_bonus(void **state)
             OUT("%s{\"id\":\"f%d\",\"side\":\"%s\",\"type\":\"%s\",\"weapon\":\"%s\",\"formation\":\"%s\","
                 "\"x\":%.3f,\"y\":%.3f,\"facing_deg\":%.1f}",
                 f ? "," : "", f, f % 2 ? "red" : "blue", sk ? "skirmisher" : "foot", sk ? "skirmisher" : "infantry",
-                sk ? "loose" : forms[rnd() % 4], rndu(1, 35), rndu(1, 35), rndu(0, 360));
+                sk ? "loose" : forms[rnd() % 5], rndu(1, 35), rndu(1, 35), rndu(0, 360));
         }
         OUT("]}");
 #undef OUT
@@ -1716,9 +1716,10 @@ static void test_property_atkm_bonus(void **state)
                 int want_bonus = 0, got_bonus = 0, want_def = 0, got_def = 0;
                 char want[4][64];
                 int nwant = 0;
-                if (!sk && strcmp(form, "mob") && !strcmp(as.aspect, "flank"))
+                int no_flank = sk || !strcmp(form, "mob") || !strcmp(form, "square"); /* (a square: house) */
+                if (!no_flank && !strcmp(as.aspect, "flank"))
                     snprintf(want[nwant++], 64, "flank attack"), want_bonus += 2, flank++;
-                if (!sk && strcmp(form, "mob") && !strcmp(as.aspect, "rear"))
+                if (!no_flank && !strcmp(as.aspect, "rear"))
                     snprintf(want[nwant++], 64, "rear attack"), want_bonus += 4, rear++;
                 if (opt && !strcmp(form, "column") && !strcmp(as.aspect, "front"))
                     snprintf(want[nwant++], 64, "enfilade: the front of a column"), want_bonus += 2, enfilade++;

@@ -26,8 +26,29 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
     return RULES_ASPECT_FLANK;
 }
 
+/* A soldier: not of the defence roll's not_types (officers, ensigns). */
+static int rules__is_soldier(const rules_profile *p, const char *type)
+{
+    for (int m = 0; m < p->ndefence_roll_not; m++)
+        if (!strcmp(p->defence_roll_not[m], type))
+            return 0;
+    return 1;
+}
+
+/* Figure g[k] stands for its unit's place: a soldier, or any figure of a
+ * group without soldiers (officers stand off to the side, L116). */
+static int rules__counts(const rules_scenario *sc, const int *g, int n, int k)
+{
+    if (rules__is_soldier(sc->prof, sc->figs[g[k]].type))
+        return 1;
+    for (int m = 0; m < n; m++)
+        if (rules__is_soldier(sc->prof, sc->figs[g[m]].type))
+            return 0;
+    return 1;
+}
+
 /* A group's footprint: a figure's own base, or the box around a unit's
- * figures (their bases' width across and depth along the mean facing). */
+ * soldiers (their bases' width across and depth along the mean facing). */
 typedef struct rules__box {
     rules_pt c, f, front; /* centre, facing, front-centre */
     int64_t w, d;
@@ -46,6 +67,8 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
     }
     double ux = 0, uy = 0;
     for (int k = 0; k < n; k++) {
+        if (!rules__counts(sc, g, n, k))
+            continue;
         double a = sc->figs[g[k]].facing_deg * (M_PI / 180.0);
         ux += cos(a);
         uy += sin(a);
@@ -57,6 +80,8 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
     double lo_a = INFINITY, hi_a = -INFINITY, lo_c = INFINITY, hi_c = -INFINITY;
     for (int k = 0; k < n; k++) {
         const rules_figure *f = &sc->figs[g[k]];
+        if (!rules__counts(sc, g, n, k))
+            continue;
         double along = f->x * ux + f->y * uy, across = -f->x * uy + f->y * ux;
         lo_a = fmin(lo_a, along - f->d_in / 2);
         hi_a = fmax(hi_a, along + f->d_in / 2);
@@ -73,13 +98,14 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
     b->d = rules_fx(hi_a - lo_a);
 }
 
-/* The lowest a group stands: a unit is on higher ground only when all of
- * it is. */
+/* The lowest a group's soldiers stand: a unit is on higher ground only
+ * when all of it is. */
 static double rules__group_elev(const rules_scenario *sc, const int *g, int n)
 {
     double e = INFINITY;
     for (int k = 0; k < n; k++)
-        e = fmin(e, sc->figs[g[k]].elev);
+        if (rules__counts(sc, g, n, k))
+            e = fmin(e, sc->figs[g[k]].elev);
     return e;
 }
 
@@ -108,14 +134,9 @@ static int rules__sum(const rules_modifier *m, int n)
  * not_types (officers, ensigns). */
 static int rules__soldiers(const rules_scenario *sc, const int *g, int n)
 {
-    const rules_profile *p = sc->prof;
     int count = 0;
-    for (int k = 0; k < n; k++) {
-        int rolls = 1;
-        for (int m = 0; m < p->ndefence_roll_not && rolls; m++)
-            rolls = strcmp(p->defence_roll_not[m], sc->figs[g[k]].type) != 0;
-        count += rolls;
-    }
+    for (int k = 0; k < n; k++)
+        count += rules__is_soldier(sc->prof, sc->figs[g[k]].type);
     return count;
 }
 

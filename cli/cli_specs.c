@@ -146,7 +146,7 @@ const cli_spec cli_spec_overlay = {
     "overlay",
     "draw rules answers as a projector image",
     "--rig RIG --projector projector.json --scenario S --query Q [--query Q]... [--out overlay.png] "
-    "[--window[=DISPLAY]] [--hold-ms MS]\n"
+    "[--window[=DISPLAY]] [--hold-ms MS] [--cite]\n"
     "--rig RIG --scenario S --query Q [--query Q]... --on-camera IMAGE --out view.png",
     "Draws the answers to the queries (with the scenario's figures where they stand) through the projector map, "
     "into a PNG and/or a fullscreen window; or over a camera frame, to check the drawing against the table.",
@@ -159,6 +159,7 @@ const cli_spec cli_spec_overlay = {
         {"--window", "DISPLAY", CLI_OPTVAL, "show it fullscreen on the X display (default: $DISPLAY)"},
         {"--hold-ms", "MS", CLI_VALUE, "close the window after MS milliseconds (default: on a key)"},
         {"--on-camera", "IMAGE", CLI_VALUE | CLI_FILE, "draw over this camera frame instead of for the projector"},
+        {"--cite", NULL, 0, "under each answer, the rulebook line it comes from (or \"house value\")"},
         {NULL, NULL, 0, NULL}},
     "--on-camera --window",
     "tabletrack overlay --rig samples/breach/rig.json --projector samples/breach/projector.json --scenario "
@@ -169,7 +170,7 @@ const cli_spec cli_spec_track = {
     "track",
     "track figures live from a camera, video or image sequence",
     "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] "
-    "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] "
+    "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] [--cite] "
     "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout SECONDS] [--http [HOST:]PORT [--http-key KEY]]",
     "SRC is a camera (/dev/videoN), a USB camera by serial number (usb:SERIAL; 'tabletrack cameras' lists them), "
     "a video file, or an image sequence such as 'frames/*.png' (quoted). Ends at the end of the source or on "
@@ -194,6 +195,7 @@ const cli_spec cli_spec_track = {
         {"--events", "FILE|-", CLI_VALUE | CLI_OUT, "JSON Lines: figures per frame and moved/appeared/removed events"},
         {"--stats", NULL, 0, "print one JSON line at the end: frames, fps, latency, tracked ratio"},
         {"--preload", NULL, 0, "decode a whole video or sequence into memory first (benchmarks)"},
+        {"--cite", NULL, 0, "under each answer on the felt, the rulebook line it comes from (or \"house value\")"},
         {"--tuio", "HOST:PORT", CLI_VALUE, "send TUIO 1.1 /tuio/2Dobj bundles over UDP every frame"},
         {"--record", "GAME.sqlite", CLI_VALUE | CLI_OUT, "record the game (a new session if the file exists)"},
         {"--max-frames", "N", CLI_VALUE, "stop after N frames"},

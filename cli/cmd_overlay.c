@@ -54,7 +54,7 @@ int cmd_overlay(int argc, char **argv)
     const char *rigpath = NULL, *pjpath = NULL, *scenario = NULL, *out = NULL, *on_camera = NULL,
                *display = NULL;
     const char *queries[MAX_QUERIES];
-    int nq = 0, window = 0, hold_ms = -1;
+    int nq = 0, window = 0, hold_ms = -1, cite = 0;
 
     const cli_spec *S = &cli_spec_overlay;
     cli_args args;
@@ -79,6 +79,8 @@ int cmd_overlay(int argc, char **argv)
             out = v;
         else if (!strcmp(a, "--on-camera"))
             on_camera = v;
+        else if (!strcmp(a, "--cite"))
+            cite = 1;
         else if (!strcmp(a, "--hold-ms")) {
             if (!cli_int(v, 0, 86400000, &hold_ms))
                 return cli_spec_usage(S, "--hold-ms must be milliseconds (got '%s')", v);
@@ -106,6 +108,7 @@ int cmd_overlay(int argc, char **argv)
 #ifndef TT_HAVE_RULES
     (void)display;
     (void)hold_ms;
+    (void)cite;
     (void)queries;
     fprintf(stderr, "tabletrack overlay: this build has no rules engine (rules/), so there are no answers to draw\n");
     return 1;
@@ -139,6 +142,7 @@ int cmd_overlay(int argc, char **argv)
     }
     if (overlay_scene_load(scenario, dirs, &sc, &err) != TT_OK || overlay_list_create(&l, &err) != TT_OK)
         goto fail;
+    overlay_scene_set_cite(sc, cite);
     /* every answer first: nothing is written if any query is bad */
     for (int i = 0; i < nq; i++) {
         json_t *ans = NULL;

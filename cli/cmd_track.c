@@ -72,6 +72,8 @@ static int track__parse(int argc, char **argv, track__args *a)
             a->stats = 1;
         else if (!strcmp(name, "--preload"))
             a->g.preload = 1;
+        else if (!strcmp(name, "--cite"))
+            a->g.cite = 1;
         else if (!strcmp(name, "--tuio"))
             a->g.tuio = val;
         else if (!strcmp(name, "--record"))

@@ -43,6 +43,7 @@ typedef struct game_opts {
     const char *queries_file;   /* JSON Lines of questions with "frame" and optional "until" */
     const char *note;           /* recorded with the session (the command line); may be NULL */
     int preload;                /* decode the whole source first */
+    int cite;                   /* each answer on the felt shows the rule it comes from */
     int max_frames;             /* stop after this many frames; < 0: no limit */
     int grace;                  /* frames hidden before lost */
     int threads;                /* tracker threads (1-8) */

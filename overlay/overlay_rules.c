@@ -34,7 +34,14 @@ struct overlay_scene {
     int nfigs;
     orl__piece *pieces;
     int npieces;
+    int cite; /* draw each answer's rule under the asker */
 };
+
+void overlay_scene_set_cite(overlay_scene *s, int on)
+{
+    if (s)
+        s->cite = on != 0;
+}
 
 tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
                               const char **figure_id, tt_err *err)
@@ -412,6 +419,25 @@ static const char *orl__weapon_of(const json_t *query)
     return orl__str(query, "weapon");
 }
 
+/* The rule an answer cites, short enough for the felt: the book and its
+ * first line ("thin-red-line.txt L246"), or "house value", small and white
+ * under where the question was asked (the asker's base, else the point). */
+static tt_status orl__cite(overlay_list *l, const rules_result *r, const orl__figure *ff, rules_point at, int has_at,
+                           tt_err *err)
+{
+    char text[64];
+    size_t n = strcspn(r->rule, " ");
+    if (!strncmp(r->rule, "house", 5))
+        snprintf(text, sizeof text, "house value");
+    else if (r->rule[n] == ' ' && r->rule[n + 1] == 'L') /* "book.txt L12-14, L20 (...)": book and first line */
+        snprintf(text, sizeof text, "%.*s", (int)(n + 1 + strcspn(r->rule + n + 1, " ,(")), r->rule);
+    else
+        snprintf(text, sizeof text, "%s", r->rule);
+    double x = ff ? ff->x : has_at ? at.x : r->centre.x, y = ff ? ff->y + ff->radius_in : has_at ? at.y : r->centre.y;
+    double size = 0.7 * OVERLAY_TEXT_IN;
+    return overlay_add_text(l, x, y + 0.25 + size, text, size, 0, OVERLAY_ROLE_NEUTRAL, err);
+}
+
 tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err)
 {
     rules_result r;
@@ -561,6 +587,8 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
             snprintf(text, sizeof text, "%.1f\"", r.distance_in);
         st = orl__label_beyond(l, r.line[0], r.line[1], 0.5, text, line.role, err);
     }
+    if (st == TT_OK && s->cite && r.rule)
+        st = orl__cite(l, &r, ff, atp, at != NULL, err);
     if (st == TT_OK && answer && !(*answer = rules_result_to_json(&r)))
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
 done:

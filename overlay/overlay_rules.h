@@ -35,6 +35,10 @@ void overlay_scene_destroy(overlay_scene *s);
  * nothing. */
 tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err);
 
+/* on: each answer drawn also shows the rule it comes from ("thin-red-line.txt
+ * L246", or "house value") in small white text under the asker's base. */
+void overlay_scene_set_cite(overlay_scene *s, int on);
+
 /* The live pipeline: the figure the scenario's "tags" map tag_id to now
  * stands at (x, y) facing facing_deg.  Returns the figure's id (owned by the
  * scene) or NULL if the tag names no figure; a position off the table is an

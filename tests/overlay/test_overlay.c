@@ -868,6 +868,46 @@ static void test_cli_deviate_charge_unit(void **state)
     tt_image_free(&im);
 }
 
+/* White pixels (a label's text) in the table box [x0,x1] x [y0,y1] on the
+ * flat projector of px_near. */
+static int white_in(const tt_image *im, double x0, double y0, double x1, double y1)
+{
+    int n = 0;
+    for (int v = (int)(22.5 * y0); v <= (int)(22.5 * y1); v++)
+        for (int u = (int)(150 + 22.5 * x0); u <= (int)(150 + 22.5 * x1); u++) {
+            const uint8_t *p = im->data + (size_t)v * im->stride + 3 * (size_t)u;
+            n += p[0] > 200 && p[1] > 200 && p[2] > 200;
+        }
+    return n;
+}
+
+/* --cite: under the asker, the rule its answer comes from, in white; none
+ * without it. */
+static void test_cli_cite(void **state)
+{
+    (void)state;
+    write_pj("flat.json", "{\"width\":1920,\"height\":1080,\"table_to_projector\":[[22.5,0,150],[0,22.5,0],[0,0,1]]}");
+    int white[2];
+    for (int k = 0; k < 2; k++) {
+        char *argv[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("flat.json"),
+                        "--scenario", (char *)SCEN, "--query", "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}",
+                        "--out", (char *)tpath(k ? "cite.png" : "plain.png"), k ? "--cite" : NULL, NULL};
+        run_result r = run_cmd(argv, NULL);
+        if (r.status != 0)
+            fail_msg("exit %d: %s", r.status, r.err);
+        assert_non_null(strstr(r.out, "\"rule\":\"into-the-breach.txt L79-82\""));
+        run_free(&r);
+        tt_image im = {0};
+        tt_err err = {0};
+        assert_int_equal(cvw_image_read(tpath(k ? "cite.png" : "plain.png"), 3, &im, &err), TT_OK);
+        /* m1 stands at (10, 23) on a 1" base: the citation's line is below it */
+        white[k] = white_in(&im, 7, 23.55, 13, 24.4);
+        tt_image_free(&im);
+    }
+    if (!(white[0] < 5 && white[1] > 60))
+        fail_msg("white pixels under m1: %d without --cite, %d with it", white[0], white[1]);
+}
+
 static void test_cli_on_camera(void **state)
 {
     (void)state;
@@ -948,6 +988,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_circle_under_perspective), cmocka_unit_test(test_width_in_inches),
         cmocka_unit_test(test_shapes),                   cmocka_unit_test(test_palette),
+        cmocka_unit_test(test_cli_cite),
         cmocka_unit_test(test_bad_primitives),           cmocka_unit_test(test_same_as_reference),
         cmocka_unit_test(test_edge_band),
         cmocka_unit_test(test_label_cache),

@@ -224,9 +224,16 @@ var TTDraw = (function () {
                                                              ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
       if (a.allowed_in === null || a.allowed_in === undefined)
         return {big: 'Cannot charge', bad: true, small: 'its rule gives no charge'};
+      /* where the book answers the melee a charge starts (All the King's Men) */
+      var melee = a.ok && a.dice !== null && a.dice !== undefined
+                      ? ['melee: ' + a.dice + ' dice at ' + a.to_hit + '+'].concat(
+                            (a.bonus_dice || []).map(function (b) { return '+' + b.value + ' dice: ' + b.reason; }),
+                            a.defender_dice !== null && a.defender_dice !== undefined
+                                ? ['defender rolls ' + a.defender_dice + ' dice at ' + a.defender_to_hit + '+'] : [])
+                      : [];
       return {big: a.ok ? 'Charge reaches ' + a.target : 'Charge falls short', bad: !a.ok,
-              small: a.distance_in + '" of ' + a.allowed_in + '"' +
-                     ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')};
+              small: [a.distance_in + '" of ' + a.allowed_in + '"' +
+                      ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')].concat(melee).join(', ')};
     case 'deviate':
       if (a.went_off === false) return {big: 'A dud: no blast', small: 'lands at (' + a.impact.join(', ') + ')'};
       return {big: (a.hit || []).length + ' hit', small: 'lands at (' + a.impact.join(', ') + '): ' +

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""test_words.py - every answer the rules engine gives to the rulebook
+fixtures (tests/rules/fixtures) said in words by the pages' TTDraw.words
+(web/draw.js: the live page's cards, the replay's question list): no
+'undefined', 'NaN' or 'null' shown to a player, and the rule it cites.
+
+usage: test_words.py TABLETRACK SOURCE_DIR"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tt_checks import Checks  # noqa: E402
+
+NODE = r"""
+const fs = require('fs');
+eval(fs.readFileSync(process.argv[1], 'utf8') + ';global.TTDraw = TTDraw;');
+const pairs = JSON.parse(fs.readFileSync(0, 'utf8'));
+console.log(JSON.stringify(pairs.map(([q, a]) => TTDraw.words(q, a))));
+"""
+
+
+def main():
+    tt, src = sys.argv[1], sys.argv[2]
+    check = Checks()
+    if not shutil.which("node"):
+        print("node is not installed (make deps installs it): skipped")
+        return 77
+    pairs = []
+    with tempfile.TemporaryDirectory() as d:
+        for fx in sorted(glob.glob(os.path.join(src, "tests", "rules", "fixtures", "*.json"))):
+            data = json.load(open(fx))
+            scen = os.path.join(d, "scenario.json")
+            with open(scen, "w") as f:
+                json.dump(data["scenario"], f)
+            queries = [c["query"] for c in data["cases"]]
+            p = subprocess.run([tt, "rules", "--scenario", scen], input="\n".join(json.dumps(q) for q in queries),
+                               capture_output=True, text=True, timeout=300)
+            answers = [json.loads(x) for x in p.stdout.splitlines() if x.strip()]
+            check(len(answers) == len(queries), "%s: an answer for each of its %d questions (%d)"
+                  % (os.path.basename(fx), len(queries), len(answers)))
+            pairs += [(q, a, os.path.basename(fx)) for q, a in zip(queries, answers)]
+    p = subprocess.run(["node", "-e", NODE, os.path.join(src, "web", "draw.js")],
+                       input=json.dumps([[q, a] for q, a, _ in pairs]), capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "TTDraw.words ran: %s" % p.stderr.strip()[-300:])
+    said = json.loads(p.stdout) if p.returncode == 0 else []
+    bad = []
+    uncited = []
+    for (q, a, fx), w in zip(pairs, said):
+        text = (w.get("big") or "") + " | " + (w.get("small") or "")
+        if not w.get("big") or any(s in text for s in ("undefined", "NaN", "null", "[object")):
+            bad.append("%s %s -> %r" % (fx, json.dumps(q), text))
+        if "error" not in a and a.get("rule") != w.get("rule"):
+            uncited.append("%s %s" % (fx, json.dumps(q)))
+    n_err = sum(1 for _, a, _ in pairs if "error" in a)
+    check(len(said) == len(pairs) and len(pairs) > 100,
+          "%d fixture answers said in words (%d of them errors)" % (len(said), n_err))
+    check(bad == [], "every answer reads without undefined/NaN/null: %s" % bad[:5])
+    check(uncited == [], "every answer's card cites its rule: %s" % uncited[:5])
+    kinds = sorted({q.get("q") for q, _, _ in pairs})
+    check(len(kinds) >= 10, "every kind of question is covered: %s" % kinds)
+    return check.verdict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -110,7 +110,10 @@ static const rules__field rules__los_f[] = {{"figures_block", NULL},
                                             {NULL, NULL}};
 static const rules__schema rules__los_s = {"los", NULL, rules__los_f, NULL, 1};
 /* A movement allowance: a number, a dice string, or {"inches"|"dice", src}. */
-static const rules__field rules__move_f[] = {{"inches", NULL},           {"dice", NULL},          {"difficult_factor", NULL},
+static const rules__field rules__gait_f[] = {{"inches", NULL}, {"min_in", NULL}, {"turn_in", NULL}, {NULL, NULL}};
+static const rules__schema rules__gait_s = {"gait", NULL, rules__gait_f, NULL, 1};
+static const rules__schema rules__gaits_s = {"gaits", NULL, NULL, &rules__gait_s, 1};
+static const rules__field rules__move_f[] = {{"gaits", &rules__gaits_s}, {"inches", NULL},           {"dice", NULL},          {"difficult_factor", NULL},
                                              {"difficult_cost_in", NULL}, {"any_direction", NULL}, {NULL, NULL}};
 static const rules__schema rules__move_s = {"movement", NULL, rules__move_f, NULL, 1};
 static const rules__schema rules__moves_s = {"movement", NULL, NULL, &rules__move_s, 1};

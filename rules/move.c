@@ -121,6 +121,27 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
             al = &fal;
         }
     }
+    /* a mount's gait: its inches, less the turn to head for the destination
+     * (pro rata per 90 degrees), and the least it must go */
+    int gi = -1;
+    double turn_cost = 0;
+    if (sc->q_gait) {
+        char names[64] = "";
+        for (int g = 0; g < al->ngaits && gi < 0; g++) {
+            if (!strcmp(al->gait[g], sc->q_gait))
+                gi = g;
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", g ? ", " : "", al->gait[g]);
+        }
+        if (!al->ngaits)
+            return tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") has no gaits in ruleset %s: leave out \"gait\"",
+                              f->type, f->id, sc->prof->name);
+        if (gi < 0)
+            return tt_err_set(err, TT_ERR_ARG, "gait \"%s\" is not one of %s", sc->q_gait, names);
+        base = al->gait_in[gi];
+        double dx = to.x - f->x, dy = to.y - f->y;
+        if (dx != 0 || dy != 0)
+            turn_cost = al->gait_turn_in[gi] * fabs(remainder(atan2(dy, dx) * (180.0 / M_PI) - f->facing_deg, 360.0)) / 90;
+    }
     int dn = 0, ds = 0, dk = 0;
     if (roll >= 0 && al->inches >= 0)
         return tt_err_set(err, TT_ERR_ARG,
@@ -181,11 +202,19 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         out->allowed_range_in[0] = rules__after_terrain(sc, al, dn + dk, difficult, obstacles, not_fwd);
         out->allowed_range_in[1] = rules__after_terrain(sc, al, dn * ds + dk, difficult, obstacles, not_fwd);
     } else {
-        double allowed = rules__after_terrain(sc, al, base, difficult, obstacles, not_fwd);
+        double allowed = rules__after_terrain(sc, al, base, difficult, obstacles, not_fwd) - turn_cost;
+        if (allowed < 0)
+            allowed = 0;
         out->allowed_known = 1;
         out->allowed_in = allowed;
         int64_t A = rules_fx(allowed);
         out->ok = rules_len2(rules_sub(b, a)) <= (rules_i128)A * A;
+        if (gi >= 0 && al->gait_min_in[gi] > 0) { /* and at least the gait's least */
+            int64_t M = rules_fx(al->gait_min_in[gi]);
+            out->has_min = 1;
+            out->min_in = al->gait_min_in[gi];
+            out->ok &= rules_len2(rules_sub(b, a)) >= (rules_i128)M * M;
+        }
     }
     out->line[0] = rules_pt_in(a);
     out->line[1] = rules_pt_in(b);

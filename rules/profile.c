@@ -1089,6 +1089,39 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
                     goto fail;
                 const json_t *in = json_object_get(val, "inches"), *dc = json_object_get(val, "dice");
                 mvv = in ? in : dc ? dc : val;
+                /* {"gaits": {"walk": {"inches": 7, "turn_in": 0}, "canter": {"inches": 12, "min_in": 7, ...}}} */
+                const json_t *gs = json_object_get(val, "gaits");
+                if (gs && (!json_is_object(gs) || json_object_size(gs) > 5)) {
+                    st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"gaits\" must map up to 4 gaits to {\"inches\": N, "
+                                    "\"min_in\": N, \"turn_in\": N}", mat);
+                    goto fail;
+                }
+                const char *gk;
+                json_t *gv;
+                json_object_foreach((json_t *)gs, gk, gv)
+                {
+                    if (!strcmp(gk, "src") || !strcmp(gk, "house") || !strcmp(gk, "note"))
+                        continue;
+                    char gat[400];
+                    int g = a->ngaits;
+                    snprintf(gat, sizeof gat, "%s: gait \"%s\"", mat, gk);
+                    if (g == 4 || !json_is_object(gv) || strlen(gk) >= sizeof a->gait[0]) {
+                        st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"inches\": N, \"min_in\": N, \"turn_in\": N} "
+                                        "(up to 4 gaits, names under 12 letters)", gat);
+                        goto fail;
+                    }
+                    a->gait_in[g] = -1;
+                    if ((st = rules_json_num(gv, "inches", gat, 0, RULES_MAX_IN, &a->gait_in[g], err)) ||
+                        (st = rules_json_num(gv, "min_in", gat, 0, RULES_MAX_IN, &a->gait_min_in[g], err)) ||
+                        (st = rules_json_num(gv, "turn_in", gat, 0, RULES_MAX_IN, &a->gait_turn_in[g], err)))
+                        goto fail;
+                    if (a->gait_in[g] < 0 || a->gait_min_in[g] > a->gait_in[g]) {
+                        st = tt_err_set(err, TT_ERR_FORMAT, "%s: give its \"inches\", at least its \"min_in\"", gat);
+                        goto fail;
+                    }
+                    snprintf(a->gait[g], sizeof a->gait[g], "%s", gk);
+                    a->ngaits++;
+                }
             }
             if (json_is_number(mvv) && json_number_value(mvv) >= 0 && json_number_value(mvv) <= RULES_MAX_IN) {
                 a->inches = json_number_value(mvv);

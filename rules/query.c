@@ -193,10 +193,16 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
             return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no rule for the facing at the end of a move: leave out "
                                                "\"facing_deg\"",
                               sc->prof->name);
+        /* "gait": a mount's walk, canter or gallop (checked against the mover's type) */
+        const json_t *gv = json_object_get(q, "gait");
+        if (gv && (!json_is_string(gv) || charge))
+            return tt_err_set(err, TT_ERR_ARG, charge ? "a charge takes no \"gait\"" : "\"gait\" must be a gait's name");
         sc->q_has_facing = fv != NULL;
         sc->q_facing_deg = fv ? json_number_value(fv) : 0;
+        sc->q_gait = gv ? json_string_value(gv) : NULL;
         st = charge ? rules_charge(sc, from, to, roll, out, err) : rules_move(sc, from, at, roll, out, err);
         sc->q_has_facing = 0;
+        sc->q_gait = NULL;
     } else if (!strcmp(k, "deviate")) {
         rules_point at;
         rules_dev_dice d;

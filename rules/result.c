@@ -172,6 +172,8 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= json_object_set_new(o, "allowed_in",
                                    r->allowed_known ? rules__round(r->allowed_in, 100) : json_null());
         bad |= json_object_set_new(o, "ok", r->ok == RULES_NULL ? json_null() : json_boolean(r->ok));
+        if (r->has_min)
+            bad |= json_object_set_new(o, "min_in", rules__round(r->min_in, 100));
         if (r->has_allowed_range)
             bad |= json_object_set_new(o, "allowed_range_in",
                                        json_pack("[oo]", rules__round(r->allowed_range_in[0], 100),

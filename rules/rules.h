@@ -113,6 +113,8 @@ typedef struct rules_result {
     int allowed_known;        /* 0 where dice decide */
     int has_allowed_range;    /* dice decide and no roll given: */
     double allowed_range_in[2]; /* the allowance of the lowest and the highest roll */
+    int has_min;              /* a move at a gait with a least distance (a cantering mount): */
+    double min_in;            /* that least distance */
     int ok;                   /* 1, 0 or RULES_NULL */
     /* charge: the figures of the closest pair (A's charger, B's target) */
     const char *charger, *target;

@@ -142,6 +142,12 @@ typedef struct rules_allowance {
     double difficult_cost_in; /* inches this type loses in difficult going (after the factor) */
     int any_direction;        /* not slowed for moving sideways or backward */
     char *src;                /* the rulebook line of the allowance, or NULL (house) */
+    /* gaits (a mount's walk, canter, gallop): the move query's "gait" picks
+     * one: its inches, the least it must move, inches lost per 90 degrees
+     * of turn */
+    char gait[4][12];
+    double gait_in[4], gait_min_in[4], gait_turn_in[4];
+    int ngaits;
 } rules_allowance;
 
 #define RULES_MAX_FORM_TYPES 6 /* figure types a formation's by-type maps may list */
@@ -357,6 +363,7 @@ struct rules_scenario {
     double q_facing_deg;
     int q_revealed;          /* the los/fire query being answered: its target was revealed */
     int q_rof;               /* > 0: the dice the firer would roll at rest (its unit's line bonus in) */
+    const char *q_gait;      /* the move query being answered: the mount's gait, or NULL */
 };
 
 /* ---- profile.c ---- */

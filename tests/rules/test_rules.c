@@ -297,6 +297,10 @@ static void test_query_errors(void **state)
         {"{\"q\":\"los\",\"from\":\"m1\",\"to\":\"m2\",\"target_revealed\":true}",
          "ruleset into-the-breach has no terrain that hides troops until they are revealed: leave out \"target_revealed\""},
         {"{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"m2\",\"target_revealed\":false}", "leave out \"target_revealed\""},
+        {"{\"q\":\"move\",\"from\":\"m1\",\"to\":[3,1],\"gait\":\"canter\"}",
+         "figure type \"foot\" (of \"m1\") has no gaits in ruleset into-the-breach: leave out \"gait\""},
+        {"{\"q\":\"move\",\"from\":\"m1\",\"to\":[3,1],\"gait\":[]}", "\"gait\" must be a gait's name"},
+        {"{\"q\":\"charge\",\"from\":\"m1\",\"to\":\"m2\",\"gait\":\"walk\"}", "a charge takes no \"gait\""},
         {"{\"from\":\"m1\"}", "missing \"q\""},
         {"{\"q\":\"los\",\"from\":1,\"to\":\"m2\"}", "must be a string"},
         {"[]", "must be a JSON object"},
@@ -1391,6 +1395,8 @@ static void test_fuzz_queries(void **state)
         }
         if (rnd() % 4 == 0) /* refused: into-the-breach has no hidden troops */
             json_object_set_new(q, "target_revealed", rnd() % 3 ? json_boolean(rnd() % 2) : json_integer(1));
+        if (rnd() % 5 == 0) /* refused: nor gaits */
+            json_object_set_new(q, "gait", rnd() % 3 ? json_string(rnd() % 2 ? "canter" : "") : json_integer(2));
         char *line = json_dumps(q, JSON_COMPACT);
         char *a = rules_query_line(sc, line);
         assert_non_null(a);
@@ -1819,6 +1825,11 @@ static void test_after_moving_profile_errors(void **state)
     expect_atkm_profile_error("weapons.heavy-gun", "after_moving", "{\"keeps_dice\": 1}",
                               "after_moving: \"keeps_dice\" must be true or false");
     expect_atkm_profile_error("weapons.heavy-gun", "after_moving", "-1", "after_moving must be {\"to_hit_modifier\": N");
+    /* a mount's gaits */
+    expect_atkm_profile_error("movement.horse", "gaits", "[1]", "\"gaits\" must map up to 4 gaits");
+    expect_atkm_profile_error("movement.horse", "gaits", "{\"trot\": {\"inches\": 5, \"min_in\": 6}}",
+                              "gait \"trot\": give its \"inches\", at least its \"min_in\"");
+    expect_atkm_profile_error("movement.horse", "gaits", "{\"trot\": 5}", "gait \"trot\" must be {\"inches\": N");
 }
 
 /* All the King's Men moves against the plain geometry: a move more than

@@ -337,9 +337,10 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         (st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
     /* a stand of a line wide enough rolls its extra dice, as in its unit's fire */
-    int bonus = rules_unit_rof_bonus(sc, i), rest = rules_fire_dice(sc, i, j, w) + (bonus > 0 ? bonus : 0);
+    int base = rules_fire_dice(sc, i, j, w), bonus = base > 0 ? rules_unit_rof_bonus(sc, i) : 0, rest = base;
     if (bonus < 0)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    rest += bonus;
     sc->q_rof = bonus > 0 ? rest : 0;
     rules_fire_pair(sc, i, j, j, w, out);
     sc->q_rof = 0;

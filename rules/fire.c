@@ -72,17 +72,23 @@ int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int 
     return th <= p->to_hit_max ? th : RULES_NULL;
 }
 
-/* A figure of i's side, of another unit, that sees j (an indirect weapon's
- * spotter), or -1. */
+/* An indirect weapon's spotter: a figure of a friendly unit (of i's side,
+ * not i's unit) that the line of fire i -> j passes over (some figure of
+ * that unit lies on the line) and that sees j, or -1. */
 static int rules__spotter(rules_scenario *sc, int i, int j)
 {
     const rules_figure *fi = &sc->figs[i];
+    rules_pt a = fi->shape.c, b = sc->figs[j].shape.c;
     int bl;
-    for (size_t k = 0; k < sc->nfigs; k++) {
-        const rules_figure *fk = &sc->figs[k];
-        if ((int)k != i && (int)k != j && !strcmp(fk->side, fi->side) && strcmp(fk->unit, fi->unit) &&
-            rules_los_decide(sc, (int)k, j, 1, 0, &bl))
-            return (int)k;
+    for (size_t m = 0; m < sc->nfigs; m++) {
+        const rules_figure *fm = &sc->figs[m];
+        if ((int)m == i || (int)m == j || strcmp(fm->side, fi->side) || !strcmp(fm->unit, fi->unit) ||
+            !rules_geom_shape_seg_touch(&fm->shape, a, b))
+            continue;
+        for (size_t k = 0; k < sc->nfigs; k++) /* the unit shot over: one of its figures sees j */
+            if ((int)k != j && !strcmp(sc->figs[k].unit, fm->unit) && !strcmp(sc->figs[k].side, fi->side) &&
+                rules_los_decide(sc, (int)k, j, 1, 0, &bl))
+                return (int)k;
     }
     return -1;
 }
@@ -159,6 +165,37 @@ __attribute__((format(printf, 3, 4))) static void rules__add_mod(rules_result *o
     va_end(ap);
 }
 
+static int rules__type_in(const char (*names)[24], int n, const char *type)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], type))
+            return 1;
+    return 0;
+}
+
+int rules_fires_plain(const rules_profile *p, const rules_figure *f)
+{
+    return rules__type_in(p->plain_fire_types, p->nplain_fire_types, f->type);
+}
+
+tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int as_target, tt_err *err)
+{
+    const rules_profile *p = sc->prof;
+    if (!as_target && rules__type_in(p->no_fire_types, p->nno_fire_types, f->type))
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire: figures of type \"%s\" do not shoot in ruleset %s",
+                          f->id, f->type, p->name);
+    if (as_target && rules__type_in(p->no_target_types, p->nno_target_types, f->type))
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot be fired at: figures of type \"%s\" are not targets in "
+                                           "ruleset %s; name another figure or unit in \"to\"",
+                          f->id, f->type, p->name);
+    return TT_OK;
+}
+
+/* The to-hit modifiers that hang on the target's ground and the firer's
+ * type: the ground it stands in (troops crossing a river or a ford), and
+ * none at all for a type that fires unmodified (missile cavalry). */
+static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_result *out);
+
 int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d)
 {
     if (!sc->q_moved || w->moved_keeps_dice || sc->prof->moved_rof <= 0 || d <= sc->prof->moved_rof)
@@ -224,6 +261,7 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
         rules__add_mod(out, sc->prof->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);
     if (!visible && w->indirect && w->indirect_mod)
         rules__add_mod(out, w->indirect_mod, "indirect fire (no line of sight)");
+    rules__ground_and_plain(sc, i, j, out);
     out->to_hit = RULES_NULL;
     /* the score needed: the target's defence, or by the firer's colour
      * where the ruleset says so, else by the range bracket */
@@ -267,6 +305,18 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     out->line[1] = rules_pt_in(fj->shape.c);
 }
 
+static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_result *out)
+{
+    const rules_figure *fj = &sc->figs[j];
+    for (int k = 0; k < fj->ninside; k++) {
+        const rules_piece *pc = &sc->pieces[fj->inside[k]];
+        if (pc->p.target_mod)
+            rules__add_mod(out, pc->p.target_mod, "target in %s: %s", pc->kind, pc->id);
+    }
+    if (rules_fires_plain(sc->prof, &sc->figs[i]))
+        out->n_modifiers = 0;
+}
+
 tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
                      tt_err *err)
 {
@@ -283,11 +333,39 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         return rules_fire_unit(sc, from, i, to, j, weapon, out, err);
     if (i == j)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
-    if ((st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
+    if ((st = rules_fire_barred(sc, &sc->figs[i], 0, err)) || (st = rules_fire_barred(sc, &sc->figs[j], 1, err)) ||
+        (st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
+    /* a stand of a line wide enough rolls its extra dice, as in its unit's fire */
+    int base = rules_fire_dice(sc, i, j, w), bonus = base > 0 ? rules_unit_rof_bonus(sc, i) : 0, rest = base;
+    if (bonus < 0)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    rest += bonus;
+    sc->q_rof = bonus > 0 ? rest : 0;
     rules_fire_pair(sc, i, j, j, w, out);
+    sc->q_rof = 0;
+    if (bonus > 0 && out->dice > 0 && !(sc->q_moved && sc->prof->moved_drops_bonuses))
+        out->dice = rules_moved_dice(sc, w, rest);
     rules_fire_bonus(sc, &i, 1, &j, 1, j, w, i, j, out);
     return TT_OK;
+}
+
+/* Aspect by arc: p within front_deg / 2 of b's facing (seen from b's
+ * centre) is front, within rear_deg / 2 of its back rear, else flank;
+ * a boundary counts as front (exact for the half-plane of a 180 degree
+ * front). */
+static rules_aspect_kind rules__aspect_arc(const rules_profile *pr, rules_pt p, const rules_figure *b)
+{
+    rules_pt v = rules_sub(p, b->shape.c);
+    if (v.x == 0 && v.y == 0)
+        return RULES_ASPECT_FRONT;
+    if (pr->aspect_front_deg == 180 && rules_dot(v, b->f) >= 0)
+        return RULES_ASPECT_FRONT;
+    double c = (double)rules_dot(v, b->f) / (hypot((double)v.x, (double)v.y) * hypot((double)b->f.x, (double)b->f.y));
+    double off = acos(c < -1 ? -1 : c > 1 ? 1 : c) * (180.0 / M_PI); /* degrees from the facing, 0-180 */
+    if (pr->aspect_front_deg != 180 && off <= pr->aspect_front_deg / 2 + 1e-9)
+        return RULES_ASPECT_FRONT;
+    return off >= 180 - pr->aspect_rear_deg / 2 - 1e-9 ? RULES_ASPECT_REAR : RULES_ASPECT_FLANK;
 }
 
 tt_status rules_aspect(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
@@ -301,7 +379,8 @@ tt_status rules_aspect(rules_scenario *sc, const char *from, const char *to, rul
     const rules_figure *fa = &sc->figs[i], *fb = &sc->figs[j];
     rules_pt ref = rules_fire_origin(sc, fa);
     static const char *const names[] = {"front", "flank", "rear"};
-    out->aspect = names[rules_aspect_box(ref, fb->shape.c, fb->f, fb->w, fb->d)];
+    out->aspect = names[sc->prof->aspect_arc ? rules__aspect_arc(sc->prof, ref, fb)
+                                             : rules_aspect_box(ref, fb->shape.c, fb->f, fb->w, fb->d)];
     out->line[0] = rules_pt_in(ref);
     out->line[1] = rules_pt_in(fb->shape.c);
     return TT_OK;

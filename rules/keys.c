@@ -35,7 +35,7 @@ typedef struct rules__schema {
         {"stops_ball", NULL}, {"height_in", NULL}, {"raises", NULL}, {"keeps_cv_from_above", NULL}, \
         {"hides_inside", NULL}, {"see_through_within_in", NULL}, {"max_range_in", NULL}, \
         {"hides_behind", NULL}, {"revealable", NULL}, {"located_within_in", NULL}, {"arc_behind_deg", NULL}, \
-        {"arc_behind_for", NULL}
+        {"arc_behind_for", NULL}, {"target_modifier", NULL}
 
 /* A value written with its citation: {"value": V, "src": ...}. */
 static const rules__field rules__value_f[] = {{"value", NULL}, {NULL, NULL}};
@@ -131,7 +131,7 @@ static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_t
 static const rules__field rules__above_f[] = {{"cv", NULL}, {"beyond_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__above_f, NULL, 1};
 /* where the ruleset's flank and rear come from: a citation only */
-static const rules__field rules__aspect_f[] = {{NULL, NULL}};
+static const rules__field rules__aspect_f[] = {{"mode", NULL}, {"front_arc_deg", NULL}, {"rear_arc_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__aspect_s = {"aspect", NULL, rules__aspect_f, NULL, 1};
 static const rules__schema rules__fire_quality_s = {"fire_quality", NULL, NULL, &rules__value_s, 1};
 static const rules__schema rules__by_type_s = {"by type", NULL, NULL, &rules__value_s, 1};
@@ -155,7 +155,9 @@ static const rules__field rules__formation_f[] = {{"target_modifier", NULL},
 static const rules__schema rules__formation_s = {"formation", NULL, rules__formation_f, NULL, 1};
 static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rules__formation_s, 1};
 static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
-static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s}, {NULL, NULL}};
+static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s},
+                                               {"formations", &rules__value_s}, {"formations_by_type", &rules__by_type_s},
+                                               {"not_at", &rules__by_type_s}, {NULL, NULL}};
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
 static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {"rof", NULL},
                                                      {"only_at_rof", NULL}, {NULL, NULL}};
@@ -180,6 +182,9 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"defence_quality", &rules__fire_quality_s},
                                                 {"aim_at", &rules__by_type_s},
                                                 {"skirmisher_types", NULL},
+                                                {"cannot_fire_types", NULL},
+                                                {"not_target_types", NULL},
+                                                {"unmodified_fire_types", NULL},
                                                 {"options", &rules__options_s},
                                                 {"bonus_dice", &rules__bonus_s},
                                                 {"defence_roll", &rules__defence_roll_s},

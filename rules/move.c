@@ -245,6 +245,32 @@ static rules_shape rules__shifted(const rules_shape *s, int64_t dx, int64_t dy)
     return t;
 }
 
+/* The formation rules of a charge: the charger's formation is one it may
+ * charge in (its type's list, else the ruleset's), and the target's is not
+ * one its type may not charge (light cavalry at a square). */
+static tt_status rules__charge_formation(const rules_scenario *sc, const rules_figure *f, const rules_figure *g,
+                                         tt_err *err)
+{
+    const rules_profile *p = sc->prof;
+    unsigned may = p->charge_forms;
+    for (int k = 0; k < p->ncharge_ft; k++)
+        if (!strcmp(p->charge_ft_type[k], f->type))
+            may = p->charge_ft_forms[k];
+    if (may && f->formation >= 0 && !(may >> f->formation & 1u)) {
+        char list[128] = "";
+        for (int m = 0; m < p->nforms; m++)
+            if (may >> m & 1u)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? " or " : "", p->form_name[m]);
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) is in %s and cannot charge in ruleset %s: it must be in %s",
+                          f->id, f->type, p->form_name[f->formation], p->name, list);
+    }
+    for (int k = 0; k < p->ncharge_nt; k++)
+        if (!strcmp(p->charge_nt_type[k], f->type) && g->formation >= 0 && (p->charge_nt_forms[k] >> g->formation & 1u))
+            return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) cannot charge \"%s\", in %s, in ruleset %s", f->id,
+                              f->type, g->id, p->form_name[g->formation], p->name);
+    return TT_OK;
+}
+
 tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err)
 {
     int *F = NULL, *T = NULL, nF = 0, nT = 0;
@@ -286,6 +312,8 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
             goto done;
         }
     }
+    if ((st = rules__charge_formation(sc, f, g, err)))
+        goto done;
     /* straight at the target's centre until the bases touch: the shortest
      * such move, found by halving (to 1/10000in) */
     double ux = (double)(g->shape.c.x - f->shape.c.x), uy = (double)(g->shape.c.y - f->shape.c.y);

@@ -87,10 +87,12 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
         (st = rules__names_parse(o, "hides_behind", where, p->hides_behind, &p->nhides_behind, err)) ||
         (st = rules__names_parse(o, "arc_behind_for", where, p->arc_behind_for, &p->narc_behind_for, err)))
         return st;
-    double cv = p->cv;
-    if ((st = rules_json_num(o, "cv", where, 0, 20, &cv, err)))
+    double cv = p->cv, tmod = p->target_mod;
+    if ((st = rules_json_num(o, "cv", where, 0, 20, &cv, err)) ||
+        (st = rules_json_num(o, "target_modifier", where, -20, 20, &tmod, err)))
         return st;
     p->cv = (int)cv;
+    p->target_mod = (int)tmod;
     s = NULL;
     if ((st = rules_json_str(o, "cover", where, &s, err)))
         return st;
@@ -451,6 +453,58 @@ static tt_status rules__colour_map(const rules_profile *p, const json_t *o, cons
     return TT_OK;
 }
 
+/* A list of the profile's formations (v: a JSON array) -> a bit mask
+ * (bit f: form_name[f]). */
+static tt_status rules__form_mask(const rules_profile *p, const json_t *v, const char *at, const char *what,
+                                  unsigned *mask, tt_err *err)
+{
+    *mask = 0;
+    if (!json_is_array(v) || json_array_size(v) < 1)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must list formations of the profile's \"formations\"", at,
+                          what);
+    for (size_t k = 0; k < json_array_size(v); k++) {
+        const char *name = json_string_value(json_array_get(v, k));
+        int f = -1;
+        for (int m = 0; name && m < p->nforms && f < 0; m++)
+            if (!strcmp(p->form_name[m], name))
+                f = m;
+        if (f < 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" item %zu is not a formation of the profile's "
+                                                  "\"formations\"",
+                              at, what, k + 1);
+        *mask |= 1u << f;
+    }
+    return TT_OK;
+}
+
+/* A charge's formations: "formations": [...] (any charger),
+ * "formations_by_type": {"TYPE": [...]}, "not_at": {"TYPE": [...]}. */
+static tt_status rules__charge_forms(rules_profile *p, const json_t *ch, const char *at, tt_err *err)
+{
+    tt_status st;
+    const json_t *fl = json_object_get(ch, "formations");
+    if (fl && (st = rules__form_mask(p, rules_json_value(fl), at, "formations", &p->charge_forms, err)))
+        return st;
+    for (int m = 0; m < 2; m++) {
+        const char *what = m ? "not_at" : "formations_by_type", *key;
+        json_t *val;
+        json_object_foreach(json_object_get(ch, what), key, val)
+        {
+            if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+                continue;
+            int *n = m ? &p->ncharge_nt : &p->ncharge_ft;
+            if (*n >= 4 || strlen(key) >= 24)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" maps up to 4 figure types to formations", at, what);
+            if ((st = rules__form_mask(p, rules_json_value(val), at, what,
+                                       m ? &p->charge_nt_forms[*n] : &p->charge_ft_forms[*n], err)))
+                return st;
+            snprintf(m ? p->charge_nt_type[*n] : p->charge_ft_type[*n], 24, "%s", key);
+            (*n)++;
+        }
+    }
+    return TT_OK;
+}
+
 /* "melee": {"attacker_colour": C, "dice": {"ATT": {"DEF": N}}, "defender_dice": N,
  * "defender_colour_by_type": {"TYPE": C}} */
 static tt_status rules__melee_parse(rules_profile *p, const json_t *m, const char *where, tt_err *err)
@@ -582,9 +636,45 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
         snprintf(p->aim_type[p->naim++], sizeof p->aim_type[0], "%s", key);
     }
     if ((st = rules__type_list(rules_json_value(json_object_get(j, "skirmisher_types")), where, "skirmisher_types", 2,
-                               p->skirm_types, &p->nskirm_types, err)))
+                               p->skirm_types, &p->nskirm_types, err)) ||
+        (st = rules__type_list(rules_json_value(json_object_get(j, "cannot_fire_types")), where, "cannot_fire_types", 2,
+                               p->no_fire_types, &p->nno_fire_types, err)) ||
+        (st = rules__type_list(rules_json_value(json_object_get(j, "not_target_types")), where, "not_target_types", 2,
+                               p->no_target_types, &p->nno_target_types, err)) ||
+        (st = rules__type_list(rules_json_value(json_object_get(j, "unmodified_fire_types")), where,
+                               "unmodified_fire_types", 4, p->plain_fire_types, &p->nplain_fire_types, err)))
         return st;
     return rules__melee_parse(p, json_object_get(j, "melee"), where, err);
+}
+
+/* "aspect": {"mode": "arc", "front_arc_deg": 180, "rear_arc_deg": 180}
+ * (no mode: by the side of the base the line crosses). */
+static tt_status rules__aspect_parse(rules_profile *p, const json_t *a, const char *at, tt_err *err)
+{
+    const char *mode = NULL;
+    tt_status st;
+    if (!json_is_object(a))
+        return TT_OK;
+    if ((st = rules_json_str(a, "mode", at, &mode, err)))
+        return st;
+    if (mode && strcmp(mode, "arc") && strcmp(mode, "base"))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"mode\" must be \"arc\" (by the angle from the target's "
+                                              "facing) or \"base\" (by the side of its base the line crosses)",
+                          at);
+    p->aspect_arc = mode && !strcmp(mode, "arc");
+    p->aspect_front_deg = 180;
+    p->aspect_rear_deg = 0;
+    if ((st = rules_json_num(a, "front_arc_deg", at, 0, 360, &p->aspect_front_deg, err)) ||
+        (st = rules_json_num(a, "rear_arc_deg", at, 0, 360, &p->aspect_rear_deg, err)))
+        return st;
+    if (!p->aspect_arc && (json_object_get(a, "front_arc_deg") || json_object_get(a, "rear_arc_deg")))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"front_arc_deg\" and \"rear_arc_deg\" need \"mode\": \"arc\"",
+                          at);
+    if (p->aspect_front_deg + p->aspect_rear_deg > 360)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"front_arc_deg\" and \"rear_arc_deg\" overlap (together more "
+                                              "than 360)",
+                          at);
+    return TT_OK;
 }
 
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err)
@@ -638,7 +728,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     if ((st = rules_json_cite(json_object_get(j, "command_radius_in"), at, &p->command_src, err)))
         goto fail;
     snprintf(at, sizeof at, "%s: aspect", where);
-    if ((st = rules_json_cite(json_object_get(j, "aspect"), at, &p->aspect_src, err)))
+    if ((st = rules_json_cite(json_object_get(j, "aspect"), at, &p->aspect_src, err)) ||
+        (st = rules__aspect_parse(p, json_object_get(j, "aspect"), at, err)))
         goto fail;
     const json_t *cfa = json_object_get(j, "cover_from_above");
     if (cfa) {
@@ -1041,7 +1132,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         if ((st = rules_json_num(ch, "factor", at, 0, 100, &p->charge_factor, err)) ||
-            (st = rules_json_cite(ch, at, &p->charge_src, err)))
+            (st = rules_json_cite(ch, at, &p->charge_src, err)) || (st = rules__charge_forms(p, ch, at, err)))
             goto fail;
         json_object_foreach((json_t *)ci, key, val)
         {

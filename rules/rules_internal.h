@@ -60,6 +60,7 @@ typedef struct rules_terrain_props {
     double arc_behind_deg;
     char arc_behind_for[6][24];
     int narc_behind_for;
+    int target_mod;       /* to-hit modifier for firing at a figure whose centre is in it (troops crossing a river) */
 } rules_terrain_props;
 
 /* Pieces whose blocking depends on more than their edges (a depth of
@@ -259,6 +260,12 @@ typedef struct rules_profile {
     /* figure types that are skirmishers besides "skirmisher(s)" */
     char skirm_types[2][24];
     int nskirm_types;
+    /* shooting by the figure's type: types that cannot fire, types that
+     * cannot be fired at nor measured to (a brigade general), and types
+     * whose fire takes no to-hit modifier and no formation dice (missile
+     * cavalry) */
+    char no_fire_types[2][24], no_target_types[2][24], plain_fire_types[4][24];
+    int nno_fire_types, nno_target_types, nplain_fire_types;
     /* optional rules a scenario may switch on ("options") */
     char opt_name[RULES_MAX_OPTIONS][24];
     int nopts;
@@ -280,6 +287,18 @@ typedef struct rules_profile {
     double charge_in[8];
     int ncharge;
     char *charge_src;
+    /* the formations a charger may be in (bit f: form_name[f]; 0: any,
+     * and a figure with no formation is not checked), by type where a type
+     * has its own list; the target formations a type may not charge */
+    unsigned charge_forms;
+    char charge_ft_type[4][24], charge_nt_type[4][24];
+    unsigned charge_ft_forms[4], charge_nt_forms[4];
+    int ncharge_ft, ncharge_nt;
+    /* aspect by arc: front within front_deg / 2 of the target's facing,
+     * rear within rear_deg / 2 of its back, flank between (aspect_arc 0:
+     * by the side of the base the line crosses) */
+    int aspect_arc;
+    double aspect_front_deg, aspect_rear_deg;
     /* the citations (src, or "house: note") of sight, command and aspect */
     char *los_src, *command_src, *aspect_src;
 } rules_profile;
@@ -498,6 +517,12 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
  * d at rest: cut to the profile's after_moving "rof" unless the weapon
  * keeps its dice. */
 int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d);
+/* Figure f's type fires unmodified (profile unmodified_fire_types): no
+ * to-hit modifiers, no formation dice. */
+int rules_fires_plain(const rules_profile *p, const rules_figure *f);
+/* An error where f's type cannot fire (as_target 0) or cannot be fired
+ * at (as_target 1) in the ruleset. */
+tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int as_target, tt_err *err);
 /* The dice figure i rolls at j with w, 0 where the rules do not fix them. */
 int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
 /* Fill the fire answer's per-shot fields for i -> j with w; dj: the figure
@@ -547,6 +572,9 @@ tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const
                       tt_err *err);
 /* The same, finding the figure by id. */
 tt_status rules_figures_of(const rules_scenario *sc, const char *name, const char *role, int **idx, int *n, tt_err *err);
+/* The extra dice (formation rof_bonus) figure i earns from its unit's
+ * front rank being wide enough, 0 when none, -1 when out of memory. */
+int rules_unit_rof_bonus(const rules_scenario *sc, int i);
 /* A figure of the unit, or -1 when no figure has that "unit". */
 int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
 

@@ -32,7 +32,10 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     for (int m = 0; m < nn; m++) {
         int k = near[m];
         const rules_figure *fk = &sc->figs[k];
-        if (k == i || !rules_arc_meets(&a, &fk->shape))
+        /* in the arc, and within range by the ruleset's measure (centre to
+         * centre where it measures so; the arc's radius reaches the base) */
+        if (k == i || !rules_arc_meets(&a, &fk->shape) ||
+            (sc->prof->centre_measure && !rules_figure_within(sc, g, fk, a.R)))
             continue;
         if ((st = rules_result_add_id(out, fk->id, &cap, err)))
             return st;

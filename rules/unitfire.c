@@ -86,6 +86,31 @@ static int rules__rof_wide(const rules_profile *p, int fm, const char *type)
     return p->form_rof_wide[fm];
 }
 
+int rules_unit_rof_bonus(const rules_scenario *sc, int i)
+{
+    const rules_profile *p = sc->prof;
+    const rules_figure *f = &sc->figs[i];
+    int fm = f->formation, n = 0, wide = 0;
+    if (fm < 0 || p->form_rof[fm] <= 0 || rules_fires_plain(p, f))
+        return 0;
+    int *g = calloc(sc->nfigs, sizeof *g);
+    unsigned char *r0 = calloc(sc->nfigs, 1);
+    if (!g || !r0) {
+        free(g);
+        free(r0);
+        return -1;
+    }
+    for (size_t k = 0; k < sc->nfigs; k++)
+        if (!strcmp(sc->figs[k].unit, f->unit))
+            g[n++] = (int)k;
+    rules__front_ranks(sc, g, n, 1, r0);
+    for (int a = 0; a < n; a++)
+        wide += r0[a];
+    free(g);
+    free(r0);
+    return wide >= rules__rof_wide(p, fm, f->type) ? p->form_rof[fm] : 0;
+}
+
 typedef struct rules__near {
     double d;  /* the distance key, or a lower bound of it until exact */
     int k;
@@ -186,13 +211,21 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     out->unit = 1;
     if ((st = rules_group(sc, from, fi, "from", &F, &nF, err)) || (st = rules_group(sc, to, fj, "to", &T, &nT, err)))
         goto done;
-    /* the target's figures that are not of the firing group */
+    /* the target's figures that are not of the firing group, nor of a
+     * type that is never a target (nor measured to: a general) */
+    int barred = -1;
     for (int a = 0; a < nT; a++) {
         int mine = 0;
         for (int b = 0; b < nF && !mine; b++)
             mine = T[a] == F[b];
-        if (!mine)
+        if (!mine && rules_fire_barred(sc, &sc->figs[T[a]], 1, NULL) != TT_OK)
+            barred = T[a];
+        else if (!mine)
             T[nt++] = T[a];
+    }
+    if (nt == 0 && barred >= 0) {
+        st = rules_fire_barred(sc, &sc->figs[barred], 1, err);
+        goto done;
     }
     if (nt == 0) {
         st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire at itself: name another unit or figure in \"to\"", from);
@@ -219,8 +252,12 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     for (size_t k = 0; key && k < (size_t)nF * (size_t)ns; k++)
         key[k] = NAN;
     rules__keys K = {sc, F, T, ns, key};
-    int ranks = 0, armed = 0;
+    int ranks = 0, armed = 0, no_fire = -1;
     for (int a = 0; a < nF; a++) {
+        if (rules_fire_barred(sc, &sc->figs[F[a]], 0, NULL) != TT_OK) { /* a type that does not shoot */
+            no_fire = F[a];
+            continue;
+        }
         if (weapon && (st = rules_weapon_of(sc, &sc->figs[F[a]], weapon, &W[a], err)))
             goto done;
         if (!weapon)
@@ -230,6 +267,10 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             if (W[a]->front_ranks > ranks)
                 ranks = W[a]->front_ranks;
         }
+    }
+    if (!armed && no_fire >= 0) {
+        st = rules_fire_barred(sc, &sc->figs[no_fire], 0, err);
+        goto done;
     }
     if (!armed) {
         st = tt_err_set(err, TT_ERR_ARG, "no figure of \"%s\" has a weapon: give them one in the scenario or add "
@@ -291,7 +332,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 known[mt] = 1;
                 int d = rules_fire_dice(sc, F[a], T[mt], w), fm = sc->figs[F[a]].formation;
                 if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[a]].type) &&
-                    !(sc->q_moved && sc->prof->moved_drops_bonuses))
+                    !(sc->q_moved && sc->prof->moved_drops_bonuses) && !rules_fires_plain(sc->prof, &sc->figs[F[a]]))
                     d += sc->prof->form_rof[fm];
                 d = rules_moved_dice(sc, w, d);
                 if (d > 0)
@@ -363,7 +404,8 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     /* the shot's firer at rest, its unit's formation bonus in (whether
      * moving cuts its dice or costs it a to-hit modifier) */
     int fm = sc->figs[F[pf]].formation, rest = W[pf] ? rules_fire_dice(sc, F[pf], T[pt], W[pf]) : 0;
-    if (rest > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[pf]].type))
+    if (rest > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[pf]].type) &&
+        !rules_fires_plain(sc->prof, &sc->figs[F[pf]]))
         rest += sc->prof->form_rof[fm];
     sc->q_rof = rest;
     rules_fire_pair(sc, F[pf], T[pt], dj, W[pf], out);

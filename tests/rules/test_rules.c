@@ -1832,6 +1832,95 @@ static void test_after_moving_profile_errors(void **state)
     expect_atkm_profile_error("movement.horse", "gaits", "{\"trot\": 5}", "gait \"trot\" must be {\"inches\": N");
 }
 
+/* The Thin Red Line's profile keys refuse bad values, naming them (given
+ * to All the King's Men's profile: any profile takes them). */
+static void test_trl_profile_errors(void **state)
+{
+    (void)state;
+    expect_atkm_profile_error("aspect", "mode", "\"wedge\"", "\"mode\" must be \"arc\"");
+    expect_atkm_profile_error("aspect", "front_arc_deg", "90", "\"front_arc_deg\" and \"rear_arc_deg\" need \"mode\": \"arc\"");
+    expect_atkm_profile_error("", "aspect", "{\"mode\": \"arc\", \"front_arc_deg\": 270, \"rear_arc_deg\": 180}",
+                              "overlap (together more than 360)");
+    expect_atkm_profile_error("", "aspect", "{\"mode\": \"arc\", \"front_arc_deg\": 400}", "\"front_arc_deg\" is 400");
+    expect_atkm_profile_error("charge", "formations", "[\"wedge\"]",
+                              "\"formations\" item 1 is not a formation of the profile's \"formations\"");
+    expect_atkm_profile_error("charge", "formations", "[]", "\"formations\" must list formations");
+    expect_atkm_profile_error("charge", "not_at", "{\"horse\": \"square\"}", "\"not_at\" must list formations");
+    expect_atkm_profile_error("charge", "formations_by_type",
+                              "{\"a\": [\"line\"], \"b\": [\"line\"], \"c\": [\"line\"], \"d\": [\"line\"], \"e\": [\"line\"]}",
+                              "\"formations_by_type\" maps up to 4 figure types to formations");
+    expect_atkm_profile_error("terrain.road", "target_modifier", "30", "\"target_modifier\" is 30, it must be between -20 and 20");
+    expect_atkm_profile_error("", "cannot_fire_types", "[\"a\", \"b\", \"c\"]", "\"cannot_fire_types\" must list up to 2");
+    expect_atkm_profile_error("", "not_target_types", "\"general\"", "\"not_target_types\" must list up to 2");
+    expect_atkm_profile_error("", "unmodified_fire_types", "[1]", "\"unmodified_fire_types\" must list up to 4");
+}
+
+/* The Thin Red Line: a figure is in front of another when its centre is
+ * within 90 degrees of that one's facing, seen from its centre (the 180
+ * degree frontal arc, L252), else behind it (rear); and grape reaches a
+ * figure whose centre is within 12in (every distance centre to centre)
+ * and whose base meets the 90 degree arc. */
+static void test_property_trl_aspect_grape(void **state)
+{
+    (void)state;
+    int front = 0, rear = 0, in = 0, out = 0;
+    for (int t = 0; t < 30; t++) {
+        char buf[65536];
+        size_t n = 0;
+        double tf = rndu(0, 360), gx = 36, gy = 24, gf = rndu(0, 360);
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},\"figures\":["
+                              "{\"id\":\"g\",\"side\":\"red\",\"type\":\"artillery\",\"weapon\":\"light-artillery\","
+                              "\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.4f}",
+                              gx, gy, gf);
+        double px[60], py[60];
+        for (int k = 0; k < 60; k++) {
+            /* around the gun, well inside or well outside the grape arc */
+            double a = gf + (rnd() % 2 ? rndu(-30, 30) : rndu(70, 290)), r = rndu(5, 16);
+            px[k] = gx + r * cos(a * M_PI / 180);
+            py[k] = gy + r * sin(a * M_PI / 180);
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  ",{\"id\":\"f%d\",\"side\":\"blue\",\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.4f}", k,
+                                  px[k], py[k], tf);
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = load_ok(buf);
+        rules_result r;
+        tt_err err = {0};
+        char id[8];
+        for (int k = 1; k < 60; k++) { /* f0 as seen from each other figure */
+            snprintf(id, sizeof id, "f%d", k);
+            assert_int_equal(rules_aspect(sc, id, "f0", &r, &err), TT_OK);
+            double c = ((px[k] - px[0]) * cos(tf * M_PI / 180) + (py[k] - py[0]) * sin(tf * M_PI / 180)) /
+                       hypot(px[k] - px[0], py[k] - py[0]);
+            if (fabs(c) > 1e-3) {
+                assert_string_equal(r.aspect, c > 0 ? "front" : "rear");
+                front += c > 0;
+                rear += c < 0;
+            }
+            rules_result_free(&r);
+        }
+        assert_int_equal(rules_grape(sc, "g", &r, &err), TT_OK);
+        for (int k = 0; k < 60; k++) {
+            double d = hypot(px[k] - gx, py[k] - gy), a = atan2(py[k] - gy, px[k] - gx) * 180 / M_PI - gf;
+            a = fmod(fmod(a, 360) + 540, 360) - 180;
+            if (fabs(d - 12) < 1e-3)
+                continue;
+            int want = d <= 12 && fabs(a) <= 31, got = 0;
+            snprintf(id, sizeof id, "f%d", k);
+            for (size_t m = 0; m < r.n_ids; m++)
+                got |= !strcmp(r.ids[m], id);
+            if (got != want)
+                fail_msg("table %d figure %s at %.4fin, %.2f degrees off: grape %d, reference %d", t, id, d, a, got, want);
+            in += got;
+            out += !got;
+        }
+        rules_result_free(&r);
+        rules_scenario_destroy(sc);
+    }
+    assert_true(front > 300 && rear > 300 && in > 100 && out > 300);
+}
+
 /* All the King's Men moves against the plain geometry: a move more than
  * 45 degrees off the facing is halved (skirmishers excepted), rough
  * ground halves, and the two together still leave half. */
@@ -2066,6 +2155,8 @@ int main(void)
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),
         cmocka_unit_test(test_after_moving_profile_errors),
+        cmocka_unit_test(test_trl_profile_errors),
+        cmocka_unit_test(test_property_trl_aspect_grape),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_atkm_scenario),
         cmocka_unit_test(test_fuzz_queries),

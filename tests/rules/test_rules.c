@@ -1799,6 +1799,25 @@ static void expect_atkm_profile_error(const char *obj, const char *key, const ch
 }
 
 /* The new profile keys of All the King's Men refuse bad values, naming them. */
+/* The fire keys: the modifiers' sign, the stat lines, the firer's type,
+ * the firer's own cover. */
+static void test_fire_profile_errors(void **state)
+{
+    (void)state;
+    expect_atkm_profile_error("to_hit", "modifiers_add_to", "\"dice\"",
+                              "\"modifiers_add_to\" must be \"roll\" (+1 makes a hit easier) or \"score\"");
+    expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {\"ds\": 3}}, \"b\": {\"regular\": {\"ds\": 4}}}",
+                              "stats: \"a\" gives no line for quality \"regular\": add it");
+    expect_atkm_profile_error("", "stats", "{\"artillery\": {\"ds\": 30}}", "\"ds\" is 30, it must be between 0 and 20");
+    expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {\"sp\": 5}}}", "stats: a green must be {\"ds\": N}");
+    expect_atkm_profile_error("", "firer_type_modifier", "{\"horse\": 1.5}",
+                              "\"firer_type_modifier\" maps up to 4 figure types to whole modifiers");
+    expect_atkm_profile_error("", "cover_near_firer_in", "-1", "\"cover_near_firer_in\" is -1");
+    expect_atkm_profile_error("weapons.infantry", "ignores_firer_type_modifier", "1",
+                              "\"ignores_firer_type_modifier\" must be true or false");
+    expect_atkm_profile_error("", "cover_near_firer_inn", "1", "did you mean \"cover_near_firer_in\"?");
+}
+
 static void test_atkm_profile_errors(void **state)
 {
     (void)state;
@@ -2074,6 +2093,7 @@ int main(void)
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),
+        cmocka_unit_test(test_fire_profile_errors),
         cmocka_unit_test(test_after_moving_profile_errors),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_atkm_scenario),

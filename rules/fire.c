@@ -238,6 +238,8 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || rules__penalty(pr, pr->fq_mod[fi->fquality])))
         rules__add_mod(out, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
     rules__firer_type_mod(pr, fi, w, out);
+    if (sc->q_charging && pr->charging_mod)
+        rules__add_mod(out, pr->charging_mod, "target charging");
     /* having moved: the weapon's own modifier, else the ruleset's (only
      * for a figure whose dice could not be cut, where it says so) */
     int rest = sc->q_rof > 0 ? sc->q_rof : rules_fire_dice(sc, i, j, w);

@@ -97,7 +97,7 @@ static const rules__schema rules__defence_s = {"defence_dice", NULL, rules__defe
 static const rules__field rules__to_hit_f[] = {{"die", NULL},         {"max", NULL},
                                                {"always_hits", NULL}, {"always_misses", NULL},
                                                {"cover", &rules__cover_s}, {"by_colour", &rules__by_colour_s},
-                                               {"modifiers_add_to", NULL},
+                                               {"modifiers_add_to", NULL}, {"target_charging_modifier", NULL},
                                                {NULL, NULL}};
 static const rules__schema rules__to_hit_s = {"to_hit", NULL, rules__to_hit_f, NULL, 1};
 static const rules__field rules__los_f[] = {{"figures_block", NULL},

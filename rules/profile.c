@@ -764,6 +764,11 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         p->mods_add_to_score = add && !strcmp(add, "score");
+        double chm = 0;
+        if ((st = rules_json_num(th, "target_charging_modifier", at, -20, 20, &chm, err)))
+            goto fail;
+        p->has_charging = json_object_get(th, "target_charging_modifier") != NULL;
+        p->charging_mod = (int)chm;
         if (die && strcmp(die, "d6") && strcmp(die, "d12")) {
             st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"die\" must be \"d6\" or \"d12\"", at);
             goto fail;

@@ -161,6 +161,7 @@ typedef struct rules_profile {
     double cover_near_firer_in; /* > 0: a piece this close to the firer (or holding it) covers only a
                                    target standing in it */
     int mods_add_to_score;   /* modifiers are added to the score needed (else to the roll) */
+    int has_charging, charging_mod; /* a modifier for firing at a target that is charging */
     char ft_name[4][24];     /* a modifier for the firer's type (on horseback), in the ruleset's sign */
     int ft_mod[4], nft;
     int to_hit_max;          /* scores above this cannot succeed */
@@ -366,6 +367,7 @@ struct rules_scenario {
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
     int q_moved;             /* the fire query being answered: its firer moved first */
+    int q_charging;          /* the fire query's target is charging (as a cluster) */
     unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
     int q_has_facing;        /* the move query being answered ends facing q_facing_deg */
     double q_facing_deg;

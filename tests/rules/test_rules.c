@@ -1816,6 +1816,7 @@ static void test_fire_profile_errors(void **state)
     expect_atkm_profile_error("weapons.infantry", "ignores_firer_type_modifier", "1",
                               "\"ignores_firer_type_modifier\" must be true or false");
     expect_atkm_profile_error("", "cover_near_firer_inn", "1", "did you mean \"cover_near_firer_in\"?");
+    expect_atkm_profile_error("to_hit", "target_charging_modifier", "30", "\"target_charging_modifier\" is 30");
 }
 
 static void test_atkm_profile_errors(void **state)

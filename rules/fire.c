@@ -61,8 +61,8 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
 int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int n)
 {
     int th = base;
-    for (int k = 0; k < n; k++)
-        th -= m[k].value;
+    for (int k = 0; k < n; k++) /* a modifier adds to the roll (d6 rulesets) or to the score needed */
+        th += p->mods_add_to_score ? m[k].value : -m[k].value;
     if (p->always_hits > 0 && th > p->always_hits)
         th = p->always_hits; /* the rule of dice: that roll always succeeds */
     if (p->always_misses > 0 && th <= p->always_misses)
@@ -196,6 +196,31 @@ tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int
  * none at all for a type that fires unmodified (missile cavalry). */
 static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_result *out);
 
+/* A modifier that makes the hit h harder, in the ruleset's sign; and
+ * whether modifier v makes it harder (a penalty). */
+static int rules__harder(const rules_profile *p, int h) { return p->mods_add_to_score ? h : -h; }
+static int rules__penalty(const rules_profile *p, int v) { return p->mods_add_to_score ? v > 0 : v < 0; }
+
+/* The firer's own modifier by its type (on horseback), unless its weapon
+ * ignores it. */
+static void rules__firer_type_mod(const rules_profile *p, const rules_figure *fi, const rules_weapon *w, rules_result *out)
+{
+    for (int k = 0; k < p->nft && !w->no_firer_type_mod; k++)
+        if (p->ft_mod[k] && !strcmp(p->ft_name[k], fi->type))
+            rules__add_mod(out, p->ft_mod[k], "firer: %s", fi->type);
+}
+
+/* Fire needs an enemy: figures i and j (of from and to) both of one side
+ * is an error naming them (figures without a side are anyone's). */
+tt_status rules_fire_enemy(const rules_scenario *sc, const char *from, const char *to, int i, int j, tt_err *err)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    if (!fi->side[0] || strcmp(fi->side, fj->side))
+        return TT_OK;
+    return tt_err_set(err, TT_ERR_ARG, "\"%s\" and \"%s\" are on the same side (%s): fire needs an enemy target", from, to,
+                      fi->side);
+}
+
 int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d)
 {
     if (!sc->q_moved || w->moved_keeps_dice || sc->prof->moved_rof <= 0 || d <= sc->prof->moved_rof)
@@ -235,19 +260,23 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
         const rules_piece *pc = &sc->pieces[cover_piece];
         if (sc->prof->above_cv > 0 && pc->p.cv > sc->prof->above_cv && !pc->p.keeps_cv_from_above &&
             fi->elev > fj->elev && !rules_piece_near_shape(pc, &fj->shape, rules_fx(sc->prof->above_beyond_in)))
-            rules__add_mod(out, -sc->prof->above_cv, "cover value %d against a higher shooter: %s",
+            rules__add_mod(out, rules__harder(sc->prof, sc->prof->above_cv), "cover value %d against a higher shooter: %s",
                            sc->prof->above_cv, pc->id);
         else
-            rules__add_mod(out, -pc->p.cv, "cover value %d: %s", pc->p.cv, pc->id);
+            rules__add_mod(out, rules__harder(sc->prof, pc->p.cv), "cover value %d: %s", pc->p.cv, pc->id);
     }
     if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
-        rules__add_mod(out, -sc->prof->cover_mod[cv], "%s cover: %s", out->cover, sc->pieces[cover_piece].id);
+        rules__add_mod(out, rules__harder(sc->prof, sc->prof->cover_mod[cv]), "%s cover: %s", out->cover,
+                       sc->pieces[cover_piece].id);
     const rules_profile *pr = sc->prof;
     if (fd->formation >= 0 && pr->form_target_mod[fd->formation])
         rules__add_mod(out, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
     int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
-    if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || pr->fq_mod[fi->fquality] < 0))
+    if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || rules__penalty(pr, pr->fq_mod[fi->fquality])))
         rules__add_mod(out, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
+    rules__firer_type_mod(pr, fi, w, out);
+    if (sc->q_charging && pr->charging_mod)
+        rules__add_mod(out, pr->charging_mod, "target charging");
     /* having moved: the weapon's own modifier, else the ruleset's (only
      * for a figure whose dice could not be cut, where it says so) */
     int rest = sc->q_rof > 0 ? sc->q_rof : rules_fire_dice(sc, i, j, w);
@@ -333,8 +362,8 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         return rules_fire_unit(sc, from, i, to, j, weapon, out, err);
     if (i == j)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
-    if ((st = rules_fire_barred(sc, &sc->figs[i], 0, err)) || (st = rules_fire_barred(sc, &sc->figs[j], 1, err)) ||
-        (st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
+    if ((st = rules_fire_enemy(sc, from, to, i, j, err)) || (st = rules_fire_barred(sc, &sc->figs[i], 0, err)) ||
+        (st = rules_fire_barred(sc, &sc->figs[j], 1, err)) || (st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
     /* a stand of a line wide enough rolls its extra dice, as in its unit's fire */
     int base = rules_fire_dice(sc, i, j, w), bonus = base > 0 ? rules_unit_rof_bonus(sc, i) : 0, rest = base;

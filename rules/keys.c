@@ -65,6 +65,7 @@ static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"dice", NULL},
                                                {"front_ranks", NULL},
                                                {"cannot_move_and_fire", NULL},
+                                               {"ignores_firer_type_modifier", NULL},
                                                {"cover_dice", &rules__cover_s},
                                                {"bonus_dice_within", &rules__dice_within_s},
                                                {"best_colour", NULL},
@@ -96,6 +97,7 @@ static const rules__schema rules__defence_s = {"defence_dice", NULL, rules__defe
 static const rules__field rules__to_hit_f[] = {{"die", NULL},         {"max", NULL},
                                                {"always_hits", NULL}, {"always_misses", NULL},
                                                {"cover", &rules__cover_s}, {"by_colour", &rules__by_colour_s},
+                                               {"modifiers_add_to", NULL}, {"target_charging_modifier", NULL},
                                                {NULL, NULL}};
 static const rules__schema rules__to_hit_s = {"to_hit", NULL, rules__to_hit_f, NULL, 1};
 static const rules__field rules__los_f[] = {{"figures_block", NULL},
@@ -124,7 +126,7 @@ static const rules__field rules__effects_f[] = {{"difficult_factor", NULL},   {"
                                                 {"free_turn_deg", NULL},
                                                 {NULL, NULL}};
 static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
-static const rules__field rules__quality_f[] = {{"ds", NULL}, {NULL, NULL}};
+static const rules__field rules__quality_f[] = {{"ds", NULL}, {"sp", NULL}, {NULL, NULL}};
 static const rules__schema rules__quality_s = {"quality", NULL, rules__quality_f, NULL, 1};
 static const rules__schema rules__stat_type_s = {"stats", NULL, NULL, &rules__quality_s, 1};
 static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_type_s, 1};
@@ -134,6 +136,7 @@ static const rules__schema rules__above_s = {"cover_from_above", NULL, rules__ab
 static const rules__field rules__aspect_f[] = {{"mode", NULL}, {"front_arc_deg", NULL}, {"rear_arc_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__aspect_s = {"aspect", NULL, rules__aspect_f, NULL, 1};
 static const rules__schema rules__fire_quality_s = {"fire_quality", NULL, NULL, &rules__value_s, 1};
+static const rules__schema rules__firer_type_s = {"firer_type_modifier", NULL, NULL, &rules__value_s, 1};
 static const rules__schema rules__by_type_s = {"by type", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__front_bonus_f[] = {{"value", NULL}, {"option", NULL}, {NULL, NULL}};
 static const rules__schema rules__front_bonus_s = {"front_bonus_dice", NULL, rules__front_bonus_f, NULL, 1};
@@ -199,6 +202,8 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"base", &rules__base_s},
                                                 {"to_hit", &rules__to_hit_s},
                                                 {"cover_within_in", NULL},
+                                                {"cover_near_firer_in", NULL},
+                                                {"firer_type_modifier", &rules__firer_type_s},
                                                 {"defence_dice", &rules__defence_s},
                                                 {"stats", &rules__stats_s},
                                                 {"los", &rules__los_s},

@@ -362,10 +362,27 @@ double rules_sight_arc(const rules_profile *p, const rules_figure *f)
     return f->arc_cap_deg > 0 && f->arc_cap_deg < arc ? f->arc_cap_deg : p->sight_arc_deg;
 }
 
+/* Piece pc covers target j from firer i: j's centre stands in it; or it
+ * lies between them (the line of fire crosses it, grazing excluded) within
+ * cover_within_in of j (its base touching it counts: cover by contact),
+ * and, where the ruleset says so, not so near the firer that it is the
+ * firer's own cover. q: rules_cover_reach(sc, i, j). */
+static int rules__covers(const rules_scenario *sc, int i, int j, const rules_piece *pc, rules_pt q)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    const rules_profile *p = sc->prof;
+    rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
+    if (rules_piece_contains(pc, b))
+        return 1;
+    if (!rules_piece_cuts(pc, q, b) &&
+        !(rules_piece_cuts(pc, a, b) && rules_piece_near_shape(pc, &fj->shape, rules_fx(p->cover_within_in))))
+        return 0;
+    return !(p->cover_near_firer_in > 0 && rules_piece_near_shape(pc, &fi->shape, rules_fx(p->cover_near_firer_in)));
+}
+
 rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
 {
-    const rules_figure *fj = &sc->figs[j];
-    rules_pt b = fj->shape.c, q = rules_cover_reach(sc, i, j);
+    rules_pt q = rules_cover_reach(sc, i, j);
     rules_cover best = RULES_COVER_NONE;
     int best_score = 0;
     if (piece)
@@ -376,7 +393,7 @@ rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
         int score = pc->p.cv * 4 + (int)pc->p.cover;
         if (score <= best_score)
             continue;
-        if (rules_piece_contains(pc, b) || rules_piece_cuts(pc, q, b)) {
+        if (rules__covers(sc, i, j, pc, q)) {
             best = pc->p.cover;
             best_score = score;
             if (piece)

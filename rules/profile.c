@@ -192,6 +192,85 @@ static tt_status rules__type_list(const json_t *v, const char *at, const char *w
     return TT_OK;
 }
 
+/* One stat line {"ds": N, "sp": N} at `at` into *ds, *sp (sp 0: not given). */
+static tt_status rules__stat_line(const json_t *o, const char *at, int *ds, int *sp, tt_err *err)
+{
+    double d = -1, v = 0;
+    tt_status st = TT_OK;
+    if (json_is_object(o) && ((st = rules_json_num(o, "ds", at, 0, 20, &d, err)) ||
+                              (st = rules_json_num(o, "sp", at, 0, RULES_MAX_IN, &v, err))))
+        return st;
+    if (d < 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"ds\": N} (and \"sp\": N)", at);
+    *ds = (int)d;
+    *sp = (int)v;
+    return TT_OK;
+}
+
+/* The stat lines: {"type": {"quality": {"ds": N, "sp": N}, ...}, ...}, or
+ * {"type": {"ds": N}} for every quality (artillery); every type must give
+ * every quality some other type names. */
+static tt_status rules__stats_parse(rules_profile *p, const json_t *stats, const char *where, tt_err *err)
+{
+    const char *tk, *qk;
+    json_t *tv, *qv;
+    char at[256];
+    int all[4] = {0}, given[4][4] = {{0}};
+    tt_status st;
+    if (!stats)
+        return TT_OK;
+    snprintf(at, sizeof at, "%s: stats", where);
+    if (!json_is_object(stats))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must map figure types to qualities and their DS", at);
+    p->by_target = 1;
+    json_object_foreach((json_t *)stats, tk, tv)
+    {
+        if (!strcmp(tk, "src") || !strcmp(tk, "house") || !strcmp(tk, "note"))
+            continue;
+        if (!json_is_object(tv) || p->ntypes >= 4 || strlen(tk) >= sizeof p->stat_type[0])
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must map qualities to {\"ds\": N} (at most 4 types)", at,
+                              tk);
+        int t = p->ntypes++;
+        char qat[300];
+        snprintf(p->stat_type[t], sizeof p->stat_type[0], "%s", tk);
+        if (json_object_get(tv, "ds")) { /* one line for every quality */
+            snprintf(qat, sizeof qat, "%s: %s", at, tk);
+            if ((st = rules__stat_line(tv, qat, &p->ds[t][0], &p->sp[t][0], err)))
+                return st;
+            all[t] = 1;
+            continue;
+        }
+        json_object_foreach(tv, qk, qv)
+        {
+            if (!strcmp(qk, "src") || !strcmp(qk, "house") || !strcmp(qk, "note"))
+                continue;
+            int q = 0;
+            while (q < p->nqualities && strcmp(p->quality[q], qk))
+                q++;
+            if (q == p->nqualities) {
+                if (q >= 4 || strlen(qk) >= sizeof p->quality[0])
+                    return tt_err_set(err, TT_ERR_FORMAT, "%s: at most 4 qualities", at);
+                snprintf(p->quality[q], sizeof p->quality[0], "%s", qk);
+                p->nqualities++;
+            }
+            snprintf(qat, sizeof qat, "%s: %s %s", at, tk, qk);
+            if ((st = rules__stat_line(qv, qat, &p->ds[t][q], &p->sp[t][q], err)))
+                return st;
+            given[t][q] = 1;
+        }
+    }
+    for (int t = 0; t < p->ntypes; t++)
+        for (int q = 0; q < p->nqualities; q++) {
+            if (all[t]) {
+                p->ds[t][q] = p->ds[t][0];
+                p->sp[t][q] = p->sp[t][0];
+            } else if (!given[t][q])
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" gives no line for quality \"%s\": add it", at,
+                                  p->stat_type[t], p->quality[q]);
+        }
+    return TT_OK;
+}
+
 static tt_status rules__weapon_parse(const rules_profile *p, const char *name, const json_t *o, const char *where,
                                      rules_weapon *w,
                                      tt_err *err)
@@ -214,6 +293,7 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||
         (st = rules_json_bool(o, "fires_over_from_hill", at, &w->fires_over_from_hill, err)) ||
         (st = rules_json_bool(o, "cannot_move_and_fire", at, &w->cannot_move_and_fire, err)) ||
+        (st = rules_json_bool(o, "ignores_firer_type_modifier", at, &w->no_firer_type_mod, err)) ||
         (st = rules_json_num(o, "over_friends_min_in", at, 0, RULES_MAX_IN, &w->over_friends_min_in, err)) ||
         (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
@@ -718,6 +798,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     p->difficult_factor = 0.5;
     p->very_difficult_factor = -1;
     if ((st = rules_json_num(j, "cover_within_in", where, 0, RULES_MAX_IN, &p->cover_within_in, err)) ||
+        (st = rules_json_num(j, "cover_near_firer_in", where, 0, RULES_MAX_IN, &p->cover_near_firer_in, err)) ||
         (st = rules_json_num(j, "command_radius_in", where, 0, RULES_MAX_IN, &p->command_in, err)))
         goto fail;
     /* the citations of the answers that have no weapon or allowance */
@@ -765,6 +846,20 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_num(th, "always_hits", at, 0, 100, &hits, err)) ||
             (st = rules_json_num(th, "always_misses", at, 0, 100, &misses, err)))
             goto fail;
+        const char *add = NULL; /* the sign of the modifiers: added to the roll, or to the score needed */
+        if ((st = rules_json_str(th, "modifiers_add_to", at, &add, err)))
+            goto fail;
+        if (add && strcmp(add, "roll") && strcmp(add, "score")) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"modifiers_add_to\" must be \"roll\" (+1 makes a hit easier) or "
+                                                "\"score\" (+1 makes it harder), not \"%s\"", at, add);
+            goto fail;
+        }
+        p->mods_add_to_score = add && !strcmp(add, "score");
+        double chm = 0;
+        if ((st = rules_json_num(th, "target_charging_modifier", at, -20, 20, &chm, err)))
+            goto fail;
+        p->has_charging = json_object_get(th, "target_charging_modifier") != NULL;
+        p->charging_mod = (int)chm;
         if (die && strcmp(die, "d6") && strcmp(die, "d12")) {
             st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"die\" must be \"d6\" or \"d12\"", at);
             goto fail;
@@ -817,57 +912,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         p->cover_mod[RULES_COVER_SOFT] = (int)soft;
         p->cover_mod[RULES_COVER_HARD] = (int)hard;
     }
-    const json_t *stats = json_object_get(j, "stats");
-    if (stats) { /* {"type": {"quality": {"ds": N}, ...}, ...} */
-        const char *tk, *qk;
-        json_t *tv, *qv;
-        snprintf(at, sizeof at, "%s: stats", where);
-        if (!json_is_object(stats)) {
-            st = tt_err_set(err, TT_ERR_FORMAT, "%s must map figure types to qualities and their DS", at);
-            goto fail;
-        }
-        p->by_target = 1;
-        json_object_foreach((json_t *)stats, tk, tv)
-        {
-            if (!strcmp(tk, "src") || !strcmp(tk, "house") || !strcmp(tk, "note"))
-                continue;
-            if (!json_is_object(tv) || p->ntypes >= 4 || strlen(tk) >= sizeof p->stat_type[0]) {
-                st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must map qualities to {\"ds\": N} (at most 4 types)",
-                                at, tk);
-                goto fail;
-            }
-            int t = p->ntypes++;
-            snprintf(p->stat_type[t], sizeof p->stat_type[0], "%s", tk);
-            json_object_foreach(tv, qk, qv)
-            {
-                if (!strcmp(qk, "src") || !strcmp(qk, "house") || !strcmp(qk, "note"))
-                    continue;
-                int q = 0;
-                while (q < p->nqualities && strcmp(p->quality[q], qk))
-                    q++;
-                if (q == p->nqualities) {
-                    if (q >= 4 || strlen(qk) >= sizeof p->quality[0]) {
-                        st = tt_err_set(err, TT_ERR_FORMAT, "%s: at most 4 qualities", at);
-                        goto fail;
-                    }
-                    snprintf(p->quality[q], sizeof p->quality[0], "%s", qk);
-                    p->nqualities++;
-                }
-                double ds = -1;
-                char qat[300];
-                snprintf(qat, sizeof qat, "%s: %s %s", at, tk, qk);
-                if (!json_is_object(qv) || (st = rules_json_num(qv, "ds", qat, 0, 20, &ds, err)))
-                    goto fail_ds;
-                if (ds < 0) {
-                fail_ds:
-                    if (!st)
-                        st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"ds\": N}", qat);
-                    goto fail;
-                }
-                p->ds[t][q] = (int)ds;
-            }
-        }
-    }
+    if ((st = rules__stats_parse(p, json_object_get(j, "stats"), where, err)))
+        goto fail;
     const json_t *dd = json_object_get(j, "defence_dice");
     if (dd) {
         double soft = 0, hard = 0;
@@ -1028,6 +1074,20 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         }
         snprintf(p->fq_name[p->nfq], sizeof p->fq_name[0], "%s", key);
         p->fq_mod[p->nfq++] = (int)json_integer_value(v);
+    }
+    /* the firer's type: {"horse": 1} (on horseback), in the ruleset's sign */
+    json_object_foreach(json_object_get(j, "firer_type_modifier"), key, val)
+    {
+        const json_t *v = rules_json_value(val);
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        if (p->nft >= 4 || strlen(key) >= sizeof p->ft_name[0] || !json_is_integer(v)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"firer_type_modifier\" maps up to 4 figure types to whole modifiers",
+                            where);
+            goto fail;
+        }
+        snprintf(p->ft_name[p->nft], sizeof p->ft_name[0], "%s", key);
+        p->ft_mod[p->nft++] = (int)json_integer_value(v);
     }
     json_object_foreach((json_t *)fm, key, val)
     {

@@ -94,6 +94,23 @@ static tt_status rules__revealed(rules_scenario *sc, const json_t *q, tt_err *er
     return TT_OK;
 }
 
+/* "target_charging": the target is charging (as a cluster), where the
+ * ruleset has a modifier for it (sets sc->q_charging). */
+static tt_status rules__charging(rules_scenario *sc, const json_t *q, tt_err *err)
+{
+    const json_t *v = json_object_get(q, "target_charging");
+    sc->q_charging = 0;
+    if (!v)
+        return TT_OK;
+    if (!json_is_boolean(v))
+        return tt_err_set(err, TT_ERR_ARG, "\"target_charging\" must be true or false (the target is charging)");
+    if (!sc->prof->has_charging)
+        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no modifier for a charging target: leave out \"target_charging\"",
+                          sc->prof->name);
+    sc->q_charging = json_is_true(v);
+    return TT_OK;
+}
+
 tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
 {
     const char *from = NULL, *to = NULL, *weapon = NULL;
@@ -127,11 +144,11 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
             if (json_is_true(mv) && !sc->prof->has_after_moving)
                 return tt_err_set(err, TT_ERR_ARG,
                                   "ruleset %s has no rule for firing after moving: leave out \"moved\"", sc->prof->name);
-            if ((st = rules__revealed(sc, q, err)))
+            if ((st = rules__revealed(sc, q, err)) || (st = rules__charging(sc, q, err)))
                 return st;
             sc->q_moved = json_is_true(mv);
             st = rules_fire(sc, from, to, weapon, out, err);
-            sc->q_moved = 0;
+            sc->q_moved = sc->q_charging = 0;
         }
         sc->q_revealed = 0;
     } else if (!strcmp(k, "grape") || !strcmp(k, "command") || !strcmp(k, "visibility")) {

@@ -119,6 +119,7 @@ typedef struct rules_weapon {
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
     int dice_within;
     int cannot_move_and_fire; /* not allowed to fire after moving (query "moved") */
+    int no_firer_type_mod;    /* the profile's firer_type_modifier does not apply (a winchester on horseback) */
     /* its own rule for firing after moving ("after_moving"): keeps its dice
      * (no ROF reduction), and a to-hit modifier it always takes */
     int has_moved_rule, moved_keeps_dice, moved_mod;
@@ -158,6 +159,12 @@ typedef struct rules_profile {
     char *name;
     int centre_measure;      /* distances centre to centre */
     double cover_within_in;  /* cover counts this close to the target */
+    double cover_near_firer_in; /* > 0: a piece this close to the firer (or holding it) covers only a
+                                   target standing in it */
+    int mods_add_to_score;   /* modifiers are added to the score needed (else to the roll) */
+    int has_charging, charging_mod; /* a modifier for firing at a target that is charging */
+    char ft_name[4][24];     /* a modifier for the firer's type (on horseback), in the ruleset's sign */
+    int ft_mod[4], nft;
     int to_hit_max;          /* scores above this cannot succeed */
     char die[8];             /* "d6" or "d12" */
     int always_hits;         /* > 0: this roll always succeeds (rule of dice): the score needed is capped at it */
@@ -175,6 +182,7 @@ typedef struct rules_profile {
     int by_target;
     char stat_type[4][16], quality[4][16];
     int ds[4][4];
+    int sp[4][4];            /* speed (SP) on the same lines, 0: not given */
     int ntypes, nqualities;
     int cover_mod[3];        /* added to the score needed */
     int figures_block;       /* intervening figures block LOS */
@@ -329,6 +337,7 @@ typedef struct rules_figure {
     int skirmisher;
     int colour;                 /* index into the profile's colours (0 when it has none) */
     int ds;                     /* defence (DS) where the ruleset has it, else 0 */
+    int sp;                     /* speed (SP) from the profile's stat line, 0: not given */
     int fquality;               /* index into the profile's fq_name, -1: none */
     int dquality;               /* index into the profile's dq_name, -1: none */
     int formation;              /* index into the profile's form_name, -1: none */
@@ -377,6 +386,7 @@ struct rules_scenario {
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
     int q_moved;             /* the fire query being answered: its firer moved first */
+    int q_charging;          /* the fire query's target is charging (as a cluster) */
     unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
     int q_has_facing;        /* the move query being answered ends facing q_facing_deg */
     double q_facing_deg;
@@ -494,6 +504,9 @@ const char *rules_blocker_id(const rules_scenario *sc, int blocker);
  * modifiers, under the profile's rule of dice; RULES_NULL when no roll can
  * succeed. */
 int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int n);
+/* TT_OK, or an error naming from and to when figures i and j (of
+ * them) are both of one side. */
+tt_status rules_fire_enemy(const rules_scenario *sc, const char *from, const char *to, int i, int j, tt_err *err);
 /* The point on the line of fire i -> j cover_within_in beyond the target's
  * base edge (towards i): a piece crossing from there to j's centre covers j. */
 rules_pt rules_cover_reach(const rules_scenario *sc, int i, int j);

@@ -231,6 +231,13 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire at itself: name another unit or figure in \"to\"", from);
         goto done;
     }
+    { /* an enemy: not every target figure on the firers' side */
+        int a = 0;
+        while (a < nt && sc->figs[F[0]].side[0] && !strcmp(sc->figs[T[a]].side, sc->figs[F[0]].side))
+            a++;
+        if (a == nt && (st = rules_fire_enemy(sc, from, to, F[0], T[0], err)))
+            goto done;
+    }
     /* the figures fire is aimed at (a skirmisher unit's officer and ensign,
      * a battery's cannon) first: only those ns are shot at; the defender's
      * roll counts all nt */

@@ -1570,6 +1570,11 @@ static void unit_fire_reference(const char *ruleset, const char *musket, const c
                 snprintf(un, sizeof un, "u%d", U);
                 snprintf(vn, sizeof vn, "u%d", V);
                 rules_result r;
+                if (U % 2 == V % 2) { /* one side: fire needs an enemy */
+                    assert_int_equal(rules_fire(sc, un, vn, NULL, &r, &err), TT_ERR_ARG);
+                    assert_non_null(strstr(err.msg, "are on the same side"));
+                    continue;
+                }
                 assert_int_equal(rules_fire(sc, un, vn, NULL, &r, &err), TT_OK);
                 assert_true(r.unit);
                 /* the reference, pair by pair */
@@ -1652,7 +1657,7 @@ static void unit_fire_reference(const char *ruleset, const char *musket, const c
         rules_scenario_destroy(sc);
         free(txt);
     }
-    assert_int_equal(compared, 8 * 30);
+    assert_int_equal(compared, 8 * 18); /* the pairs of units of two sides */
     assert_true(some_fire > 20);
     assert_true(some_blocked > 20);
 }
@@ -1717,6 +1722,10 @@ static void test_property_atkm_bonus(void **state)
                 /* on the hill: the centre inside it (no figure sits on its edge by chance) */
                 int ha = xa > 4 && xa < 16 && ya > 4 && ya < 16, hb = xb > 4 && xb < 16 && yb > 4 && yb < 16;
                 rules_result r, as;
+                if (a % 2 == b % 2) { /* one side: fire needs an enemy */
+                    assert_int_equal(rules_fire(sc, ida, idb, NULL, &r, &err), TT_ERR_ARG);
+                    continue;
+                }
                 assert_int_equal(rules_fire(sc, ida, idb, NULL, &r, &err), TT_OK);
                 assert_int_equal(rules_aspect(sc, ida, idb, &as, &err), TT_OK);
                 int want_bonus = 0, got_bonus = 0, want_def = 0, got_def = 0;
@@ -1760,7 +1769,7 @@ static void test_property_atkm_bonus(void **state)
         rules_scenario_destroy(sc);
         free(txt);
     }
-    assert_int_equal(compared, 8 * 24 * 23);
+    assert_int_equal(compared, 8 * 24 * 12); /* the pairs of figures of two sides */
     assert_true(flank > 100 && rear > 50 && high > 50 && mobs > 100 && enfilade > 5);
 }
 
@@ -1790,6 +1799,26 @@ static void expect_atkm_profile_error(const char *obj, const char *key, const ch
 }
 
 /* The new profile keys of All the King's Men refuse bad values, naming them. */
+/* The fire keys: the modifiers' sign, the stat lines, the firer's type,
+ * the firer's own cover. */
+static void test_fire_profile_errors(void **state)
+{
+    (void)state;
+    expect_atkm_profile_error("to_hit", "modifiers_add_to", "\"dice\"",
+                              "\"modifiers_add_to\" must be \"roll\" (+1 makes a hit easier) or \"score\"");
+    expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {\"ds\": 3}}, \"b\": {\"regular\": {\"ds\": 4}}}",
+                              "stats: \"a\" gives no line for quality \"regular\": add it");
+    expect_atkm_profile_error("", "stats", "{\"artillery\": {\"ds\": 30}}", "\"ds\" is 30, it must be between 0 and 20");
+    expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {\"sp\": 5}}}", "stats: a green must be {\"ds\": N}");
+    expect_atkm_profile_error("", "firer_type_modifier", "{\"horse\": 1.5}",
+                              "\"firer_type_modifier\" maps up to 4 figure types to whole modifiers");
+    expect_atkm_profile_error("", "cover_near_firer_in", "-1", "\"cover_near_firer_in\" is -1");
+    expect_atkm_profile_error("weapons.infantry", "ignores_firer_type_modifier", "1",
+                              "\"ignores_firer_type_modifier\" must be true or false");
+    expect_atkm_profile_error("", "cover_near_firer_inn", "1", "did you mean \"cover_near_firer_in\"?");
+    expect_atkm_profile_error("to_hit", "target_charging_modifier", "30", "\"target_charging_modifier\" is 30");
+}
+
 static void test_atkm_profile_errors(void **state)
 {
     (void)state;
@@ -2154,6 +2183,7 @@ int main(void)
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),
+        cmocka_unit_test(test_fire_profile_errors),
         cmocka_unit_test(test_after_moving_profile_errors),
         cmocka_unit_test(test_trl_profile_errors),
         cmocka_unit_test(test_property_trl_aspect_grape),

@@ -37,7 +37,7 @@ static int rules__is_soldier(const rules_profile *p, const char *type)
 
 /* Figure g[k] stands for its unit's place: a soldier, or any figure of a
  * group without soldiers (officers stand off to the side, L116). */
-static int rules__counts(const rules_scenario *sc, const int *g, int n, int k)
+int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k)
 {
     if (rules__is_soldier(sc->prof, sc->figs[g[k]].type))
         return 1;
@@ -67,7 +67,7 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
     }
     double ux = 0, uy = 0;
     for (int k = 0; k < n; k++) {
-        if (!rules__counts(sc, g, n, k))
+        if (!rules_group_counts(sc, g, n, k))
             continue;
         double a = sc->figs[g[k]].facing_deg * (M_PI / 180.0);
         ux += cos(a);
@@ -80,7 +80,7 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
     double lo_a = INFINITY, hi_a = -INFINITY, lo_c = INFINITY, hi_c = -INFINITY;
     for (int k = 0; k < n; k++) {
         const rules_figure *f = &sc->figs[g[k]];
-        if (!rules__counts(sc, g, n, k))
+        if (!rules_group_counts(sc, g, n, k))
             continue;
         double along = f->x * ux + f->y * uy, across = -f->x * uy + f->y * ux;
         lo_a = fmin(lo_a, along - f->d_in / 2);
@@ -104,7 +104,7 @@ static double rules__group_elev(const rules_scenario *sc, const int *g, int n)
 {
     double e = INFINITY;
     for (int k = 0; k < n; k++)
-        if (rules__counts(sc, g, n, k))
+        if (rules_group_counts(sc, g, n, k))
             e = fmin(e, sc->figs[g[k]].elev);
     return e;
 }

@@ -524,6 +524,10 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
  * ensign, a battery's cannon) and returns how many; n where the group's
  * soldiers have no such figures. */
 int rules_aim_first(const rules_scenario *sc, int *g, int n);
+/* Figure g[k] stands for its group's place: a soldier (not of the defence
+ * roll's not_types), or any figure of a group without soldiers (officers
+ * and ensigns stand off to the side). */
+int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k);
 /* The figure a group's type, formation and colour are read from: f when it
  * is a soldier (not of the defence roll's not_types), else the group's
  * first soldier (a unit's officer stands for its soldiers), else f. */

@@ -42,28 +42,75 @@ tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const
     return TT_OK;
 }
 
-/* Which members of the group stand in its first `ranks` ranks, counted
- * from the front along the group's mean facing, a base depth a rank. */
-static void rules__front_ranks(const rules_scenario *sc, const int *g, int n, int ranks, unsigned char *front)
+/* Which members of the group stand in its first `ranks` ranks (1 in
+ * front[k]).  The unit's facing and front are its soldiers': officers and
+ * ensigns stand anywhere near it (L116 of All the King's Men) and are in no
+ * rank.  A soldier's rank is one more than the deepest rank of a soldier
+ * ahead of it in its lane: more than half a base depth ahead, and less than
+ * three quarters of a base width to the side (so a rank half a base
+ * staggered still stands behind; one figure stepped forward does not push
+ * its whole rank back).  0: done, -1: out of memory. */
+static int rules__front_ranks(const rules_scenario *sc, const int *g, int n, int ranks, unsigned char *front)
 {
-    double ux = 0, uy = 0, top = -INFINITY;
+    double *al = malloc((size_t)n * 2 * sizeof *al);
+    int *ord = malloc((size_t)n * 2 * sizeof *ord), *rank = ord ? ord + n : NULL;
+    double *ac = al ? al + n : NULL;
+    if (!al || !ord) {
+        free(al);
+        free(ord);
+        return -1;
+    }
+    double ux = 0, uy = 0;
+    int m = 0, first = -1;
     for (int k = 0; k < n; k++) {
+        front[k] = 0;
+        if (!rules_group_counts(sc, g, n, k))
+            continue;
         double a = sc->figs[g[k]].facing_deg * (M_PI / 180.0);
         ux += cos(a);
         uy += sin(a);
-    }
-    for (int k = 0; k < n; k++) {
-        const rules_figure *f = &sc->figs[g[k]];
-        double p = f->x * ux + f->y * uy;
-        if (p > top)
-            top = p;
+        if (first < 0)
+            first = k;
     }
     double L = hypot(ux, uy);
-    for (int k = 0; k < n; k++) {
-        const rules_figure *f = &sc->figs[g[k]];
-        double depth = L > 0 ? (top - (f->x * ux + f->y * uy)) / L : 0;
-        front[k] = floor(depth / f->d_in + 0.5) < ranks;
+    if (L > 1e-9) {
+        ux /= L;
+        uy /= L;
+    } else if (first >= 0) { /* facings that cancel out: the first soldier's */
+        double a = sc->figs[g[first]].facing_deg * (M_PI / 180.0);
+        ux = cos(a);
+        uy = sin(a);
     }
+    for (int k = 0; k < n; k++) {
+        if (!rules_group_counts(sc, g, n, k))
+            continue;
+        const rules_figure *f = &sc->figs[g[k]];
+        al[k] = f->x * ux + f->y * uy;
+        ac[k] = -f->x * uy + f->y * ux;
+        /* in order from the front (insertion: units are small) */
+        int p = m++;
+        while (p > 0 && al[ord[p - 1]] < al[k]) {
+            ord[p] = ord[p - 1];
+            p--;
+        }
+        ord[p] = k;
+    }
+    for (int a = 0; a < m; a++) {
+        int k = ord[a], r = 1;
+        const rules_figure *fk = &sc->figs[g[k]];
+        for (int b = 0; b < a; b++) {
+            int q = ord[b];
+            const rules_figure *fq = &sc->figs[g[q]];
+            if (rank[q] >= r && al[q] - al[k] > (fq->d_in + fk->d_in) / 4 &&
+                fabs(ac[q] - ac[k]) < 0.375 * (fq->w_in + fk->w_in))
+                r = rank[q] + 1;
+        }
+        rank[k] = r;
+        front[k] = r <= ranks;
+    }
+    free(al);
+    free(ord);
+    return 0;
 }
 
 /* Orders figures by the ruleset's distance without the square root where
@@ -238,8 +285,10 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         goto done;
     }
     memset(front, 1, (size_t)nF);
-    if (ranks > 0)
-        rules__front_ranks(sc, F, nF, ranks, front);
+    if (ranks > 0 && rules__front_ranks(sc, F, nF, ranks, front)) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
     /* extra dice for a formation wide enough (a line 4 stands wide): the
      * width of the unit's front rank */
     int wide = 0, need_wide = 0;
@@ -251,7 +300,11 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
             goto done;
         }
-        rules__front_ranks(sc, F, nF, 1, r0);
+        if (rules__front_ranks(sc, F, nF, 1, r0)) {
+            free(r0);
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto done;
+        }
         for (int a = 0; a < nF; a++)
             wide += r0[a];
         free(r0);

@@ -48,6 +48,12 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
             return tt_err_set(err, TT_ERR_UNKNOWN, "unknown weapon \"%s\" in ruleset %s (known: %s)", name,
                               sc->prof->name, names);
         }
+        for (int k = 0; k < (*w)->nnot_types; k++) /* figures that cannot use it (cavalry cannot fire) */
+            if (!strcmp((*w)->not_types[k], f->type)) {
+                *w = NULL;
+                return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" is a \"%s\", which cannot use weapon \"%s\" in ruleset %s",
+                                  f->id, f->type, name, sc->prof->name);
+            }
         return TT_OK;
     }
     *w = f->weapon;

@@ -587,6 +587,64 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
     return rules__melee_parse(p, json_object_get(j, "melee"), where, err);
 }
 
+/* The index of formation `name` in the profile, -1 when it has none. */
+static int rules__form_index(const rules_profile *p, const char *name)
+{
+    for (int k = 0; k < p->nforms; k++)
+        if (!strcmp(p->form_name[k], name))
+            return k;
+    return -1;
+}
+
+/* "formation_by_type": {"skirmisher": {"default": "loose", "only": ["loose",
+ * "mob"]}, ...}: a type's formation where the scenario gives none, and the
+ * only formations it may take (the formations must be the profile's). */
+static tt_status rules__fbt_parse(rules_profile *p, const json_t *o, const char *where, tt_err *err)
+{
+    const char *key;
+    json_t *val;
+    if (o && !json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"formation_by_type\" must map figure types to {\"default\": "
+                                              "FORMATION, \"only\": [FORMATIONS]}",
+                          where);
+    json_object_foreach((json_t *)o, key, val)
+    {
+        char at[300];
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        snprintf(at, sizeof at, "%s: formation_by_type \"%s\"", where, key);
+        if (p->nfbt >= 6 || strlen(key) >= sizeof p->fbt_type[0] || !json_is_object(val))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: up to 6 figure types, each {\"default\": FORMATION, \"only\": "
+                                                  "[FORMATIONS]}",
+                              at);
+        int n = p->nfbt;
+        const char *def = NULL;
+        tt_status st;
+        if ((st = rules_json_str(val, "default", at, &def, err)))
+            return st;
+        p->fbt_default[n] = -1;
+        p->fbt_only[n] = 0;
+        if (def && (p->fbt_default[n] = rules__form_index(p, def)) < 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"default\" \"%s\" is not one of the profile's \"formations\"",
+                              at, def);
+        const json_t *only = rules_json_value(json_object_get(val, "only"));
+        if (only && (!json_is_array(only) || !json_array_size(only)))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"only\" must list the formations it may take", at);
+        for (size_t k = 0; k < json_array_size(only); k++) {
+            const json_t *e = json_array_get(only, k);
+            int f = json_is_string(e) ? rules__form_index(p, json_string_value(e)) : -1;
+            if (f < 0)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"only\"[%zu] is not one of the profile's \"formations\"",
+                                  at, k);
+            p->fbt_only[n] |= 1u << f;
+        }
+        if (p->fbt_default[n] >= 0 && p->fbt_only[n] && !(p->fbt_only[n] >> p->fbt_default[n] & 1u))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: the \"default\" must be one of \"only\"", at);
+        snprintf(p->fbt_type[p->nfbt++], sizeof p->fbt_type[0], "%s", key);
+    }
+    return TT_OK;
+}
+
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err)
 {
     rules_profile *p = NULL;
@@ -1140,6 +1198,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             }
         }
     }
+    if ((st = rules__fbt_parse(p, json_object_get(j, "formation_by_type"), where, err)))
+        goto fail;
     *out = p;
     for (size_t i = 0; i < p->nkinds; i++) {
         snprintf(at, sizeof at, "%s: terrain \"%s\"", where, p->kinds[i].name);

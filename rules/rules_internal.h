@@ -256,6 +256,12 @@ typedef struct rules_profile {
      * these types (a skirmisher unit's officer and ensign, a cannon) */
     char aim_type[4][24], aim_at[4][3][24];
     int naim_at[4], naim;
+    /* a figure type's formation where the scenario gives none
+     * (fbt_default, -1: none) and the formations it may take (bit k:
+     * form_name[k]; 0: any) */
+    char fbt_type[6][24];
+    int fbt_default[6], nfbt;
+    unsigned fbt_only[6];
     /* figure types that are skirmishers besides "skirmisher(s)" */
     char skirm_types[2][24];
     int nskirm_types;

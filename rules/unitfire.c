@@ -279,6 +279,17 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         }
     }
     if (!armed) {
+        /* a unit no weapon is for (cavalry cannot fire) */
+        const char *type = sc->figs[rules_soldier_of(sc, F, nF, F[0])].type;
+        size_t refused = 0;
+        for (size_t k = 0; k < sc->prof->nweapons; k++)
+            for (int m = 0; m < sc->prof->weapons[k].nnot_types; m++)
+                refused += !strcmp(sc->prof->weapons[k].not_types[m], type);
+        if (sc->prof->nweapons && refused == sc->prof->nweapons) {
+            st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire: no weapon of ruleset %s is for a \"%s\"", from,
+                            sc->prof->name, type);
+            goto done;
+        }
         st = tt_err_set(err, TT_ERR_ARG, "no figure of \"%s\" has a weapon: give them one in the scenario or add "
                                          "\"weapon\" to the query",
                         from);

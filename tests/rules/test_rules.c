@@ -200,6 +200,21 @@ static void test_scenario_errors(void **state)
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"line\"}]}",
                       TT_ERR_FORMAT, "ruleset into-the-breach has no \"formation\"; remove it");
+    /* All the King's Men: skirmishers are always loose, a mob at worst (L145, L174); cavalry cannot fire (L523,
+     * L541) */
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"s\",\"x\":5,\"y\":5,\"type\":\"skirmisher\",\"formation\":\"line\"}]}",
+                      TT_ERR_FORMAT, "figure \"s\": a \"skirmisher\" cannot be in formation \"line\" in ruleset "
+                                     "all-the-kings-men: it takes only loose, mob");
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"c\",\"x\":5,\"y\":5,\"type\":\"cavalry-skirmisher\",\"formation\":\"column\"}]}",
+                      TT_ERR_FORMAT, "it takes only loose, mob");
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"h\",\"x\":5,\"y\":5,\"type\":\"horse\",\"weapon\":\"infantry\"}]}",
+                      TT_ERR_FORMAT, "a \"horse\" cannot use weapon \"infantry\" in ruleset all-the-kings-men");
+    rules_scenario_destroy(load_ok("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                   "\"figures\":[{\"id\":\"s\",\"x\":5,\"y\":5,\"type\":\"skirmisher\",\"formation\":\"mob\"},"
+                                   "{\"id\":\"g\",\"x\":9,\"y\":5,\"type\":\"artillery\",\"formation\":\"column\"}]}"));
     /* a height on flat ground (a river) is refused; on a hill it is taken */
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"terrain\":[{\"id\":\"r\",\"kind\":\"river\",\"height_in\":2,\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}",

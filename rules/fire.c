@@ -196,7 +196,7 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     rules_cover cv = rules_cover_for(sc, i, j, &cover_piece);
     out->cover = rules_cover_name(cv);
     out->die = sc->prof->die;
-    out->rule = w->src;
+    out->rule = w->fire_src ? w->fire_src : w->src;
     out->n_modifiers = 0;
     if (br && br->modifier)
         rules__add_mod(out, br->modifier, "%s range", br->name);

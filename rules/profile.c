@@ -645,6 +645,34 @@ static tt_status rules__fbt_parse(rules_profile *p, const json_t *o, const char 
     return TT_OK;
 }
 
+/* Each weapon's fire_src: its own src, then where the score needed comes
+ * from when it is the firer's colour (to_hit) and the defender's own roll
+ * (defence_roll), each the profile section's citation. */
+static tt_status rules__fire_cites(rules_profile *p, const json_t *j, const char *where, tt_err *err)
+{
+    char *th = NULL, *dr = NULL;
+    tt_status st;
+    if ((p->ncolours && (st = rules_json_cite(json_object_get(j, "to_hit"), where, &th, err))) ||
+        (p->has_defence_roll && (st = rules_json_cite(json_object_get(j, "defence_roll"), where, &dr, err)))) {
+        free(th);
+        return st;
+    }
+    st = TT_OK;
+    for (size_t i = 0; (th || dr) && i < p->nweapons && !st; i++) {
+        rules_weapon *w = &p->weapons[i];
+        if (!w->src)
+            continue;
+        size_t n = strlen(w->src) + (th ? strlen(th) + 2 : 0) + (dr ? strlen(dr) + 2 : 0) + 1;
+        if (!(w->fire_src = malloc(n)))
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        else
+            snprintf(w->fire_src, n, "%s%s%s%s%s", w->src, th ? "; " : "", th ? th : "", dr ? "; " : "", dr ? dr : "");
+    }
+    free(th);
+    free(dr);
+    return st;
+}
+
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err)
 {
     rules_profile *p = NULL;
@@ -1198,7 +1226,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             }
         }
     }
-    if ((st = rules__fbt_parse(p, json_object_get(j, "formation_by_type"), where, err)))
+    if ((st = rules__fbt_parse(p, json_object_get(j, "formation_by_type"), where, err)) ||
+        (st = rules__fire_cites(p, j, where, err)))
         goto fail;
     *out = p;
     for (size_t i = 0; i < p->nkinds; i++) {
@@ -1221,6 +1250,7 @@ void rules_profile_destroy(rules_profile *p)
     for (size_t i = 0; i < p->nweapons; i++) {
         free(p->weapons[i].name);
         free(p->weapons[i].src);
+        free(p->weapons[i].fire_src);
     }
     for (size_t i = 0; i < p->nmoves; i++) {
         free(p->moves[i].type);

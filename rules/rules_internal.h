@@ -132,6 +132,8 @@ typedef struct rules_weapon {
     double over_friends_min_in; /* > 0: fires over friends of other units only this far in front or more */
     rules_deviation dev;
     char *src;             /* the rulebook line the weapon's numbers come from, "house: ..." or NULL */
+    char *fire_src;        /* a fire answer's citation: src, then the profile's to_hit (where the score
+                              needed is the firer's colour) and defence_roll citations; NULL: src */
 } rules_weapon;
 
 typedef struct rules_allowance {

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
@@ -292,6 +293,21 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     if ((st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
     rules_fire_pair(sc, i, j, j, w, out);
+    if (sc->prof->centre_seen && out->to_hit != RULES_NULL && strcmp(sc->figs[i].unit, sc->figs[j].unit)) {
+        /* a figure of a unit: the unit's centre must be seen (not where it
+         * is fired at through its aim_at figures) */
+        int *T = NULL, nT = 0, bl;
+        rules_pt c;
+        if ((st = rules_group(sc, sc->figs[j].unit, -1, "to", &T, &nT, err)))
+            return st;
+        if (rules_aim_first(sc, T, nT) == nT && !rules_centre_seen(sc, i, T, nT, &bl, &c)) {
+            out->to_hit = out->dice = RULES_NULL;
+            out->visible = 0;
+            out->blocked_by = rules_blocker_id(sc, bl);
+            out->line[1] = rules_pt_in(c);
+        }
+        free(T);
+    }
     rules_fire_bonus(sc, &i, 1, &j, 1, j, w, i, j, out);
     return TT_OK;
 }

@@ -716,6 +716,24 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
     if ((st = rules_json_num(j, "cover_within_in", where, 0, RULES_MAX_IN, &p->cover_within_in, err)) ||
         (st = rules_json_num(j, "command_radius_in", where, 0, RULES_MAX_IN, &p->command_in, err)))
         goto fail;
+    const json_t *uf = json_object_get(j, "unit_fire");
+    if (uf) {
+        const char *from = NULL;
+        snprintf(at, sizeof at, "%s: unit_fire", where);
+        if (!json_is_object(uf)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"from\": \"front-centre\", \"centre_seen\": true}", at);
+            goto fail;
+        }
+        if ((st = rules_json_str(uf, "from", at, &from, err)) ||
+            (st = rules_json_bool(uf, "centre_seen", at, &p->centre_seen, err)))
+            goto fail;
+        if (from && strcmp(from, "front-centre") && strcmp(from, "figures")) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"from\" must be \"front-centre\" (the unit's) or \"figures\" "
+                                                "(each firing figure's own)", at);
+            goto fail;
+        }
+        p->unit_from_front = from && !strcmp(from, "front-centre");
+    }
     /* the citations of the answers that have no weapon or allowance */
     snprintf(at, sizeof at, "%s: los", where);
     if ((st = rules_json_cite(json_object_get(j, "los"), at, &p->los_src, err)))

@@ -578,8 +578,9 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         st = tt_err_set(err, TT_ERR_FORMAT, "%s: %zu figures; at most %d are allowed", where, nf, RULES_MAX_FIGURES);
         goto fail;
     }
-    sc->figs = calloc(nf + 1, sizeof *sc->figs);
-    if (!sc->figs) {
+    sc->figs = calloc(nf + RULES_NPROBES, sizeof *sc->figs);
+    sc->probe_inside = calloc((sc->npieces + 1) * RULES_NPROBES, sizeof *sc->probe_inside);
+    if (!sc->figs || !sc->probe_inside) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -718,6 +719,7 @@ void rules_scenario_destroy(rules_scenario *sc)
     free(sc->fg_idx);
     free(sc->fg_cand);
     free(sc->figs);
+    free(sc->probe_inside);
     free(sc->tags);
     rules_profile_destroy(sc->prof);
     free(sc);

@@ -218,10 +218,89 @@ tt_status rules_figures_of(const rules_scenario *sc, const char *name, const cha
     return rules_group(sc, name, rules_scenario_find(sc, name), role, idx, n, err);
 }
 
+int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double facing_deg)
+{
+    int k = (int)sc->nfigs + slot;
+    rules_figure *f = &sc->figs[k];
+    *f = sc->figs[like]; /* its strings are like's, owned by it */
+    f->x = rules_in(p.x);
+    f->y = rules_in(p.y);
+    f->facing_deg = facing_deg;
+    memset(&f->shape, 0, sizeof f->shape);
+    f->shape.round = 1;
+    f->shape.c = p;
+    f->f = rules_geom_dir(facing_deg);
+    f->w_in = f->d_in = 0;
+    f->w = f->d = 0;
+    f->front = p;
+    f->inside = sc->probe_inside + (size_t)slot * (sc->npieces + 1);
+    f->ninside = 0;
+    f->on_hill = 0;
+    f->elev = 0;
+    for (size_t i = 0; i < sc->npieces; i++) {
+        const rules_piece *pc = &sc->pieces[i];
+        if (!rules_piece_contains(pc, p))
+            continue;
+        if (pc->p.raises && pc->p.height_in > f->elev)
+            f->elev = pc->p.height_in;
+        f->inside[f->ninside++] = (int)i;
+        if (!strcmp(pc->kind, "hill"))
+            f->on_hill = 1;
+    }
+    return k;
+}
+
+int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *blocker, rules_pt *centre)
+{
+    *blocker = -1;
+    if (!sc->prof->centre_seen || nT < 2)
+        return 1;
+    rules_box b;
+    rules_group_box(sc, T, nT, &b);
+    *centre = b.c;
+    int c = rules_probe_put(sc, RULES_PROBE_CENTRE, rules_soldier_of(sc, T, nT, T[0]), b.c, b.facing_deg);
+    if (rules_fire_decide(sc, s, c, 1, 0, blocker, NULL))
+        return 1;
+    rules_fire_decide(sc, s, c, 0, 1, blocker, NULL); /* which piece or figure hides it */
+    return 0;
+}
+
+/* Where the profile measures a unit's fire from its front-centre: the
+ * probe standing there for the group F (nF figures; `like`: a soldier that
+ * fires), at the figures aim_at lists for its soldiers' type (a battery's
+ * cannon muzzle, a skirmisher unit's officer and ensign) when it has
+ * them, else at the front-centre of its soldiers' box, facing their way. */
+static int rules__unit_origin(rules_scenario *sc, const int *F, int nF, int like)
+{
+    const rules_profile *p = sc->prof;
+    const char *type = sc->figs[rules_soldier_of(sc, F, nF, F[0])].type;
+    rules_box b;
+    rules_group_box(sc, F, nF, &b);
+    int t = 0, m = 0, one = -1;
+    double x = 0, y = 0;
+    while (t < p->naim && strcmp(p->aim_type[t], type))
+        t++;
+    for (int k = 0; t < p->naim && k < nF; k++)
+        for (int a = 0; a < p->naim_at[t]; a++)
+            if (!strcmp(p->aim_at[t][a], sc->figs[F[k]].type)) {
+                rules_pt o = rules_fire_origin(sc, &sc->figs[F[k]]);
+                x += (double)o.x;
+                y += (double)o.y;
+                one = F[k];
+                m++;
+                break;
+            }
+    if (m > 0) {
+        rules_pt o = {llround(x / m), llround(y / m)};
+        return rules_probe_put(sc, RULES_PROBE_FROM, like, o, m == 1 ? sc->figs[one].facing_deg : b.facing_deg);
+    }
+    return rules_probe_put(sc, RULES_PROBE_FROM, like, b.front, b.facing_deg);
+}
+
 tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
                           rules_result *out, tt_err *err)
 {
-    int *F = NULL, *T = NULL, nF, nT, nt = 0;
+    int *F = NULL, *T = NULL, *S = NULL, nF, nT, nt = 0; /* S[a]: the figure (or probe) firer a's shots run from */
     const rules_weapon **W = NULL;
     unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
     rules__near *tnear = NULL, *fnear = NULL;
@@ -256,16 +335,21 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     known = calloc((size_t)nt, 1);
     fnear = malloc((size_t)nF * sizeof *fnear);
     key = malloc((size_t)nF * (size_t)ns * sizeof *key);
+    S = malloc((size_t)nF * 2 * sizeof *S);
     out->firers = malloc((size_t)nF * sizeof *out->firers);
     out->shot_to = malloc((size_t)nF * sizeof *out->shot_to);
     out->shot_bracket = malloc((size_t)nF * sizeof *out->shot_bracket);
-    if (!W || !front || !tnear || !arc || !known || !fnear || !key || !out->firers || !out->shot_to || !out->shot_bracket) {
+    if (!W || !front || !tnear || !arc || !known || !fnear || !key || !S || !out->firers || !out->shot_to ||
+        !out->shot_bracket) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
     for (size_t k = 0; key && k < (size_t)nF * (size_t)ns; k++)
         key[k] = NAN;
-    rules__keys K = {sc, F, T, ns, key};
+    int *tried = S ? S + nF : NULL;
+    for (int a = 0; a < nF; a++)
+        S[a] = F[a];
+    rules__keys K = {sc, S, T, ns, key};
     int ranks = 0, armed = 0;
     for (int a = 0; a < nF; a++) {
         if (weapon && (st = rules_weapon_of(sc, &sc->figs[F[a]], weapon, &W[a], err)))
@@ -320,6 +404,29 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             wide += r0[a];
         free(r0);
     }
+    /* where the profile says so, every firer's shot runs from the unit's
+     * front-centre (a probe standing there): taken once per weapon */
+    int mode = sc->prof->unit_from_front, P = -1;
+    if (mode) {
+        int like = -1;
+        for (int a = 0; a < nF && like < 0; a++)
+            if (W[a] && (front[a] || W[a]->front_ranks == 0))
+                like = F[a];
+        P = rules__unit_origin(sc, F, nF, like >= 0 ? like : rules_soldier_of(sc, F, nF, F[0]));
+        for (int a = 0; a < nF; a++)
+            S[a] = P;
+    }
+    /* the centre of the target unit must be seen (where the profile says
+     * so): from the unit's front-centre, else each firer's own place */
+    int centre_ok = 1, centre_bl = -1;
+    rules_pt centre = {0, 0};
+    int need_centre = sc->prof->centre_seen && ns == nt && nt > 1;
+    if (need_centre && mode)
+        centre_ok = rules_centre_seen(sc, P, T, nt, &centre_bl, &centre);
+    const rules_weapon *memo_w = NULL; /* mode: the last weapon's shot, taken once */
+    int memo_mt = -1, memo_a = -1;
+    double memo_d = INFINITY;
+    const rules_bracket *memo_br = NULL;
     /* each figure that may fire: its nearest target it can fire at */
     int best_f = -1, best_t = -1, any_f = -1, any_t = -1, dice = 0, dice_known = 1;
     double best_d = INFINITY, any_d = INFINITY;
@@ -329,31 +436,49 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         const rules_bracket *shot_br = NULL;
         int ok = 0, mt = -1;
         if (w && (front[a] || w->front_ranks == 0)) {
-            rules_fire_arc(&sc->figs[F[a]], w, &arc[a]);
-            int hint = -1;
+            if (mode)
+                sc->figs[P].weapon = w;
+            rules_fire_arc(&sc->figs[S[a]], w, &arc[a]);
+            int hint = -1, seen = centre_ok, bl;
+            if (need_centre && !mode)
+                seen = rules_centre_seen(sc, F[a], T, nt, &bl, &centre);
             /* the nearest target it can fire at: targets in order of
              * distance (picked one by one: the first one usually does) */
             double mine = INFINITY;
-            for (int b = 0; b < ns; b++) {
+            if (mode && w == memo_w) {
+                mt = memo_mt;
+                mine = memo_d;
+                shot_br = memo_br;
+                for (int b = 0; b < ns; b++) /* the probe's distances, the same for every firer */
+                    key[(size_t)a * ns + b] = key[(size_t)memo_a * ns + b];
+            }
+            for (int b = 0; b < ns && !(mode && w == memo_w); b++) {
                 tnear[b].k = b;
                 rules__key_lb(&K, a, b, &tnear[b]);
             }
-            for (int left = ns; left > 0 && mt < 0; left--) {
+            for (int left = seen && !(mode && w == memo_w) ? ns : 0; left > 0 && mt < 0; left--) {
                 int m = rules__pick(&K, tnear, left, a, 0);
                 rules__near pick = tnear[m];
                 tnear[m] = tnear[left - 1];
                 const rules_bracket *br;
                 int vis;
-                if (rules_fire_shot(sc, F[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
+                if (rules_fire_shot(sc, S[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
                     mine = pick.d;
                     mt = pick.k;
                     shot_br = br;
                 }
             }
+            if (mode) {
+                memo_w = w;
+                memo_a = a;
+                memo_mt = mt;
+                memo_d = mine;
+                memo_br = shot_br;
+            }
             if (mt >= 0) {
                 ok = 1;
                 known[mt] = 1;
-                int d = rules_fire_dice(sc, F[a], T[mt], w), fm = sc->figs[F[a]].formation;
+                int d = rules_fire_dice(sc, S[a], T[mt], w), fm = sc->figs[F[a]].formation;
                 if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[a]].type) &&
                     !(sc->q_moved && sc->prof->moved_drops_bonuses))
                     d += sc->prof->form_rof[fm];
@@ -387,13 +512,22 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         }
         if (nf) /* the nearest firer's distance, exact */
             d = fnear[rules__pick(&K, fnear, nf, b, 1)].d;
+        int ntried = 0; /* mode: the weapons tried (every firer's shot runs from the probe) */
         for (int left = nf; left > 0 && !hit; left--) {
             int m = rules__pick(&K, fnear, left, b, 1);
-            int a = fnear[m].k;
+            int a = fnear[m].k, again = 0;
             fnear[m] = fnear[left - 1];
+            for (int q = 0; mode && q < ntried && !again; q++)
+                again = W[tried[q]] == W[a];
+            if (again)
+                continue;
+            if (mode) {
+                tried[ntried++] = a;
+                sc->figs[P].weapon = W[a];
+            }
             const rules_bracket *br;
             int vis;
-            hit = rules_fire_shot(sc, F[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
+            hit = rules_fire_shot(sc, S[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
         }
         if (hit) {
             tnear[ntn].d = d;
@@ -426,17 +560,25 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     int dj = rules_soldier_of(sc, T, nt, T[pt]); /* the target unit's type, formation, colour: its soldiers' */
     /* the shot's firer at rest, its unit's formation bonus in (whether
      * moving cuts its dice or costs it a to-hit modifier) */
-    int fm = sc->figs[F[pf]].formation, rest = W[pf] ? rules_fire_dice(sc, F[pf], T[pt], W[pf]) : 0;
+    if (mode)
+        sc->figs[P].weapon = W[pf];
+    int fm = sc->figs[F[pf]].formation, rest = W[pf] ? rules_fire_dice(sc, S[pf], T[pt], W[pf]) : 0;
     if (rest > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[pf]].type))
         rest += sc->prof->form_rof[fm];
     sc->q_rof = rest;
-    rules_fire_pair(sc, F[pf], T[pt], dj, W[pf], out);
+    rules_fire_pair(sc, S[pf], T[pt], dj, W[pf], out);
     sc->q_rof = 0;
     out->unit = 1;
     if (best_f < 0)
         out->to_hit = RULES_NULL;
+    if (need_centre && best_f < 0 && (mode ? !centre_ok : !rules_centre_seen(sc, F[pf], T, nt, &centre_bl, &centre))) {
+        /* the target's centre is hidden (L470 of All the King's Men): the blocker, the line to the centre */
+        out->visible = 0;
+        out->blocked_by = rules_blocker_id(sc, centre_bl);
+        out->line[1] = rules_pt_in(centre);
+    }
     out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
-    rules_fire_bonus(sc, F, nF, T, nt, dj, W[pf], F[pf], T[pt], out);
+    rules_fire_bonus(sc, F, nF, T, nt, dj, W[pf], S[pf], T[pt], out);
     st = TT_OK;
 done:
     if (st != TT_OK) /* nothing half-made is handed back */
@@ -450,5 +592,6 @@ done:
     free(known);
     free(fnear);
     free(key);
+    free(S);
     return st;
 }

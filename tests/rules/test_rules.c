@@ -1672,13 +1672,162 @@ static void unit_fire_reference(const char *ruleset, const char *musket, const c
     assert_true(some_blocked > 20);
 }
 
+/* A number as the scenario text will hold it ("%.3f" / "%.2f"). */
+static double as_text(double v, const char *fmt)
+{
+    char b[64];
+    snprintf(b, sizeof b, fmt, v);
+    return strtod(b, NULL);
+}
+
+/* All the King's Men fires a unit from the front-centre of its soldiers'
+ * box (L488): against a figure of no size (round_in 0.0001) standing there,
+ * added to the scenario as an officer of the firing unit carrying its
+ * weapon, one figure query per target.  The unit's targets are the figures
+ * that one can fire at, nearest to it first; if any, every figure of the
+ * firing unit (at most 2 deep: all in its front ranks, L120) fires at the
+ * nearest with that shot's bracket and dice. */
+static void unit_fire_front_reference(void)
+{
+    int compared = 0, some_fire = 0, some_not = 0;
+    for (int t = 0; t < 8; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        double fx_[6][8], fy_[6][8], ff_[6][8];
+        int nu[6];
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":48,\"depth_in\":36},\"terrain\":[");
+        for (int b = 0; b < 4; b++) {
+            double x = rndu(2, 44), y = rndu(2, 32);
+            OUT("%s{\"id\":\"h%d\",\"kind\":\"%s\",\"polygon\":[[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f]]}",
+                b ? "," : "", b, b % 2 ? "building" : "rough", x, y, x + 2, y, x + 2, y + 2, x, y + 2);
+        }
+        OUT("],\"figures\":[");
+        int nf = 0;
+        for (int u = 0; u < 6; u++) {
+            int wide = 2 + (int)(rnd() % 3), deep = 1 + (int)(rnd() % 2);
+            double cx = rndu(6, 42), cy = rndu(6, 30), f = atan2(18 - cy, 24 - cx) + rndu(-0.6, 0.6);
+            double fx = cos(f), fy = sin(f);
+            nu[u] = 0;
+            for (int r = 0; r < deep; r++)
+                for (int c = 0; c < wide; c++) {
+                    double x = cx - fx * 1.3 * r - fy * 2.05 * (c - (wide - 1) / 2.0);
+                    double y = cy - fy * 1.3 * r + fx * 2.05 * (c - (wide - 1) / 2.0);
+                    OUT("%s{\"id\":\"u%d-%d\",\"side\":\"%s\",\"unit\":\"u%d\",\"weapon\":\"%s\","
+                        "\"x\":%.3f,\"y\":%.3f,\"facing_deg\":%.2f}",
+                        nf ? "," : "", u, r * wide + c, u % 2 ? "red" : "blue", u, u == 4 ? "foot-artillery" : "infantry",
+                        x, y, f * 180 / M_PI);
+                    fx_[u][nu[u]] = as_text(x, "%.3f");
+                    fy_[u][nu[u]] = as_text(y, "%.3f");
+                    ff_[u][nu[u]++] = as_text(f * 180 / M_PI, "%.2f");
+                    nf++;
+                }
+        }
+        size_t body = n; /* the figures so far; each reference adds its own probe */
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        OUT("]}");
+        if (load_text(txt, &sc, &err) != TT_OK) {
+            free(txt);
+            t--;
+            continue;
+        }
+        for (int U = 0; U < 6; U++) {
+            /* the front-centre of U's box (its bases 1.5in wide, 1in deep), along its mean facing */
+            double ux = 0, uy = 0;
+            for (int k = 0; k < nu[U]; k++) {
+                double a = ff_[U][k] * (M_PI / 180.0);
+                ux += cos(a);
+                uy += sin(a);
+            }
+            double deg = atan2(uy, ux) * (180.0 / M_PI), a = deg * (M_PI / 180.0);
+            ux = cos(a);
+            uy = sin(a);
+            double lo_a = INFINITY, hi_a = -INFINITY, lo_c = INFINITY, hi_c = -INFINITY;
+            for (int k = 0; k < nu[U]; k++) {
+                double along = fx_[U][k] * ux + fy_[U][k] * uy, across = -fx_[U][k] * uy + fy_[U][k] * ux;
+                lo_a = fmin(lo_a, along - 0.5);
+                hi_a = fmax(hi_a, along + 0.5);
+                lo_c = fmin(lo_c, across - 0.75);
+                hi_c = fmax(hi_c, across + 0.75);
+            }
+            double mc = (lo_c + hi_c) / 2, ox = hi_a * ux - mc * uy, oy = hi_a * uy + mc * ux;
+            n = body;
+            OUT(",{\"id\":\"probe\",\"side\":\"%s\",\"unit\":\"u%d\",\"type\":\"officer\",\"weapon\":\"%s\","
+                "\"x\":%.10f,\"y\":%.10f,\"facing_deg\":%.10f,\"base\":{\"round_in\":0.0001}}]}",
+                U % 2 ? "red" : "blue", U, U == 4 ? "foot-artillery" : "infantry", ox, oy, deg);
+            rules_scenario *ref = NULL;
+            assert_int_equal(load_text(txt, &ref, &err), TT_OK);
+            for (int V = 0; V < 6; V++) {
+                if (U == V)
+                    continue;
+                char un[8], vn[8], id[16];
+                snprintf(un, sizeof un, "u%d", U);
+                snprintf(vn, sizeof vn, "u%d", V);
+                rules_result r, q;
+                assert_int_equal(rules_fire(sc, un, vn, NULL, &r, &err), TT_OK);
+                /* the reference: the probe's figure queries, nearest first */
+                double dist[8];
+                int ok[8], nok = 0, near = -1;
+                for (int b = 0; b < nu[V]; b++) {
+                    snprintf(id, sizeof id, "u%d-%d", V, b);
+                    assert_int_equal(rules_fire(ref, "probe", id, NULL, &q, &err), TT_OK);
+                    ok[b] = q.to_hit != RULES_NULL;
+                    dist[b] = q.distance_in;
+                    nok += ok[b];
+                    if (ok[b] && (near < 0 || dist[b] < dist[near]))
+                        near = b;
+                    rules_result_free(&q);
+                }
+                assert_int_equal(r.n_ids, (size_t)nok);
+                assert_int_equal(r.n_firers, nok ? (size_t)nu[U] : 0);
+                for (size_t k = 0; k < r.n_ids; k++) {
+                    int b = atoi(strchr(r.ids[k], '-') + 1);
+                    assert_true(ok[b]);
+                    if (k > 0)
+                        assert_true(dist[atoi(strchr(r.ids[k - 1], '-') + 1)] <= dist[b]);
+                }
+                if (nok) {
+                    snprintf(id, sizeof id, "u%d-%d", V, near);
+                    assert_int_equal(rules_fire(ref, "probe", id, NULL, &q, &err), TT_OK);
+                    int bonus = 0;
+                    for (int k = 0; k < r.n_bonus_dice; k++)
+                        bonus += r.bonus_dice[k].value;
+                    int qbonus = 0; /* (the probe's own flank or rear bonus, a figure's, not the unit's) */
+                    for (int k = 0; k < q.n_bonus_dice; k++)
+                        qbonus += q.bonus_dice[k].value;
+                    assert_int_equal(r.dice - bonus, nu[U] * (q.dice - qbonus));
+                    for (size_t k = 0; k < r.n_firers; k++) {
+                        assert_true(dist[atoi(strchr(r.shot_to[k], '-') + 1)] <= dist[near]);
+                        assert_string_equal(r.shot_bracket[k], q.bracket);
+                    }
+                    rules_result_free(&q);
+                    some_fire++;
+                } else {
+                    assert_int_equal(r.to_hit, RULES_NULL);
+                    some_not++;
+                }
+                compared++;
+                rules_result_free(&r);
+            }
+            rules_scenario_destroy(ref);
+        }
+#undef OUT
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_int_equal(compared, 8 * 30);
+    assert_true(some_fire > 20);
+    assert_true(some_not > 20);
+}
+
 static void test_property_unit_fire_reference(void **state)
 {
     (void)state;
     unit_fire_reference("thin-red-line", "musket", "light-artillery", 3, 1);
-    /* All the King's Men measures base edge to base edge (distances taken
-     * lazily, from lower bounds); units at most 2 deep: all of them fire */
-    unit_fire_reference("all-the-kings-men", "infantry", "foot-artillery", 2, 0);
+    /* All the King's Men: from the unit's front-centre (L488) */
+    unit_fire_front_reference();
 }
 
 /* All the King's Men bonus dice against the plain geometry, pair by pair

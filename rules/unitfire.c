@@ -501,30 +501,34 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     /* the targets any of those can fire at, nearest to the firing figures
      * first; each traced from the nearest firers first (the likeliest) */
     int ntn = 0;
+    /* mode: every firer's shot runs from the probe, so one firer of each
+     * weapon stands for all (their distances are the probe's) */
+    int nw = 0;
+    for (int a = 0; mode && a < nF; a++) {
+        int again = !can[a];
+        for (int q = 0; q < nw && !again; q++)
+            again = W[tried[q]] == W[a];
+        if (!again)
+            tried[nw++] = a;
+    }
     for (int b = 0; b < ns; b++) {
         double d = INFINITY;
         int nf = 0, hit = known[b];
-        for (int a = 0; a < nF; a++) {
-            if (!can[a])
+        for (int a = 0; a < (mode ? nw : nF); a++) {
+            int f = mode ? tried[a] : a;
+            if (!can[f])
                 continue;
-            fnear[nf].k = a;
-            rules__key_lb(&K, a, b, &fnear[nf++]);
+            fnear[nf].k = f;
+            rules__key_lb(&K, f, b, &fnear[nf++]);
         }
         if (nf) /* the nearest firer's distance, exact */
             d = fnear[rules__pick(&K, fnear, nf, b, 1)].d;
-        int ntried = 0; /* mode: the weapons tried (every firer's shot runs from the probe) */
         for (int left = nf; left > 0 && !hit; left--) {
             int m = rules__pick(&K, fnear, left, b, 1);
-            int a = fnear[m].k, again = 0;
+            int a = fnear[m].k;
             fnear[m] = fnear[left - 1];
-            for (int q = 0; mode && q < ntried && !again; q++)
-                again = W[tried[q]] == W[a];
-            if (again)
-                continue;
-            if (mode) {
-                tried[ntried++] = a;
+            if (mode)
                 sc->figs[P].weapon = W[a];
-            }
             const rules_bracket *br;
             int vis;
             hit = rules_fire_shot(sc, S[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);

@@ -1322,7 +1322,9 @@ static void test_fuzz_scenario(void **state)
     fuzz_scenario_seed(SEED_SCENARIO, SEED_QUERIES, sizeof SEED_QUERIES / sizeof *SEED_QUERIES);
 }
 
-/* All the King's Men: optional rules, a mob, a road, a hill, horse artillery. */
+/* All the King's Men: optional rules, a mob, a road, a hill, horse artillery;
+ * an officer ahead of his unit, a battery with its cannon, a skirmisher
+ * unit with its officer and ensign, cavalry, a building. */
 static const char *const SEED_ATKM =
     "{\"ruleset\": \"all-the-kings-men\", \"options\": [\"enfilade\"], \"table\": {\"width_in\": 48, \"depth_in\": 36},\n"
     " \"terrain\": [{\"id\": \"road\", \"kind\": \"road\", \"polygon\": [[0,1],[48,1],[48,4],[0,4]]},\n"
@@ -1336,7 +1338,16 @@ static const char *const SEED_ATKM =
     "   \"formation\": \"loose\", \"colour\": \"yellow\", \"x\": 30, \"y\": 20, \"facing_deg\": 180},\n"
     "  {\"id\": \"s1\", \"side\": \"red\", \"unit\": \"s\", \"type\": \"cavalry-skirmisher\", \"weapon\": \"cavalry-skirmisher\",\n"
     "   \"x\": 30, \"y\": 10, \"quality\": \"elite\"},\n"
-    "  {\"id\": \"r1\", \"side\": \"red\", \"unit\": \"r\", \"weapon\": \"repeating-rifle\", \"x\": 20, \"y\": 25}]}";
+    "  {\"id\": \"r1\", \"side\": \"red\", \"unit\": \"r\", \"weapon\": \"repeating-rifle\", \"x\": 20, \"y\": 25},\n"
+    "  {\"id\": \"ao\", \"side\": \"red\", \"unit\": \"a\", \"type\": \"officer\", \"x\": 7, \"y\": 25.75, \"facing_deg\": 90},\n"
+    "  {\"id\": \"g1\", \"side\": \"blue\", \"unit\": \"g\", \"type\": \"artillery\", \"weapon\": \"foot-artillery\",\n"
+    "   \"x\": 40, \"y\": 30, \"facing_deg\": 180},\n"
+    "  {\"id\": \"gc\", \"side\": \"blue\", \"unit\": \"g\", \"type\": \"cannon\", \"x\": 38.5, \"y\": 30.5, \"facing_deg\": 180},\n"
+    "  {\"id\": \"k1\", \"side\": \"blue\", \"unit\": \"k\", \"type\": \"skirmisher\", \"weapon\": \"skirmisher\",\n"
+    "   \"x\": 20, \"y\": 32, \"facing_deg\": 270},\n"
+    "  {\"id\": \"ko\", \"side\": \"blue\", \"unit\": \"k\", \"type\": \"officer\", \"x\": 23, \"y\": 32},\n"
+    "  {\"id\": \"ke\", \"side\": \"blue\", \"unit\": \"k\", \"type\": \"ensign\", \"x\": 24.5, \"y\": 32},\n"
+    "  {\"id\": \"z1\", \"side\": \"blue\", \"unit\": \"z\", \"type\": \"horse\", \"x\": 40, \"y\": 12}]}";
 
 static const char *const SEED_ATKM_QUERIES[] = {
     "{\"q\":\"fire\",\"from\":\"a\",\"to\":\"b\"}",
@@ -1349,6 +1360,10 @@ static const char *const SEED_ATKM_QUERIES[] = {
     "{\"q\":\"charge\",\"from\":\"a\",\"to\":\"b\"}",
     "{\"q\":\"charge\",\"from\":\"s\",\"to\":\"m\"}",
     "{\"q\":\"fire\",\"from\":\"r1\",\"to\":\"b\",\"moved\":true}",
+    "{\"q\":\"fire\",\"from\":\"g\",\"to\":\"a\"}",
+    "{\"q\":\"fire\",\"from\":\"k\",\"to\":\"r\"}",
+    "{\"q\":\"fire\",\"from\":\"a1\",\"to\":\"g1\"}",
+    "{\"q\":\"fire\",\"from\":\"z\",\"to\":\"a\",\"weapon\":\"infantry\"}",
 };
 
 static void test_fuzz_atkm_scenario(void **state)

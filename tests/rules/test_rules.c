@@ -1699,18 +1699,19 @@ static double as_text(double v, const char *fmt)
  * box (L488): against a figure of no size (round_in 0.0001) standing there,
  * added to the scenario as an officer of the firing unit carrying its
  * weapon, one figure query per target.  The unit's targets are the figures
- * that one can fire at, nearest to it first; if any, every figure of the
- * firing unit (at most 2 deep: all in its front ranks, L120) fires at the
- * nearest with that shot's bracket and dice. */
+ * that one can fire at, nearest to it first; if any, every soldier of the
+ * firing unit's front two ranks (L120; units 1 to 3 deep, an officer
+ * anywhere in front, L116) fires at the nearest with that shot's bracket
+ * and dice. */
 static void unit_fire_front_reference(void)
 {
-    int compared = 0, some_fire = 0, some_not = 0;
+    int compared = 0, some_fire = 0, some_not = 0, some_deep = 0;
     for (int t = 0; t < 8; t++) {
         size_t cap = 1 << 16, n = 0;
         char *txt = malloc(cap);
         assert_non_null(txt);
-        double fx_[6][8], fy_[6][8], ff_[6][8];
-        int nu[6];
+        double fx_[6][12], fy_[6][12], ff_[6][12];
+        int nu[6], wide_[6], deep_[6];
 #define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
         OUT("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":48,\"depth_in\":36},\"terrain\":[");
         for (int b = 0; b < 4; b++) {
@@ -1721,10 +1722,12 @@ static void unit_fire_front_reference(void)
         OUT("],\"figures\":[");
         int nf = 0;
         for (int u = 0; u < 6; u++) {
-            int wide = 2 + (int)(rnd() % 3), deep = 1 + (int)(rnd() % 2);
+            int wide = 2 + (int)(rnd() % 3), deep = 1 + (int)(rnd() % 3);
             double cx = rndu(6, 42), cy = rndu(6, 30), f = atan2(18 - cy, 24 - cx) + rndu(-0.6, 0.6);
             double fx = cos(f), fy = sin(f);
             nu[u] = 0;
+            wide_[u] = wide;
+            deep_[u] = deep;
             for (int r = 0; r < deep; r++)
                 for (int c = 0; c < wide; c++) {
                     double x = cx - fx * 1.3 * r - fy * 2.05 * (c - (wide - 1) / 2.0);
@@ -1738,6 +1741,11 @@ static void unit_fire_front_reference(void)
                     ff_[u][nu[u]++] = as_text(f * 180 / M_PI, "%.2f");
                     nf++;
                 }
+            /* its officer anywhere in front of it, facing anywhere (L116) */
+            double a = rndu(1, 3), c = rndu(-3, 3);
+            OUT(",{\"id\":\"u%d-20\",\"side\":\"%s\",\"unit\":\"u%d\",\"type\":\"officer\",\"x\":%.3f,"
+                "\"y\":%.3f,\"facing_deg\":%.2f}",
+                u, u % 2 ? "red" : "blue", u, cx + fx * a - fy * c, cy + fy * a + fx * c, rndu(0, 360));
         }
         size_t body = n; /* the figures so far; each reference adds its own probe */
         rules_scenario *sc = NULL;
@@ -1783,9 +1791,12 @@ static void unit_fire_front_reference(void)
                 rules_result r, q;
                 assert_int_equal(rules_fire(sc, un, vn, NULL, &r, &err), TT_OK);
                 /* the reference: the probe's figure queries, nearest first */
-                double dist[8];
-                int ok[8], nok = 0, near = -1;
-                for (int b = 0; b < nu[V]; b++) {
+                double dist[21];
+                int ok[21], nok = 0, near = -1;
+                for (int b = 0; b <= 20; b++) {
+                    ok[b] = 0;
+                    if (b >= nu[V] && b < 20)
+                        continue;
                     snprintf(id, sizeof id, "u%d-%d", V, b);
                     assert_int_equal(rules_fire(ref, "probe", id, NULL, &q, &err), TT_OK);
                     ok[b] = q.to_hit != RULES_NULL;
@@ -1796,7 +1807,11 @@ static void unit_fire_front_reference(void)
                     rules_result_free(&q);
                 }
                 assert_int_equal(r.n_ids, (size_t)nok);
-                assert_int_equal(r.n_firers, nok ? (size_t)nu[U] : 0);
+                /* the front two ranks of infantry fire (L120), every gunner (u4), never the officer */
+                int nfire = U == 4 ? nu[U] : wide_[U] * (deep_[U] < 2 ? deep_[U] : 2);
+                assert_int_equal(r.n_firers, nok ? (size_t)nfire : 0);
+                for (size_t k = 0; k < r.n_firers; k++)
+                    assert_true(atoi(strchr(r.firers[k], '-') + 1) < (U == 4 ? nu[U] : 2 * wide_[U]));
                 for (size_t k = 0; k < r.n_ids; k++) {
                     int b = atoi(strchr(r.ids[k], '-') + 1);
                     assert_true(ok[b]);
@@ -1812,13 +1827,14 @@ static void unit_fire_front_reference(void)
                     int qbonus = 0; /* (the probe's own flank or rear bonus, a figure's, not the unit's) */
                     for (int k = 0; k < q.n_bonus_dice; k++)
                         qbonus += q.bonus_dice[k].value;
-                    assert_int_equal(r.dice - bonus, nu[U] * (q.dice - qbonus));
+                    assert_int_equal(r.dice - bonus, nfire * (q.dice - qbonus));
                     for (size_t k = 0; k < r.n_firers; k++) {
                         assert_true(dist[atoi(strchr(r.shot_to[k], '-') + 1)] <= dist[near]);
                         assert_string_equal(r.shot_bracket[k], q.bracket);
                     }
                     rules_result_free(&q);
                     some_fire++;
+                    some_deep += U != 4 && deep_[U] == 3; /* a third rank that does not fire */
                 } else {
                     assert_int_equal(r.to_hit, RULES_NULL);
                     some_not++;
@@ -1835,6 +1851,7 @@ static void unit_fire_front_reference(void)
     assert_int_equal(compared, 8 * 30);
     assert_true(some_fire > 20);
     assert_true(some_not > 20);
+    assert_true(some_deep > 5);
 }
 
 static void test_property_unit_fire_reference(void **state)

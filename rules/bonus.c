@@ -37,7 +37,7 @@ static int rules__is_soldier(const rules_profile *p, const char *type)
 
 /* Figure g[k] stands for its unit's place: a soldier, or any figure of a
  * group without soldiers (officers stand off to the side, L116). */
-static int rules__counts(const rules_scenario *sc, const int *g, int n, int k)
+int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k)
 {
     if (rules__is_soldier(sc->prof, sc->figs[g[k]].type))
         return 1;
@@ -47,14 +47,7 @@ static int rules__counts(const rules_scenario *sc, const int *g, int n, int k)
     return 1;
 }
 
-/* A group's footprint: a figure's own base, or the box around a unit's
- * soldiers (their bases' width across and depth along the mean facing). */
-typedef struct rules__box {
-    rules_pt c, f, front; /* centre, facing, front-centre */
-    int64_t w, d;
-} rules__box;
-
-static void rules__group_box(const rules_scenario *sc, const int *g, int n, rules__box *b)
+void rules_group_box(const rules_scenario *sc, const int *g, int n, rules_box *b)
 {
     const rules_figure *f0 = &sc->figs[g[0]];
     if (n == 1) {
@@ -63,11 +56,12 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
         b->w = f0->w;
         b->d = f0->d;
         b->front = rules_fire_origin(sc, f0);
+        b->facing_deg = f0->facing_deg;
         return;
     }
     double ux = 0, uy = 0;
     for (int k = 0; k < n; k++) {
-        if (!rules__counts(sc, g, n, k))
+        if (!rules_group_counts(sc, g, n, k))
             continue;
         double a = sc->figs[g[k]].facing_deg * (M_PI / 180.0);
         ux += cos(a);
@@ -80,7 +74,7 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
     double lo_a = INFINITY, hi_a = -INFINITY, lo_c = INFINITY, hi_c = -INFINITY;
     for (int k = 0; k < n; k++) {
         const rules_figure *f = &sc->figs[g[k]];
-        if (!rules__counts(sc, g, n, k))
+        if (!rules_group_counts(sc, g, n, k))
             continue;
         double along = f->x * ux + f->y * uy, across = -f->x * uy + f->y * ux;
         lo_a = fmin(lo_a, along - f->d_in / 2);
@@ -94,6 +88,7 @@ static void rules__group_box(const rules_scenario *sc, const int *g, int n, rule
     b->front.x = rules_fx(hi_a * ux - mc * uy);
     b->front.y = rules_fx(hi_a * uy + mc * ux);
     b->f = rules_geom_dir(deg);
+    b->facing_deg = deg;
     b->w = rules_fx(hi_c - lo_c);
     b->d = rules_fx(hi_a - lo_a);
 }
@@ -104,7 +99,7 @@ static double rules__group_elev(const rules_scenario *sc, const int *g, int n)
 {
     double e = INFINITY;
     for (int k = 0; k < n; k++)
-        if (rules__counts(sc, g, n, k))
+        if (rules_group_counts(sc, g, n, k))
             e = fmin(e, sc->figs[g[k]].elev);
     return e;
 }
@@ -154,9 +149,9 @@ static void rules__bonus(rules_scenario *sc, const int *F, int nF, const int *T,
     int front_bonus = !melee && fm >= 0 && p->form_front_bonus[fm] > 0 &&
                       (p->form_front_opt[fm] < 0 || (sc->options >> p->form_front_opt[fm] & 1u));
     if (((p->bonus_flank || p->bonus_rear) && !no_flank) || front_bonus) {
-        rules__box fb, tb;
-        rules__group_box(sc, F, nF, &fb);
-        rules__group_box(sc, T, nT, &tb);
+        rules_box fb, tb;
+        rules_group_box(sc, F, nF, &fb);
+        rules_group_box(sc, T, nT, &tb);
         rules_aspect_kind a = rules_aspect_box(fb.front, tb.c, tb.f, tb.w, tb.d);
         if (a == RULES_ASPECT_FLANK && !no_flank)
             rules__add(out->bonus_dice, &out->n_bonus_dice, p->bonus_flank, "flank attack");

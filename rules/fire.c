@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
@@ -48,6 +49,12 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
             return tt_err_set(err, TT_ERR_UNKNOWN, "unknown weapon \"%s\" in ruleset %s (known: %s)", name,
                               sc->prof->name, names);
         }
+        for (int k = 0; k < (*w)->nnot_types; k++) /* figures that cannot use it (cavalry cannot fire) */
+            if (!strcmp((*w)->not_types[k], f->type)) {
+                *w = NULL;
+                return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" is a \"%s\", which cannot use weapon \"%s\" in ruleset %s",
+                                  f->id, f->type, name, sc->prof->name);
+            }
         return TT_OK;
     }
     *w = f->weapon;
@@ -252,7 +259,7 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     rules_cover cv = rules_cover_for(sc, i, j, &cover_piece);
     out->cover = rules_cover_name(cv);
     out->die = sc->prof->die;
-    out->rule = w->src;
+    out->rule = w->fire_src ? w->fire_src : w->src;
     out->n_modifiers = 0;
     if (br && br->modifier)
         rules__add_mod(out, br->modifier, "%s range", br->name);
@@ -375,6 +382,21 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     sc->q_rof = 0;
     if (bonus > 0 && out->dice > 0 && !(sc->q_moved && sc->prof->moved_drops_bonuses))
         out->dice = rules_moved_dice(sc, w, rest);
+    if (sc->prof->centre_seen && out->to_hit != RULES_NULL && strcmp(sc->figs[i].unit, sc->figs[j].unit)) {
+        /* a figure of a unit: the unit's centre must be seen (not where it
+         * is fired at through its aim_at figures) */
+        int *T = NULL, nT = 0, bl;
+        rules_pt c;
+        if ((st = rules_group(sc, sc->figs[j].unit, -1, "to", &T, &nT, err)))
+            return st;
+        if (rules_aim_first(sc, T, nT) == nT && !rules_centre_seen(sc, i, T, nT, &bl, &c)) {
+            out->to_hit = out->dice = RULES_NULL;
+            out->visible = 0;
+            out->blocked_by = rules_blocker_id(sc, bl);
+            out->line[1] = rules_pt_in(c);
+        }
+        free(T);
+    }
     rules_fire_bonus(sc, &i, 1, &j, 1, j, w, i, j, out);
     return TT_OK;
 }

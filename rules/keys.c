@@ -180,7 +180,14 @@ static const rules__field rules__melee_f[] = {{"attacker_colour", NULL},
                                               {"defender_colour_by_type", &rules__by_type_s},
                                               {NULL, NULL}};
 static const rules__schema rules__melee_s = {"melee", NULL, rules__melee_f, NULL, 1};
+static const rules__field rules__unit_fire_f[] = {{"from", NULL}, {"centre_seen", NULL}, {NULL, NULL}};
+static const rules__schema rules__unit_fire_s = {"unit_fire", NULL, rules__unit_fire_f, NULL, 1};
+static const rules__field rules__fbt_f[] = {{"default", NULL}, {"only", NULL}, {NULL, NULL}};
+static const rules__schema rules__fbt_s = {"formation_by_type", NULL, rules__fbt_f, NULL, 1};
+static const rules__schema rules__fbt_map_s = {"formation_by_type", NULL, NULL, &rules__fbt_s, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
+                                                {"formation_by_type", &rules__fbt_map_s},
+                                                {"unit_fire", &rules__unit_fire_s},
                                                 {"melee", &rules__melee_s},
                                                 {"defence_quality", &rules__fire_quality_s},
                                                 {"aim_at", &rules__by_type_s},

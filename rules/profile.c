@@ -757,6 +757,92 @@ static tt_status rules__aspect_parse(rules_profile *p, const json_t *a, const ch
     return TT_OK;
 }
 
+/* The index of formation `name` in the profile, -1 when it has none. */
+static int rules__form_index(const rules_profile *p, const char *name)
+{
+    for (int k = 0; k < p->nforms; k++)
+        if (!strcmp(p->form_name[k], name))
+            return k;
+    return -1;
+}
+
+/* "formation_by_type": {"skirmisher": {"default": "loose", "only": ["loose",
+ * "mob"]}, ...}: a type's formation where the scenario gives none, and the
+ * only formations it may take (the formations must be the profile's). */
+static tt_status rules__fbt_parse(rules_profile *p, const json_t *o, const char *where, tt_err *err)
+{
+    const char *key;
+    json_t *val;
+    if (o && !json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"formation_by_type\" must map figure types to {\"default\": "
+                                              "FORMATION, \"only\": [FORMATIONS]}",
+                          where);
+    json_object_foreach((json_t *)o, key, val)
+    {
+        char at[300];
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        snprintf(at, sizeof at, "%s: formation_by_type \"%s\"", where, key);
+        if (p->nfbt >= 6 || strlen(key) >= sizeof p->fbt_type[0] || !json_is_object(val))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: up to 6 figure types, each {\"default\": FORMATION, \"only\": "
+                                                  "[FORMATIONS]}",
+                              at);
+        int n = p->nfbt;
+        const char *def = NULL;
+        tt_status st;
+        if ((st = rules_json_str(val, "default", at, &def, err)))
+            return st;
+        p->fbt_default[n] = -1;
+        p->fbt_only[n] = 0;
+        if (def && (p->fbt_default[n] = rules__form_index(p, def)) < 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"default\" \"%s\" is not one of the profile's \"formations\"",
+                              at, def);
+        const json_t *only = rules_json_value(json_object_get(val, "only"));
+        if (only && (!json_is_array(only) || !json_array_size(only)))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"only\" must list the formations it may take", at);
+        for (size_t k = 0; k < json_array_size(only); k++) {
+            const json_t *e = json_array_get(only, k);
+            int f = json_is_string(e) ? rules__form_index(p, json_string_value(e)) : -1;
+            if (f < 0)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"only\"[%zu] is not one of the profile's \"formations\"",
+                                  at, k);
+            p->fbt_only[n] |= 1u << f;
+        }
+        if (p->fbt_default[n] >= 0 && p->fbt_only[n] && !(p->fbt_only[n] >> p->fbt_default[n] & 1u))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: the \"default\" must be one of \"only\"", at);
+        snprintf(p->fbt_type[p->nfbt++], sizeof p->fbt_type[0], "%s", key);
+    }
+    return TT_OK;
+}
+
+/* Each weapon's fire_src: its own src, then where the score needed comes
+ * from when it is the firer's colour (to_hit) and the defender's own roll
+ * (defence_roll), each the profile section's citation. */
+static tt_status rules__fire_cites(rules_profile *p, const json_t *j, const char *where, tt_err *err)
+{
+    char *th = NULL, *dr = NULL;
+    tt_status st;
+    if ((p->ncolours && (st = rules_json_cite(json_object_get(j, "to_hit"), where, &th, err))) ||
+        (p->has_defence_roll && (st = rules_json_cite(json_object_get(j, "defence_roll"), where, &dr, err)))) {
+        free(th);
+        return st;
+    }
+    st = TT_OK;
+    for (size_t i = 0; (th || dr) && i < p->nweapons && !st; i++) {
+        rules_weapon *w = &p->weapons[i];
+        if (!w->src)
+            continue;
+        size_t n = strlen(w->src) + (th ? strlen(th) + 2 : 0) + (dr ? strlen(dr) + 2 : 0) + 1;
+        if (!(w->fire_src = malloc(n)))
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        else
+            snprintf(w->fire_src, n, "%s%s%s%s%s", w->src, th ? "; " : "", th ? th : "", dr ? "; " : "", dr ? dr : "");
+    }
+    free(th);
+    free(dr);
+    return st;
+}
+
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err)
 {
     rules_profile *p = NULL;
@@ -801,6 +887,24 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         (st = rules_json_num(j, "cover_near_firer_in", where, 0, RULES_MAX_IN, &p->cover_near_firer_in, err)) ||
         (st = rules_json_num(j, "command_radius_in", where, 0, RULES_MAX_IN, &p->command_in, err)))
         goto fail;
+    const json_t *uf = json_object_get(j, "unit_fire");
+    if (uf) {
+        const char *from = NULL;
+        snprintf(at, sizeof at, "%s: unit_fire", where);
+        if (!json_is_object(uf)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"from\": \"front-centre\", \"centre_seen\": true}", at);
+            goto fail;
+        }
+        if ((st = rules_json_str(uf, "from", at, &from, err)) ||
+            (st = rules_json_bool(uf, "centre_seen", at, &p->centre_seen, err)))
+            goto fail;
+        if (from && strcmp(from, "front-centre") && strcmp(from, "figures")) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"from\" must be \"front-centre\" (the unit's) or \"figures\" "
+                                                "(each firing figure's own)", at);
+            goto fail;
+        }
+        p->unit_from_front = from && !strcmp(from, "front-centre");
+    }
     /* the citations of the answers that have no weapon or allowance */
     snprintf(at, sizeof at, "%s: los", where);
     if ((st = rules_json_cite(json_object_get(j, "los"), at, &p->los_src, err)))
@@ -1291,6 +1395,9 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             }
         }
     }
+    if ((st = rules__fbt_parse(p, json_object_get(j, "formation_by_type"), where, err)) ||
+        (st = rules__fire_cites(p, j, where, err)))
+        goto fail;
     *out = p;
     for (size_t i = 0; i < p->nkinds; i++) {
         snprintf(at, sizeof at, "%s: terrain \"%s\"", where, p->kinds[i].name);
@@ -1312,6 +1419,7 @@ void rules_profile_destroy(rules_profile *p)
     for (size_t i = 0; i < p->nweapons; i++) {
         free(p->weapons[i].name);
         free(p->weapons[i].src);
+        free(p->weapons[i].fire_src);
     }
     for (size_t i = 0; i < p->nmoves; i++) {
         free(p->moves[i].type);

@@ -134,6 +134,8 @@ typedef struct rules_weapon {
     double over_friends_min_in; /* > 0: fires over friends of other units only this far in front or more */
     rules_deviation dev;
     char *src;             /* the rulebook line the weapon's numbers come from, "house: ..." or NULL */
+    char *fire_src;        /* a fire answer's citation: src, then the profile's to_hit (where the score
+                              needed is the firer's colour) and defence_roll citations; NULL: src */
 } rules_weapon;
 
 typedef struct rules_allowance {
@@ -265,6 +267,12 @@ typedef struct rules_profile {
      * these types (a skirmisher unit's officer and ensign, a cannon) */
     char aim_type[4][24], aim_at[4][3][24];
     int naim_at[4], naim;
+    /* a figure type's formation where the scenario gives none
+     * (fbt_default, -1: none) and the formations it may take (bit k:
+     * form_name[k]; 0: any) */
+    char fbt_type[6][24];
+    int fbt_default[6], nfbt;
+    unsigned fbt_only[6];
     /* figure types that are skirmishers besides "skirmisher(s)" */
     char skirm_types[2][24];
     int nskirm_types;
@@ -307,6 +315,13 @@ typedef struct rules_profile {
      * by the side of the base the line crosses) */
     int aspect_arc;
     double aspect_front_deg, aspect_rear_deg;
+    /* unit fire ("unit_fire"): a unit's range, arc and line of fire run
+     * from the front-centre of its soldiers (or from the figures aim_at
+     * lists for its soldiers' type: a battery's cannon), every soldier of
+     * its front ranks firing when that shot may be fired (unit_from_front);
+     * a unit (or a figure of one) may be fired at only when the centre of
+     * its soldiers is seen (centre_seen) */
+    int unit_from_front, centre_seen;
     /* the citations (src, or "house: note") of sight, command and aspect */
     char *los_src, *command_src, *aspect_src;
 } rules_profile;
@@ -361,13 +376,20 @@ typedef struct rules_tag {
 
 struct rules_grid;
 
+/* Two figures of no size after the scenario's own, figs[nfigs + slot]:
+ * points a fire query stands on the table for one answer (a unit's
+ * front-centre, the centre of a target unit).  They are in no list of
+ * figures, block nothing and own nothing (rules_probe_put). */
+enum { RULES_PROBE_FROM = 0, RULES_PROBE_CENTRE = 1, RULES_NPROBES = 2 };
+
 struct rules_scenario {
     rules_profile *prof;
     double width_in, depth_in;
     rules_piece *pieces;
     size_t npieces;
-    rules_figure *figs;
+    rules_figure *figs;      /* nfigs figures, then RULES_NPROBES probes */
     size_t nfigs;
+    int *probe_inside;       /* the probes' pieces containing them, npieces + 1 each */
     rules_tag *tags;
     size_t ntags;
     int *deep;               /* pieces whose LOS limit is a depth */
@@ -562,6 +584,18 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
  * ensign, a battery's cannon) and returns how many; n where the group's
  * soldiers have no such figures. */
 int rules_aim_first(const rules_scenario *sc, int *g, int n);
+/* A group's footprint: a figure's own base, or the box around a unit's
+ * soldiers (their bases' width across and depth along their mean facing). */
+typedef struct rules_box {
+    rules_pt c, f, front; /* centre, facing, front-centre */
+    int64_t w, d;
+    double facing_deg;
+} rules_box;
+void rules_group_box(const rules_scenario *sc, const int *g, int n, rules_box *b);
+/* Figure g[k] stands for its group's place: a soldier (not of the defence
+ * roll's not_types), or any figure of a group without soldiers (officers
+ * and ensigns stand off to the side). */
+int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k);
 /* The figure a group's type, formation and colour are read from: f when it
  * is a soldier (not of the defence roll's not_types), else the group's
  * first soldier (a unit's officer stands for its soldiers), else f. */
@@ -590,6 +624,17 @@ tt_status rules_figures_of(const rules_scenario *sc, const char *name, const cha
 int rules_unit_rof_bonus(const rules_scenario *sc, int i);
 /* A figure of the unit, or -1 when no figure has that "unit". */
 int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
+
+/* Stands probe `slot` (figs[nfigs + slot]) at p, facing facing_deg: a
+ * figure of no size, of figure like's side, unit, type, weapon, colour,
+ * formation and qualities, as high as the terrain at p raises it; its
+ * index. */
+int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double facing_deg);
+/* Where the profile says so (centre_seen): the centre of the soldiers of
+ * target group T (nT figures, not a unit fired at through aim_at figures)
+ * is seen from figure (or probe) s; 1 when it is or when T is one figure;
+ * 0 with *blocker (as rules_los_decide's) and *centre when not. */
+int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *blocker, rules_pt *centre);
 
 /* ---- arc.c ---- */
 /* An arc of total width arc_deg (>= 360: a full circle) centred on

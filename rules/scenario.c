@@ -325,6 +325,22 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
     f->fquality = f->formation = f->dquality = -1;
     if (formation && (f->formation = rules__name_index(pp->form_name, pp->nforms, formation)) < 0)
         return rules__name_error(at, "formation", formation, pp->form_name, pp->nforms, pp->name, err);
+    for (int k = 0; k < pp->nfbt; k++) { /* the formation a type always or by default takes */
+        if (strcmp(pp->fbt_type[k], f->type))
+            continue;
+        if (f->formation < 0)
+            f->formation = pp->fbt_default[k];
+        else if (pp->fbt_only[k] && !(pp->fbt_only[k] >> f->formation & 1u)) {
+            char list[128] = "";
+            for (int m = 0; m < pp->nforms; m++)
+                if (pp->fbt_only[k] >> m & 1u)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? ", " : "",
+                             pp->form_name[m]);
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: a \"%s\" cannot be in formation \"%s\" in ruleset %s: it "
+                                                  "takes only %s",
+                              at, f->type, formation, pp->name, list);
+        }
+    }
     if (quality && pp->ndq > 0) { /* the defender's quality (elite, militia) */
         if ((f->dquality = rules__name_index(pp->dq_name, pp->ndq, quality)) < 0)
             return rules__name_error(at, "quality", quality, pp->dq_name, pp->ndq, pp->name, err);
@@ -563,8 +579,9 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         st = tt_err_set(err, TT_ERR_FORMAT, "%s: %zu figures; at most %d are allowed", where, nf, RULES_MAX_FIGURES);
         goto fail;
     }
-    sc->figs = calloc(nf + 1, sizeof *sc->figs);
-    if (!sc->figs) {
+    sc->figs = calloc(nf + RULES_NPROBES, sizeof *sc->figs);
+    sc->probe_inside = calloc((sc->npieces + 1) * RULES_NPROBES, sizeof *sc->probe_inside);
+    if (!sc->figs || !sc->probe_inside) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -703,6 +720,7 @@ void rules_scenario_destroy(rules_scenario *sc)
     free(sc->fg_idx);
     free(sc->fg_cand);
     free(sc->figs);
+    free(sc->probe_inside);
     free(sc->tags);
     rules_profile_destroy(sc->prof);
     free(sc);

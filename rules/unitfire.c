@@ -42,28 +42,75 @@ tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const
     return TT_OK;
 }
 
-/* Which members of the group stand in its first `ranks` ranks, counted
- * from the front along the group's mean facing, a base depth a rank. */
-static void rules__front_ranks(const rules_scenario *sc, const int *g, int n, int ranks, unsigned char *front)
+/* Which members of the group stand in its first `ranks` ranks (1 in
+ * front[k]).  The unit's facing and front are its soldiers': officers and
+ * ensigns stand anywhere near it (L116 of All the King's Men) and are in no
+ * rank.  A soldier's rank is one more than the deepest rank of a soldier
+ * ahead of it in its lane: more than half a base depth ahead, and less than
+ * three quarters of a base width to the side (so a rank half a base
+ * staggered still stands behind; one figure stepped forward does not push
+ * its whole rank back).  0: done, -1: out of memory. */
+static int rules__front_ranks(const rules_scenario *sc, const int *g, int n, int ranks, unsigned char *front)
 {
-    double ux = 0, uy = 0, top = -INFINITY;
+    double *al = malloc((size_t)n * 2 * sizeof *al);
+    int *ord = malloc((size_t)n * 2 * sizeof *ord), *rank = ord ? ord + n : NULL;
+    double *ac = al ? al + n : NULL;
+    if (!al || !ord) {
+        free(al);
+        free(ord);
+        return -1;
+    }
+    double ux = 0, uy = 0;
+    int m = 0, first = -1;
     for (int k = 0; k < n; k++) {
+        front[k] = 0;
+        if (!rules_group_counts(sc, g, n, k))
+            continue;
         double a = sc->figs[g[k]].facing_deg * (M_PI / 180.0);
         ux += cos(a);
         uy += sin(a);
-    }
-    for (int k = 0; k < n; k++) {
-        const rules_figure *f = &sc->figs[g[k]];
-        double p = f->x * ux + f->y * uy;
-        if (p > top)
-            top = p;
+        if (first < 0)
+            first = k;
     }
     double L = hypot(ux, uy);
-    for (int k = 0; k < n; k++) {
-        const rules_figure *f = &sc->figs[g[k]];
-        double depth = L > 0 ? (top - (f->x * ux + f->y * uy)) / L : 0;
-        front[k] = floor(depth / f->d_in + 0.5) < ranks;
+    if (L > 1e-9) {
+        ux /= L;
+        uy /= L;
+    } else if (first >= 0) { /* facings that cancel out: the first soldier's */
+        double a = sc->figs[g[first]].facing_deg * (M_PI / 180.0);
+        ux = cos(a);
+        uy = sin(a);
     }
+    for (int k = 0; k < n; k++) {
+        if (!rules_group_counts(sc, g, n, k))
+            continue;
+        const rules_figure *f = &sc->figs[g[k]];
+        al[k] = f->x * ux + f->y * uy;
+        ac[k] = -f->x * uy + f->y * ux;
+        /* in order from the front (insertion: units are small) */
+        int p = m++;
+        while (p > 0 && al[ord[p - 1]] < al[k]) {
+            ord[p] = ord[p - 1];
+            p--;
+        }
+        ord[p] = k;
+    }
+    for (int a = 0; a < m; a++) {
+        int k = ord[a], r = 1;
+        const rules_figure *fk = &sc->figs[g[k]];
+        for (int b = 0; b < a; b++) {
+            int q = ord[b];
+            const rules_figure *fq = &sc->figs[g[q]];
+            if (rank[q] >= r && al[q] - al[k] > (fq->d_in + fk->d_in) / 4 &&
+                fabs(ac[q] - ac[k]) < 0.375 * (fq->w_in + fk->w_in))
+                r = rank[q] + 1;
+        }
+        rank[k] = r;
+        front[k] = r <= ranks;
+    }
+    free(al);
+    free(ord);
+    return 0;
 }
 
 /* Orders figures by the ruleset's distance without the square root where
@@ -196,10 +243,89 @@ tt_status rules_figures_of(const rules_scenario *sc, const char *name, const cha
     return rules_group(sc, name, rules_scenario_find(sc, name), role, idx, n, err);
 }
 
+int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double facing_deg)
+{
+    int k = (int)sc->nfigs + slot;
+    rules_figure *f = &sc->figs[k];
+    *f = sc->figs[like]; /* its strings are like's, owned by it */
+    f->x = rules_in(p.x);
+    f->y = rules_in(p.y);
+    f->facing_deg = facing_deg;
+    memset(&f->shape, 0, sizeof f->shape);
+    f->shape.round = 1;
+    f->shape.c = p;
+    f->f = rules_geom_dir(facing_deg);
+    f->w_in = f->d_in = 0;
+    f->w = f->d = 0;
+    f->front = p;
+    f->inside = sc->probe_inside + (size_t)slot * (sc->npieces + 1);
+    f->ninside = 0;
+    f->on_hill = 0;
+    f->elev = 0;
+    for (size_t i = 0; i < sc->npieces; i++) {
+        const rules_piece *pc = &sc->pieces[i];
+        if (!rules_piece_contains(pc, p))
+            continue;
+        if (pc->p.raises && pc->p.height_in > f->elev)
+            f->elev = pc->p.height_in;
+        f->inside[f->ninside++] = (int)i;
+        if (!strcmp(pc->kind, "hill"))
+            f->on_hill = 1;
+    }
+    return k;
+}
+
+int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *blocker, rules_pt *centre)
+{
+    *blocker = -1;
+    if (!sc->prof->centre_seen || nT < 2)
+        return 1;
+    rules_box b;
+    rules_group_box(sc, T, nT, &b);
+    *centre = b.c;
+    int c = rules_probe_put(sc, RULES_PROBE_CENTRE, rules_soldier_of(sc, T, nT, T[0]), b.c, b.facing_deg);
+    if (rules_fire_decide(sc, s, c, 1, 0, blocker, NULL))
+        return 1;
+    rules_fire_decide(sc, s, c, 0, 1, blocker, NULL); /* which piece or figure hides it */
+    return 0;
+}
+
+/* Where the profile measures a unit's fire from its front-centre: the
+ * probe standing there for the group F (nF figures; `like`: a soldier that
+ * fires), at the figures aim_at lists for its soldiers' type (a battery's
+ * cannon muzzle, a skirmisher unit's officer and ensign) when it has
+ * them, else at the front-centre of its soldiers' box, facing their way. */
+static int rules__unit_origin(rules_scenario *sc, const int *F, int nF, int like)
+{
+    const rules_profile *p = sc->prof;
+    const char *type = sc->figs[rules_soldier_of(sc, F, nF, F[0])].type;
+    rules_box b;
+    rules_group_box(sc, F, nF, &b);
+    int t = 0, m = 0, one = -1;
+    double x = 0, y = 0;
+    while (t < p->naim && strcmp(p->aim_type[t], type))
+        t++;
+    for (int k = 0; t < p->naim && k < nF; k++)
+        for (int a = 0; a < p->naim_at[t]; a++)
+            if (!strcmp(p->aim_at[t][a], sc->figs[F[k]].type)) {
+                rules_pt o = rules_fire_origin(sc, &sc->figs[F[k]]);
+                x += (double)o.x;
+                y += (double)o.y;
+                one = F[k];
+                m++;
+                break;
+            }
+    if (m > 0) {
+        rules_pt o = {llround(x / m), llround(y / m)};
+        return rules_probe_put(sc, RULES_PROBE_FROM, like, o, m == 1 ? sc->figs[one].facing_deg : b.facing_deg);
+    }
+    return rules_probe_put(sc, RULES_PROBE_FROM, like, b.front, b.facing_deg);
+}
+
 tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
                           rules_result *out, tt_err *err)
 {
-    int *F = NULL, *T = NULL, nF, nT, nt = 0;
+    int *F = NULL, *T = NULL, *S = NULL, nF, nT, nt = 0; /* S[a]: the figure (or probe) firer a's shots run from */
     const rules_weapon **W = NULL;
     unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
     rules__near *tnear = NULL, *fnear = NULL;
@@ -249,16 +375,21 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     known = calloc((size_t)nt, 1);
     fnear = malloc((size_t)nF * sizeof *fnear);
     key = malloc((size_t)nF * (size_t)ns * sizeof *key);
+    S = malloc((size_t)nF * 2 * sizeof *S);
     out->firers = malloc((size_t)nF * sizeof *out->firers);
     out->shot_to = malloc((size_t)nF * sizeof *out->shot_to);
     out->shot_bracket = malloc((size_t)nF * sizeof *out->shot_bracket);
-    if (!W || !front || !tnear || !arc || !known || !fnear || !key || !out->firers || !out->shot_to || !out->shot_bracket) {
+    if (!W || !front || !tnear || !arc || !known || !fnear || !key || !S || !out->firers || !out->shot_to ||
+        !out->shot_bracket) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
     for (size_t k = 0; key && k < (size_t)nF * (size_t)ns; k++)
         key[k] = NAN;
-    rules__keys K = {sc, F, T, ns, key};
+    int *tried = S ? S + nF : NULL;
+    for (int a = 0; a < nF; a++)
+        S[a] = F[a];
+    rules__keys K = {sc, S, T, ns, key};
     int ranks = 0, armed = 0, no_fire = -1;
     for (int a = 0; a < nF; a++) {
         if (rules_fire_barred(sc, &sc->figs[F[a]], 0, NULL) != TT_OK) { /* a type that does not shoot */
@@ -280,14 +411,27 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         goto done;
     }
     if (!armed) {
+        /* a unit no weapon is for (cavalry cannot fire) */
+        const char *type = sc->figs[rules_soldier_of(sc, F, nF, F[0])].type;
+        size_t refused = 0;
+        for (size_t k = 0; k < sc->prof->nweapons; k++)
+            for (int m = 0; m < sc->prof->weapons[k].nnot_types; m++)
+                refused += !strcmp(sc->prof->weapons[k].not_types[m], type);
+        if (sc->prof->nweapons && refused == sc->prof->nweapons) {
+            st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire: no weapon of ruleset %s is for a \"%s\"", from,
+                            sc->prof->name, type);
+            goto done;
+        }
         st = tt_err_set(err, TT_ERR_ARG, "no figure of \"%s\" has a weapon: give them one in the scenario or add "
                                          "\"weapon\" to the query",
                         from);
         goto done;
     }
     memset(front, 1, (size_t)nF);
-    if (ranks > 0)
-        rules__front_ranks(sc, F, nF, ranks, front);
+    if (ranks > 0 && rules__front_ranks(sc, F, nF, ranks, front)) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
     /* extra dice for a formation wide enough (a line 4 stands wide): the
      * width of the unit's front rank */
     int wide = 0, need_wide = 0;
@@ -299,11 +443,38 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
             goto done;
         }
-        rules__front_ranks(sc, F, nF, 1, r0);
+        if (rules__front_ranks(sc, F, nF, 1, r0)) {
+            free(r0);
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto done;
+        }
         for (int a = 0; a < nF; a++)
             wide += r0[a];
         free(r0);
     }
+    /* where the profile says so, every firer's shot runs from the unit's
+     * front-centre (a probe standing there): taken once per weapon */
+    int mode = sc->prof->unit_from_front, P = -1;
+    if (mode) {
+        int like = -1;
+        for (int a = 0; a < nF && like < 0; a++)
+            if (W[a] && (front[a] || W[a]->front_ranks == 0))
+                like = F[a];
+        P = rules__unit_origin(sc, F, nF, like >= 0 ? like : rules_soldier_of(sc, F, nF, F[0]));
+        for (int a = 0; a < nF; a++)
+            S[a] = P;
+    }
+    /* the centre of the target unit must be seen (where the profile says
+     * so): from the unit's front-centre, else each firer's own place */
+    int centre_ok = 1, centre_bl = -1;
+    rules_pt centre = {0, 0};
+    int need_centre = sc->prof->centre_seen && ns == nt && nt > 1;
+    if (need_centre && mode)
+        centre_ok = rules_centre_seen(sc, P, T, nt, &centre_bl, &centre);
+    const rules_weapon *memo_w = NULL; /* mode: the last weapon's shot, taken once */
+    int memo_mt = -1, memo_a = -1;
+    double memo_d = INFINITY;
+    const rules_bracket *memo_br = NULL;
     /* each figure that may fire: its nearest target it can fire at */
     int best_f = -1, best_t = -1, any_f = -1, any_t = -1, dice = 0, dice_known = 1;
     double best_d = INFINITY, any_d = INFINITY;
@@ -313,31 +484,49 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         const rules_bracket *shot_br = NULL;
         int ok = 0, mt = -1;
         if (w && (front[a] || w->front_ranks == 0)) {
-            rules_fire_arc(&sc->figs[F[a]], w, &arc[a]);
-            int hint = -1;
+            if (mode)
+                sc->figs[P].weapon = w;
+            rules_fire_arc(&sc->figs[S[a]], w, &arc[a]);
+            int hint = -1, seen = centre_ok, bl;
+            if (need_centre && !mode)
+                seen = rules_centre_seen(sc, F[a], T, nt, &bl, &centre);
             /* the nearest target it can fire at: targets in order of
              * distance (picked one by one: the first one usually does) */
             double mine = INFINITY;
-            for (int b = 0; b < ns; b++) {
+            if (mode && w == memo_w) {
+                mt = memo_mt;
+                mine = memo_d;
+                shot_br = memo_br;
+                for (int b = 0; b < ns; b++) /* the probe's distances, the same for every firer */
+                    key[(size_t)a * ns + b] = key[(size_t)memo_a * ns + b];
+            }
+            for (int b = 0; b < ns && !(mode && w == memo_w); b++) {
                 tnear[b].k = b;
                 rules__key_lb(&K, a, b, &tnear[b]);
             }
-            for (int left = ns; left > 0 && mt < 0; left--) {
+            for (int left = seen && !(mode && w == memo_w) ? ns : 0; left > 0 && mt < 0; left--) {
                 int m = rules__pick(&K, tnear, left, a, 0);
                 rules__near pick = tnear[m];
                 tnear[m] = tnear[left - 1];
                 const rules_bracket *br;
                 int vis;
-                if (rules_fire_shot(sc, F[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
+                if (rules_fire_shot(sc, S[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
                     mine = pick.d;
                     mt = pick.k;
                     shot_br = br;
                 }
             }
+            if (mode) {
+                memo_w = w;
+                memo_a = a;
+                memo_mt = mt;
+                memo_d = mine;
+                memo_br = shot_br;
+            }
             if (mt >= 0) {
                 ok = 1;
                 known[mt] = 1;
-                int d = rules_fire_dice(sc, F[a], T[mt], w), fm = sc->figs[F[a]].formation;
+                int d = rules_fire_dice(sc, S[a], T[mt], w), fm = sc->figs[F[a]].formation;
                 if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[a]].type) &&
                     !(sc->q_moved && sc->prof->moved_drops_bonuses) && !rules_fires_plain(sc->prof, &sc->figs[F[a]]))
                     d += sc->prof->form_rof[fm];
@@ -360,14 +549,25 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     /* the targets any of those can fire at, nearest to the firing figures
      * first; each traced from the nearest firers first (the likeliest) */
     int ntn = 0;
+    /* mode: every firer's shot runs from the probe, so one firer of each
+     * weapon stands for all (their distances are the probe's) */
+    int nw = 0;
+    for (int a = 0; mode && a < nF; a++) {
+        int again = !can[a];
+        for (int q = 0; q < nw && !again; q++)
+            again = W[tried[q]] == W[a];
+        if (!again)
+            tried[nw++] = a;
+    }
     for (int b = 0; b < ns; b++) {
         double d = INFINITY;
         int nf = 0, hit = known[b];
-        for (int a = 0; a < nF; a++) {
-            if (!can[a])
+        for (int a = 0; a < (mode ? nw : nF); a++) {
+            int f = mode ? tried[a] : a;
+            if (!can[f])
                 continue;
-            fnear[nf].k = a;
-            rules__key_lb(&K, a, b, &fnear[nf++]);
+            fnear[nf].k = f;
+            rules__key_lb(&K, f, b, &fnear[nf++]);
         }
         if (nf) /* the nearest firer's distance, exact */
             d = fnear[rules__pick(&K, fnear, nf, b, 1)].d;
@@ -375,9 +575,11 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             int m = rules__pick(&K, fnear, left, b, 1);
             int a = fnear[m].k;
             fnear[m] = fnear[left - 1];
+            if (mode)
+                sc->figs[P].weapon = W[a];
             const rules_bracket *br;
             int vis;
-            hit = rules_fire_shot(sc, F[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
+            hit = rules_fire_shot(sc, S[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
         }
         if (hit) {
             tnear[ntn].d = d;
@@ -410,18 +612,26 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     int dj = rules_soldier_of(sc, T, nt, T[pt]); /* the target unit's type, formation, colour: its soldiers' */
     /* the shot's firer at rest, its unit's formation bonus in (whether
      * moving cuts its dice or costs it a to-hit modifier) */
-    int fm = sc->figs[F[pf]].formation, rest = W[pf] ? rules_fire_dice(sc, F[pf], T[pt], W[pf]) : 0;
+    if (mode)
+        sc->figs[P].weapon = W[pf];
+    int fm = sc->figs[F[pf]].formation, rest = W[pf] ? rules_fire_dice(sc, S[pf], T[pt], W[pf]) : 0;
     if (rest > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[pf]].type) &&
         !rules_fires_plain(sc->prof, &sc->figs[F[pf]]))
         rest += sc->prof->form_rof[fm];
     sc->q_rof = rest;
-    rules_fire_pair(sc, F[pf], T[pt], dj, W[pf], out);
+    rules_fire_pair(sc, S[pf], T[pt], dj, W[pf], out);
     sc->q_rof = 0;
     out->unit = 1;
     if (best_f < 0)
         out->to_hit = RULES_NULL;
+    if (need_centre && best_f < 0 && (mode ? !centre_ok : !rules_centre_seen(sc, F[pf], T, nt, &centre_bl, &centre))) {
+        /* the target's centre is hidden (L470 of All the King's Men): the blocker, the line to the centre */
+        out->visible = 0;
+        out->blocked_by = rules_blocker_id(sc, centre_bl);
+        out->line[1] = rules_pt_in(centre);
+    }
     out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
-    rules_fire_bonus(sc, F, nF, T, nt, dj, W[pf], F[pf], T[pt], out);
+    rules_fire_bonus(sc, F, nF, T, nt, dj, W[pf], S[pf], T[pt], out);
     st = TT_OK;
 done:
     if (st != TT_OK) /* nothing half-made is handed back */
@@ -435,5 +645,6 @@ done:
     free(known);
     free(fnear);
     free(key);
+    free(S);
     return st;
 }

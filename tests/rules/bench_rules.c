@@ -38,7 +38,8 @@ static double now(void)
  * block fire, the rear rank cannot fire through the front one: 12 firers)
  * or All the King's Men (the front two ranks fire: 24 firers; the answer
  * adds the bonus dice and the defender's roll). */
-static int bench_unit_fire(const char *const *dirs, const char *ruleset, const char *weapon, size_t want_firers)
+static int bench_unit_fire(const char *const *dirs, const char *ruleset, const char *weapon, size_t want_firers,
+                           size_t want_targets)
 {
     json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", ruleset, "table", "width_in", 72, "depth_in", 48);
     json_t *ter = json_array(), *figs = json_array();
@@ -114,9 +115,9 @@ static int bench_unit_fire(const char *const *dirs, const char *ruleset, const c
            "ratio %.0fx  target <= 50 us  %s\n",
            best * 1e6, ruleset, firers, targets, dice, base * 1e6, base / best, best <= 50e-6 ? "OK" : "SLOW");
     rules_scenario_destroy(sc);
-    if (firers != want_firers || targets != 24 || !can) {
-        fprintf(stderr, "bench_rules: %s unit fire answered %zu firers and %zu targets, want %zu at all 24\n", ruleset,
-                firers, targets, want_firers);
+    if (firers != want_firers || targets != want_targets || !can) {
+        fprintf(stderr, "bench_rules: %s unit fire answered %zu firers and %zu targets, want %zu at %zu\n", ruleset,
+                firers, targets, want_firers, want_targets);
         return 1;
     }
     return 0;
@@ -124,7 +125,10 @@ static int bench_unit_fire(const char *const *dirs, const char *ruleset, const c
 
 static int bench_units(const char *const *dirs)
 {
-    return bench_unit_fire(dirs, "thin-red-line", "musket", 12) || bench_unit_fire(dirs, "all-the-kings-men", "infantry", 24);
+    /* All the King's Men measures from the unit's front-centre (L488): the
+     * 4 corner stands of the enemy's 2 ranks of 12 are 12.4in from it */
+    return bench_unit_fire(dirs, "thin-red-line", "musket", 12, 24) ||
+           bench_unit_fire(dirs, "all-the-kings-men", "infantry", 24, 20);
 }
 
 int main(int argc, char **argv)

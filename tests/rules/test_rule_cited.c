@@ -128,8 +128,24 @@ static void check_ruleset(const char *name)
                 fail_msg("%s: \"rule\" is \"%s\", the profile says \"%s\"", what, rule, want);
             /* a weapon's answers cite the weapon, where the answer is the weapon's */
             const json_t *wsrc = json_object_get(w, "src");
-            if ((i == 0 || i == 3) && json_is_string(wsrc) && strcmp(rule, json_string_value(wsrc)))
+            if (i == 3 && json_is_string(wsrc) && strcmp(rule, json_string_value(wsrc)))
                 fail_msg("%s: \"rule\" is \"%s\", the weapon says \"%s\"", what, rule, json_string_value(wsrc));
+            /* a shot: the weapon first, then where the score needed is the firer's colour (to_hit) and
+             * where the defender rolls (defence_roll), the profile's lines for those */
+            if (i == 0 && json_is_string(wsrc)) {
+                size_t n = strlen(json_string_value(wsrc));
+                if (strncmp(rule, json_string_value(wsrc), n) || (rule[n] && strncmp(rule + n, "; ", 2)))
+                    fail_msg("%s: \"rule\" is \"%s\", the weapon says \"%s\"", what, rule, json_string_value(wsrc));
+                const json_t *th = json_object_get(prof, "to_hit"), *dr = json_object_get(prof, "defence_roll");
+                const char *ths = json_string_value(json_object_get(th, "src"));
+                const char *drs = json_string_value(json_object_get(dr, "src"));
+                if (json_object_get(th, "by_colour") && ths && !strstr(rule + n, ths))
+                    fail_msg("%s: \"rule\" \"%s\" does not cite to_hit's \"%s\"", what, rule, ths);
+                if (drs && !strstr(rule + n, drs))
+                    fail_msg("%s: \"rule\" \"%s\" does not cite defence_roll's \"%s\"", what, rule, drs);
+                if (!(json_object_get(th, "by_colour") && ths) && !drs && rule[n])
+                    fail_msg("%s: \"rule\" \"%s\" cites more than the weapon", what, rule);
+            }
             answered++;
             json_decref(a);
         }

@@ -200,6 +200,21 @@ static void test_scenario_errors(void **state)
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"line\"}]}",
                       TT_ERR_FORMAT, "ruleset into-the-breach has no \"formation\"; remove it");
+    /* All the King's Men: skirmishers are always loose, a mob at worst (L145, L174); cavalry cannot fire (L523,
+     * L541) */
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"s\",\"x\":5,\"y\":5,\"type\":\"skirmisher\",\"formation\":\"line\"}]}",
+                      TT_ERR_FORMAT, "figure \"s\": a \"skirmisher\" cannot be in formation \"line\" in ruleset "
+                                     "all-the-kings-men: it takes only loose, mob");
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"c\",\"x\":5,\"y\":5,\"type\":\"cavalry-skirmisher\",\"formation\":\"column\"}]}",
+                      TT_ERR_FORMAT, "it takes only loose, mob");
+    expect_load_error("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"figures\":[{\"id\":\"h\",\"x\":5,\"y\":5,\"type\":\"horse\",\"weapon\":\"infantry\"}]}",
+                      TT_ERR_FORMAT, "a \"horse\" cannot use weapon \"infantry\" in ruleset all-the-kings-men");
+    rules_scenario_destroy(load_ok("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                   "\"figures\":[{\"id\":\"s\",\"x\":5,\"y\":5,\"type\":\"skirmisher\",\"formation\":\"mob\"},"
+                                   "{\"id\":\"g\",\"x\":9,\"y\":5,\"type\":\"artillery\",\"formation\":\"column\"}]}"));
     /* a height on flat ground (a river) is refused; on a hill it is taken */
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"terrain\":[{\"id\":\"r\",\"kind\":\"river\",\"height_in\":2,\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}",
@@ -1307,7 +1322,9 @@ static void test_fuzz_scenario(void **state)
     fuzz_scenario_seed(SEED_SCENARIO, SEED_QUERIES, sizeof SEED_QUERIES / sizeof *SEED_QUERIES);
 }
 
-/* All the King's Men: optional rules, a mob, a road, a hill, horse artillery. */
+/* All the King's Men: optional rules, a mob, a road, a hill, horse artillery;
+ * an officer ahead of his unit, a battery with its cannon, a skirmisher
+ * unit with its officer and ensign, cavalry, a building. */
 static const char *const SEED_ATKM =
     "{\"ruleset\": \"all-the-kings-men\", \"options\": [\"enfilade\"], \"table\": {\"width_in\": 48, \"depth_in\": 36},\n"
     " \"terrain\": [{\"id\": \"road\", \"kind\": \"road\", \"polygon\": [[0,1],[48,1],[48,4],[0,4]]},\n"
@@ -1321,7 +1338,16 @@ static const char *const SEED_ATKM =
     "   \"formation\": \"loose\", \"colour\": \"yellow\", \"x\": 30, \"y\": 20, \"facing_deg\": 180},\n"
     "  {\"id\": \"s1\", \"side\": \"red\", \"unit\": \"s\", \"type\": \"cavalry-skirmisher\", \"weapon\": \"cavalry-skirmisher\",\n"
     "   \"x\": 30, \"y\": 10, \"quality\": \"elite\"},\n"
-    "  {\"id\": \"r1\", \"side\": \"red\", \"unit\": \"r\", \"weapon\": \"repeating-rifle\", \"x\": 20, \"y\": 25}]}";
+    "  {\"id\": \"r1\", \"side\": \"red\", \"unit\": \"r\", \"weapon\": \"repeating-rifle\", \"x\": 20, \"y\": 25},\n"
+    "  {\"id\": \"ao\", \"side\": \"red\", \"unit\": \"a\", \"type\": \"officer\", \"x\": 7, \"y\": 25.75, \"facing_deg\": 90},\n"
+    "  {\"id\": \"g1\", \"side\": \"blue\", \"unit\": \"g\", \"type\": \"artillery\", \"weapon\": \"foot-artillery\",\n"
+    "   \"x\": 40, \"y\": 30, \"facing_deg\": 180},\n"
+    "  {\"id\": \"gc\", \"side\": \"blue\", \"unit\": \"g\", \"type\": \"cannon\", \"x\": 38.5, \"y\": 30.5, \"facing_deg\": 180},\n"
+    "  {\"id\": \"k1\", \"side\": \"blue\", \"unit\": \"k\", \"type\": \"skirmisher\", \"weapon\": \"skirmisher\",\n"
+    "   \"x\": 20, \"y\": 32, \"facing_deg\": 270},\n"
+    "  {\"id\": \"ko\", \"side\": \"blue\", \"unit\": \"k\", \"type\": \"officer\", \"x\": 23, \"y\": 32},\n"
+    "  {\"id\": \"ke\", \"side\": \"blue\", \"unit\": \"k\", \"type\": \"ensign\", \"x\": 24.5, \"y\": 32},\n"
+    "  {\"id\": \"z1\", \"side\": \"blue\", \"unit\": \"z\", \"type\": \"horse\", \"x\": 40, \"y\": 12}]}";
 
 static const char *const SEED_ATKM_QUERIES[] = {
     "{\"q\":\"fire\",\"from\":\"a\",\"to\":\"b\"}",
@@ -1334,6 +1360,10 @@ static const char *const SEED_ATKM_QUERIES[] = {
     "{\"q\":\"charge\",\"from\":\"a\",\"to\":\"b\"}",
     "{\"q\":\"charge\",\"from\":\"s\",\"to\":\"m\"}",
     "{\"q\":\"fire\",\"from\":\"r1\",\"to\":\"b\",\"moved\":true}",
+    "{\"q\":\"fire\",\"from\":\"g\",\"to\":\"a\"}",
+    "{\"q\":\"fire\",\"from\":\"k\",\"to\":\"r\"}",
+    "{\"q\":\"fire\",\"from\":\"a1\",\"to\":\"g1\"}",
+    "{\"q\":\"fire\",\"from\":\"z\",\"to\":\"a\",\"weapon\":\"infantry\"}",
 };
 
 static void test_fuzz_atkm_scenario(void **state)
@@ -1662,13 +1692,179 @@ static void unit_fire_reference(const char *ruleset, const char *musket, const c
     assert_true(some_blocked > 20);
 }
 
+/* A number as the scenario text will hold it ("%.3f" / "%.2f"). */
+static double as_text(double v, const char *fmt)
+{
+    char b[64];
+    snprintf(b, sizeof b, fmt, v);
+    return strtod(b, NULL);
+}
+
+/* All the King's Men fires a unit from the front-centre of its soldiers'
+ * box (L488): against a figure of no size (round_in 0.0001) standing there,
+ * added to the scenario as an officer of the firing unit carrying its
+ * weapon, one figure query per target.  The unit's targets are the figures
+ * that one can fire at, nearest to it first; if any, every soldier of the
+ * firing unit's front two ranks (L120; units 1 to 3 deep, an officer
+ * anywhere in front, L116) fires at the nearest with that shot's bracket
+ * and dice. */
+static void unit_fire_front_reference(void)
+{
+    int compared = 0, some_fire = 0, some_not = 0, some_deep = 0;
+    for (int t = 0; t < 8; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        double fx_[6][12], fy_[6][12], ff_[6][12];
+        int nu[6], wide_[6], deep_[6];
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":48,\"depth_in\":36},\"terrain\":[");
+        for (int b = 0; b < 4; b++) {
+            double x = rndu(2, 44), y = rndu(2, 32);
+            OUT("%s{\"id\":\"h%d\",\"kind\":\"%s\",\"polygon\":[[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f]]}",
+                b ? "," : "", b, b % 2 ? "building" : "rough", x, y, x + 2, y, x + 2, y + 2, x, y + 2);
+        }
+        OUT("],\"figures\":[");
+        int nf = 0;
+        for (int u = 0; u < 6; u++) {
+            int wide = 2 + (int)(rnd() % 3), deep = 1 + (int)(rnd() % 3);
+            double cx = rndu(6, 42), cy = rndu(6, 30), f = atan2(18 - cy, 24 - cx) + rndu(-0.6, 0.6);
+            double fx = cos(f), fy = sin(f);
+            nu[u] = 0;
+            wide_[u] = wide;
+            deep_[u] = deep;
+            for (int r = 0; r < deep; r++)
+                for (int c = 0; c < wide; c++) {
+                    double x = cx - fx * 1.3 * r - fy * 2.05 * (c - (wide - 1) / 2.0);
+                    double y = cy - fy * 1.3 * r + fx * 2.05 * (c - (wide - 1) / 2.0);
+                    OUT("%s{\"id\":\"u%d-%d\",\"side\":\"%s\",\"unit\":\"u%d\",\"weapon\":\"%s\","
+                        "\"x\":%.3f,\"y\":%.3f,\"facing_deg\":%.2f}",
+                        nf ? "," : "", u, r * wide + c, u % 2 ? "red" : "blue", u, u == 4 ? "foot-artillery" : "infantry",
+                        x, y, f * 180 / M_PI);
+                    fx_[u][nu[u]] = as_text(x, "%.3f");
+                    fy_[u][nu[u]] = as_text(y, "%.3f");
+                    ff_[u][nu[u]++] = as_text(f * 180 / M_PI, "%.2f");
+                    nf++;
+                }
+            /* its officer anywhere in front of it, facing anywhere (L116) */
+            double a = rndu(1, 3), c = rndu(-3, 3);
+            OUT(",{\"id\":\"u%d-20\",\"side\":\"%s\",\"unit\":\"u%d\",\"type\":\"officer\",\"x\":%.3f,"
+                "\"y\":%.3f,\"facing_deg\":%.2f}",
+                u, u % 2 ? "red" : "blue", u, cx + fx * a - fy * c, cy + fy * a + fx * c, rndu(0, 360));
+        }
+        size_t body = n; /* the figures so far; each reference adds its own probe */
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        OUT("]}");
+        if (load_text(txt, &sc, &err) != TT_OK) {
+            free(txt);
+            t--;
+            continue;
+        }
+        for (int U = 0; U < 6; U++) {
+            /* the front-centre of U's box (its bases 1.5in wide, 1in deep), along its mean facing */
+            double ux = 0, uy = 0;
+            for (int k = 0; k < nu[U]; k++) {
+                double a = ff_[U][k] * (M_PI / 180.0);
+                ux += cos(a);
+                uy += sin(a);
+            }
+            double deg = atan2(uy, ux) * (180.0 / M_PI), a = deg * (M_PI / 180.0);
+            ux = cos(a);
+            uy = sin(a);
+            double lo_a = INFINITY, hi_a = -INFINITY, lo_c = INFINITY, hi_c = -INFINITY;
+            for (int k = 0; k < nu[U]; k++) {
+                double along = fx_[U][k] * ux + fy_[U][k] * uy, across = -fx_[U][k] * uy + fy_[U][k] * ux;
+                lo_a = fmin(lo_a, along - 0.5);
+                hi_a = fmax(hi_a, along + 0.5);
+                lo_c = fmin(lo_c, across - 0.75);
+                hi_c = fmax(hi_c, across + 0.75);
+            }
+            double mc = (lo_c + hi_c) / 2, ox = hi_a * ux - mc * uy, oy = hi_a * uy + mc * ux;
+            n = body;
+            OUT(",{\"id\":\"probe\",\"side\":\"%s\",\"unit\":\"u%d\",\"type\":\"officer\",\"weapon\":\"%s\","
+                "\"x\":%.10f,\"y\":%.10f,\"facing_deg\":%.10f,\"base\":{\"round_in\":0.0001}}]}",
+                U % 2 ? "red" : "blue", U, U == 4 ? "foot-artillery" : "infantry", ox, oy, deg);
+            rules_scenario *ref = NULL;
+            assert_int_equal(load_text(txt, &ref, &err), TT_OK);
+            for (int V = 0; V < 6; V++) {
+                if (U % 2 == V % 2) /* fire needs an enemy */
+                    continue;
+                char un[8], vn[8], id[16];
+                snprintf(un, sizeof un, "u%d", U);
+                snprintf(vn, sizeof vn, "u%d", V);
+                rules_result r, q;
+                assert_int_equal(rules_fire(sc, un, vn, NULL, &r, &err), TT_OK);
+                /* the reference: the probe's figure queries, nearest first */
+                double dist[21];
+                int ok[21], nok = 0, near = -1;
+                for (int b = 0; b <= 20; b++) {
+                    ok[b] = 0;
+                    if (b >= nu[V] && b < 20)
+                        continue;
+                    snprintf(id, sizeof id, "u%d-%d", V, b);
+                    assert_int_equal(rules_fire(ref, "probe", id, NULL, &q, &err), TT_OK);
+                    ok[b] = q.to_hit != RULES_NULL;
+                    dist[b] = q.distance_in;
+                    nok += ok[b];
+                    if (ok[b] && (near < 0 || dist[b] < dist[near]))
+                        near = b;
+                    rules_result_free(&q);
+                }
+                assert_int_equal(r.n_ids, (size_t)nok);
+                /* the front two ranks of infantry fire (L120), every gunner (u4), never the officer */
+                int nfire = U == 4 ? nu[U] : wide_[U] * (deep_[U] < 2 ? deep_[U] : 2);
+                assert_int_equal(r.n_firers, nok ? (size_t)nfire : 0);
+                for (size_t k = 0; k < r.n_firers; k++)
+                    assert_true(atoi(strchr(r.firers[k], '-') + 1) < (U == 4 ? nu[U] : 2 * wide_[U]));
+                for (size_t k = 0; k < r.n_ids; k++) {
+                    int b = atoi(strchr(r.ids[k], '-') + 1);
+                    assert_true(ok[b]);
+                    if (k > 0)
+                        assert_true(dist[atoi(strchr(r.ids[k - 1], '-') + 1)] <= dist[b]);
+                }
+                if (nok) {
+                    snprintf(id, sizeof id, "u%d-%d", V, near);
+                    assert_int_equal(rules_fire(ref, "probe", id, NULL, &q, &err), TT_OK);
+                    int bonus = 0;
+                    for (int k = 0; k < r.n_bonus_dice; k++)
+                        bonus += r.bonus_dice[k].value;
+                    int qbonus = 0; /* (the probe's own flank or rear bonus, a figure's, not the unit's) */
+                    for (int k = 0; k < q.n_bonus_dice; k++)
+                        qbonus += q.bonus_dice[k].value;
+                    assert_int_equal(r.dice - bonus, nfire * (q.dice - qbonus));
+                    for (size_t k = 0; k < r.n_firers; k++) {
+                        assert_true(dist[atoi(strchr(r.shot_to[k], '-') + 1)] <= dist[near]);
+                        assert_string_equal(r.shot_bracket[k], q.bracket);
+                    }
+                    rules_result_free(&q);
+                    some_fire++;
+                    some_deep += U != 4 && deep_[U] == 3; /* a third rank that does not fire */
+                } else {
+                    assert_int_equal(r.to_hit, RULES_NULL);
+                    some_not++;
+                }
+                compared++;
+                rules_result_free(&r);
+            }
+            rules_scenario_destroy(ref);
+        }
+#undef OUT
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_int_equal(compared, 8 * 18); /* 6 units, each firing at the 3 of the other side */
+    assert_true(some_fire > 20);
+    assert_true(some_not > 20);
+    assert_true(some_deep > 5);
+}
+
 static void test_property_unit_fire_reference(void **state)
 {
     (void)state;
     unit_fire_reference("thin-red-line", "musket", "light-artillery", 3, 1);
-    /* All the King's Men measures base edge to base edge (distances taken
-     * lazily, from lower bounds); units at most 2 deep: all of them fire */
-    unit_fire_reference("all-the-kings-men", "infantry", "foot-artillery", 2, 0);
+    /* All the King's Men: from the unit's front-centre (L488) */
+    unit_fire_front_reference();
 }
 
 /* All the King's Men bonus dice against the plain geometry, pair by pair

@@ -1457,7 +1457,7 @@ static void test_fuzz_queries(void **state)
 static void test_property_charge_reference(void **state)
 {
     (void)state;
-    int checked = 0, reached = 0;
+    int checked = 0, reached = 0, friends = 0;
     for (int t = 0; t < 4; t++) {
         char *txt = random_table(0, 0, 40, 0);
         json_t *j = json_loads(txt, 0, NULL);
@@ -1476,6 +1476,16 @@ static void test_property_charge_reference(void **state)
                 int roll = 1 + (int)(rnd() % 6);
                 rules_result r;
                 tt_err err = {0};
+                const char *sa = json_string_value(json_object_get(fa, "side")),
+                           *sb = json_string_value(json_object_get(fb, "side"));
+                if (sa && sb && !strcmp(sa, sb)) { /* a charge is at the enemy */
+                    assert_int_equal(rules_charge(sc, rules_scenario_figure_id(sc, a), rules_scenario_figure_id(sc, b),
+                                                  roll, &r, &err),
+                                     TT_ERR_ARG);
+                    assert_non_null(strstr(err.msg, "a charge is made at the enemy"));
+                    friends++;
+                    continue;
+                }
                 assert_int_equal(rules_charge(sc, rules_scenario_figure_id(sc, a), rules_scenario_figure_id(sc, b), roll,
                                               &r, &err),
                                  TT_OK);
@@ -1493,7 +1503,8 @@ static void test_property_charge_reference(void **state)
         json_decref(j);
         free(txt);
     }
-    assert_true(checked > 4000);
+    assert_true(checked > 2000);
+    assert_true(friends > 500);
     assert_true(reached > 50);
 }
 

@@ -29,7 +29,10 @@ static tt_status rules__dice(const rules_allowance *al, int *n, int *s, int *k, 
  * changed it ("all-the-kings-men.md L416-422, L432-436") ---- */
 
 typedef struct rules__cite {
-    char s[600];
+    char s[600];     /* the allowance's own citation */
+    int lo[16], hi[16], n; /* the lines added */
+    int house;       /* a house value changed it */
+    char book[64];   /* the book of the lines added */
 } rules__cite;
 
 /* The line ranges ("L12", "L12-14") of src outside parentheses, in
@@ -52,6 +55,30 @@ static void rules__cite_lines(const char *src, void (*fn)(int lo, int hi, void *
     }
 }
 
+static void rules__cite_range(int lo, int hi, void *ctx)
+{
+    rules__cite *c = ctx;
+    if (c->n < 16) {
+        c->lo[c->n] = lo;
+        c->hi[c->n++] = hi;
+    }
+}
+
+/* Add the lines of src (a citation "book.txt L12 (...)" or "house: ...")
+ * to those that changed the allowance. */
+static void rules__cite_add(rules__cite *c, const char *src)
+{
+    if (!src || !*src)
+        return;
+    if (!strncmp(src, "house", 5)) {
+        c->house = 1;
+        return;
+    }
+    if (!c->book[0])
+        snprintf(c->book, sizeof c->book, "%.*s", (int)strcspn(src, " "), src);
+    rules__cite_lines(src, rules__cite_range, c);
+}
+
 typedef struct rules__span_find {
     int lo, hi, found;
 } rules__span_find;
@@ -62,47 +89,55 @@ static void rules__covers(int lo, int hi, void *ctx)
     f->found |= lo <= f->lo && f->hi <= hi;
 }
 
-static void rules__cite_append(int lo, int hi, void *ctx)
+/* The answer's "rule": the allowance's citation, then the lines added that
+ * it does not cite yet, in order, touching ranges joined ("L684, L685" is
+ * "L684-685"), then "house" where a house value changed it; an allowance
+ * that is itself a house value is followed by "; book.txt L...". */
+static void rules__cite_done(rules__cite *c)
 {
-    rules__cite *c = ctx;
-    rules__span_find f = {lo, hi, 0};
-    rules__cite_lines(c->s, rules__covers, &f);
-    if (f.found) /* already cited */
-        return;
-    size_t n = strlen(c->s);
-    if (lo == hi)
-        snprintf(c->s + n, sizeof c->s - n, ", L%d", lo);
-    else
-        snprintf(c->s + n, sizeof c->s - n, ", L%d-%d", lo, hi);
-}
-
-/* Add the lines of src (a citation "book.txt L12 (...)" or "house: ...")
- * to c: after the allowance's own, those not cited yet; a house value as
- * "house" once. */
-static void rules__cite_add(rules__cite *c, const char *src)
-{
-    if (!src || !*src)
-        return;
-    size_t n = strlen(c->s);
-    if (!strncmp(src, "house", 5)) {
-        if (strncmp(c->s, "house", 5) && !strstr(c->s, ", house"))
-            snprintf(c->s + n, sizeof c->s - n, ", house");
-        return;
+    /* sort and join */
+    for (int i = 1; i < c->n; i++)
+        for (int j = i; j > 0 && (c->lo[j] < c->lo[j - 1] || (c->lo[j] == c->lo[j - 1] && c->hi[j] > c->hi[j - 1]));
+             j--) {
+            int t = c->lo[j];
+            c->lo[j] = c->lo[j - 1];
+            c->lo[j - 1] = t;
+            t = c->hi[j];
+            c->hi[j] = c->hi[j - 1];
+            c->hi[j - 1] = t;
+        }
+    int m = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (m > 0 && c->lo[i] <= c->hi[m - 1] + 1) {
+            if (c->hi[i] > c->hi[m - 1])
+                c->hi[m - 1] = c->hi[i];
+            continue;
+        }
+        c->lo[m] = c->lo[i];
+        c->hi[m++] = c->hi[i];
     }
-    if (!strncmp(c->s, "house", 5)) { /* a house allowance: then the book's lines */
-        const char *sp = strchr(src, ' ');
-        int bl = sp ? (int)(sp - src) : (int)strlen(src);
-        if (!strstr(c->s, "; "))
-            snprintf(c->s + n, sizeof c->s - n, "; %.*s L0", bl, src); /* L0: a placeholder, removed below */
-        rules__cite_lines(src, rules__cite_append, c);
-        char *z = strstr(c->s, " L0, ");
-        if (z)
-            memmove(z + 1, z + 5, strlen(z + 5) + 1);
-        else if ((z = strstr(c->s, " L0")) && !z[3])
-            *z = '\0';
-        return;
+    int house_base = !strncmp(c->s, "house", 5), first = 1;
+    for (int i = 0; i < m; i++) {
+        rules__span_find f = {c->lo[i], c->hi[i], 0};
+        if (!house_base)
+            rules__cite_lines(c->s, rules__covers, &f);
+        if (f.found) /* the allowance cites it already */
+            continue;
+        size_t n = strlen(c->s);
+        const char *sep = house_base && first ? "; " : ", ";
+        char book[72] = "";
+        if (house_base && first)
+            snprintf(book, sizeof book, "%s ", c->book);
+        if (c->lo[i] == c->hi[i])
+            snprintf(c->s + n, sizeof c->s - n, "%s%sL%d", sep, book, c->lo[i]);
+        else
+            snprintf(c->s + n, sizeof c->s - n, "%s%sL%d-%d", sep, book, c->lo[i], c->hi[i]);
+        first = 0;
     }
-    rules__cite_lines(src, rules__cite_append, c);
+    if (c->house && !house_base) {
+        size_t n = strlen(c->s);
+        snprintf(c->s + n, sizeof c->s - n, ", house");
+    }
 }
 
 /* The allowance `base` inches leave after the terrain on the way, for a
@@ -424,7 +459,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
     if (!al)
         return tt_err_set(err, TT_ERR_UNKNOWN, "ruleset %s has no movement allowance for figure type \"%s\" (of \"%s\")",
                           p->name, f->type, f->id);
-    rules__cite cite;
+    rules__cite cite = {0};
     snprintf(cite.s, sizeof cite.s, "%s", rule ? rule : al->src ? al->src : "");
     /* the figure's formation, quality or weapon: its own allowance for the
      * type, and what it loses in difficult going */
@@ -488,6 +523,14 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
     for (size_t k = 0; k < sc->npieces; k++) {
         const rules_piece *pc = &sc->pieces[k];
         int mv = pc->p.movement;
+        /* per inch, the price of every difficult area (the line runs on
+         * past the destination while the allowance lasts) */
+        if (prices && pc->closed &&
+            (mv == RULES_MOVE_DIFFICULT || mv == RULES_MOVE_VERY_DIFFICULT ||
+             (mv == RULES_MOVE_UPHILL && !rules_piece_contains(pc, a)))) {
+            double fk = mv == RULES_MOVE_VERY_DIFFICULT ? fvd : fd;
+            prices[k] = fk > 0 ? 1 / fk : INFINITY;
+        }
         int in = rules__meets(sc, pc, f, a, b, 0);
         if (!in)
             continue;
@@ -507,9 +550,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
             rules__cite_add(&cite, al->impassable_src);
         }
         any_difficult |= d;
-        if (d && prices && pc->closed)
-            prices[k] = (d & 2 ? fvd : fd) > 0 ? 1 / (d & 2 ? fvd : fd) : INFINITY;
-        else
+        if (!prices || !pc->closed) /* per inch, an area is paid for by the inch */
             difficult |= d;
         impassable |= mv == RULES_MOVE_IMPASSABLE && (!p->by_base || rules__meets(sc, pc, f, a, b, 1));
         obstacles += mv == RULES_MOVE_OBSTACLE;
@@ -572,6 +613,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
     free(prices);
     out->line[0] = rules_pt_in(a);
     out->line[1] = rules_pt_in(b);
+    rules__cite_done(&cite);
     if (cite.s[0]) {
         if (!(out->rule_owned = strdup(cite.s)))
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -607,7 +649,9 @@ static tt_status rules__charge_allowed(const rules_profile *p, const rules_figur
     for (int k = 0; k < p->ncharge_not; k++)
         if (!strcmp(p->charge_not[k], f->type))
             return tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") cannot charge in ruleset %s (%s)",
-                              f->type, f->id, p->name, p->charge_not_src ? p->charge_not_src : "its profile");
+                              f->type, f->id, p->name,
+                              !p->charge_not_src || !strncmp(p->charge_not_src, "house", 5) ? "a house reading"
+                                                                                             : p->charge_not_src);
     return TT_OK;
 }
 

@@ -1508,6 +1508,107 @@ static void test_property_charge_reference(void **state)
     assert_true(reached > 50);
 }
 
+/* Point p inside polygon v (n corners, doubles): crossing number. */
+static int poly_inside(const double *v, int n, double px, double py)
+{
+    int in = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        double xi = v[2 * i], yi = v[2 * i + 1], xj = v[2 * j], yj = v[2 * j + 1];
+        if ((yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi)
+            in = !in;
+    }
+    return in;
+}
+
+/* Into the Breach! rough read inch by inch (profile per_inch): random
+ * tables of overlapping rough and woods (triangles and quadrilaterals),
+ * foot (2 an inch inside, L74-75) and horse (4, L76) moving with a roll;
+ * the reach along the line against a walk in steps of 1/1000in that pays
+ * each step at the price where its middle lies.  The walk errs by at most
+ * a step at each edge it crosses (a few): 0.01in. */
+static void test_property_per_inch_reference(void **state)
+{
+    (void)state;
+    int checked = 0, slowed = 0;
+    for (int t = 0; t < 6; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        double poly[12][8];
+        int np[12], npieces = 4 + (int)(rnd() % 8);
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":40,\"depth_in\":40},\"terrain\":[");
+        for (int i = 0; i < npieces; i++) {
+            double cx = rndu(5, 35), cy = rndu(5, 35), w = rndu(1, 8), h = rndu(1, 8);
+            np[i] = rnd() % 2 ? 3 : 4;
+            double *v = poly[i];
+            v[0] = cx, v[1] = cy, v[2] = cx + w, v[3] = cy + rndu(-1, 1);
+            if (np[i] == 3)
+                v[4] = cx + w / 2, v[5] = cy + h;
+            else
+                v[4] = cx + w + rndu(0, 1), v[5] = cy + h, v[6] = cx - rndu(0, 1), v[7] = cy + h + rndu(-1, 1);
+            for (int k = 0; k < 2 * np[i]; k++)
+                v[k] = round(v[k] * 10000) / 10000;
+            OUT("%s{\"id\":\"r%d\",\"kind\":\"%s\",\"polygon\":[", i ? "," : "", i, rnd() % 2 ? "rough" : "woods");
+            for (int k = 0; k < np[i]; k++)
+                OUT("%s[%.4f,%.4f]", k ? "," : "", v[2 * k], v[2 * k + 1]);
+            OUT("]}");
+        }
+        OUT("],\"figures\":[");
+        double fx[20], fy[20];
+        for (int i = 0; i < 20; i++) {
+            fx[i] = round(rndu(1, 39) * 10000) / 10000, fy[i] = round(rndu(1, 39) * 10000) / 10000;
+            OUT("%s{\"id\":\"f%d\",\"type\":\"%s\",\"x\":%.4f,\"y\":%.4f}", i ? "," : "", i, i % 2 ? "horse" : "foot",
+                fx[i], fy[i]);
+        }
+        OUT("]}");
+#undef OUT
+        rules_scenario *sc = load_ok(txt);
+        for (int i = 0; i < 20; i++)
+            for (int q = 0; q < 8; q++) {
+                rules_point to = {round(rndu(0, 40) * 100) / 100, round(rndu(0, 40) * 100) / 100};
+                int horse = i % 2, roll = horse ? 2 + (int)(rnd() % 11) : 1 + (int)(rnd() % 6);
+                double budget = horse ? roll + 6 : roll + 3, price_in = horse ? 4 : 2;
+                double dx = to.x - fx[i], dy = to.y - fy[i], len = hypot(dx, dy);
+                if (len < 0.01)
+                    continue;
+                dx /= len, dy /= len;
+                /* the walk */
+                double h = 1e-3, reach = 0, left = budget;
+                while (left > 0) {
+                    double mx = fx[i] + dx * (reach + h / 2), my = fy[i] + dy * (reach + h / 2), price = 1;
+                    for (int k = 0; k < npieces; k++)
+                        if (poly_inside(poly[k], np[k], mx, my))
+                            price = price_in;
+                    if (price * h >= left) {
+                        reach += left / price;
+                        break;
+                    }
+                    left -= price * h;
+                    reach += h;
+                }
+                rules_result r;
+                tt_err err = {0};
+                char id[8];
+                snprintf(id, sizeof id, "f%d", i);
+                assert_int_equal(rules_move(sc, id, to, roll, &r, &err), TT_OK);
+                assert_true(r.allowed_known);
+                if (fabs(r.allowed_in - reach) > 0.01)
+                    fail_msg("%s -> (%g, %g) roll %d: allowed %.4f, the walk %.4f", id, to.x, to.y, roll, r.allowed_in,
+                             reach);
+                if (fabs(r.distance_in - r.allowed_in) > 1e-3)
+                    assert_int_equal(r.ok, r.distance_in <= r.allowed_in);
+                slowed += reach < budget - 0.01;
+                checked++;
+                rules_result_free(&r);
+            }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_true(checked > 800);
+    assert_true(slowed > checked / 5);
+}
+
 static int figure_index(const rules_scenario *sc, const char *id)
 {
     for (size_t i = 0; i < rules_scenario_figure_count(sc); i++)
@@ -2073,6 +2174,7 @@ int main(void)
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),
+        cmocka_unit_test(test_property_per_inch_reference),
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),

@@ -155,7 +155,7 @@ static double rules__after_terrain(const rules_scenario *sc, const rules_allowan
                    : (difficult & 2)   ? p->very_difficult_factor
                    : al->difficult_factor >= 0 ? al->difficult_factor
                                                : p->difficult_factor;
-        if (cite && difficult)
+        if (cite && difficult && f != 1) /* a factor of 1 changes nothing */
             rules__cite_add(cite, (difficult & 2)                ? p->move_cite[RULES_MC_VERY_DIFFICULT]
                                   : al->difficult_factor >= 0 ? al->difficult_src
                                                               : p->move_cite[RULES_MC_DIFFICULT]);
@@ -573,7 +573,8 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
      * the inches in difficult areas are paid from, at their price */
     double per_inch_cost = 0;
     if (prices && any_difficult && !difficult) {
-        rules__cite_add(&cite, (any_difficult & 2)          ? p->move_cite[RULES_MC_VERY_DIFFICULT]
+        if ((any_difficult & 2 ? fvd : fd) != 1)
+            rules__cite_add(&cite, (any_difficult & 2)          ? p->move_cite[RULES_MC_VERY_DIFFICULT]
                                : al->difficult_factor >= 0 ? al->difficult_src
                                                            : p->move_cite[RULES_MC_DIFFICULT]);
         per_inch_cost = al->difficult_cost_in;

@@ -1944,6 +1944,30 @@ static void test_after_moving_profile_errors(void **state)
     expect_atkm_profile_error("movement.horse", "gaits", "{\"trot\": 5}", "gait \"trot\" must be {\"inches\": N");
 }
 
+/* The movement keys (inches by quality or weapon, terrain a type cannot
+ * enter, the per-inch and by-base readings, types that cannot charge)
+ * refuse bad values, naming them. */
+static void test_move_profile_errors(void **state)
+{
+    (void)state;
+    expect_atkm_profile_error("movement.foot", "inches_by_quality", "{\"veteran\": 7}",
+                              "\"inches_by_quality\" names \"veteran\", not a quality of the ruleset");
+    expect_atkm_profile_error("movement.foot", "inches_by_quality", "{\"elite\": -1}",
+                              "\"inches_by_quality\" must map up to 4 names to inches (0 to 20000)");
+    expect_atkm_profile_error("movement.foot", "inches_by_quality", "[6]",
+                              "\"inches_by_quality\" must map up to 4 names to inches");
+    expect_atkm_profile_error("movement.foot", "inches_by_weapon", "{\"lance\": 3}",
+                              "\"inches_by_weapon\" names \"lance\", not a weapon of the ruleset");
+    expect_atkm_profile_error("movement.foot", "impassable_in", "[\"swamp\"]",
+                              "\"impassable_in\" must list terrain movements (difficult, very-difficult, obstacle, uphill)");
+    expect_atkm_profile_error("movement.foot", "impassable_in", "[\"open\"]", "\"impassable_in\" must list terrain movements");
+    expect_atkm_profile_error("movement.foot", "impassable_in", "[]", "\"impassable_in\" must list terrain movements");
+    expect_atkm_profile_error("movement.foot", "impassible_in", "[\"difficult\"]", "did you mean \"impassable_in\"?");
+    expect_atkm_profile_error("terrain_effects", "per_inch", "1", "\"per_inch\" must be true or false");
+    expect_atkm_profile_error("terrain_effects", "by_base", "{\"value\": \"yes\"}", "\"by_base\" must be true or false");
+    expect_atkm_profile_error("charge", "not_types", "\"artillery\"", "\"not_types\" must list up to 4 figure types");
+}
+
 /* All the King's Men moves against the plain geometry: a move more than
  * 45 degrees off the facing is halved (skirmishers excepted), rough
  * ground halves, and the two together still leave half. */
@@ -2175,6 +2199,7 @@ int main(void)
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),
         cmocka_unit_test(test_property_per_inch_reference),
+        cmocka_unit_test(test_move_profile_errors),
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),

@@ -2010,6 +2010,165 @@ static void test_property_atkm_moves(void **state)
     assert_true(checked > 2000 && halved > 500 && full > 300);
 }
 
+/* Distance from point (px, py) to segment (ax, ay)-(bx, by), doubles. */
+static double seg_point_dist(double px, double py, double ax, double ay, double bx, double by)
+{
+    double dx = bx - ax, dy = by - ay, L2 = dx * dx + dy * dy;
+    double t = L2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / L2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(px - ax - t * dx, py - ay - t * dy);
+}
+
+/* Distance between two segments (0 when they cross), doubles. */
+static double seg_seg_dist(const double *p, const double *q, const double *r, const double *u)
+{
+    double d1 = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
+    double d2 = (q[0] - p[0]) * (u[1] - p[1]) - (q[1] - p[1]) * (u[0] - p[0]);
+    double d3 = (u[0] - r[0]) * (p[1] - r[1]) - (u[1] - r[1]) * (p[0] - r[0]);
+    double d4 = (u[0] - r[0]) * (q[1] - r[1]) - (u[1] - r[1]) * (q[0] - r[0]);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+        return 0;
+    double m = seg_point_dist(p[0], p[1], r[0], r[1], u[0], u[1]), t;
+    if ((t = seg_point_dist(q[0], q[1], r[0], r[1], u[0], u[1])) < m)
+        m = t;
+    if ((t = seg_point_dist(r[0], r[1], p[0], p[1], q[0], q[1])) < m)
+        m = t;
+    if ((t = seg_point_dist(u[0], u[1], p[0], p[1], q[0], q[1])) < m)
+        m = t;
+    return m;
+}
+
+/* All the King's Men moves meet terrain by the area the base sweeps
+ * (profile by_base, L432-436): random rectangular and round bases moving
+ * straight past random hedges (lines) and woods (polygons); a piece is in
+ * the answer's crossed list exactly when it lies within the swept area,
+ * against a reference that builds the convex hull of the base's corners
+ * at the start and the end (a round base: within its radius of the
+ * centre's path) and measures in doubles.  Pieces within 1/1000in of
+ * touching are left to the exact test (the fixtures check touching). */
+static void test_property_atkm_swept_base(void **state)
+{
+    (void)state;
+    int checked = 0, met = 0, near = 0;
+    for (int t = 0; t < 8; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        double pv[10][8];
+        int np[10], closed[10], npieces = 10;
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":40,\"depth_in\":40},\"terrain\":[");
+        for (int i = 0; i < npieces; i++) {
+            double cx = rndu(4, 36), cy = rndu(4, 36);
+            closed[i] = i % 2;
+            np[i] = closed[i] ? 4 : 2 + (int)(rnd() % 3);
+            for (int k = 0; k < np[i]; k++) {
+                double a = closed[i] ? (k * 90 + rndu(-30, 30)) * M_PI / 180 : rndu(-M_PI, M_PI);
+                double r = closed[i] ? rndu(0.5, 2.5) : rndu(0.5, 2);
+                pv[i][2 * k] = round((closed[i] ? cx + r * cos(a) : cx + (k ? pv[i][2 * k - 2] - cx : 0) + r * cos(a)) * 10000) / 10000;
+                pv[i][2 * k + 1] = round((closed[i] ? cy + r * sin(a) : cy + (k ? pv[i][2 * k - 1] - cy : 0) + r * sin(a)) * 10000) / 10000;
+            }
+            OUT("%s{\"id\":\"p%d\",\"kind\":\"%s\",\"%s\":[", i ? "," : "", i, closed[i] ? "woods" : "hedge",
+                closed[i] ? "polygon" : "line");
+            for (int k = 0; k < np[i]; k++)
+                OUT("%s[%.4f,%.4f]", k ? "," : "", pv[i][2 * k], pv[i][2 * k + 1]);
+            OUT("]}");
+        }
+        OUT("],\"figures\":[{\"id\":\"r\",\"type\":\"foot\",\"x\":20,\"y\":20},"
+            "{\"id\":\"c\",\"type\":\"foot\",\"x\":20,\"y\":20,\"base\":{\"round_in\":1.2}}]}");
+#undef OUT
+        rules_scenario *sc = load_ok(txt);
+        for (int it = 0; it < 150; it++) {
+            int round_base = it % 3 == 0;
+            double fx = round(rndu(3, 37) * 10000) / 10000, fy = round(rndu(3, 37) * 10000) / 10000;
+            double face = round(rndu(-180, 180));
+            rules_point to = {round(rndu(1, 39) * 10000) / 10000, round(rndu(1, 39) * 10000) / 10000};
+            tt_err err = {0};
+            const char *id = round_base ? "c" : "r";
+            assert_int_equal(rules_scenario_place(sc, id, fx, fy, face, &err), TT_OK);
+            /* the reference's swept area: the hull of 8 corners, or the
+             * centre's path and the radius */
+            double hull[16], pts[16];
+            int nh = 0;
+            if (!round_base) {
+                double c = cos(face * M_PI / 180), s = sin(face * M_PI / 180), hd = 0.5, hw = 0.75;
+                double cs[4][2] = {{hd, hw}, {-hd, hw}, {-hd, -hw}, {hd, -hw}};
+                for (int k = 0; k < 8; k++) {
+                    double ox = k < 4 ? fx : to.x, oy = k < 4 ? fy : to.y;
+                    pts[2 * k] = ox + cs[k % 4][0] * c - cs[k % 4][1] * s;
+                    pts[2 * k + 1] = oy + cs[k % 4][0] * s + cs[k % 4][1] * c;
+                }
+                /* gift wrapping */
+                int start = 0;
+                for (int k = 1; k < 8; k++)
+                    if (pts[2 * k] < pts[2 * start] || (pts[2 * k] == pts[2 * start] && pts[2 * k + 1] < pts[2 * start + 1]))
+                        start = k;
+                int cur = start;
+                do {
+                    hull[2 * nh] = pts[2 * cur], hull[2 * nh + 1] = pts[2 * cur + 1], nh++;
+                    int nx = (cur + 1) % 8;
+                    for (int k = 0; k < 8; k++) {
+                        double cr = (pts[2 * nx] - pts[2 * cur]) * (pts[2 * k + 1] - pts[2 * cur + 1]) -
+                                    (pts[2 * nx + 1] - pts[2 * cur + 1]) * (pts[2 * k] - pts[2 * cur]);
+                        if (cr < 0)
+                            nx = k;
+                    }
+                    cur = nx;
+                } while (cur != start && nh < 8);
+            }
+            rules_result r;
+            assert_int_equal(rules_move(sc, id, to, -1, &r, &err), TT_OK);
+            for (int i = 0; i < npieces; i++) {
+                int ne = closed[i] ? np[i] : np[i] - 1, ref;
+                double dmin = INFINITY;
+                if (round_base) {
+                    double a[2] = {fx, fy}, b[2] = {to.x, to.y};
+                    for (int e = 0; e < ne; e++) {
+                        double d = seg_seg_dist(a, b, &pv[i][2 * e], &pv[i][2 * ((e + 1) % np[i])]);
+                        dmin = d < dmin ? d : dmin;
+                    }
+                    int inside = closed[i] && poly_inside(pv[i], np[i], fx, fy);
+                    if (!inside && fabs(dmin - 0.6) < 1e-3) {
+                        near++;
+                        continue;
+                    }
+                    ref = inside || dmin <= 0.6;
+                } else {
+                    for (int e = 0; e < ne; e++)
+                        for (int h = 0; h < nh; h++) {
+                            double d = seg_seg_dist(&hull[2 * h], &hull[2 * ((h + 1) % nh)], &pv[i][2 * e],
+                                                    &pv[i][2 * ((e + 1) % np[i])]);
+                            dmin = d < dmin ? d : dmin;
+                        }
+                    if (dmin > 0 && dmin < 1e-3) {
+                        near++;
+                        continue;
+                    }
+                    ref = dmin == 0 || poly_inside(hull, nh, pv[i][0], pv[i][1]) ||
+                          (closed[i] && poly_inside(pv[i], np[i], hull[0], hull[1]));
+                }
+                char pid[8];
+                snprintf(pid, sizeof pid, "p%d", i);
+                int got = 0;
+                for (size_t k = 0; k < r.n_ids; k++)
+                    got |= !strcmp(r.ids[k], pid);
+                if (got != ref)
+                    fail_msg("%s base from (%g, %g) facing %g to (%g, %g): %s %s, the reference says %s",
+                             round_base ? "round" : "square", fx, fy, face, to.x, to.y, pid, got ? "met" : "not met",
+                             ref ? "met" : "not met");
+                met += ref;
+                checked++;
+            }
+            rules_result_free(&r);
+        }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_true(checked > 10000);
+    assert_true(met > checked / 20);
+    assert_true(near < checked / 100);
+}
+
 /* ---- unknown keys, citations, house values (issue 11) -------------------- */
 
 /* Writes text to a fresh temporary file; returns its path (static). */
@@ -2200,6 +2359,7 @@ int main(void)
         cmocka_unit_test(test_property_charge_reference),
         cmocka_unit_test(test_property_per_inch_reference),
         cmocka_unit_test(test_move_profile_errors),
+        cmocka_unit_test(test_property_atkm_swept_base),
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),

@@ -115,15 +115,19 @@ static const rules__schema rules__los_s = {"los", NULL, rules__los_f, NULL, 1};
 static const rules__field rules__gait_f[] = {{"inches", NULL}, {"min_in", NULL}, {"turn_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__gait_s = {"gait", NULL, rules__gait_f, NULL, 1};
 static const rules__schema rules__gaits_s = {"gaits", NULL, NULL, &rules__gait_s, 1};
+static const rules__schema rules__by_name_s = {"inches_by", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__move_f[] = {{"gaits", &rules__gaits_s}, {"inches", NULL},           {"dice", NULL},          {"difficult_factor", NULL},
-                                             {"difficult_cost_in", NULL}, {"any_direction", NULL}, {NULL, NULL}};
+                                             {"difficult_cost_in", NULL}, {"any_direction", NULL},
+                                             {"inches_by_quality", &rules__by_name_s}, {"inches_by_weapon", &rules__by_name_s},
+                                             {"impassable_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__move_s = {"movement", NULL, rules__move_f, NULL, 1};
 static const rules__schema rules__moves_s = {"movement", NULL, NULL, &rules__move_s, 1};
 static const rules__field rules__effects_f[] = {{"difficult_factor", NULL},   {"obstacle_cost_in", NULL},
                                                 {"round_up", NULL},           {"very_difficult_factor", NULL},
                                                 {"not_forward_factor", NULL}, {"forward_arc_deg", NULL},
                                                 {"least_factor", NULL},       {"road_factor", NULL},
-                                                {"free_turn_deg", NULL},
+                                                {"free_turn_deg", NULL},      {"per_inch", NULL},
+                                                {"by_base", NULL},
                                                 {NULL, NULL}};
 static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
 static const rules__field rules__quality_f[] = {{"ds", NULL}, {"sp", NULL}, {NULL, NULL}};
@@ -160,7 +164,7 @@ static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rul
 static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s},
                                                {"formations", &rules__value_s}, {"formations_by_type", &rules__by_type_s},
-                                               {"not_at", &rules__by_type_s}, {NULL, NULL}};
+                                               {"not_at", &rules__by_type_s}, {"not_types", NULL}, {NULL, NULL}};
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
 static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {"rof", NULL},
                                                      {"only_at_rof", NULL}, {NULL, NULL}};

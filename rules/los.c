@@ -71,6 +71,45 @@ double rules_piece_depth(const rules_piece *pc, rules_pt a, rules_pt b)
     return rules_in((int64_t)llround(in));
 }
 
+int rules_piece_spans(const rules_piece *pc, rules_pt a, rules_pt b, double **spans)
+{
+    *spans = NULL;
+    if (!pc->closed || (a.x == b.x && a.y == b.y))
+        return 0;
+    double *ts = malloc(((size_t)pc->n * 2 + 2) * sizeof *ts), *out = malloc(((size_t)pc->n * 2 + 2) * sizeof *out);
+    if (!ts || !out) {
+        free(ts);
+        free(out);
+        return -1;
+    }
+    int nt = rules__boundary_ts(pc, a, b, ts, pc->n * 2), ns = 0;
+    ts[nt++] = 0;
+    ts[nt++] = 1;
+    qsort(ts, (size_t)nt, sizeof *ts, rules__cmpd);
+    for (int i = 0; i + 1 < nt; i++) {
+        double t0 = ts[i] < 0 ? 0 : ts[i], t1 = ts[i + 1] > 1 ? 1 : ts[i + 1];
+        if (t1 <= t0)
+            continue;
+        double tm = (t0 + t1) / 2;
+        rules_pt m = {llround((double)a.x + tm * (double)(b.x - a.x)), llround((double)a.y + tm * (double)(b.y - a.y))};
+        if (rules_geom_point_in_poly(pc->v, pc->n, m) <= 0)
+            continue;
+        if (ns > 0 && out[2 * ns - 1] == t0) /* one span across a corner touching the path */
+            out[2 * ns - 1] = t1;
+        else {
+            out[2 * ns] = t0;
+            out[2 * ns + 1] = t1;
+            ns++;
+        }
+    }
+    free(ts);
+    if (!ns)
+        free(out);
+    else
+        *spans = out;
+    return ns;
+}
+
 double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b)
 {
     if (pc->closed && rules_geom_point_in_poly(pc->v, pc->n, a) >= 0)

@@ -133,6 +133,95 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
     return TT_OK;
 }
 
+const char *const rules_move_cite_key[RULES_MC_N] = {
+    "difficult_factor", "very_difficult_factor", "obstacle_cost_in", "not_forward_factor", "free_turn_deg",
+    "least_factor",     "road_factor",           "round_up",         "per_inch",           "by_base"};
+
+/* A terrain "movement" name as rules_move_kind, -1 when unknown. */
+static int rules__move_kind(const char *s)
+{
+    static const char *const names[] = {"open", "difficult", "obstacle", "impassable", "very-difficult", "road",
+                                        "uphill"};
+    for (int k = 0; k < (int)(sizeof names / sizeof *names); k++)
+        if (!strcmp(s, names[k]))
+            return k;
+    return -1;
+}
+
+/* A movement entry's "inches_by_quality" / "inches_by_weapon": {"NAME":
+ * inches, ..., "src": ...} into names / inches (up to 4), its citation
+ * into *src. */
+static tt_status rules__by_map(const json_t *m, const char *at, const char *what, char *names, size_t namesz,
+                               double *in, int *n, char **src, tt_err *err)
+{
+    const char *key;
+    json_t *val;
+    tt_status st;
+    if (!m)
+        return TT_OK;
+    if (!json_is_object(m))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must map up to 4 names to inches", at, what);
+    if ((st = rules_json_cite(m, at, src, err)))
+        return st;
+    json_object_foreach((json_t *)m, key, val)
+    {
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        const json_t *v = rules_json_value(val);
+        if (*n >= 4 || strlen(key) >= namesz || !json_is_number(v) || json_number_value(v) < 0 ||
+            json_number_value(v) > RULES_MAX_IN)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must map up to 4 names to inches (0 to %g)", at, what,
+                              RULES_MAX_IN);
+        snprintf(names + (size_t)*n * namesz, namesz, "%s", key);
+        in[(*n)++] = json_number_value(v);
+    }
+    return TT_OK;
+}
+
+/* A movement entry's inches by quality and weapon, and the terrain it
+ * cannot enter ("impassable_in": ["difficult", "very-difficult"]). */
+static tt_status rules__move_extra(const rules_profile *p, const json_t *val, const char *at, rules_allowance *a,
+                                   tt_err *err)
+{
+    tt_status st;
+    if ((st = rules__by_map(json_object_get(val, "inches_by_quality"), at, "inches_by_quality", &a->by_q[0][0],
+                            sizeof a->by_q[0], a->by_q_in, &a->nby_q, &a->by_q_src, err)) ||
+        (st = rules__by_map(json_object_get(val, "inches_by_weapon"), at, "inches_by_weapon", &a->by_w[0][0],
+                            sizeof a->by_w[0], a->by_w_in, &a->nby_w, &a->by_w_src, err)))
+        return st;
+    for (int k = 0; k < a->nby_q; k++) {
+        int known = 0;
+        for (int q = 0; q < p->nqualities; q++)
+            known |= !strcmp(p->quality[q], a->by_q[k]);
+        for (int q = 0; q < p->nfq; q++)
+            known |= !strcmp(p->fq_name[q], a->by_q[k]);
+        for (int q = 0; q < p->ndq; q++)
+            known |= !strcmp(p->dq_name[q], a->by_q[k]);
+        if (!known)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"inches_by_quality\" names \"%s\", not a quality of the "
+                              "ruleset (its \"stats\", \"fire_quality\" or \"defence_quality\")", at, a->by_q[k]);
+    }
+    for (int k = 0; k < a->nby_w; k++)
+        if (!rules_profile_weapon(p, a->by_w[k]))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"inches_by_weapon\" names \"%s\", not a weapon of the "
+                              "ruleset", at, a->by_w[k]);
+    const json_t *ii = json_object_get(val, "impassable_in"), *iv = rules_json_value(ii);
+    if (!ii)
+        return TT_OK;
+    if (!json_is_array(iv) || json_array_size(iv) < 1)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"impassable_in\" must list terrain movements (difficult, "
+                          "very-difficult, obstacle, uphill)", at);
+    for (size_t k = 0; k < json_array_size(iv); k++) {
+        const json_t *e = json_array_get(iv, k);
+        int m = json_is_string(e) ? rules__move_kind(json_string_value(e)) : -1;
+        if (m < 0 || m == RULES_MOVE_OPEN || m == RULES_MOVE_ROAD || m == RULES_MOVE_IMPASSABLE)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"impassable_in\" must list terrain movements (difficult, "
+                              "very-difficult, obstacle, uphill)", at);
+        a->impassable_in |= 1u << m;
+    }
+    return rules_json_cite(ii, at, &a->impassable_src, err);
+}
+
 /* A weapon's "deviation": {"axes": 6, "off_low": 1, "off_high": 6,
  * "distance": "1d6"}, {"clock": 12, "distance": "1d3", "critical": "1d6"}
  * or {"dud": 1, "dud_die": 6} (thrown, it lands where aimed). */
@@ -1103,6 +1192,12 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         p->difficult_round_up = ru && json_is_true(ru);
+        if ((st = rules_json_bool(te, "per_inch", at, &p->per_inch, err)) ||
+            (st = rules_json_bool(te, "by_base", at, &p->by_base, err)))
+            goto fail;
+        for (int k = 0; k < RULES_MC_N; k++)
+            if ((st = rules_json_cite(json_object_get(te, rules_move_cite_key[k]), at, &p->move_cite[k], err)))
+                goto fail;
     }
 
     /* terrain kinds */
@@ -1211,6 +1306,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         double fdd = 0;
         const char *acol = NULL;
         if ((st = rules_json_num(val, "difficult_cost_in", at, 0, RULES_MAX_IN, &p->form_difficult_cost[f], err)) ||
+            (st = rules_json_cite(json_object_get(val, "difficult_cost_in"), at, &p->form_difficult_src[f], err)) ||
             (st = rules_json_num(val, "defence_dice", at, 0, 100, &fdd, err)) ||
             (st = rules_json_str(val, "attacker_colour", at, &acol, err)) ||
             (st = rules_json_bool(val, "cannot_fire", at, &p->form_no_fire[f], err)) ||
@@ -1296,7 +1392,10 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             goto fail;
         }
         if ((st = rules_json_num(ch, "factor", at, 0, 100, &p->charge_factor, err)) ||
-            (st = rules_json_cite(ch, at, &p->charge_src, err)) || (st = rules__charge_forms(p, ch, at, err)))
+            (st = rules_json_cite(ch, at, &p->charge_src, err)) || (st = rules__charge_forms(p, ch, at, err)) ||
+            (st = rules__type_list(rules_json_value(json_object_get(ch, "not_types")), at, "not_types", 4,
+                                   p->charge_not, &p->ncharge_not, err)) ||
+            (st = rules_json_cite(json_object_get(ch, "not_types"), at, &p->charge_not_src, err)))
             goto fail;
         json_object_foreach((json_t *)ci, key, val)
         {
@@ -1340,7 +1439,11 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
                     goto fail;
                 if ((st = rules_json_bool(val, "any_direction", mat, &a->any_direction, err)) ||
                     (st = rules_json_num(val, "difficult_factor", mat, 0, 1, &a->difficult_factor, err)) ||
-                    (st = rules_json_num(val, "difficult_cost_in", mat, 0, RULES_MAX_IN, &a->difficult_cost_in, err)))
+                    (st = rules_json_num(val, "difficult_cost_in", mat, 0, RULES_MAX_IN, &a->difficult_cost_in, err)) ||
+                    (st = rules_json_cite(json_object_get(val, "difficult_cost_in"), mat, &a->difficult_src, err)) ||
+                    (!a->difficult_src &&
+                     (st = rules_json_cite(json_object_get(val, "difficult_factor"), mat, &a->difficult_src, err))) ||
+                    (st = rules__move_extra(p, val, mat, a, err)))
                     goto fail;
                 const json_t *in = json_object_get(val, "inches"), *dc = json_object_get(val, "dice");
                 mvv = in ? in : dc ? dc : val;
@@ -1425,11 +1528,20 @@ void rules_profile_destroy(rules_profile *p)
         free(p->moves[i].type);
         free(p->moves[i].dice);
         free(p->moves[i].src);
+        free(p->moves[i].by_q_src);
+        free(p->moves[i].by_w_src);
+        free(p->moves[i].impassable_src);
+        free(p->moves[i].difficult_src);
     }
     free(p->kinds);
     free(p->weapons);
     free(p->moves);
     free(p->charge_src);
+    free(p->charge_not_src);
+    for (int k = 0; k < RULES_MC_N; k++)
+        free(p->move_cite[k]);
+    for (int k = 0; k < 6; k++)
+        free(p->form_difficult_src[k]);
     free(p->los_src);
     free(p->command_src);
     free(p->aspect_src);

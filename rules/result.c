@@ -14,6 +14,7 @@ void rules_result_free(rules_result *r)
     free((void *)r->shot_to);
     free((void *)r->shot_bracket);
     free(r->polygon);
+    free(r->rule_owned);
     memset(r, 0, sizeof *r);
 }
 

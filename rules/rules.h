@@ -102,6 +102,7 @@ typedef struct rules_result {
     int defender_dice, defender_to_hit;
     /* every answer that has one: where in the rulebook it comes from */
     const char *rule;
+    char *rule_owned;         /* `rule` when it was composed for this answer (freed with it) */
     /* grape (targets), ball (touched, in flight order), blast (hit),
      * command (units), move (crossed): sorted except for ball */
     const char **ids;

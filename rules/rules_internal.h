@@ -152,10 +152,38 @@ typedef struct rules_allowance {
     char gait[4][12];
     double gait_in[4], gait_min_in[4], gait_turn_in[4];
     int ngaits;
+    /* inches by the figure's quality ("inches_by_quality": elite 6) or
+     * weapon ("inches_by_weapon": heavy guns 2) instead of `inches`, and
+     * where each map comes from */
+    char by_q[4][16], by_w[4][24];
+    double by_q_in[4], by_w_in[4];
+    int nby_q, nby_w;
+    char *by_q_src, *by_w_src;
+    /* terrain movement kinds (bit 1 << RULES_MOVE_*) this type cannot
+     * enter ("impassable_in"), and where that comes from */
+    unsigned impassable_in;
+    char *impassable_src;
+    char *difficult_src; /* where its difficult_factor / difficult_cost_in come from */
 } rules_allowance;
 
 #define RULES_MAX_FORM_TYPES 6 /* figure types a formation's by-type maps may list */
 #define RULES_MAX_OPTIONS 8    /* optional rules a profile may define */
+
+/* The terrain effects a move answer may cite (terrain_effects keys). */
+enum {
+    RULES_MC_DIFFICULT,
+    RULES_MC_VERY_DIFFICULT,
+    RULES_MC_OBSTACLE,
+    RULES_MC_NOT_FORWARD,
+    RULES_MC_FREE_TURN,
+    RULES_MC_LEAST,
+    RULES_MC_ROAD,
+    RULES_MC_ROUND_UP,
+    RULES_MC_PER_INCH,
+    RULES_MC_BY_BASE,
+    RULES_MC_N
+};
+extern const char *const rules_move_cite_key[RULES_MC_N];
 
 typedef struct rules_profile {
     char *name;
@@ -322,6 +350,18 @@ typedef struct rules_profile {
      * a unit (or a figure of one) may be fired at only when the centre of
      * its soldiers is seen (centre_seen) */
     int unit_from_front, centre_seen;
+    /* figure types that cannot charge ("charge": {"not_types": [...]}) */
+    char charge_not[4][24];
+    int ncharge_not;
+    char *charge_not_src;
+    /* moves: inches inside difficult areas cost 1/factor each (per_inch),
+     * instead of the factor slowing the whole move; terrain is met by the
+     * base's swept area (by_base), not the path of its centre */
+    int per_inch, by_base;
+    /* where each terrain effect comes from (src or "house: ..."), NULL
+     * when not given: rules_move_cite_key names them */
+    char *move_cite[RULES_MC_N];
+    char *form_difficult_src[6];
     /* the citations (src, or "house: note") of sight, command and aspect */
     char *los_src, *command_src, *aspect_src;
 } rules_profile;
@@ -356,6 +396,7 @@ typedef struct rules_figure {
     int fquality;               /* index into the profile's fq_name, -1: none */
     int dquality;               /* index into the profile's dq_name, -1: none */
     int formation;              /* index into the profile's form_name, -1: none */
+    char quality[16];           /* its "quality" as given, "" when none */
     double elev;                /* the height it stands at: the highest piece it is on that
                                    raises what stands on it (hills, buildings), else 0 */
     double arc_cap_deg;         /* > 0: behind a piece that narrows its arcs (arc_behind_deg) */
@@ -501,6 +542,11 @@ int rules_figs_near(rules_scenario *sc, rules_pt p, int64_t R, const int **out);
 int rules_piece_cuts(const rules_piece *pc, rules_pt a, rules_pt b);
 /* The length of a-b inside a closed piece, inches. */
 double rules_piece_depth(const rules_piece *pc, rules_pt a, rules_pt b);
+/* The parts of a-b inside a closed piece, as pairs t0 < t1 of parameters
+ * in [0, 1] (in order) in *spans, allocated (the caller frees it; NULL
+ * when none); the number of pairs, -1 out of memory.  Inexact (double):
+ * where a part starts and ends. */
+int rules_piece_spans(const rules_piece *pc, rules_pt a, rules_pt b, double **spans);
 /* Parameter t in [0,1] where a-b first meets the piece (inexact, for
  * ordering). */
 double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b);

@@ -323,6 +323,8 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
     if ((st = rules_json_str(o, "formation", at, &formation, err)))
         return st;
     f->fquality = f->formation = f->dquality = -1;
+    /* (a name too long for it is refused below: no ruleset has it) */
+    snprintf(f->quality, sizeof f->quality, "%s", quality ? quality : "");
     if (formation && (f->formation = rules__name_index(pp->form_name, pp->nforms, formation)) < 0)
         return rules__name_error(at, "formation", formation, pp->form_name, pp->nforms, pp->name, err);
     for (int k = 0; k < pp->nfbt; k++) { /* the formation a type always or by default takes */

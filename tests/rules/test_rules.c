@@ -1487,7 +1487,7 @@ static void test_fuzz_queries(void **state)
 static void test_property_charge_reference(void **state)
 {
     (void)state;
-    int checked = 0, reached = 0;
+    int checked = 0, reached = 0, friends = 0;
     for (int t = 0; t < 4; t++) {
         char *txt = random_table(0, 0, 40, 0);
         json_t *j = json_loads(txt, 0, NULL);
@@ -1506,6 +1506,16 @@ static void test_property_charge_reference(void **state)
                 int roll = 1 + (int)(rnd() % 6);
                 rules_result r;
                 tt_err err = {0};
+                const char *sa = json_string_value(json_object_get(fa, "side")),
+                           *sb = json_string_value(json_object_get(fb, "side"));
+                if (sa && sb && !strcmp(sa, sb)) { /* a charge is at the enemy */
+                    assert_int_equal(rules_charge(sc, rules_scenario_figure_id(sc, a), rules_scenario_figure_id(sc, b),
+                                                  roll, &r, &err),
+                                     TT_ERR_ARG);
+                    assert_non_null(strstr(err.msg, "a charge is made at the enemy"));
+                    friends++;
+                    continue;
+                }
                 assert_int_equal(rules_charge(sc, rules_scenario_figure_id(sc, a), rules_scenario_figure_id(sc, b), roll,
                                               &r, &err),
                                  TT_OK);
@@ -1523,8 +1533,110 @@ static void test_property_charge_reference(void **state)
         json_decref(j);
         free(txt);
     }
-    assert_true(checked > 4000);
+    assert_true(checked > 2000);
+    assert_true(friends > 500);
     assert_true(reached > 50);
+}
+
+/* Point p inside polygon v (n corners, doubles): crossing number. */
+static int poly_inside(const double *v, int n, double px, double py)
+{
+    int in = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        double xi = v[2 * i], yi = v[2 * i + 1], xj = v[2 * j], yj = v[2 * j + 1];
+        if ((yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi)
+            in = !in;
+    }
+    return in;
+}
+
+/* Into the Breach! rough read inch by inch (profile per_inch): random
+ * tables of overlapping rough and woods (triangles and quadrilaterals),
+ * foot (2 an inch inside, L74-75) and horse (4, L76) moving with a roll;
+ * the reach along the line against a walk in steps of 1/1000in that pays
+ * each step at the price where its middle lies.  The walk errs by at most
+ * a step at each edge it crosses (a few): 0.01in. */
+static void test_property_per_inch_reference(void **state)
+{
+    (void)state;
+    int checked = 0, slowed = 0;
+    for (int t = 0; t < 6; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        double poly[12][8];
+        int np[12], npieces = 4 + (int)(rnd() % 8);
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":40,\"depth_in\":40},\"terrain\":[");
+        for (int i = 0; i < npieces; i++) {
+            double cx = rndu(5, 35), cy = rndu(5, 35), w = rndu(1, 8), h = rndu(1, 8);
+            np[i] = rnd() % 2 ? 3 : 4;
+            double *v = poly[i];
+            v[0] = cx, v[1] = cy, v[2] = cx + w, v[3] = cy + rndu(-1, 1);
+            if (np[i] == 3)
+                v[4] = cx + w / 2, v[5] = cy + h;
+            else
+                v[4] = cx + w + rndu(0, 1), v[5] = cy + h, v[6] = cx - rndu(0, 1), v[7] = cy + h + rndu(-1, 1);
+            for (int k = 0; k < 2 * np[i]; k++)
+                v[k] = round(v[k] * 10000) / 10000;
+            OUT("%s{\"id\":\"r%d\",\"kind\":\"%s\",\"polygon\":[", i ? "," : "", i, rnd() % 2 ? "rough" : "woods");
+            for (int k = 0; k < np[i]; k++)
+                OUT("%s[%.4f,%.4f]", k ? "," : "", v[2 * k], v[2 * k + 1]);
+            OUT("]}");
+        }
+        OUT("],\"figures\":[");
+        double fx[20], fy[20];
+        for (int i = 0; i < 20; i++) {
+            fx[i] = round(rndu(1, 39) * 10000) / 10000, fy[i] = round(rndu(1, 39) * 10000) / 10000;
+            OUT("%s{\"id\":\"f%d\",\"type\":\"%s\",\"x\":%.4f,\"y\":%.4f}", i ? "," : "", i, i % 2 ? "horse" : "foot",
+                fx[i], fy[i]);
+        }
+        OUT("]}");
+#undef OUT
+        rules_scenario *sc = load_ok(txt);
+        for (int i = 0; i < 20; i++)
+            for (int q = 0; q < 8; q++) {
+                rules_point to = {round(rndu(0, 40) * 100) / 100, round(rndu(0, 40) * 100) / 100};
+                int horse = i % 2, roll = horse ? 2 + (int)(rnd() % 11) : 1 + (int)(rnd() % 6);
+                double budget = horse ? roll + 6 : roll + 3, price_in = horse ? 4 : 2;
+                double dx = to.x - fx[i], dy = to.y - fy[i], len = hypot(dx, dy);
+                if (len < 0.01)
+                    continue;
+                dx /= len, dy /= len;
+                /* the walk */
+                double h = 1e-3, reach = 0, left = budget;
+                while (left > 0) {
+                    double mx = fx[i] + dx * (reach + h / 2), my = fy[i] + dy * (reach + h / 2), price = 1;
+                    for (int k = 0; k < npieces; k++)
+                        if (poly_inside(poly[k], np[k], mx, my))
+                            price = price_in;
+                    if (price * h >= left) {
+                        reach += left / price;
+                        break;
+                    }
+                    left -= price * h;
+                    reach += h;
+                }
+                rules_result r;
+                tt_err err = {0};
+                char id[8];
+                snprintf(id, sizeof id, "f%d", i);
+                assert_int_equal(rules_move(sc, id, to, roll, &r, &err), TT_OK);
+                assert_true(r.allowed_known);
+                if (fabs(r.allowed_in - reach) > 0.01)
+                    fail_msg("%s -> (%g, %g) roll %d: allowed %.4f, the walk %.4f", id, to.x, to.y, roll, r.allowed_in,
+                             reach);
+                if (fabs(r.distance_in - r.allowed_in) > 1e-3)
+                    assert_int_equal(r.ok, r.distance_in <= r.allowed_in);
+                slowed += reach < budget - 0.01;
+                checked++;
+                rules_result_free(&r);
+            }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_true(checked > 800);
+    assert_true(slowed > checked / 5);
 }
 
 static int figure_index(const rules_scenario *sc, const char *id)
@@ -2146,6 +2258,30 @@ static void test_property_trl_aspect_grape(void **state)
     assert_true(front > 300 && rear > 300 && in > 100 && out > 300);
 }
 
+/* The movement keys (inches by quality or weapon, terrain a type cannot
+ * enter, the per-inch and by-base readings, types that cannot charge)
+ * refuse bad values, naming them. */
+static void test_move_profile_errors(void **state)
+{
+    (void)state;
+    expect_atkm_profile_error("movement.foot", "inches_by_quality", "{\"veteran\": 7}",
+                              "\"inches_by_quality\" names \"veteran\", not a quality of the ruleset");
+    expect_atkm_profile_error("movement.foot", "inches_by_quality", "{\"elite\": -1}",
+                              "\"inches_by_quality\" must map up to 4 names to inches (0 to 20000)");
+    expect_atkm_profile_error("movement.foot", "inches_by_quality", "[6]",
+                              "\"inches_by_quality\" must map up to 4 names to inches");
+    expect_atkm_profile_error("movement.foot", "inches_by_weapon", "{\"lance\": 3}",
+                              "\"inches_by_weapon\" names \"lance\", not a weapon of the ruleset");
+    expect_atkm_profile_error("movement.foot", "impassable_in", "[\"swamp\"]",
+                              "\"impassable_in\" must list terrain movements (difficult, very-difficult, obstacle, uphill)");
+    expect_atkm_profile_error("movement.foot", "impassable_in", "[\"open\"]", "\"impassable_in\" must list terrain movements");
+    expect_atkm_profile_error("movement.foot", "impassable_in", "[]", "\"impassable_in\" must list terrain movements");
+    expect_atkm_profile_error("movement.foot", "impassible_in", "[\"difficult\"]", "did you mean \"impassable_in\"?");
+    expect_atkm_profile_error("terrain_effects", "per_inch", "1", "\"per_inch\" must be true or false");
+    expect_atkm_profile_error("terrain_effects", "by_base", "{\"value\": \"yes\"}", "\"by_base\" must be true or false");
+    expect_atkm_profile_error("charge", "not_types", "\"artillery\"", "\"not_types\" must list up to 4 figure types");
+}
+
 /* All the King's Men moves against the plain geometry: a move more than
  * 45 degrees off the facing is halved (skirmishers excepted), rough
  * ground halves, and the two together still leave half. */
@@ -2186,6 +2322,165 @@ static void test_property_atkm_moves(void **state)
     }
     rules_scenario_destroy(sc);
     assert_true(checked > 2000 && halved > 500 && full > 300);
+}
+
+/* Distance from point (px, py) to segment (ax, ay)-(bx, by), doubles. */
+static double seg_point_dist(double px, double py, double ax, double ay, double bx, double by)
+{
+    double dx = bx - ax, dy = by - ay, L2 = dx * dx + dy * dy;
+    double t = L2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / L2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(px - ax - t * dx, py - ay - t * dy);
+}
+
+/* Distance between two segments (0 when they cross), doubles. */
+static double seg_seg_dist(const double *p, const double *q, const double *r, const double *u)
+{
+    double d1 = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
+    double d2 = (q[0] - p[0]) * (u[1] - p[1]) - (q[1] - p[1]) * (u[0] - p[0]);
+    double d3 = (u[0] - r[0]) * (p[1] - r[1]) - (u[1] - r[1]) * (p[0] - r[0]);
+    double d4 = (u[0] - r[0]) * (q[1] - r[1]) - (u[1] - r[1]) * (q[0] - r[0]);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+        return 0;
+    double m = seg_point_dist(p[0], p[1], r[0], r[1], u[0], u[1]), t;
+    if ((t = seg_point_dist(q[0], q[1], r[0], r[1], u[0], u[1])) < m)
+        m = t;
+    if ((t = seg_point_dist(r[0], r[1], p[0], p[1], q[0], q[1])) < m)
+        m = t;
+    if ((t = seg_point_dist(u[0], u[1], p[0], p[1], q[0], q[1])) < m)
+        m = t;
+    return m;
+}
+
+/* All the King's Men moves meet terrain by the area the base sweeps
+ * (profile by_base, L432-436): random rectangular and round bases moving
+ * straight past random hedges (lines) and woods (polygons); a piece is in
+ * the answer's crossed list exactly when it lies within the swept area,
+ * against a reference that builds the convex hull of the base's corners
+ * at the start and the end (a round base: within its radius of the
+ * centre's path) and measures in doubles.  Pieces within 1/1000in of
+ * touching are left to the exact test (the fixtures check touching). */
+static void test_property_atkm_swept_base(void **state)
+{
+    (void)state;
+    int checked = 0, met = 0, near = 0;
+    for (int t = 0; t < 8; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        double pv[10][8];
+        int np[10], closed[10], npieces = 10;
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":40,\"depth_in\":40},\"terrain\":[");
+        for (int i = 0; i < npieces; i++) {
+            double cx = rndu(4, 36), cy = rndu(4, 36);
+            closed[i] = i % 2;
+            np[i] = closed[i] ? 4 : 2 + (int)(rnd() % 3);
+            for (int k = 0; k < np[i]; k++) {
+                double a = closed[i] ? (k * 90 + rndu(-30, 30)) * M_PI / 180 : rndu(-M_PI, M_PI);
+                double r = closed[i] ? rndu(0.5, 2.5) : rndu(0.5, 2);
+                pv[i][2 * k] = round((closed[i] ? cx + r * cos(a) : cx + (k ? pv[i][2 * k - 2] - cx : 0) + r * cos(a)) * 10000) / 10000;
+                pv[i][2 * k + 1] = round((closed[i] ? cy + r * sin(a) : cy + (k ? pv[i][2 * k - 1] - cy : 0) + r * sin(a)) * 10000) / 10000;
+            }
+            OUT("%s{\"id\":\"p%d\",\"kind\":\"%s\",\"%s\":[", i ? "," : "", i, closed[i] ? "woods" : "hedge",
+                closed[i] ? "polygon" : "line");
+            for (int k = 0; k < np[i]; k++)
+                OUT("%s[%.4f,%.4f]", k ? "," : "", pv[i][2 * k], pv[i][2 * k + 1]);
+            OUT("]}");
+        }
+        OUT("],\"figures\":[{\"id\":\"r\",\"type\":\"foot\",\"x\":20,\"y\":20},"
+            "{\"id\":\"c\",\"type\":\"foot\",\"x\":20,\"y\":20,\"base\":{\"round_in\":1.2}}]}");
+#undef OUT
+        rules_scenario *sc = load_ok(txt);
+        for (int it = 0; it < 150; it++) {
+            int round_base = it % 3 == 0;
+            double fx = round(rndu(3, 37) * 10000) / 10000, fy = round(rndu(3, 37) * 10000) / 10000;
+            double face = round(rndu(-180, 180));
+            rules_point to = {round(rndu(1, 39) * 10000) / 10000, round(rndu(1, 39) * 10000) / 10000};
+            tt_err err = {0};
+            const char *id = round_base ? "c" : "r";
+            assert_int_equal(rules_scenario_place(sc, id, fx, fy, face, &err), TT_OK);
+            /* the reference's swept area: the hull of 8 corners, or the
+             * centre's path and the radius */
+            double hull[16], pts[16];
+            int nh = 0;
+            if (!round_base) {
+                double c = cos(face * M_PI / 180), s = sin(face * M_PI / 180), hd = 0.5, hw = 0.75;
+                double cs[4][2] = {{hd, hw}, {-hd, hw}, {-hd, -hw}, {hd, -hw}};
+                for (int k = 0; k < 8; k++) {
+                    double ox = k < 4 ? fx : to.x, oy = k < 4 ? fy : to.y;
+                    pts[2 * k] = ox + cs[k % 4][0] * c - cs[k % 4][1] * s;
+                    pts[2 * k + 1] = oy + cs[k % 4][0] * s + cs[k % 4][1] * c;
+                }
+                /* gift wrapping */
+                int start = 0;
+                for (int k = 1; k < 8; k++)
+                    if (pts[2 * k] < pts[2 * start] || (pts[2 * k] == pts[2 * start] && pts[2 * k + 1] < pts[2 * start + 1]))
+                        start = k;
+                int cur = start;
+                do {
+                    hull[2 * nh] = pts[2 * cur], hull[2 * nh + 1] = pts[2 * cur + 1], nh++;
+                    int nx = (cur + 1) % 8;
+                    for (int k = 0; k < 8; k++) {
+                        double cr = (pts[2 * nx] - pts[2 * cur]) * (pts[2 * k + 1] - pts[2 * cur + 1]) -
+                                    (pts[2 * nx + 1] - pts[2 * cur + 1]) * (pts[2 * k] - pts[2 * cur]);
+                        if (cr < 0)
+                            nx = k;
+                    }
+                    cur = nx;
+                } while (cur != start && nh < 8);
+            }
+            rules_result r;
+            assert_int_equal(rules_move(sc, id, to, -1, &r, &err), TT_OK);
+            for (int i = 0; i < npieces; i++) {
+                int ne = closed[i] ? np[i] : np[i] - 1, ref;
+                double dmin = INFINITY;
+                if (round_base) {
+                    double a[2] = {fx, fy}, b[2] = {to.x, to.y};
+                    for (int e = 0; e < ne; e++) {
+                        double d = seg_seg_dist(a, b, &pv[i][2 * e], &pv[i][2 * ((e + 1) % np[i])]);
+                        dmin = d < dmin ? d : dmin;
+                    }
+                    int inside = closed[i] && poly_inside(pv[i], np[i], fx, fy);
+                    if (!inside && fabs(dmin - 0.6) < 1e-3) {
+                        near++;
+                        continue;
+                    }
+                    ref = inside || dmin <= 0.6;
+                } else {
+                    for (int e = 0; e < ne; e++)
+                        for (int h = 0; h < nh; h++) {
+                            double d = seg_seg_dist(&hull[2 * h], &hull[2 * ((h + 1) % nh)], &pv[i][2 * e],
+                                                    &pv[i][2 * ((e + 1) % np[i])]);
+                            dmin = d < dmin ? d : dmin;
+                        }
+                    if (dmin > 0 && dmin < 1e-3) {
+                        near++;
+                        continue;
+                    }
+                    ref = dmin == 0 || poly_inside(hull, nh, pv[i][0], pv[i][1]) ||
+                          (closed[i] && poly_inside(pv[i], np[i], hull[0], hull[1]));
+                }
+                char pid[8];
+                snprintf(pid, sizeof pid, "p%d", i);
+                int got = 0;
+                for (size_t k = 0; k < r.n_ids; k++)
+                    got |= !strcmp(r.ids[k], pid);
+                if (got != ref)
+                    fail_msg("%s base from (%g, %g) facing %g to (%g, %g): %s %s, the reference says %s",
+                             round_base ? "round" : "square", fx, fy, face, to.x, to.y, pid, got ? "met" : "not met",
+                             ref ? "met" : "not met");
+                met += ref;
+                checked++;
+            }
+            rules_result_free(&r);
+        }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_true(checked > 10000);
+    assert_true(met > checked / 20);
+    assert_true(near < checked / 100);
 }
 
 /* ---- unknown keys, citations, house values (issue 11) -------------------- */
@@ -2376,6 +2671,9 @@ int main(void)
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),
+        cmocka_unit_test(test_property_per_inch_reference),
+        cmocka_unit_test(test_move_profile_errors),
+        cmocka_unit_test(test_property_atkm_swept_base),
         cmocka_unit_test(test_property_atkm_bonus),
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),

@@ -74,9 +74,11 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
             (st = rules__die(dice->left_right, "left_right", d->die, w->name, err)))
             return st;
         /* each axis off target moves the bomb by its own distance roll:
-         * long away from the firer, left a quarter turn anticlockwise */
+         * long away from the firer, right a quarter turn clockwise as seen
+         * from above (the table frame has y down the table, so the firer's
+         * right of (ux, uy) is (-uy, ux) and its left (uy, -ux)) */
         int ls = dice->long_short <= d->off_low ? -1 : dice->long_short >= d->off_high ? 1 : 0;
-        int lr = dice->left_right <= d->off_low ? 1 : dice->left_right >= d->off_high ? -1 : 0;
+        int lr = dice->left_right <= d->off_low ? -1 : dice->left_right >= d->off_high ? 1 : 0;
         if (ls && (st = rules__roll(dice->long_short_in, "long_short_in", d->dn, d->ds, d->dk, w->name, err)))
             return st;
         if (lr && (st = rules__roll(dice->left_right_in, "left_right_in", d->dn, d->ds, d->dk, w->name, err)))
@@ -90,8 +92,10 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
         if ((st = rules__die(dice->clock, "clock", d->die, w->name, err)) ||
             (st = rules__roll(dice->distance, "distance", n, s, k, w->name, err)))
             return st;
-        /* 12 o'clock straight ahead, the hours clockwise (angles decreasing) */
-        double ang = atan2(uy, ux) - 2 * M_PI * (dice->clock % d->die) / d->die, r = dice->distance + k;
+        /* 12 o'clock straight ahead, the hours clockwise as seen from above:
+         * with y down the table that is angles increasing (3 o'clock is the
+         * firer's right) */
+        double ang = atan2(uy, ux) + 2 * M_PI * (dice->clock % d->die) / d->die, r = dice->distance + k;
         imp.x += r * cos(ang);
         imp.y += r * sin(ang);
     } else {

@@ -319,6 +319,63 @@ static void test_query_errors(void **state)
     rules_scenario_destroy(sc);
 }
 
+/* ---- the table frame: x right, y down the table, seen from above ------ */
+
+/* The impact of a deviate query (fails the test on an error). */
+static void deviate_at(rules_scenario *sc, const char *q, double *x, double *y)
+{
+    char *a = rules_query_line(sc, q);
+    assert_non_null(a);
+    json_t *j = json_loads(a, 0, NULL);
+    const json_t *imp = json_object_get(j, "impact");
+    if (!json_is_array(imp))
+        fail_msg("query %s: got %s", q, a);
+    *x = json_number_value(json_array_get(imp, 0));
+    *y = json_number_value(json_array_get(imp, 1));
+    json_decref(j);
+    free(a);
+}
+
+/* Every picture of the table (camera, projector, web/draw.js) has y DOWN
+ * the table, so seen from above a figure facing +x has its left at -y and
+ * its right at +y; a turn clockwise (seen from above) increases the angle.
+ * The deviation rules that name a side must follow: Into the Breach!'s
+ * left/right die (L27-28: 1 = left, 6 = right) and Fixed Bay'net's clock
+ * (L346-347: 12 straight ahead, 3 o'clock to the right). */
+static void test_table_frame_handedness(void **state)
+{
+    (void)state;
+    double x, y;
+    rules_scenario *sc = load_ok("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                 "\"figures\":[{\"id\":\"mo\",\"weapon\":\"mortar\",\"x\":10,\"y\":20,\"facing_deg\":0}]}");
+    /* firing along +x: left (a 1) is -y, right (a 6) is +y */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[20,20],\"dice\":{\"long_short\":3,\"left_right\":1,"
+                   "\"left_right_in\":2}}",
+               &x, &y);
+    assert_true(fabs(x - 20) < 1e-9 && fabs(y - 18) < 1e-9);
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[20,20],\"dice\":{\"long_short\":3,\"left_right\":6,"
+                   "\"left_right_in\":2}}",
+               &x, &y);
+    assert_true(fabs(x - 20) < 1e-9 && fabs(y - 22) < 1e-9);
+    /* firing along +y (down the table, towards the near edge): left is +x */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[10,30],\"dice\":{\"long_short\":3,\"left_right\":1,"
+                   "\"left_right_in\":2}}",
+               &x, &y);
+    assert_true(fabs(x - 12) < 1e-9 && fabs(y - 30) < 1e-9);
+    rules_scenario_destroy(sc);
+    sc = load_ok("{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                 "\"figures\":[{\"id\":\"g\",\"weapon\":\"gun\",\"x\":10,\"y\":20,\"facing_deg\":0}]}");
+    /* 3 o'clock: the firer's right, +y; 9 o'clock: its left, -y */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"g\",\"at\":[40,20],\"dice\":{\"clock\":3,\"distance\":4}}", &x, &y);
+    assert_true(fabs(x - 40) < 1e-9 && fabs(y - 24) < 1e-9);
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"g\",\"at\":[40,20],\"dice\":{\"clock\":9,\"distance\":4}}", &x, &y);
+    assert_true(fabs(x - 40) < 1e-9 && fabs(y - 16) < 1e-9);
+    /* 1 o'clock: a twelfth of a turn clockwise, ahead and a little right */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"g\",\"at\":[40,20],\"dice\":{\"clock\":1,\"distance\":4}}", &x, &y);
+    assert_true(fabs(x - 43.46) < 1e-9 && fabs(y - 22) < 1e-9);
+    rules_scenario_destroy(sc);
+}
+
 /* ---- the C API the overlay uses --------------------------------------- */
 
 static void test_api(void **state)
@@ -2046,6 +2103,7 @@ int main(void)
         cmocka_unit_test(test_unknown_keys),
         cmocka_unit_test(test_profiles_cited),
         cmocka_unit_test(test_query_errors),
+        cmocka_unit_test(test_table_frame_handedness),
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_property_los_grid_vs_bruteforce),
         cmocka_unit_test(test_property_los_grid_lattice),

@@ -52,7 +52,8 @@ static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__d
 static const rules__schema rules__by_colour_s = {"by_colour", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__deviation_f[] = {{"axes", NULL},  {"off_low", NULL},  {"off_high", NULL},
                                                   {"distance", NULL}, {"clock", NULL},   {"critical", NULL},
-                                                  {"dud", NULL},      {"dud_die", NULL}, {NULL, NULL}};
+                                                  {"dud", NULL},      {"dud_die", NULL}, {"to_hit", NULL},
+                                                  {NULL, NULL}};
 static const rules__schema rules__deviation_s = {"deviation", NULL, rules__deviation_f, NULL, 1};
 static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
 static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};

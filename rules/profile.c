@@ -138,7 +138,7 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
 {
     char at[300];
     tt_status st;
-    double axes = 0, clock = 0, lo = 0, hi = 0, dud = 0, dud_die = 0;
+    double axes = 0, clock = 0, lo = 0, hi = 0, dud = 0, dud_die = 0, kill = 0;
     const char *dist = NULL, *crit = NULL;
     memset(d, 0, sizeof *d);
     if (!o)
@@ -153,6 +153,7 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
         (st = rules_json_num(o, "off_high", at, 0, 100, &hi, err)) ||
         (st = rules_json_num(o, "dud", at, 0, 100, &dud, err)) ||
         (st = rules_json_num(o, "dud_die", at, 0, 100, &dud_die, err)) ||
+        (st = rules_json_num(o, "to_hit", at, 0, 100, &kill, err)) ||
         (st = rules_json_str(o, "distance", at, &dist, err)) || (st = rules_json_str(o, "critical", at, &crit, err)))
         return st;
     d->kind = axes > 0 ? RULES_DEV_AXES : clock > 0 ? RULES_DEV_CLOCK : dud_die > 0 ? RULES_DEV_THROWN : RULES_DEV_NONE;
@@ -165,11 +166,80 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
     d->off_high = (int)hi;
     d->dud = (int)dud;
     d->dud_die = (int)dud_die;
+    d->kill = (int)kill;
+    if (d->kind == RULES_DEV_AXES && !(d->off_low >= 0 && d->off_low < d->off_high && d->off_high <= d->die))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"off_low\" and \"off_high\" must be scores of the d%d, low below high",
+                          at, d->die);
+    if (d->kind == RULES_DEV_THROWN && d->dud >= d->dud_die)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"dud\" must be below \"dud_die\"", at);
     if (d->kind != RULES_DEV_THROWN && rules_dice_parse(dist, &d->dn, &d->ds, &d->dk))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"distance\" must be dice like \"1d6\" or \"1d6+3\"", at);
     if (crit && rules_dice_parse(crit, &d->cn, &d->cs, &d->ck))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"critical\" must be dice like \"1d6+3\"", at);
-    return TT_OK;
+    return rules_json_cite(o, at, &d->src, err);
+}
+
+/* Line range "Lx" or "Lx-y" at s (after the 'L'): its first and last line;
+ * the characters read, 0 when s is not one. */
+static int rules__line_range(const char *s, long *a, long *b)
+{
+    char *e;
+    if (*s < '0' || *s > '9')
+        return 0;
+    *a = *b = strtol(s, &e, 10);
+    if (*e == '-' && e[1] >= '0' && e[1] <= '9')
+        *b = strtol(e + 1, &e, 10);
+    return (int)(e - s);
+}
+
+/* Every line that cite `d` names ("book Lx-y, Lz ...") lies in a range
+ * that `w` names, both citing the same book. */
+static int rules__cite_covers(const char *w, const char *d)
+{
+    size_t bw = strcspn(w, " "), bd = strcspn(d, " ");
+    if (bw != bd || strncmp(w, d, bw) || !strncmp(w, "house", 5))
+        return !strcmp(w, d);
+    int any = 0;
+    for (const char *p = d + bd; (p = strchr(p, 'L'));) {
+        long a, b;
+        int n = rules__line_range(p + 1, &a, &b);
+        p++;
+        if (!n)
+            continue;
+        any = 1;
+        int in = 0;
+        for (const char *q = w + bw; !in && (q = strchr(q, 'L'));) {
+            long c, e;
+            int m = rules__line_range(q + 1, &c, &e);
+            q++;
+            in = m && c <= a && b <= e;
+        }
+        if (!in)
+            return 0;
+    }
+    return any;
+}
+
+/* A deviate answer's citation: the weapon's, and the deviation's own lines
+ * where the weapon's do not already name them (the same book: its lines
+ * appended; else both, "; " between).  *out NULL when neither cites. */
+static tt_status rules__dev_rule(const char *w, const char *d, char **out, tt_err *err)
+{
+    *out = NULL;
+    if (!w && !d)
+        return TT_OK;
+    if (!d || (w && rules__cite_covers(w, d)))
+        *out = strdup(w);
+    else if (!w)
+        *out = strdup(d);
+    else {
+        size_t bw = strcspn(w, " "), bd = strcspn(d, " ");
+        int same = bw == bd && !strncmp(w, d, bw) && strncmp(w, "house", 5);
+        size_t n = strlen(w) + strlen(d) + 4;
+        if ((*out = malloc(n)))
+            snprintf(*out, n, "%s%s%s", w, same ? ", " : "; ", same ? d + bd + 1 : d);
+    }
+    return *out ? TT_OK : tt_err_set(err, TT_ERR_NOMEM, "out of memory");
 }
 
 static int rules__colour_index(const rules_profile *p, const char *name);
@@ -252,7 +322,8 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         (st = rules__deviation_parse(json_object_get(o, "deviation"), at, &w->dev, err)))
         return st;
     w->indirect_mod = (int)imod;
-    if ((st = rules_json_cite(o, at, &w->src, err)))
+    if ((st = rules_json_cite(o, at, &w->src, err)) ||
+        (w->dev.kind != RULES_DEV_NONE && (st = rules__dev_rule(w->src, w->dev.src, &w->dev_rule, err))))
         return st;
     /* the cover dice a defender gets against it, its bonus dice within a
      * range, the best colour it rolls, the figure types that cannot use it */
@@ -1161,6 +1232,8 @@ void rules_profile_destroy(rules_profile *p)
     for (size_t i = 0; i < p->nweapons; i++) {
         free(p->weapons[i].name);
         free(p->weapons[i].src);
+        free(p->weapons[i].dev.src);
+        free(p->weapons[i].dev_rule);
     }
     for (size_t i = 0; i < p->nmoves; i++) {
         free(p->moves[i].type);

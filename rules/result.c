@@ -161,6 +161,8 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= json_object_set_new(o, "went_off", json_boolean(r->ok));
         if (r->radius_in > 0) /* the blast's radius, where it went off */
             bad |= json_object_set_new(o, "radius_in", rules__round(r->radius_in, 100));
+        if (r->radius_in > 0 && r->to_hit > 0) /* the score that kills each figure in it, where the book gives one */
+            bad |= json_object_set_new(o, "to_hit", json_integer(r->to_hit));
         break;
     case RULES_Q_MOVE:
     case RULES_Q_CHARGE:

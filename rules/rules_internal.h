@@ -92,6 +92,8 @@ typedef struct rules_deviation {
     int dn, ds, dk;        /* the distance dice NdS+K (axes: one roll per axis off target) */
     int cn, cs, ck;        /* clock: the distance dice on a critical miss, cn 0: none */
     int dud, dud_die;      /* thrown: no blast on a roll <= dud of a d(dud_die) */
+    int kill;              /* > 0: the score a figure in the blast is killed on (a roll for each), 0: not given */
+    char *src;             /* the deviation's own citation, or NULL */
 } rules_deviation;
 
 typedef struct rules_weapon {
@@ -132,6 +134,7 @@ typedef struct rules_weapon {
     double over_friends_min_in; /* > 0: fires over friends of other units only this far in front or more */
     rules_deviation dev;
     char *src;             /* the rulebook line the weapon's numbers come from, "house: ..." or NULL */
+    char *dev_rule;        /* a deviate answer's citation: src and the deviation's own lines, or NULL */
 } rules_weapon;
 
 typedef struct rules_allowance {

@@ -376,6 +376,72 @@ static void test_table_frame_handedness(void **state)
     rules_scenario_destroy(sc);
 }
 
+/* Into the Breach! with one member of a weapon (or its deviation) set:
+ * the scenario's text (a mortar "mo" at (10, 20) facing +x), malloc'd. */
+static char *itb_weapon_with(const char *weapon, int in_dev, const char *key, const char *value)
+{
+    char path[4096];
+    json_t *pj = NULL;
+    tt_err err = {0};
+    snprintf(path, sizeof path, "%s/rules/profiles/into-the-breach.json", TT_SOURCE_DIR);
+    if (tt_json_load_file(path, &pj, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    json_t *o = json_object_get(json_object_get(pj, "weapons"), weapon);
+    if (in_dev)
+        o = json_object_get(o, "deviation");
+    assert_non_null(o);
+    json_object_set_new(o, key, json_loads(value, JSON_DECODE_ANY, NULL));
+    json_t *scj = json_pack("{s:O,s:{s:i,s:i},s:[{s:s,s:s,s:i,s:i}]}", "ruleset", pj, "table", "width_in", 72, "depth_in",
+                            48, "figures", "id", "mo", "weapon", "mortar", "x", 10, "y", 20);
+    char *text = json_dumps(scj, 0);
+    json_decref(scj);
+    json_decref(pj);
+    return text;
+}
+
+/* A deviate answer cites the weapon and the deviation's own lines: those
+ * the weapon's citation does not already hold are added (the same book:
+ * its lines; another, or a house value: both, "; " between); a profile's
+ * deviation dice that make no sense are refused. */
+static void test_deviate_cite(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src, *rule;
+    } cases[] = {
+        {"\"into-the-breach.txt L79-80\"", "into-the-breach.txt L79-80, L25-29"},
+        {"\"into-the-breach.txt L20-30, L79\"", "into-the-breach.txt L20-30, L79"},
+        {"\"into-the-breach.txt L26\"", "into-the-breach.txt L26, L25-29"},
+        {"\"thin-red-line.txt L25-29\"", "thin-red-line.txt L25-29; into-the-breach.txt L25-29"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *text = itb_weapon_with("mortar", 0, "src", cases[k].src);
+        rules_scenario *sc = load_ok(text);
+        char *a = rules_query_line(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[20,20],\"dice\":{\"long_short\":3,"
+                                       "\"left_right\":3}}");
+        json_t *j = json_loads(a, 0, NULL);
+        const char *got = json_string_value(json_object_get(j, "rule"));
+        if (!got || strcmp(got, cases[k].rule))
+            fail_msg("weapon src %s: got %s, want rule %s", cases[k].src, a, cases[k].rule);
+        json_decref(j);
+        free(a);
+        rules_scenario_destroy(sc);
+        free(text);
+    }
+    char *text = itb_weapon_with("mortar", 1, "off_low", "6");
+    expect_load_error(text, TT_ERR_FORMAT, "\"off_low\" and \"off_high\" must be scores of the d6, low below high");
+    free(text);
+    text = itb_weapon_with("mortar", 1, "off_high", "7");
+    expect_load_error(text, TT_ERR_FORMAT, "\"off_low\" and \"off_high\" must be scores of the d6, low below high");
+    free(text);
+    text = itb_weapon_with("grenade", 1, "dud", "6");
+    expect_load_error(text, TT_ERR_FORMAT, "\"dud\" must be below \"dud_die\"");
+    free(text);
+    text = itb_weapon_with("grenade", 1, "to_hit", "\"three\"");
+    expect_load_error(text, TT_ERR_FORMAT, "deviation: \"to_hit\" must be a number");
+    free(text);
+}
+
 /* ---- the C API the overlay uses --------------------------------------- */
 
 static void test_api(void **state)
@@ -2104,6 +2170,7 @@ int main(void)
         cmocka_unit_test(test_profiles_cited),
         cmocka_unit_test(test_query_errors),
         cmocka_unit_test(test_table_frame_handedness),
+        cmocka_unit_test(test_deviate_cite),
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_property_los_grid_vs_bruteforce),
         cmocka_unit_test(test_property_los_grid_lattice),

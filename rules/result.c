@@ -13,6 +13,7 @@ void rules_result_free(rules_result *r)
     free((void *)r->firers);
     free((void *)r->shot_to);
     free((void *)r->shot_bracket);
+    free(r->shot_hit);
     free(r->polygon);
     memset(r, 0, sizeof *r);
 }
@@ -134,6 +135,15 @@ json_t *rules_result_to_json(const rules_result *r)
             bad |= json_object_set_new(o, "blocked_by", json_string(r->blocked_by));
         if (r->kind == RULES_Q_GRAPE && r->dice > 0)
             bad |= json_object_set_new(o, "dice", json_integer(r->dice));
+        if (r->kind == RULES_Q_BALL) { /* the roll on each figure touched */
+            json_t *sh = json_array();
+            bad |= !sh;
+            for (size_t k = 0; sh && k < r->n_shots; k++)
+                bad |= json_array_append_new(sh, json_pack("{s:s,s:s,s:o}", "to", r->shot_to[k], "bracket",
+                                                           r->shot_bracket[k], "to_hit",
+                                                           rules__int_or_null(r->shot_hit[k])));
+            bad |= json_object_set_new(o, "shots", sh);
+        }
         bad |= json_object_set_new(o,
                                    r->kind == RULES_Q_GRAPE  ? "targets"
                                    : r->kind == RULES_Q_BALL ? "touched"

@@ -89,6 +89,10 @@ typedef struct rules_result {
     /* each firer's shot, aligned with firers: the nearest target it can
      * fire at and the range bracket of that shot (for drawing every line) */
     const char **shot_to, **shot_bracket;
+    /* ball: a shot at every figure touched (n_shots, aligned with ids):
+     * shot_to, shot_bracket and the score it needs, RULES_NULL where none */
+    int *shot_hit;
+    size_t n_shots;
     /* bonus dice the defender adds (e.g. {2, "soft cover: hedge1"}); only
      * in rulesets whose cover gives dice (has_defence_dice) */
     rules_modifier defence_dice[RULES_MAX_MODIFIERS];

@@ -109,6 +109,7 @@ typedef struct rules_weapon {
     double grape_arc_deg;
     int grape_to_hit, grape_dice; /* the score grape needs and its dice (ROF), 0: not given */
     int grape_not_over_friends;   /* no grape while a friend of another unit is in the arc */
+    int grape_needs_los;          /* grape hits only figures the gun has a clear line of fire to */
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */
@@ -507,6 +508,11 @@ int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
  * whose type, formation and defence stand for the target (j itself, or a
  * soldier of j's unit when j is its officer). */
 void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out);
+
+/* The score figure i needs against figure j from `base` (a bracket's
+ * score, its modifier taken off) less j's cover against i, as "fire"
+ * counts it (cover value, cover modifier); RULES_NULL when no roll can. */
+int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base);
 
 /* ---- bonus.c ---- */
 typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;

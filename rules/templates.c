@@ -34,7 +34,9 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         const rules_figure *fk = &sc->figs[k];
         if (k == i || !rules_arc_meets(&a, &fk->shape))
             continue;
-        if ((st = rules_result_add_id(out, fk->id, &cap, err)))
+        int bl; /* a figure out of the gun's sight is not a target (left out) */
+        if ((!w->grape_needs_los || rules_fire_decide(sc, i, k, 1, 0, &bl, NULL)) &&
+            (st = rules_result_add_id(out, fk->id, &cap, err)))
             return st;
         if (w->grape_not_over_friends && !strcmp(fk->side, g->side) && strcmp(fk->unit, g->unit) &&
             (!friend_in_arc || strcmp(fk->id, friend_in_arc) < 0))

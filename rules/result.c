@@ -131,6 +131,8 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= !v;
         if (r->kind == RULES_Q_GRAPE && (r->to_hit > 0 || r->blocked_by)) /* where the book gives grape its own score */
             bad |= json_object_set_new(o, "to_hit", r->to_hit > 0 ? json_integer(r->to_hit) : json_null());
+        if (r->kind == RULES_Q_BLAST && r->to_hit > 0) /* a weapon's blast that kills on a roll */
+            bad |= json_object_set_new(o, "to_hit", json_integer(r->to_hit));
         if (r->kind == RULES_Q_GRAPE && r->blocked_by)
             bad |= json_object_set_new(o, "blocked_by", json_string(r->blocked_by));
         if (r->kind == RULES_Q_GRAPE && r->dice > 0)

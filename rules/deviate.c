@@ -80,13 +80,19 @@ static tt_status rules__die(int v, const char *name, int sides, const char *wnam
     return TT_OK;
 }
 
-/* A distance rolled on NdS(+K): the sum the dice showed, N to N*S. */
-static tt_status rules__roll(int v, const char *name, int n, int s, const char *wname, tt_err *err)
+/* A distance rolled on NdS+K: the sum the dice showed, N to N*S (the K
+ * is added here, not by the players). */
+static tt_status rules__roll(int v, const char *name, int n, int s, int k, const char *wname, tt_err *err)
 {
+    char plus[48] = "";
+    if (k)
+        snprintf(plus, sizeof plus, " (the %+d is added for you)", k);
     if (v == RULES_NULL)
-        return tt_err_set(err, TT_ERR_ARG, "the %s needs \"%s\", what its %dd%d showed, in \"dice\"", wname, name, n, s);
+        return tt_err_set(err, TT_ERR_ARG, "the %s needs \"%s\", what its %dd%d showed%s, in \"dice\"", wname, name, n,
+                          s, plus);
     if (v < n || v > n * s)
-        return tt_err_set(err, TT_ERR_ARG, "\"%s\" must be what %dd%d shows, %d to %d; got %d", name, n, s, n, n * s, v);
+        return tt_err_set(err, TT_ERR_ARG, "\"%s\" must be what %dd%d shows, %d to %d%s; got %d", name, n, s, n, n * s,
+                          plus, v);
     return TT_OK;
 }
 
@@ -165,9 +171,9 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
         int lr = dice->left_right <= d->off_low ? -1 : dice->left_right >= d->off_high ? 1 : 0;
         if ((st = rules__unused(dice, d, ls, lr, w->name, err)))
             return st;
-        if (ls && (st = rules__roll(dice->long_short_in, "long_short_in", d->dn, d->ds, w->name, err)))
+        if (ls && (st = rules__roll(dice->long_short_in, "long_short_in", d->dn, d->ds, d->dk, w->name, err)))
             return st;
-        if (lr && (st = rules__roll(dice->left_right_in, "left_right_in", d->dn, d->ds, w->name, err)))
+        if (lr && (st = rules__roll(dice->left_right_in, "left_right_in", d->dn, d->ds, d->dk, w->name, err)))
             return st;
         double a = ls ? dice->long_short_in + d->dk : 0, b = lr ? dice->left_right_in + d->dk : 0;
         imp.x += ls * a * ux + lr * b * -uy;
@@ -178,7 +184,7 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
         int crit = dice->critical && d->cn > 0;
         int n = crit ? d->cn : d->dn, s = crit ? d->cs : d->ds, k = crit ? d->ck : d->dk;
         if ((st = rules__die(dice->clock, "clock", d->die, w->name, err)) ||
-            (st = rules__roll(dice->distance, "distance", n, s, w->name, err)))
+            (st = rules__roll(dice->distance, "distance", n, s, k, w->name, err)))
             return st;
         /* 12 o'clock straight ahead, the hours clockwise seen from above
          * (angles increasing: 3 o'clock is the firer's right) */

@@ -109,7 +109,33 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
     const rules_figure *f = &sc->figs[i];
     if ((st = rules_weapon_of(sc, f, weapon, &w, err)))
         return st;
-    const rules_deviation *d = &w->dev;
+    /* the kind of ammunition fired: its own dice and blast */
+    rules_deviation dv = w->dev;
+    const rules_deviation *d = &dv;
+    double blast = w->blast_in;
+    int ammo = dv.nammo ? dv.ammo_def : -1;
+    if (dice->ammo && !dv.nammo)
+        return tt_err_set(err, TT_ERR_ARG, "the %s fires one kind of ammunition in ruleset %s: leave out \"ammo\"", w->name,
+                          sc->prof->name);
+    if (dice->ammo) {
+        for (ammo = 0; ammo < dv.nammo && strcmp(dv.ammo[ammo], dice->ammo); ammo++)
+            ;
+        if (ammo == dv.nammo)
+            return tt_err_set(err, TT_ERR_ARG, "the %s fires \"%s\" or \"%s\"%s%s%s, not \"%s\"", w->name, dv.ammo[0],
+                              dv.ammo[1], dv.nammo > 2 ? " or \"" : "", dv.nammo > 2 ? dv.ammo[2] : "",
+                              dv.nammo > 2 ? "\"" : "", dice->ammo);
+    }
+    if (ammo >= 0) {
+        dv.dn = dv.an[ammo];
+        dv.ds = dv.as[ammo];
+        dv.dk = dv.ak[ammo];
+        dv.cn = dv.acn[ammo];
+        dv.cs = dv.acs[ammo];
+        dv.ck = dv.ack[ammo];
+        if (dv.ablast[ammo] >= 0)
+            blast = dv.ablast[ammo];
+        out->ammo = dv.ammo[ammo];
+    }
     const char *cite = w->dev_rule ? w->dev_rule : w->src ? w->src : sc->prof->name;
     if (d->kind == RULES_DEV_NONE)
         return tt_err_set(err, TT_ERR_ARG, "the %s of ruleset %s is not aimed at a point: ask \"fire\" at a figure",
@@ -202,15 +228,15 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
     out->line[1] = imp;
     out->rule = w->dev_rule ? w->dev_rule : w->src;
     out->to_hit = RULES_NULL;
-    if (goes_off && w->blast_in > 0 && fabs(imp.x) <= RULES_MAX_IN && fabs(imp.y) <= RULES_MAX_IN) {
+    if (goes_off && blast > 0 && fabs(imp.x) <= RULES_MAX_IN && fabs(imp.y) <= RULES_MAX_IN) {
         rules_result b;
-        if ((st = rules_blast(sc, imp, w->blast_in, NULL, &b, err)))
+        if ((st = rules_blast(sc, imp, blast, NULL, &b, err)))
             return st;
         out->ids = b.ids;
         out->n_ids = b.n_ids;
         b.ids = NULL;
         rules_result_free(&b);
-        out->radius_in = w->blast_in;
+        out->radius_in = blast;
         if (d->kill > 0) /* each figure in the blast is killed on this score */
             out->to_hit = d->kill;
     }

@@ -50,9 +50,13 @@ static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL
 static const rules__field rules__dice_within_f[] = {{"range_in", NULL}, {"dice", NULL}, {NULL, NULL}};
 static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__dice_within_f, NULL, 1};
 static const rules__schema rules__by_colour_s = {"by_colour", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__ammo_f[] = {
+    {"distance", NULL}, {"critical", NULL}, {"blast_radius_in", NULL}, {"default", NULL}, {NULL, NULL}};
+static const rules__schema rules__ammo_entry_s = {"ammo", NULL, rules__ammo_f, NULL, 1};
+static const rules__schema rules__ammo_s = {"ammo", NULL, NULL, &rules__ammo_entry_s, 1};
 static const rules__field rules__deviation_f[] = {{"axes", NULL},  {"off_low", NULL},  {"off_high", NULL},
                                                   {"distance", NULL}, {"clock", NULL},   {"critical", NULL},
-                                                  {"dud", NULL},      {"dud_die", NULL}, {"to_hit", NULL},
+                                                  {"dud", NULL},      {"dud_die", NULL}, {"to_hit", NULL}, {"ammo", &rules__ammo_s},
                                                   {NULL, NULL}};
 static const rules__schema rules__deviation_s = {"deviation", NULL, rules__deviation_f, NULL, 1};
 static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};

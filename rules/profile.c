@@ -176,6 +176,55 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"distance\" must be dice like \"1d6\" or \"1d6+3\"", at);
     if (crit && rules_dice_parse(crit, &d->cn, &d->cs, &d->ck))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"critical\" must be dice like \"1d6+3\"", at);
+    /* "ammo": {"shot": {"distance": "1d6", "critical": "1d6+3", "default": true},
+     * "shell": {"distance": "1d3", "critical": "1d6", "blast_radius_in": 1}} */
+    const json_t *am = json_object_get(o, "ammo");
+    if (am) {
+        const char *key;
+        const json_t *e;
+        if (d->kind == RULES_DEV_THROWN || !json_is_object(am) || json_object_size(am) < 2 || json_object_size(am) > 3)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"ammo\" must map 2 or 3 kinds of ammunition to their dice, "
+                                                  "{\"shot\": {\"distance\": \"1d6\", \"default\": true}, ...} "
+                                                  "(not for a thrown weapon)",
+                              at);
+        d->ammo_def = -1;
+        json_object_foreach((json_t *)am, key, e)
+        {
+            char eat[400];
+            const char *ed = NULL, *ec = NULL;
+            int k = d->nammo, def = 0;
+            double bl = -1;
+            snprintf(eat, sizeof eat, "%s: ammo \"%s\"", at, key);
+            if (!json_is_object(e) || strlen(key) >= sizeof d->ammo[0] || !key[0])
+                return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"distance\": dice, \"critical\": dice, "
+                                                      "\"blast_radius_in\": R, \"default\": B}, its name under 12 letters",
+                                  eat);
+            if ((st = rules_json_str(e, "distance", eat, &ed, err)) || (st = rules_json_str(e, "critical", eat, &ec, err)) ||
+                (st = rules_json_num(e, "blast_radius_in", eat, 0, RULES_MAX_IN, &bl, err)) ||
+                (st = rules_json_bool(e, "default", eat, &def, err)))
+                return st;
+            if (rules_dice_parse(ed, &d->an[k], &d->as[k], &d->ak[k]))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"distance\" must be dice like \"1d6\"", eat);
+            if (ec && rules_dice_parse(ec, &d->acn[k], &d->acs[k], &d->ack[k]))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"critical\" must be dice like \"1d6+3\"", eat);
+            snprintf(d->ammo[k], sizeof d->ammo[k], "%s", key);
+            d->ablast[k] = bl;
+            if (def) {
+                if (d->ammo_def >= 0)
+                    return tt_err_set(err, TT_ERR_FORMAT, "%s: only one kind of ammunition is the \"default\"", at);
+                if (d->an[k] != d->dn || d->as[k] != d->ds || d->ak[k] != d->dk || d->acn[k] != d->cn ||
+                    d->acs[k] != d->cs || d->ack[k] != d->ck || bl >= 0)
+                    return tt_err_set(err, TT_ERR_FORMAT, "%s: the \"default\" ammunition's dice must be the "
+                                                          "deviation's own \"distance\" and \"critical\", and its blast "
+                                                          "the weapon's",
+                                      eat);
+                d->ammo_def = k;
+            }
+            d->nammo++;
+        }
+        if (d->ammo_def < 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: mark the ammunition it fires unless asked with \"default\": true", at);
+    }
     return rules_json_cite(o, at, &d->src, err);
 }
 
@@ -192,54 +241,47 @@ static int rules__line_range(const char *s, long *a, long *b)
     return (int)(e - s);
 }
 
-/* Every line that cite `d` names ("book Lx-y, Lz ...") lies in a range
- * that `w` names, both citing the same book. */
-static int rules__cite_covers(const char *w, const char *d)
+/* Lines a..b lie in a range that cite w (after its book) names. */
+static int rules__cite_has(const char *w, long a, long b)
 {
-    size_t bw = strcspn(w, " "), bd = strcspn(d, " ");
-    if (bw != bd || strncmp(w, d, bw) || !strncmp(w, "house", 5))
-        return !strcmp(w, d);
-    int any = 0;
-    for (const char *p = d + bd; (p = strchr(p, 'L'));) {
-        long a, b;
-        int n = rules__line_range(p + 1, &a, &b);
-        p++;
-        if (!n)
-            continue;
-        any = 1;
-        int in = 0;
-        for (const char *q = w + bw; !in && (q = strchr(q, 'L'));) {
-            long c, e;
-            int m = rules__line_range(q + 1, &c, &e);
-            q++;
-            in = m && c <= a && b <= e;
-        }
-        if (!in)
-            return 0;
+    for (const char *q = w; (q = strchr(q, 'L'));) {
+        long c, e;
+        int m = rules__line_range(++q, &c, &e);
+        if (m && c <= a && b <= e)
+            return 1;
     }
-    return any;
+    return 0;
 }
 
 /* A deviate answer's citation: the weapon's, and the deviation's own lines
- * where the weapon's do not already name them (the same book: its lines
- * appended; else both, "; " between).  *out NULL when neither cites. */
+ * where the weapon's do not already name them (the same book: the lines
+ * it lacks appended; another book or a house value: both, "; " between).
+ * *out NULL when neither cites. */
 static tt_status rules__dev_rule(const char *w, const char *d, char **out, tt_err *err)
 {
     *out = NULL;
     if (!w && !d)
         return TT_OK;
-    if (!d || (w && rules__cite_covers(w, d)))
-        *out = strdup(w);
-    else if (!w)
-        *out = strdup(d);
-    else {
-        size_t bw = strcspn(w, " "), bd = strcspn(d, " ");
-        int same = bw == bd && !strncmp(w, d, bw) && strncmp(w, "house", 5);
-        size_t n = strlen(w) + strlen(d) + 4;
-        if ((*out = malloc(n)))
-            snprintf(*out, n, "%s%s%s", w, same ? ", " : "; ", same ? d + bd + 1 : d);
+    if (!w || !d) {
+        *out = strdup(w ? w : d);
+        return *out ? TT_OK : tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
-    return *out ? TT_OK : tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    size_t bw = strcspn(w, " "), bd = strcspn(d, " "), n = strlen(w) + strlen(d) + 4;
+    int same = bw == bd && !strncmp(w, d, bw) && strncmp(w, "house", 5);
+    if (!(*out = malloc(n)))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (!same) {
+        snprintf(*out, n, "%s; %s", w, d);
+        return TT_OK;
+    }
+    size_t used = (size_t)snprintf(*out, n, "%s", w);
+    for (const char *p = d + bd; (p = strchr(p, 'L'));) {
+        long a, b;
+        int m = rules__line_range(++p, &a, &b);
+        if (m && !rules__cite_has(w + bw, a, b) && used < n)
+            used += (size_t)snprintf(*out + used, n - used, ", L%.*s", m, p);
+    }
+    return TT_OK;
 }
 
 static int rules__colour_index(const rules_profile *p, const char *name);

@@ -175,6 +175,8 @@ json_t *rules_result_to_json(const rules_result *r)
             bad |= json_object_set_new(o, "radius_in", rules__round(r->radius_in, 100));
         if (r->radius_in > 0 && r->to_hit > 0) /* the score that kills each figure in it, where the book gives one */
             bad |= json_object_set_new(o, "to_hit", json_integer(r->to_hit));
+        if (r->ammo) /* the kind of ammunition fired, where the weapon has several */
+            bad |= json_object_set_new(o, "ammo", json_string(r->ammo));
         break;
     case RULES_Q_MOVE:
     case RULES_Q_CHARGE:

@@ -93,6 +93,14 @@ typedef struct rules_deviation {
     int cn, cs, ck;        /* clock: the distance dice on a critical miss, cn 0: none */
     int dud, dud_die;      /* thrown: no blast on a roll <= dud of a d(dud_die) */
     int kill;              /* > 0: the score a figure in the blast is killed on (a roll for each), 0: not given */
+    /* the kinds of ammunition it may fire (the query's "ammo"), each with
+     * its own distance dice (an, as, ak), critical-miss dice (acn.., acn 0:
+     * none) and blast radius (ablast, < 0: the weapon's); ammo_def: the
+     * one the dice above are (fired when the query names none) */
+    char ammo[3][12];
+    int an[3], as[3], ak[3], acn[3], acs[3], ack[3];
+    double ablast[3];
+    int nammo, ammo_def;
     char *src;             /* the deviation's own citation, or NULL */
 } rules_deviation;
 

@@ -1889,12 +1889,13 @@ static void test_property_atkm_bonus(void **state)
 
 /* The All the King's Men profile with one member changed (path a.b, value
  * as JSON text), inline in a scenario: the error it must give. */
-static void expect_atkm_profile_error(const char *obj, const char *key, const char *value, const char *substr)
+static void expect_profile_error(const char *ruleset, const char *obj, const char *key, const char *value,
+                                 const char *substr)
 {
     char path[4096];
     json_t *pj = NULL;
     tt_err err = {0};
-    snprintf(path, sizeof path, "%s/rules/profiles/all-the-kings-men.json", TT_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/rules/profiles/%s.json", TT_SOURCE_DIR, ruleset);
     if (tt_json_load_file(path, &pj, &err) != TT_OK)
         fail_msg("%s", err.msg);
     json_t *o = pj;
@@ -1910,6 +1911,50 @@ static void expect_atkm_profile_error(const char *obj, const char *key, const ch
     free(text);
     json_decref(scj);
     json_decref(pj);
+}
+
+static void expect_atkm_profile_error(const char *obj, const char *key, const char *value, const char *substr)
+{
+    expect_profile_error("all-the-kings-men", obj, key, value, substr);
+}
+
+/* A deviation's kinds of ammunition ("ammo") refuse bad values, naming them. */
+static void test_ammo_profile_errors(void **state)
+{
+    (void)state;
+    const char *o = "weapons.howitzer.deviation";
+    expect_profile_error("fixed-bayonet", o, "ammo", "{\"shell\": {\"distance\": \"1d3\", \"default\": true}}",
+                         "\"ammo\" must map 2 or 3 kinds of ammunition to their dice");
+    expect_profile_error("fixed-bayonet", o, "ammo", "[1, 2]", "\"ammo\" must map 2 or 3 kinds");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\"}, \"shot\": {\"distance\": \"1d6\"}}",
+                         "mark the ammunition it fires unless asked with \"default\": true");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\", \"default\": true}}",
+                         "only one kind of ammunition is the \"default\"");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d4\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\"}}",
+                         "the \"default\" ammunition's dice must be the deviation's own");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"six\"}}",
+                         "ammo \"shot\": \"distance\" must be dice like \"1d6\"");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\", \"critical\": \"x\"}}",
+                         "ammo \"shot\": \"critical\" must be dice like \"1d6+3\"");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\", \"blast_radius_in\": -1}}",
+                         "\"blast_radius_in\" is -1, it must be between 0");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"a-very-long-ammo-name\": {\"distance\": \"1d6\"}}",
+                         "its name under 12 letters");
+    expect_profile_error("into-the-breach", "weapons.grenade.deviation", "ammo",
+                         "{\"a\": {\"distance\": \"1d3\"}, \"b\": {\"distance\": \"1d6\"}}", "(not for a thrown weapon)");
 }
 
 /* The new profile keys of All the King's Men refuse bad values, naming them. */
@@ -2191,6 +2236,7 @@ int main(void)
         cmocka_unit_test(test_property_atkm_moves),
         cmocka_unit_test(test_atkm_profile_errors),
         cmocka_unit_test(test_after_moving_profile_errors),
+        cmocka_unit_test(test_ammo_profile_errors),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_atkm_scenario),
         cmocka_unit_test(test_fuzz_queries),

@@ -109,6 +109,9 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
     const rules_figure *f = &sc->figs[i];
     if ((st = rules_weapon_of(sc, f, weapon, &w, err)))
         return st;
+    if (w->dev.kind == RULES_DEV_NONE)
+        return tt_err_set(err, TT_ERR_ARG, "the %s of ruleset %s is not aimed at a point: ask \"fire\" at a figure",
+                          w->name, sc->prof->name);
     /* the kind of ammunition fired: its own dice and blast */
     rules_deviation dv = w->dev;
     const rules_deviation *d = &dv;
@@ -137,9 +140,6 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
         out->ammo = dv.ammo[ammo];
     }
     const char *cite = w->dev_rule ? w->dev_rule : w->src ? w->src : sc->prof->name;
-    if (d->kind == RULES_DEV_NONE)
-        return tt_err_set(err, TT_ERR_ARG, "the %s of ruleset %s is not aimed at a point: ask \"fire\" at a figure",
-                          w->name, sc->prof->name);
     if (!(fabs(at.x) <= RULES_MAX_IN && fabs(at.y) <= RULES_MAX_IN))
         return tt_err_set(err, TT_ERR_ARG, "\"at\" (%g, %g) is not on the table", at.x, at.y);
     /* the aim point within the weapon's reach, measured as the ruleset

@@ -414,7 +414,8 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
             (st = rules_json_num(g, "to_hit", gat, 0, 20, &gth, err)) ||
             (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)) ||
             (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)) ||
-            (st = rules_json_bool(g, "needs_los", gat, &w->grape_needs_los, err)))
+            (st = rules_json_bool(g, "needs_los", gat, &w->grape_needs_los, err)) ||
+            (st = rules_json_bool(g, "roll_each", gat, &w->grape_roll_each, err)))
             return st;
         w->grape_to_hit = (int)gth;
         w->grape_dice = (int)gd;

@@ -137,13 +137,16 @@ json_t *rules_result_to_json(const rules_result *r)
             bad |= json_object_set_new(o, "blocked_by", json_string(r->blocked_by));
         if (r->kind == RULES_Q_GRAPE && r->dice > 0)
             bad |= json_object_set_new(o, "dice", json_integer(r->dice));
-        if (r->kind == RULES_Q_BALL) { /* the roll on each figure touched */
+        if (r->kind == RULES_Q_BALL || r->n_shots) { /* the roll on each figure touched (ball) or hit (grape) */
             json_t *sh = json_array();
             bad |= !sh;
             for (size_t k = 0; sh && k < r->n_shots; k++)
-                bad |= json_array_append_new(sh, json_pack("{s:s,s:s,s:o}", "to", r->shot_to[k], "bracket",
-                                                           r->shot_bracket[k], "to_hit",
-                                                           rules__int_or_null(r->shot_hit[k])));
+                bad |= json_array_append_new(sh, r->shot_bracket
+                                                     ? json_pack("{s:s,s:s,s:o}", "to", r->shot_to[k], "bracket",
+                                                                 r->shot_bracket[k], "to_hit",
+                                                                 rules__int_or_null(r->shot_hit[k]))
+                                                     : json_pack("{s:s,s:o}", "to", r->shot_to[k], "to_hit",
+                                                                 rules__int_or_null(r->shot_hit[k])));
             bad |= json_object_set_new(o, "shots", sh);
         }
         bad |= json_object_set_new(o,

@@ -118,6 +118,7 @@ typedef struct rules_weapon {
     int grape_to_hit, grape_dice; /* the score grape needs and its dice (ROF), 0: not given */
     int grape_not_over_friends;   /* no grape while a friend of another unit is in the arc */
     int grape_needs_los;          /* grape hits only figures the gun has a clear line of fire to */
+    int grape_roll_each;          /* a roll on every figure in the arc, its cover counted (the answer's shots) */
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */

@@ -2,6 +2,7 @@
 #include "rules_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt_err *err)
@@ -47,6 +48,19 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         out->blocked_by = friend_in_arc;
     }
     rules_result_sort_ids(out);
+    /* where grape rolls on every figure, the score each needs with its
+     * cover as "fire" counts it */
+    if (w->grape_roll_each && out->to_hit != RULES_NULL && out->n_ids > 0) {
+        out->shot_to = malloc(out->n_ids * sizeof *out->shot_to);
+        out->shot_hit = malloc(out->n_ids * sizeof *out->shot_hit);
+        if (!out->shot_to || !out->shot_hit)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        for (size_t k = 0; k < out->n_ids; k++) {
+            out->shot_to[k] = out->ids[k];
+            out->shot_hit[k] = rules_cover_to_hit(sc, i, rules_scenario_find(sc, out->ids[k]), w->grape_to_hit);
+        }
+        out->n_shots = out->n_ids;
+    }
     out->centre = rules_pt_in(apex);
     out->radius_in = w->grape_range_in;
     out->polygon = rules_arc_polygon(apex, g->facing_deg, w->grape_arc_deg, w->grape_range_in, &out->n_polygon);

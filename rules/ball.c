@@ -39,7 +39,20 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
     if (to) {
         if ((st = rules_scenario_figure(sc, to, "to", &j, err)))
             return st;
+        if (j == i)
+            return tt_err_set(err, TT_ERR_ARG, "gun \"%s\" cannot fire roundshot at itself", gun);
         target = sc->figs[j].shape.c;
+        /* a ball aimed at a figure: like any direct fire, only at one the
+         * gun sees (aimed at a point, it flies on regardless) */
+        int bl = -1;
+        if (!w->indirect && !rules_fire_decide(sc, i, j, 1, 1, &bl, NULL)) {
+            const char *by = rules_blocker_id(sc, bl);
+            return tt_err_set(err, TT_ERR_ARG,
+                              "gun \"%s\" cannot see \"%s\"%s%s%s, and roundshot needs a clear line of sight to the "
+                              "figure it is fired at (%s); aim at a figure it sees, or at a point with \"at\"",
+                              gun, to, by ? " (blocked by \"" : "", by ? by : "", by ? "\")" : "",
+                              w->src ? w->src : sc->prof->name);
+        }
     } else if (at) {
         if (!(fabs(at->x) <= RULES_MAX_IN && fabs(at->y) <= RULES_MAX_IN))
             return tt_err_set(err, TT_ERR_ARG, "aim point (%g, %g) is not on the table", at->x, at->y);
@@ -109,6 +122,24 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
         out->ids[k] = hits[k].id;
     out->n_ids = nh;
     free(hits);
+    /* a roll on every figure touched, as for its range bracket, with its
+     * cover's modifiers as "fire" has them */
+    out->shot_to = malloc((nh + 1) * sizeof *out->shot_to);
+    out->shot_bracket = malloc((nh + 1) * sizeof *out->shot_bracket);
+    out->shot_hit = malloc((nh + 1) * sizeof *out->shot_hit);
+    if (!out->shot_to || !out->shot_bracket || !out->shot_hit)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < nh; k++) {
+        int m = rules_scenario_find(sc, out->ids[k]);
+        const rules_bracket *br = NULL;
+        for (int b = 0; b < w->nbr && !br; b++)
+            if (rules_figure_within(sc, g, &sc->figs[m], w->br[b].max_fx))
+                br = &w->br[b];
+        out->shot_to[k] = out->ids[k];
+        out->shot_bracket[k] = br ? br->name : "out";
+        out->shot_hit[k] = br && br->to_hit > 0 ? rules_cover_to_hit(sc, i, m, br->to_hit - br->modifier) : RULES_NULL;
+    }
+    out->n_shots = nh;
     out->line[0] = rules_pt_in(apex);
     out->line[1] = rules_pt_in(sp);
     return TT_OK;

@@ -245,6 +245,19 @@ int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w)
                : w->dice;
 }
 
+int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base)
+{
+    rules_result r;
+    int piece;
+    memset(&r, 0, sizeof r);
+    rules_cover cv = rules_cover_for(sc, i, j, &piece);
+    if (piece >= 0 && sc->pieces[piece].p.cv > 0)
+        rules__add_mod(&r, -sc->pieces[piece].p.cv, "cover value %d: %s", sc->pieces[piece].p.cv, sc->pieces[piece].id);
+    if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
+        rules__add_mod(&r, -sc->prof->cover_mod[cv], "%s cover", rules_cover_name(cv));
+    return rules_to_hit(sc->prof, base, r.modifiers, r.n_modifiers);
+}
+
 /* The answer to one shot i -> j (figures by index). */
 void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out)
 {

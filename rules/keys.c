@@ -45,14 +45,19 @@ static const rules__schema rules__value_s = {"value", NULL, rules__value_f, NULL
 static const rules__field rules__bracket_f[] = {
     {"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {"modifier", NULL}, {NULL, NULL}};
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
-static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {"dice", NULL}, {"not_over_friends", NULL}, {NULL, NULL}};
+static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {"dice", NULL}, {"not_over_friends", NULL}, {"needs_los", NULL}, {"roll_each", NULL}, {NULL, NULL}};
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
 static const rules__field rules__dice_within_f[] = {{"range_in", NULL}, {"dice", NULL}, {NULL, NULL}};
 static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__dice_within_f, NULL, 1};
 static const rules__schema rules__by_colour_s = {"by_colour", NULL, NULL, &rules__value_s, 1};
+static const rules__field rules__ammo_f[] = {
+    {"distance", NULL}, {"critical", NULL}, {"blast_radius_in", NULL}, {"default", NULL}, {NULL, NULL}};
+static const rules__schema rules__ammo_entry_s = {"ammo", NULL, rules__ammo_f, NULL, 1};
+static const rules__schema rules__ammo_s = {"ammo", NULL, NULL, &rules__ammo_entry_s, 1};
 static const rules__field rules__deviation_f[] = {{"axes", NULL},  {"off_low", NULL},  {"off_high", NULL},
                                                   {"distance", NULL}, {"clock", NULL},   {"critical", NULL},
-                                                  {"dud", NULL},      {"dud_die", NULL}, {NULL, NULL}};
+                                                  {"dud", NULL},      {"dud_die", NULL}, {"to_hit", NULL}, {"ammo", &rules__ammo_s},
+                                                  {NULL, NULL}};
 static const rules__schema rules__deviation_s = {"deviation", NULL, rules__deviation_f, NULL, 1};
 static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
 static const rules__schema rules__cover_s = {"cover", NULL, rules__cover_f, NULL, 1};

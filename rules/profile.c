@@ -229,7 +229,7 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
 {
     char at[300];
     tt_status st;
-    double axes = 0, clock = 0, lo = 0, hi = 0, dud = 0, dud_die = 0;
+    double axes = 0, clock = 0, lo = 0, hi = 0, dud = 0, dud_die = 0, kill = 0;
     const char *dist = NULL, *crit = NULL;
     memset(d, 0, sizeof *d);
     if (!o)
@@ -244,6 +244,7 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
         (st = rules_json_num(o, "off_high", at, 0, 100, &hi, err)) ||
         (st = rules_json_num(o, "dud", at, 0, 100, &dud, err)) ||
         (st = rules_json_num(o, "dud_die", at, 0, 100, &dud_die, err)) ||
+        (st = rules_json_num(o, "to_hit", at, 0, 100, &kill, err)) ||
         (st = rules_json_str(o, "distance", at, &dist, err)) || (st = rules_json_str(o, "critical", at, &crit, err)))
         return st;
     d->kind = axes > 0 ? RULES_DEV_AXES : clock > 0 ? RULES_DEV_CLOCK : dud_die > 0 ? RULES_DEV_THROWN : RULES_DEV_NONE;
@@ -256,10 +257,121 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
     d->off_high = (int)hi;
     d->dud = (int)dud;
     d->dud_die = (int)dud_die;
+    d->kill = (int)kill;
+    if (d->kind == RULES_DEV_AXES && !(d->off_low >= 0 && d->off_low < d->off_high && d->off_high <= d->die))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"off_low\" and \"off_high\" must be scores of the d%d, low below high",
+                          at, d->die);
+    if (d->kind == RULES_DEV_THROWN && d->dud >= d->dud_die)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"dud\" must be below \"dud_die\"", at);
     if (d->kind != RULES_DEV_THROWN && rules_dice_parse(dist, &d->dn, &d->ds, &d->dk))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"distance\" must be dice like \"1d6\" or \"1d6+3\"", at);
     if (crit && rules_dice_parse(crit, &d->cn, &d->cs, &d->ck))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"critical\" must be dice like \"1d6+3\"", at);
+    /* "ammo": {"shot": {"distance": "1d6", "critical": "1d6+3", "default": true},
+     * "shell": {"distance": "1d3", "critical": "1d6", "blast_radius_in": 1}} */
+    const json_t *am = json_object_get(o, "ammo");
+    if (am) {
+        const char *key;
+        const json_t *e;
+        if (d->kind == RULES_DEV_THROWN || !json_is_object(am) || json_object_size(am) < 2 || json_object_size(am) > 3)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"ammo\" must map 2 or 3 kinds of ammunition to their dice, "
+                                                  "{\"shot\": {\"distance\": \"1d6\", \"default\": true}, ...} "
+                                                  "(not for a thrown weapon)",
+                              at);
+        d->ammo_def = -1;
+        json_object_foreach((json_t *)am, key, e)
+        {
+            char eat[400];
+            const char *ed = NULL, *ec = NULL;
+            int k = d->nammo, def = 0;
+            double bl = -1;
+            snprintf(eat, sizeof eat, "%s: ammo \"%s\"", at, key);
+            if (!json_is_object(e) || strlen(key) >= sizeof d->ammo[0] || !key[0])
+                return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"distance\": dice, \"critical\": dice, "
+                                                      "\"blast_radius_in\": R, \"default\": B}, its name under 12 letters",
+                                  eat);
+            if ((st = rules_json_str(e, "distance", eat, &ed, err)) || (st = rules_json_str(e, "critical", eat, &ec, err)) ||
+                (st = rules_json_num(e, "blast_radius_in", eat, 0, RULES_MAX_IN, &bl, err)) ||
+                (st = rules_json_bool(e, "default", eat, &def, err)))
+                return st;
+            if (rules_dice_parse(ed, &d->an[k], &d->as[k], &d->ak[k]))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"distance\" must be dice like \"1d6\"", eat);
+            if (ec && rules_dice_parse(ec, &d->acn[k], &d->acs[k], &d->ack[k]))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"critical\" must be dice like \"1d6+3\"", eat);
+            snprintf(d->ammo[k], sizeof d->ammo[k], "%s", key);
+            d->ablast[k] = bl;
+            if (def) {
+                if (d->ammo_def >= 0)
+                    return tt_err_set(err, TT_ERR_FORMAT, "%s: only one kind of ammunition is the \"default\"", at);
+                if (d->an[k] != d->dn || d->as[k] != d->ds || d->ak[k] != d->dk || d->acn[k] != d->cn ||
+                    d->acs[k] != d->cs || d->ack[k] != d->ck || bl >= 0)
+                    return tt_err_set(err, TT_ERR_FORMAT, "%s: the \"default\" ammunition's dice must be the "
+                                                          "deviation's own \"distance\" and \"critical\", and its blast "
+                                                          "the weapon's",
+                                      eat);
+                d->ammo_def = k;
+            }
+            d->nammo++;
+        }
+        if (d->ammo_def < 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: mark the ammunition it fires unless asked with \"default\": true", at);
+    }
+    return rules_json_cite(o, at, &d->src, err);
+}
+
+/* Line range "Lx" or "Lx-y" at s (after the 'L'): its first and last line;
+ * the characters read, 0 when s is not one. */
+static int rules__line_range(const char *s, long *a, long *b)
+{
+    char *e;
+    if (*s < '0' || *s > '9')
+        return 0;
+    *a = *b = strtol(s, &e, 10);
+    if (*e == '-' && e[1] >= '0' && e[1] <= '9')
+        *b = strtol(e + 1, &e, 10);
+    return (int)(e - s);
+}
+
+/* Lines a..b lie in a range that cite w (after its book) names. */
+static int rules__cite_has(const char *w, long a, long b)
+{
+    for (const char *q = w; (q = strchr(q, 'L'));) {
+        long c, e;
+        int m = rules__line_range(++q, &c, &e);
+        if (m && c <= a && b <= e)
+            return 1;
+    }
+    return 0;
+}
+
+/* A deviate answer's citation: the weapon's, and the deviation's own lines
+ * where the weapon's do not already name them (the same book: the lines
+ * it lacks appended; another book or a house value: both, "; " between).
+ * *out NULL when neither cites. */
+static tt_status rules__dev_rule(const char *w, const char *d, char **out, tt_err *err)
+{
+    *out = NULL;
+    if (!w && !d)
+        return TT_OK;
+    if (!w || !d) {
+        *out = strdup(w ? w : d);
+        return *out ? TT_OK : tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    size_t bw = strcspn(w, " "), bd = strcspn(d, " "), n = strlen(w) + strlen(d) + 4;
+    int same = bw == bd && !strncmp(w, d, bw) && strncmp(w, "house", 5);
+    if (!(*out = malloc(n)))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (!same) {
+        snprintf(*out, n, "%s; %s", w, d);
+        return TT_OK;
+    }
+    size_t used = (size_t)snprintf(*out, n, "%s", w);
+    for (const char *p = d + bd; (p = strchr(p, 'L'));) {
+        long a, b;
+        int m = rules__line_range(++p, &a, &b);
+        if (m && !rules__cite_has(w + bw, a, b) && used < n)
+            used += (size_t)snprintf(*out + used, n - used, ", L%.*s", m, p);
+    }
     return TT_OK;
 }
 
@@ -423,7 +535,8 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         (st = rules__deviation_parse(json_object_get(o, "deviation"), at, &w->dev, err)))
         return st;
     w->indirect_mod = (int)imod;
-    if ((st = rules_json_cite(o, at, &w->src, err)))
+    if ((st = rules_json_cite(o, at, &w->src, err)) ||
+        (w->dev.kind != RULES_DEV_NONE && (st = rules__dev_rule(w->src, w->dev.src, &w->dev_rule, err))))
         return st;
     /* the cover dice a defender gets against it, its bonus dice within a
      * range, the best colour it rolls, the figure types that cannot use it */
@@ -471,7 +584,9 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
             (st = rules_json_num(g, "arc_deg", gat, 0, 360, &w->grape_arc_deg, err)) ||
             (st = rules_json_num(g, "to_hit", gat, 0, 20, &gth, err)) ||
             (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)) ||
-            (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)))
+            (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)) ||
+            (st = rules_json_bool(g, "needs_los", gat, &w->grape_needs_los, err)) ||
+            (st = rules_json_bool(g, "roll_each", gat, &w->grape_roll_each, err)))
             return st;
         w->grape_to_hit = (int)gth;
         w->grape_dice = (int)gd;
@@ -1523,6 +1638,8 @@ void rules_profile_destroy(rules_profile *p)
         free(p->weapons[i].name);
         free(p->weapons[i].src);
         free(p->weapons[i].fire_src);
+        free(p->weapons[i].dev.src);
+        free(p->weapons[i].dev_rule);
     }
     for (size_t i = 0; i < p->nmoves; i++) {
         free(p->moves[i].type);

@@ -232,6 +232,10 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
         if (cv && !json_is_boolean(cv))
             return tt_err_set(err, TT_ERR_ARG, "\"critical\" must be true or false (a critical miss)");
         d.critical = cv && json_is_true(cv);
+        const json_t *av = json_object_get(q, "ammo");
+        if (av && !json_is_string(av))
+            return tt_err_set(err, TT_ERR_ARG, "\"ammo\" must be the name of a kind of ammunition, such as \"shell\"");
+        d.ammo = av ? json_string_value(av) : NULL;
         st = rules_deviate(sc, from, w ? json_string_value(w) : NULL, at, &d, out, err);
     } else {
         return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (los, fire, grape, ball, blast, command, aspect, "

@@ -13,6 +13,7 @@ void rules_result_free(rules_result *r)
     free((void *)r->firers);
     free((void *)r->shot_to);
     free((void *)r->shot_bracket);
+    free(r->shot_hit);
     free(r->polygon);
     free(r->rule_owned);
     memset(r, 0, sizeof *r);
@@ -131,10 +132,24 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= !v;
         if (r->kind == RULES_Q_GRAPE && (r->to_hit > 0 || r->blocked_by)) /* where the book gives grape its own score */
             bad |= json_object_set_new(o, "to_hit", r->to_hit > 0 ? json_integer(r->to_hit) : json_null());
+        if (r->kind == RULES_Q_BLAST && r->to_hit > 0) /* a weapon's blast that kills on a roll */
+            bad |= json_object_set_new(o, "to_hit", json_integer(r->to_hit));
         if (r->kind == RULES_Q_GRAPE && r->blocked_by)
             bad |= json_object_set_new(o, "blocked_by", json_string(r->blocked_by));
         if (r->kind == RULES_Q_GRAPE && r->dice > 0)
             bad |= json_object_set_new(o, "dice", json_integer(r->dice));
+        if (r->kind == RULES_Q_BALL || r->n_shots) { /* the roll on each figure touched (ball) or hit (grape) */
+            json_t *sh = json_array();
+            bad |= !sh;
+            for (size_t k = 0; sh && k < r->n_shots; k++)
+                bad |= json_array_append_new(sh, r->shot_bracket
+                                                     ? json_pack("{s:s,s:s,s:o}", "to", r->shot_to[k], "bracket",
+                                                                 r->shot_bracket[k], "to_hit",
+                                                                 rules__int_or_null(r->shot_hit[k]))
+                                                     : json_pack("{s:s,s:o}", "to", r->shot_to[k], "to_hit",
+                                                                 rules__int_or_null(r->shot_hit[k])));
+            bad |= json_object_set_new(o, "shots", sh);
+        }
         bad |= json_object_set_new(o,
                                    r->kind == RULES_Q_GRAPE  ? "targets"
                                    : r->kind == RULES_Q_BALL ? "touched"
@@ -162,6 +177,10 @@ json_t *rules_result_to_json(const rules_result *r)
         bad |= json_object_set_new(o, "went_off", json_boolean(r->ok));
         if (r->radius_in > 0) /* the blast's radius, where it went off */
             bad |= json_object_set_new(o, "radius_in", rules__round(r->radius_in, 100));
+        if (r->radius_in > 0 && r->to_hit > 0) /* the score that kills each figure in it, where the book gives one */
+            bad |= json_object_set_new(o, "to_hit", json_integer(r->to_hit));
+        if (r->ammo) /* the kind of ammunition fired, where the weapon has several */
+            bad |= json_object_set_new(o, "ammo", json_string(r->ammo));
         break;
     case RULES_Q_MOVE:
     case RULES_Q_CHARGE:

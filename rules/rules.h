@@ -89,6 +89,10 @@ typedef struct rules_result {
     /* each firer's shot, aligned with firers: the nearest target it can
      * fire at and the range bracket of that shot (for drawing every line) */
     const char **shot_to, **shot_bracket;
+    /* ball: a shot at every figure touched (n_shots, aligned with ids):
+     * shot_to, shot_bracket and the score it needs, RULES_NULL where none */
+    int *shot_hit;
+    size_t n_shots;
     /* bonus dice the defender adds (e.g. {2, "soft cover: hedge1"}); only
      * in rulesets whose cover gives dice (has_defence_dice) */
     rules_modifier defence_dice[RULES_MAX_MODIFIERS];
@@ -109,6 +113,8 @@ typedef struct rules_result {
     size_t n_ids;
     /* aspect */
     const char *aspect;       /* "front" "flank" "rear" */
+    /* deviate: the kind of ammunition fired, NULL where the weapon has one */
+    const char *ammo;
     /* move */
     double allowed_in;        /* valid when allowed_known */
     int allowed_known;        /* 0 where dice decide */
@@ -233,11 +239,14 @@ typedef struct rules_dev_dice {
     int clock, distance;              /* a clock direction (12 straight ahead) and what the distance dice showed */
     int critical;                     /* 1: a critical miss (its own distance dice) */
     int explodes;                     /* the die rolled to see whether a thrown weapon goes off */
+    const char *ammo;                 /* the kind of ammunition fired ("shot", "shell"), NULL: the weapon's usual */
 } rules_dev_dice;
 
 /* Where FROM's weapon (or `weapon`) aimed at `at` lands: centre (the
  * impact), ids (figures its blast hits there, none when it does not go
- * off), ok (it went off), line (aim -> impact), rule. */
+ * off), ok (it went off), line (aim -> impact), rule, ammo (the kind of
+ * ammunition fired where the weapon has several), to_hit (the score that
+ * kills each figure in the blast, where the book gives one). */
 tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon, rules_point at,
                         const rules_dev_dice *dice, rules_result *out, tt_err *err);
 

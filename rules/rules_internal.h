@@ -93,6 +93,16 @@ typedef struct rules_deviation {
     int dn, ds, dk;        /* the distance dice NdS+K (axes: one roll per axis off target) */
     int cn, cs, ck;        /* clock: the distance dice on a critical miss, cn 0: none */
     int dud, dud_die;      /* thrown: no blast on a roll <= dud of a d(dud_die) */
+    int kill;              /* > 0: the score a figure in the blast is killed on (a roll for each), 0: not given */
+    /* the kinds of ammunition it may fire (the query's "ammo"), each with
+     * its own distance dice (an, as, ak), critical-miss dice (acn.., acn 0:
+     * none) and blast radius (ablast, < 0: the weapon's); ammo_def: the
+     * one the dice above are (fired when the query names none) */
+    char ammo[3][12];
+    int an[3], as[3], ak[3], acn[3], acs[3], ack[3];
+    double ablast[3];
+    int nammo, ammo_def;
+    char *src;             /* the deviation's own citation, or NULL */
 } rules_deviation;
 
 typedef struct rules_weapon {
@@ -108,6 +118,8 @@ typedef struct rules_weapon {
     double grape_arc_deg;
     int grape_to_hit, grape_dice; /* the score grape needs and its dice (ROF), 0: not given */
     int grape_not_over_friends;   /* no grape while a friend of another unit is in the arc */
+    int grape_needs_los;          /* grape hits only figures the gun has a clear line of fire to */
+    int grape_roll_each;          /* a roll on every figure in the arc, its cover counted (the answer's shots) */
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */
@@ -136,6 +148,7 @@ typedef struct rules_weapon {
     char *src;             /* the rulebook line the weapon's numbers come from, "house: ..." or NULL */
     char *fire_src;        /* a fire answer's citation: src, then the profile's to_hit (where the score
                               needed is the firer's colour) and defence_roll citations; NULL: src */
+    char *dev_rule;        /* a deviate answer's citation: src and the deviation's own lines, or NULL */
 } rules_weapon;
 
 typedef struct rules_allowance {
@@ -610,6 +623,11 @@ int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
  * whose type, formation and defence stand for the target (j itself, or a
  * soldier of j's unit when j is its officer). */
 void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out);
+
+/* The score figure i needs against figure j from `base` (a bracket's
+ * score, its modifier taken off) less j's cover against i, as "fire"
+ * counts it (cover value, cover modifier); RULES_NULL when no roll can. */
+int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base);
 
 /* ---- bonus.c ---- */
 typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;

@@ -2,6 +2,7 @@
 #include "rules_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt_err *err)
@@ -37,7 +38,9 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         if (k == i || !rules_arc_meets(&a, &fk->shape) ||
             (sc->prof->centre_measure && !rules_figure_within(sc, g, fk, a.R)))
             continue;
-        if ((st = rules_result_add_id(out, fk->id, &cap, err)))
+        int bl; /* a figure out of the gun's sight is not a target (left out) */
+        if ((!w->grape_needs_los || rules_fire_decide(sc, i, k, 1, 0, &bl, NULL)) &&
+            (st = rules_result_add_id(out, fk->id, &cap, err)))
             return st;
         if (w->grape_not_over_friends && !strcmp(fk->side, g->side) && strcmp(fk->unit, g->unit) &&
             (!friend_in_arc || strcmp(fk->id, friend_in_arc) < 0))
@@ -48,6 +51,19 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         out->blocked_by = friend_in_arc;
     }
     rules_result_sort_ids(out);
+    /* where grape rolls on every figure, the score each needs with its
+     * cover as "fire" counts it */
+    if (w->grape_roll_each && out->to_hit != RULES_NULL && out->n_ids > 0) {
+        out->shot_to = malloc(out->n_ids * sizeof *out->shot_to);
+        out->shot_hit = malloc(out->n_ids * sizeof *out->shot_hit);
+        if (!out->shot_to || !out->shot_hit)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        for (size_t k = 0; k < out->n_ids; k++) {
+            out->shot_to[k] = out->ids[k];
+            out->shot_hit[k] = rules_cover_to_hit(sc, i, rules_scenario_find(sc, out->ids[k]), w->grape_to_hit);
+        }
+        out->n_shots = out->n_ids;
+    }
     out->centre = rules_pt_in(apex);
     out->radius_in = w->grape_range_in;
     out->polygon = rules_arc_polygon(apex, g->facing_deg, w->grape_arc_deg, w->grape_range_in, &out->n_polygon);
@@ -98,6 +114,7 @@ tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, cons
             return tt_err_set(err, TT_ERR_ARG, "weapon \"%s\" has no blast in ruleset %s", weapon, sc->prof->name);
         radius_in = w->blast_in;
         out->rule = w->src;
+        out->to_hit = w->dev.kill; /* the score that kills each figure in it, 0: not given */
     }
     if (radius_in > RULES_MAX_IN)
         return tt_err_set(err, TT_ERR_ARG, "blast radius %g\" is larger than any table", radius_in);

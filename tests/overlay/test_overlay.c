@@ -831,7 +831,7 @@ static void test_cli_deviate_charge_unit(void **state)
     if (r.status != 0)
         fail_msg("exit %d: %s", r.status, r.err);
     /* the answers the drawing follows */
-    assert_non_null(strstr(r.out, "\"impact\":[41.39"));
+    assert_non_null(strstr(r.out, "\"impact\":[43.6")); /* 3" long, 2" to the firer's left (+x +y here) */
     assert_non_null(strstr(r.out, "\"allowed_in\":4.0,\"ok\":false"));
     assert_non_null(strstr(r.out, "{\"from\":\"m2\",\"to\":\"f1\",\"bracket\":\"medium\"}"));
     run_free(&r);
@@ -840,11 +840,11 @@ static void test_cli_deviate_charge_unit(void **state)
     assert_int_equal(cvw_image_read(tpath("dcu.png"), 3, &im, &err), TT_OK);
     /* deviate: the impact's cross, the solid line from the aim to it, the
      * blast's ring (2" mortar) around it, its translucent fill between */
-    assert_true(IS_VERMILLION(px_near(&im, 41.39, 20.0)));
-    assert_true(IS_VERMILLION(px_near(&im, 43.2, 20.0)));
-    assert_true(IS_VERMILLION(px_near(&im, 41.39, 22.0)));
-    assert_true(IS_VERMILLION(px_near(&im, 39.39, 20.0)));
-    const uint8_t *fill = px_near(&im, 42.2, 21.2);
+    assert_true(IS_VERMILLION(px_near(&im, 43.61, 23.33)));
+    assert_true(IS_VERMILLION(px_near(&im, 44.305, 21.665)));
+    assert_true(IS_VERMILLION(px_near(&im, 43.61, 25.33)));
+    assert_true(IS_VERMILLION(px_near(&im, 41.61, 23.33)));
+    const uint8_t *fill = px_near(&im, 42.8, 24.53);
     assert_true(fill[2] > 30 && fill[2] < 140 && fill[0] < 30);
     /* the aim line from the mortar (dashed: some of its samples lit, sky blue) */
     int aim_lit = 0;

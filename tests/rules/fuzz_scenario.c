@@ -40,6 +40,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 rules_result_free(&r);
             if (rules_grape(sc, a, &r, &err) == TT_OK)
                 rules_result_free(&r);
+            if (rules_ball(sc, a, b, NULL, &r, &err) == TT_OK)
+                rules_result_free(&r);
+            /* a shot aimed at the next figure's place: every kind of
+             * deviation's dice, and a kind of ammunition */
+            static const char *const dev[] = {
+                "{\"long_short\": 6, \"long_short_in\": 2, \"left_right\": 1, \"left_right_in\": 3}",
+                "{\"clock\": 3, \"distance\": 2}", "{\"explodes\": 4}"};
+            for (int k = 0; k < 3; k++) {
+                json_t *dq = json_pack("{s:s, s:s, s:[f,f], s:s, s:o}", "q", "deviate", "from", a, "at", to.x, to.y,
+                                       "ammo", "shot", "dice", json_loads(dev[k], 0, NULL)),
+                       *dans = NULL;
+                if (dq && k < 2)
+                    json_object_del(dq, "ammo");
+                if (dq && rules_query_json(sc, dq, &dans, &err) == TT_OK)
+                    json_decref(dans);
+                if (dq && k == 1) { /* again with a kind of ammunition */
+                    json_object_set_new(dq, "ammo", json_string("shell"));
+                    if (rules_query_json(sc, dq, &dans, &err) == TT_OK)
+                        json_decref(dans);
+                }
+                json_decref(dq);
+            }
             if (rules_los(sc, a, b, &r, &err) == TT_OK)
                 rules_result_free(&r);
             if (rules_charge(sc, a, b, 3, &r, &err) == TT_OK)

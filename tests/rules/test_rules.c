@@ -334,6 +334,129 @@ static void test_query_errors(void **state)
     rules_scenario_destroy(sc);
 }
 
+/* ---- the table frame: x right, y down the table, seen from above ------ */
+
+/* The impact of a deviate query (fails the test on an error). */
+static void deviate_at(rules_scenario *sc, const char *q, double *x, double *y)
+{
+    char *a = rules_query_line(sc, q);
+    assert_non_null(a);
+    json_t *j = json_loads(a, 0, NULL);
+    const json_t *imp = json_object_get(j, "impact");
+    if (!json_is_array(imp))
+        fail_msg("query %s: got %s", q, a);
+    *x = json_number_value(json_array_get(imp, 0));
+    *y = json_number_value(json_array_get(imp, 1));
+    json_decref(j);
+    free(a);
+}
+
+/* Every picture of the table (camera, projector, web/draw.js) has y DOWN
+ * the table, so seen from above a figure facing +x has its left at -y and
+ * its right at +y; a turn clockwise (seen from above) increases the angle.
+ * The deviation rules that name a side must follow: Into the Breach!'s
+ * left/right die (L27-28: 1 = left, 6 = right) and Fixed Bay'net's clock
+ * (L346-347: 12 straight ahead, 3 o'clock to the right). */
+static void test_table_frame_handedness(void **state)
+{
+    (void)state;
+    double x, y;
+    rules_scenario *sc = load_ok("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                 "\"figures\":[{\"id\":\"mo\",\"weapon\":\"mortar\",\"x\":10,\"y\":20,\"facing_deg\":0}]}");
+    /* firing along +x: left (a 1) is -y, right (a 6) is +y */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[20,20],\"dice\":{\"long_short\":3,\"left_right\":1,"
+                   "\"left_right_in\":2}}",
+               &x, &y);
+    assert_true(fabs(x - 20) < 1e-9 && fabs(y - 18) < 1e-9);
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[20,20],\"dice\":{\"long_short\":3,\"left_right\":6,"
+                   "\"left_right_in\":2}}",
+               &x, &y);
+    assert_true(fabs(x - 20) < 1e-9 && fabs(y - 22) < 1e-9);
+    /* firing along +y (down the table, towards the near edge): left is +x */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[10,30],\"dice\":{\"long_short\":3,\"left_right\":1,"
+                   "\"left_right_in\":2}}",
+               &x, &y);
+    assert_true(fabs(x - 12) < 1e-9 && fabs(y - 30) < 1e-9);
+    rules_scenario_destroy(sc);
+    sc = load_ok("{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                 "\"figures\":[{\"id\":\"g\",\"weapon\":\"gun\",\"x\":10,\"y\":20,\"facing_deg\":0}]}");
+    /* 3 o'clock: the firer's right, +y; 9 o'clock: its left, -y */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"g\",\"at\":[40,20],\"dice\":{\"clock\":3,\"distance\":4}}", &x, &y);
+    assert_true(fabs(x - 40) < 1e-9 && fabs(y - 24) < 1e-9);
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"g\",\"at\":[40,20],\"dice\":{\"clock\":9,\"distance\":4}}", &x, &y);
+    assert_true(fabs(x - 40) < 1e-9 && fabs(y - 16) < 1e-9);
+    /* 1 o'clock: a twelfth of a turn clockwise, ahead and a little right */
+    deviate_at(sc, "{\"q\":\"deviate\",\"from\":\"g\",\"at\":[40,20],\"dice\":{\"clock\":1,\"distance\":4}}", &x, &y);
+    assert_true(fabs(x - 43.46) < 1e-9 && fabs(y - 22) < 1e-9);
+    rules_scenario_destroy(sc);
+}
+
+/* Into the Breach! with one member of a weapon (or its deviation) set:
+ * the scenario's text (a mortar "mo" at (10, 20) facing +x), malloc'd. */
+static char *itb_weapon_with(const char *weapon, int in_dev, const char *key, const char *value)
+{
+    char path[4096];
+    json_t *pj = NULL;
+    tt_err err = {0};
+    snprintf(path, sizeof path, "%s/rules/profiles/into-the-breach.json", TT_SOURCE_DIR);
+    if (tt_json_load_file(path, &pj, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    json_t *o = json_object_get(json_object_get(pj, "weapons"), weapon);
+    if (in_dev)
+        o = json_object_get(o, "deviation");
+    assert_non_null(o);
+    json_object_set_new(o, key, json_loads(value, JSON_DECODE_ANY, NULL));
+    json_t *scj = json_pack("{s:O,s:{s:i,s:i},s:[{s:s,s:s,s:i,s:i}]}", "ruleset", pj, "table", "width_in", 72, "depth_in",
+                            48, "figures", "id", "mo", "weapon", "mortar", "x", 10, "y", 20);
+    char *text = json_dumps(scj, 0);
+    json_decref(scj);
+    json_decref(pj);
+    return text;
+}
+
+/* A deviate answer cites the weapon and the deviation's own lines: those
+ * the weapon's citation does not already hold are added (the same book:
+ * its lines; another, or a house value: both, "; " between); a profile's
+ * deviation dice that make no sense are refused. */
+static void test_deviate_cite(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src, *rule;
+    } cases[] = {
+        {"\"into-the-breach.txt L79-80\"", "into-the-breach.txt L79-80, L25-29"},
+        {"\"into-the-breach.txt L20-30, L79\"", "into-the-breach.txt L20-30, L79"},
+        {"\"into-the-breach.txt L26\"", "into-the-breach.txt L26, L25-29"},
+        {"\"thin-red-line.txt L25-29\"", "thin-red-line.txt L25-29; into-the-breach.txt L25-29"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *text = itb_weapon_with("mortar", 0, "src", cases[k].src);
+        rules_scenario *sc = load_ok(text);
+        char *a = rules_query_line(sc, "{\"q\":\"deviate\",\"from\":\"mo\",\"at\":[20,20],\"dice\":{\"long_short\":3,"
+                                       "\"left_right\":3}}");
+        json_t *j = json_loads(a, 0, NULL);
+        const char *got = json_string_value(json_object_get(j, "rule"));
+        if (!got || strcmp(got, cases[k].rule))
+            fail_msg("weapon src %s: got %s, want rule %s", cases[k].src, a, cases[k].rule);
+        json_decref(j);
+        free(a);
+        rules_scenario_destroy(sc);
+        free(text);
+    }
+    char *text = itb_weapon_with("mortar", 1, "off_low", "6");
+    expect_load_error(text, TT_ERR_FORMAT, "\"off_low\" and \"off_high\" must be scores of the d6, low below high");
+    free(text);
+    text = itb_weapon_with("mortar", 1, "off_high", "7");
+    expect_load_error(text, TT_ERR_FORMAT, "\"off_low\" and \"off_high\" must be scores of the d6, low below high");
+    free(text);
+    text = itb_weapon_with("grenade", 1, "dud", "6");
+    expect_load_error(text, TT_ERR_FORMAT, "\"dud\" must be below \"dud_die\"");
+    free(text);
+    text = itb_weapon_with("grenade", 1, "to_hit", "\"three\"");
+    expect_load_error(text, TT_ERR_FORMAT, "deviation: \"to_hit\" must be a number");
+    free(text);
+}
+
 /* ---- the C API the overlay uses --------------------------------------- */
 
 static void test_api(void **state)
@@ -2083,12 +2206,13 @@ static void test_property_atkm_bonus(void **state)
 
 /* The All the King's Men profile with one member changed (path a.b, value
  * as JSON text), inline in a scenario: the error it must give. */
-static void expect_atkm_profile_error(const char *obj, const char *key, const char *value, const char *substr)
+static void expect_profile_error(const char *ruleset, const char *obj, const char *key, const char *value,
+                                 const char *substr)
 {
     char path[4096];
     json_t *pj = NULL;
     tt_err err = {0};
-    snprintf(path, sizeof path, "%s/rules/profiles/all-the-kings-men.json", TT_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/rules/profiles/%s.json", TT_SOURCE_DIR, ruleset);
     if (tt_json_load_file(path, &pj, &err) != TT_OK)
         fail_msg("%s", err.msg);
     json_t *o = pj;
@@ -2104,6 +2228,50 @@ static void expect_atkm_profile_error(const char *obj, const char *key, const ch
     free(text);
     json_decref(scj);
     json_decref(pj);
+}
+
+static void expect_atkm_profile_error(const char *obj, const char *key, const char *value, const char *substr)
+{
+    expect_profile_error("all-the-kings-men", obj, key, value, substr);
+}
+
+/* A deviation's kinds of ammunition ("ammo") refuse bad values, naming them. */
+static void test_ammo_profile_errors(void **state)
+{
+    (void)state;
+    const char *o = "weapons.howitzer.deviation";
+    expect_profile_error("fixed-bayonet", o, "ammo", "{\"shell\": {\"distance\": \"1d3\", \"default\": true}}",
+                         "\"ammo\" must map 2 or 3 kinds of ammunition to their dice");
+    expect_profile_error("fixed-bayonet", o, "ammo", "[1, 2]", "\"ammo\" must map 2 or 3 kinds");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\"}, \"shot\": {\"distance\": \"1d6\"}}",
+                         "mark the ammunition it fires unless asked with \"default\": true");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\", \"default\": true}}",
+                         "only one kind of ammunition is the \"default\"");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d4\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\"}}",
+                         "the \"default\" ammunition's dice must be the deviation's own");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"six\"}}",
+                         "ammo \"shot\": \"distance\" must be dice like \"1d6\"");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\", \"critical\": \"x\"}}",
+                         "ammo \"shot\": \"critical\" must be dice like \"1d6+3\"");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"shot\": {\"distance\": \"1d6\", \"blast_radius_in\": -1}}",
+                         "\"blast_radius_in\" is -1, it must be between 0");
+    expect_profile_error("fixed-bayonet", o, "ammo",
+                         "{\"shell\": {\"distance\": \"1d3\", \"critical\": \"1d6\", \"default\": true}, "
+                         "\"a-very-long-ammo-name\": {\"distance\": \"1d6\"}}",
+                         "its name under 12 letters");
+    expect_profile_error("into-the-breach", "weapons.grenade.deviation", "ammo",
+                         "{\"a\": {\"distance\": \"1d3\"}, \"b\": {\"distance\": \"1d6\"}}", "(not for a thrown weapon)");
 }
 
 /* The new profile keys of All the King's Men refuse bad values, naming them. */
@@ -2655,6 +2823,8 @@ int main(void)
         cmocka_unit_test(test_unknown_keys),
         cmocka_unit_test(test_profiles_cited),
         cmocka_unit_test(test_query_errors),
+        cmocka_unit_test(test_table_frame_handedness),
+        cmocka_unit_test(test_deviate_cite),
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_property_los_grid_vs_bruteforce),
         cmocka_unit_test(test_property_los_grid_lattice),
@@ -2681,6 +2851,7 @@ int main(void)
         cmocka_unit_test(test_after_moving_profile_errors),
         cmocka_unit_test(test_trl_profile_errors),
         cmocka_unit_test(test_property_trl_aspect_grape),
+        cmocka_unit_test(test_ammo_profile_errors),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_atkm_scenario),
         cmocka_unit_test(test_fuzz_queries),

@@ -135,7 +135,7 @@ static const rules__field rules__effects_f[] = {{"difficult_factor", NULL},   {"
                                                 {"by_base", NULL},
                                                 {NULL, NULL}};
 static const rules__schema rules__effects_s = {"terrain_effects", NULL, rules__effects_f, NULL, 1};
-static const rules__field rules__quality_f[] = {{"ds", NULL}, {"sp", NULL}, {NULL, NULL}};
+static const rules__field rules__quality_f[] = {{"ds", NULL}, {NULL, NULL}};
 static const rules__schema rules__quality_s = {"quality", NULL, rules__quality_f, NULL, 1};
 static const rules__schema rules__stat_type_s = {"stats", NULL, NULL, &rules__quality_s, 1};
 static const rules__schema rules__stats_s = {"stats", NULL, NULL, &rules__stat_type_s, 1};

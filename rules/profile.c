@@ -393,22 +393,21 @@ static tt_status rules__type_list(const json_t *v, const char *at, const char *w
     return TT_OK;
 }
 
-/* One stat line {"ds": N, "sp": N} at `at` into *ds, *sp (sp 0: not given). */
-static tt_status rules__stat_line(const json_t *o, const char *at, int *ds, int *sp, tt_err *err)
+/* One stat line {"ds": N} at `at` into *ds (a figure's speed is its
+ * movement entry's, "inches_by_quality"). */
+static tt_status rules__stat_line(const json_t *o, const char *at, int *ds, tt_err *err)
 {
-    double d = -1, v = 0;
+    double d = -1;
     tt_status st = TT_OK;
-    if (json_is_object(o) && ((st = rules_json_num(o, "ds", at, 0, 20, &d, err)) ||
-                              (st = rules_json_num(o, "sp", at, 0, RULES_MAX_IN, &v, err))))
+    if (json_is_object(o) && (st = rules_json_num(o, "ds", at, 0, 20, &d, err)))
         return st;
     if (d < 0)
-        return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"ds\": N} (and \"sp\": N)", at);
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"ds\": N}", at);
     *ds = (int)d;
-    *sp = (int)v;
     return TT_OK;
 }
 
-/* The stat lines: {"type": {"quality": {"ds": N, "sp": N}, ...}, ...}, or
+/* The stat lines: {"type": {"quality": {"ds": N}, ...}, ...}, or
  * {"type": {"ds": N}} for every quality (artillery); every type must give
  * every quality some other type names. */
 static tt_status rules__stats_parse(rules_profile *p, const json_t *stats, const char *where, tt_err *err)
@@ -436,7 +435,7 @@ static tt_status rules__stats_parse(rules_profile *p, const json_t *stats, const
         snprintf(p->stat_type[t], sizeof p->stat_type[0], "%s", tk);
         if (json_object_get(tv, "ds")) { /* one line for every quality */
             snprintf(qat, sizeof qat, "%s: %s", at, tk);
-            if ((st = rules__stat_line(tv, qat, &p->ds[t][0], &p->sp[t][0], err)))
+            if ((st = rules__stat_line(tv, qat, &p->ds[t][0], err)))
                 return st;
             all[t] = 1;
             continue;
@@ -455,17 +454,16 @@ static tt_status rules__stats_parse(rules_profile *p, const json_t *stats, const
                 p->nqualities++;
             }
             snprintf(qat, sizeof qat, "%s: %s %s", at, tk, qk);
-            if ((st = rules__stat_line(qv, qat, &p->ds[t][q], &p->sp[t][q], err)))
+            if ((st = rules__stat_line(qv, qat, &p->ds[t][q], err)))
                 return st;
             given[t][q] = 1;
         }
     }
     for (int t = 0; t < p->ntypes; t++)
         for (int q = 0; q < p->nqualities; q++) {
-            if (all[t]) {
+            if (all[t])
                 p->ds[t][q] = p->ds[t][0];
-                p->sp[t][q] = p->sp[t][0];
-            } else if (!given[t][q])
+            else if (!given[t][q])
                 return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" gives no line for quality \"%s\": add it", at,
                                   p->stat_type[t], p->quality[q]);
         }

@@ -225,7 +225,6 @@ typedef struct rules_profile {
     int by_target;
     char stat_type[4][16], quality[4][16];
     int ds[4][4];
-    int sp[4][4];            /* speed (SP) on the same lines, 0: not given */
     int ntypes, nqualities;
     int cover_mod[3];        /* added to the score needed */
     int figures_block;       /* intervening figures block LOS */
@@ -405,7 +404,6 @@ typedef struct rules_figure {
     int skirmisher;
     int colour;                 /* index into the profile's colours (0 when it has none) */
     int ds;                     /* defence (DS) where the ruleset has it, else 0 */
-    int sp;                     /* speed (SP) from the profile's stat line, 0: not given */
     int fquality;               /* index into the profile's fq_name, -1: none */
     int dquality;               /* index into the profile's dq_name, -1: none */
     int formation;              /* index into the profile's form_name, -1: none */

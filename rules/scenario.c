@@ -371,7 +371,6 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
             return tt_err_set(err, TT_ERR_FORMAT, "%s: quality \"%s\" must be one of %s", at, quality, names);
         }
         f->ds = ds >= 0 ? (int)ds : pp->ds[t][q < 0 ? 0 : q];
-        f->sp = pp->sp[t][q < 0 ? 0 : q];
     }
     for (int k = 0; k < pp->nskirm_types; k++) /* the profile's other skirmishers (skirmishing cavalry) */
         f->skirmisher |= !strcmp(pp->skirm_types[k], f->type);

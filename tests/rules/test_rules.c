@@ -1495,6 +1495,25 @@ static void test_fuzz_atkm_scenario(void **state)
     fuzz_scenario_seed(SEED_ATKM, SEED_ATKM_QUERIES, sizeof SEED_ATKM_QUERIES / sizeof *SEED_ATKM_QUERIES);
 }
 
+/* Asks query line s of sc: the answer is one line holding one JSON object,
+ * its "error" (if any) a string; counts it in *answered or *errors. */
+static void ask_counted(rules_scenario *sc, const char *s, int *answered, int *errors)
+{
+    char *a = rules_query_line(sc, s);
+    assert_non_null(a);
+    assert_null(strchr(a, '\n')); /* one line per answer */
+    json_t *j = json_loads(a, 0, NULL);
+    assert_true(json_is_object(j));
+    if (json_object_get(j, "error")) {
+        assert_true(json_is_string(json_object_get(j, "error")));
+        (*errors)++;
+    } else {
+        (*answered)++;
+    }
+    json_decref(j);
+    free(a);
+}
+
 static void test_fuzz_queries(void **state)
 {
     (void)state;
@@ -1503,19 +1522,7 @@ static void test_fuzz_queries(void **state)
     for (int it = 0; it < 6000; it++) {
         size_t n;
         char *s = mutate(SEED_QUERIES[rnd() % (sizeof SEED_QUERIES / sizeof *SEED_QUERIES)], &n, 2);
-        char *a = rules_query_line(sc, s);
-        assert_non_null(a);
-        assert_null(strchr(a, '\n')); /* one line per answer */
-        json_t *j = json_loads(a, 0, NULL);
-        assert_true(json_is_object(j));
-        if (json_object_get(j, "error")) {
-            assert_true(json_is_string(json_object_get(j, "error")));
-            errors++;
-        } else {
-            answered++;
-        }
-        json_decref(j);
-        free(a);
+        ask_counted(sc, s, &answered, &errors);
         free(s);
     }
     /* well-formed queries with random kinds, ids and numbers (extremes
@@ -1551,16 +1558,7 @@ static void test_fuzz_queries(void **state)
         if (rnd() % 5 == 0) /* refused: nor gaits */
             json_object_set_new(q, "gait", rnd() % 3 ? json_string(rnd() % 2 ? "canter" : "") : json_integer(2));
         char *line = json_dumps(q, JSON_COMPACT);
-        char *a = rules_query_line(sc, line);
-        assert_non_null(a);
-        json_t *j = json_loads(a, 0, NULL);
-        assert_true(json_is_object(j));
-        if (json_object_get(j, "error"))
-            errors++;
-        else
-            answered++;
-        json_decref(j);
-        free(a);
+        ask_counted(sc, line, &answered, &errors);
         free(line);
         json_decref(q);
     }
@@ -1584,16 +1582,7 @@ static void test_fuzz_queries(void **state)
     for (int it = 0; it < 3000; it++) {
         size_t n;
         char *s = mutate(hidden_seeds[rnd() % 3], &n, 2);
-        char *a = rules_query_line(sc, s);
-        assert_non_null(a);
-        json_t *j = json_loads(a, 0, NULL);
-        assert_true(json_is_object(j));
-        if (json_object_get(j, "error"))
-            errors++;
-        else
-            answered++;
-        json_decref(j);
-        free(a);
+        ask_counted(sc, s, &answered, &errors);
         free(s);
     }
     assert_true(answered > 300);
@@ -2285,7 +2274,8 @@ static void test_fire_profile_errors(void **state)
     expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {\"ds\": 3}}, \"b\": {\"regular\": {\"ds\": 4}}}",
                               "stats: \"a\" gives no line for quality \"regular\": add it");
     expect_atkm_profile_error("", "stats", "{\"artillery\": {\"ds\": 30}}", "\"ds\" is 30, it must be between 0 and 20");
-    expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {\"sp\": 5}}}", "stats: a green must be {\"ds\": N}");
+    expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {}}}", "stats: a green must be {\"ds\": N}");
+    expect_atkm_profile_error("", "stats", "{\"a\": {\"green\": {\"sp\": 5}}}", "unknown key \"sp\" in quality \"green\": did you mean \"ds\"?");
     expect_atkm_profile_error("", "firer_type_modifier", "{\"horse\": 1.5}",
                               "\"firer_type_modifier\" maps up to 4 figure types to whole modifiers");
     expect_atkm_profile_error("", "cover_near_firer_in", "-1", "\"cover_near_firer_in\" is -1");

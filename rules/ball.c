@@ -137,7 +137,7 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
                 br = &w->br[b];
         out->shot_to[k] = out->ids[k];
         out->shot_bracket[k] = br ? br->name : "out";
-        out->shot_hit[k] = br && br->to_hit > 0 ? rules_cover_to_hit(sc, i, m, br->to_hit - br->modifier) : RULES_NULL;
+        out->shot_hit[k] = br && br->to_hit > 0 ? rules_cover_to_hit(sc, i, m, br->to_hit - br->modifier, NULL, 0) : RULES_NULL;
     }
     out->n_shots = nh;
     out->line[0] = rules_pt_in(apex);

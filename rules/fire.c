@@ -245,17 +245,16 @@ int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w)
                : w->dice;
 }
 
-int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base)
+int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base, const int *cand, int nc)
 {
-    rules_result r;
-    int piece;
-    memset(&r, 0, sizeof r);
-    rules_cover cv = rules_cover_for(sc, i, j, &piece);
+    rules_modifier m[2] = {{0}};
+    int piece, n = 0;
+    rules_cover cv = rules_cover_among(sc, i, j, cand, nc, &piece);
     if (piece >= 0 && sc->pieces[piece].p.cv > 0)
-        rules__add_mod(&r, -sc->pieces[piece].p.cv, "cover value %d: %s", sc->pieces[piece].p.cv, sc->pieces[piece].id);
+        m[n++].value = rules__harder(sc->prof, sc->pieces[piece].p.cv);
     if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
-        rules__add_mod(&r, -sc->prof->cover_mod[cv], "%s cover", rules_cover_name(cv));
-    return rules_to_hit(sc->prof, base, r.modifiers, r.n_modifiers);
+        m[n++].value = rules__harder(sc->prof, sc->prof->cover_mod[cv]);
+    return rules_to_hit(sc->prof, base, m, n);
 }
 
 /* The answer to one shot i -> j (figures by index). */

@@ -419,18 +419,46 @@ static int rules__covers(const rules_scenario *sc, int i, int j, const rules_pie
     return !(p->cover_near_firer_in > 0 && rules_piece_near_shape(pc, &fi->shape, rules_fx(p->cover_near_firer_in)));
 }
 
+int rules_cover_cands(const rules_scenario *sc, rules_pt c, int64_t R, int *cand)
+{
+    int64_t M = R + sc->fg_ext + rules_fx(sc->prof->cover_within_in) + 2;
+    int n = 0;
+    for (size_t k = 0; k < sc->npieces; k++) {
+        const rules_pbox *bx = &sc->pbox[k];
+        if (bx->hi.x >= c.x - M && bx->lo.x <= c.x + M && bx->hi.y >= c.y - M && bx->lo.y <= c.y + M)
+            cand[n++] = (int)k;
+    }
+    return n;
+}
+
 rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece)
+{
+    return rules_cover_among(sc, i, j, NULL, 0, piece);
+}
+
+rules_cover rules_cover_among(rules_scenario *sc, int i, int j, const int *cand, int nc, int *piece)
 {
     rules_pt q = rules_cover_reach(sc, i, j);
     rules_cover best = RULES_COVER_NONE;
     int best_score = 0;
     if (piece)
         *piece = -1;
-    for (size_t k = 0; k < sc->npieces; k++) {
+    /* a piece that covers holds the target's centre, or meets the line
+     * within cover_within_in of its base: it meets the box around the base
+     * (half its diagonal) grown by that much; the others are not looked at */
+    const rules_figure *fj = &sc->figs[j];
+    int64_t R = rules_fx(hypot(fj->w_in, fj->d_in) / 2 + sc->prof->cover_within_in) + 2;
+    rules_pt b = fj->shape.c;
+    size_t n = cand ? (size_t)nc : sc->npieces;
+    for (size_t m = 0; m < n; m++) {
+        size_t k = cand ? (size_t)cand[m] : m;
         const rules_piece *pc = &sc->pieces[k];
         /* the best cover: the highest cover value, then soft < hard */
         int score = pc->p.cv * 4 + (int)pc->p.cover;
         if (score <= best_score)
+            continue;
+        const rules_pbox *bx = &sc->pbox[k];
+        if (bx->hi.x < b.x - R || bx->lo.x > b.x + R || bx->hi.y < b.y - R || bx->lo.y > b.y + R)
             continue;
         if (rules__covers(sc, i, j, pc, q)) {
             best = pc->p.cover;

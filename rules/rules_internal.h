@@ -595,6 +595,13 @@ double rules_sight_arc(const rules_profile *p, const rules_figure *f);
 /* Best cover of figure j against figure i; *piece (may be NULL) is the
  * index of the piece that gives it, -1 for none. */
 rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece);
+/* The same among the pieces cand (nc of them; NULL: all), which must hold
+ * every piece rules_cover_cands finds around figure j. */
+rules_cover rules_cover_among(rules_scenario *sc, int i, int j, const int *cand, int nc, int *piece);
+/* The pieces that may cover a figure whose centre is within R of c (its
+ * bounding box within the largest base and cover_within_in of that disc)
+ * into cand (room for every piece); how many. */
+int rules_cover_cands(const rules_scenario *sc, rules_pt c, int64_t R, int *cand);
 
 /* ---- fire.c ---- */
 /* Distance between figures under the ruleset's convention, inches. */
@@ -625,7 +632,7 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
 /* The score figure i needs against figure j from `base` (a bracket's
  * score, its modifier taken off) less j's cover against i, as "fire"
  * counts it (cover value, cover modifier); RULES_NULL when no roll can. */
-int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base);
+int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base, const int *cand, int nc);
 
 /* ---- bonus.c ---- */
 typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;

@@ -58,9 +58,15 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         out->shot_hit = malloc(out->n_ids * sizeof *out->shot_hit);
         if (!out->shot_to || !out->shot_hit)
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        /* the pieces that may cover a figure in the arc, found once */
+        int nc = rules_cover_cands(sc, apex, a.R, sc->piece_cand);
         for (size_t k = 0; k < out->n_ids; k++) {
+            int t = -1; /* the target's index: near[] holds every figure added (ids are their figures' own) */
+            for (int m = 0; m < nn && t < 0; m++)
+                if (sc->figs[near[m]].id == out->ids[k])
+                    t = near[m];
             out->shot_to[k] = out->ids[k];
-            out->shot_hit[k] = rules_cover_to_hit(sc, i, rules_scenario_find(sc, out->ids[k]), w->grape_to_hit);
+            out->shot_hit[k] = rules_cover_to_hit(sc, i, t, w->grape_to_hit, sc->piece_cand, nc);
         }
         out->n_shots = out->n_ids;
     }

@@ -144,6 +144,8 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
             *br = NULL;
     }
     int too_close = w->min_range_in > 0 && rules_figure_within(sc, fi, fj, rules_fx(w->min_range_in) - 1);
+    if (too_close) /* inside its minimum range: out of its range */
+        *br = NULL;
     rules_arc a;
     if (!arc) {
         rules_fire_arc(fi, w, &a);
@@ -195,6 +197,10 @@ tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot be fired at: figures of type \"%s\" are not targets in "
                                            "ruleset %s; name another figure or unit in \"to\"",
                           f->id, f->type, p->name);
+    if (as_target && f->formation >= 0 && p->form_not_target[f->formation])
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot be fired at: figures in formation \"%s\" are not targets in "
+                                           "ruleset %s; name another figure or unit in \"to\"",
+                          f->id, p->form_name[f->formation], p->name);
     return TT_OK;
 }
 
@@ -321,7 +327,7 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
                : sc->prof->ncolours ? sc->prof->colour_to_hit[fcol]
                : br                 ? br->to_hit
                                     : RULES_NULL;
-    if (allowed && base != RULES_NULL)
+    if (allowed && base != RULES_NULL && !w->no_to_hit)
         out->to_hit = rules_to_hit(sc->prof, base, out->modifiers, out->n_modifiers);
     out->dice = allowed && w->dice > 0 ? rules_moved_dice(sc, w, rules_fire_dice(sc, i, j, w)) : RULES_NULL;
     out->has_defence_dice = sc->prof->defence_dice[RULES_COVER_NONE] < 0;

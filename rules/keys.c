@@ -70,6 +70,7 @@ static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"dice", NULL},
                                                {"front_ranks", NULL},
                                                {"cannot_move_and_fire", NULL},
+                                               {"no_to_hit", NULL},
                                                {"ignores_firer_type_modifier", NULL},
                                                {"cover_dice", &rules__cover_s},
                                                {"bonus_dice_within", &rules__dice_within_s},
@@ -163,6 +164,7 @@ static const rules__field rules__formation_f[] = {{"target_modifier", NULL},
                                                   {"defence_dice", NULL},
                                                   {"attacker_colour", NULL},
                                                   {"cannot_fire", NULL},
+                                                  {"not_target", NULL},
                                                   {NULL, NULL}};
 static const rules__schema rules__formation_s = {"formation", NULL, rules__formation_f, NULL, 1};
 static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rules__formation_s, 1};

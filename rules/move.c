@@ -406,32 +406,38 @@ oom:
     return -1;
 }
 
-/* The allowance of figure f for its type (al): its formation's, its
+/* The allowance of figure f for its type (al): its formation's, else its
  * quality's or its weapon's inches instead of al's (a copy in *fal where
  * its formation changes what it loses in difficult going); the lines of
- * what changed it to cite. */
+ * what changed it to cite.  A formation's inches win: they are what the
+ * formation allows whatever the figure's quality (prone: half of SP 5 or
+ * 6, rounded up, is 3 either way). */
 static double rules__allowance_in(const rules_scenario *sc, const rules_figure *f, const rules_allowance **al,
                                   rules_allowance *fal, rules__cite *cite)
 {
     const rules_profile *p = sc->prof;
     double base = (*al)->inches;
-    int fm = f->formation;
+    int fm = f->formation, by_form = 0;
     if (fm >= 0) {
         for (int k = 0; k < p->form_nmove[fm] && base >= 0; k++)
-            if (!strcmp(p->form_move_type[fm][k], f->type))
+            if (!strcmp(p->form_move_type[fm][k], f->type)) {
                 base = p->form_move_in[fm][k];
+                by_form = 1;
+            }
+        if (by_form && p->form_inches_src[fm])
+            rules__cite_add(cite, p->form_inches_src[fm]);
         if (p->form_difficult_cost[fm] > (*al)->difficult_cost_in) {
             *fal = **al;
             fal->difficult_cost_in = p->form_difficult_cost[fm];
             *al = fal;
         }
     }
-    for (int k = 0; k < (*al)->nby_q && base >= 0; k++)
+    for (int k = 0; k < (*al)->nby_q && base >= 0 && !by_form; k++)
         if (!strcmp((*al)->by_q[k], f->quality)) {
             base = (*al)->by_q_in[k];
             rules__cite_add(cite, (*al)->by_q_src);
         }
-    for (int k = 0; k < (*al)->nby_w && base >= 0 && f->weapon; k++)
+    for (int k = 0; k < (*al)->nby_w && base >= 0 && f->weapon && !by_form; k++)
         if (!strcmp((*al)->by_w[k], f->weapon->name)) {
             base = (*al)->by_w_in[k];
             rules__cite_add(cite, (*al)->by_w_src);

@@ -492,6 +492,7 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         (st = rules_json_bool(o, "ball", at, &w->ball, err)) ||
         (st = rules_json_bool(o, "fires_over_from_hill", at, &w->fires_over_from_hill, err)) ||
         (st = rules_json_bool(o, "cannot_move_and_fire", at, &w->cannot_move_and_fire, err)) ||
+        (st = rules_json_bool(o, "no_to_hit", at, &w->no_to_hit, err)) ||
         (st = rules_json_bool(o, "ignores_firer_type_modifier", at, &w->no_firer_type_mod, err)) ||
         (st = rules_json_num(o, "over_friends_min_in", at, 0, RULES_MAX_IN, &w->over_friends_min_in, err)) ||
         (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
@@ -1420,9 +1421,11 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         const char *acol = NULL;
         if ((st = rules_json_num(val, "difficult_cost_in", at, 0, RULES_MAX_IN, &p->form_difficult_cost[f], err)) ||
             (st = rules_json_cite(json_object_get(val, "difficult_cost_in"), at, &p->form_difficult_src[f], err)) ||
+            (st = rules_json_cite(json_object_get(val, "inches"), at, &p->form_inches_src[f], err)) ||
             (st = rules_json_num(val, "defence_dice", at, 0, 100, &fdd, err)) ||
             (st = rules_json_str(val, "attacker_colour", at, &acol, err)) ||
             (st = rules_json_bool(val, "cannot_fire", at, &p->form_no_fire[f], err)) ||
+            (st = rules_json_bool(val, "not_target", at, &p->form_not_target[f], err)) ||
             (st = rules_json_bool(val, "no_flank", at, &p->form_no_flank[f], err)) ||
             (st = rules_json_bool(val, "road", at, &p->form_road[f], err)) ||
             (st = rules__form_bonus(p, val, at, f, err)) ||
@@ -1656,7 +1659,7 @@ void rules_profile_destroy(rules_profile *p)
     for (int k = 0; k < RULES_MC_N; k++)
         free(p->move_cite[k]);
     for (int k = 0; k < 6; k++)
-        free(p->form_difficult_src[k]);
+        free(p->form_difficult_src[k]), free(p->form_inches_src[k]);
     free(p->los_src);
     free(p->command_src);
     free(p->aspect_src);

@@ -131,6 +131,7 @@ typedef struct rules_weapon {
     double dice_within_in; /* > 0: within this distance each figure rolls dice_within dice */
     int dice_within;
     int cannot_move_and_fire; /* not allowed to fire after moving (query "moved") */
+    int no_to_hit;            /* no to-hit roll: aimed at a point and deviated (guessed range) */
     int no_firer_type_mod;    /* the profile's firer_type_modifier does not apply (a winchester on horseback) */
     /* its own rule for firing after moving ("after_moving"): keeps its dice
      * (no ROF reduction), and a to-hit modifier it always takes */
@@ -273,6 +274,7 @@ typedef struct rules_profile {
     int form_defence_dice[6];   /* bonus dice a defender in the formation gets */
     int form_attacker_colour[6]; /* firing at it: the score of this colour (index), -1: the firer's own */
     int form_no_fire[6];         /* a figure in it cannot fire */
+    int form_not_target[6];      /* a figure in it cannot be fired at (prone) */
     int form_attacker_bonus[6];  /* bonus dice for whoever fires at it (a mob) */
     int form_no_flank[6];        /* it has no flank or rear */
     int form_front_bonus[6];     /* bonus dice for firing at its front (enfilade on a column) */
@@ -374,6 +376,7 @@ typedef struct rules_profile {
      * when not given: rules_move_cite_key names them */
     char *move_cite[RULES_MC_N];
     char *form_difficult_src[6];
+    char *form_inches_src[6];   /* the formation's "inches" line to cite, NULL: none */
     /* the citations (src, or "house: note") of sight, command and aspect */
     char *los_src, *command_src, *aspect_src;
 } rules_profile;

@@ -2224,6 +2224,24 @@ static void expect_atkm_profile_error(const char *obj, const char *key, const ch
     expect_profile_error("all-the-kings-men", obj, key, value, substr);
 }
 
+/* Fixed Bay'net's formations (fixed-bayonet.txt L79-115) and its trench
+ * mortar's guessed range (L348-350): the keys they use refuse bad values. */
+static void test_fb_formation_profile_errors(void **state)
+{
+    (void)state;
+    expect_profile_error("fixed-bayonet", "formations.prone", "not_target", "3",
+                         "formation \"prone\": \"not_target\" must be true or false");
+    expect_profile_error("fixed-bayonet", "formations.prone", "not_targt", "true",
+                         "unknown key \"not_targt\" in formation \"prone\"");
+    expect_profile_error("fixed-bayonet", "weapons.mortar", "no_to_hit", "\"yes\"",
+                         "weapon \"mortar\": \"no_to_hit\" must be true or false");
+    expect_profile_error("fixed-bayonet", "weapons.mortar", "no_to_hitt", "true", "did you mean \"no_to_hit\"?");
+    /* a formation the ruleset does not define */
+    expect_load_error("{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":24,\"depth_in\":24},"
+                      "\"figures\":[{\"id\":\"a\",\"x\":5,\"y\":5,\"formation\":\"column\"}]}",
+                      TT_ERR_FORMAT, "\"column\"");
+}
+
 /* A deviation's kinds of ammunition ("ammo") refuse bad values, naming them. */
 static void test_ammo_profile_errors(void **state)
 {
@@ -2842,6 +2860,7 @@ int main(void)
         cmocka_unit_test(test_trl_profile_errors),
         cmocka_unit_test(test_property_trl_aspect_grape),
         cmocka_unit_test(test_ammo_profile_errors),
+        cmocka_unit_test(test_fb_formation_profile_errors),
         cmocka_unit_test(test_fuzz_scenario),
         cmocka_unit_test(test_fuzz_atkm_scenario),
         cmocka_unit_test(test_fuzz_queries),

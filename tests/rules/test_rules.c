@@ -2465,6 +2465,21 @@ static void test_trl_profile_errors(void **state)
     expect_atkm_profile_error("", "unmodified_fire_types", "[1]", "\"unmodified_fire_types\" must list up to 4");
 }
 
+/* "command" (who commands, and which units) refuses bad values, naming them. */
+static void test_command_profile_errors(void **state)
+{
+    (void)state;
+    expect_profile_error("into-the-breach", "command", "types", "{\"general\": \"army\"}",
+                         "\"types\" maps up to 6 figure types to \"side\" (any unit of its side) or \"unit\" (its own "
+                         "unit); \"general\" is not so");
+    expect_profile_error("into-the-breach", "command", "types", "[\"general\"]", "\"types\" must map figure types");
+    expect_profile_error("into-the-breach", "command", "action", "\"\"", "\"action\" must be a short verb");
+    expect_profile_error("into-the-breach", "command", "per_figure", "1", "\"per_figure\" must be true or false");
+    expect_profile_error("into-the-breach", "", "command", "[]", "command must be {");
+    expect_profile_error("into-the-breach", "", "command_radius_in", "0", "command needs \"command_radius_in\"");
+    expect_profile_error("into-the-breach", "command", "ranks", "1", "unknown key \"ranks\"");
+}
+
 /* The Thin Red Line: a figure is in front of another when its centre is
  * within 90 degrees of that one's facing, seen from its centre (the 180
  * degree frontal arc, L252), else behind it (rear); and grape reaches a
@@ -2944,6 +2959,7 @@ int main(void)
         cmocka_unit_test(test_property_hidden_reference),
         cmocka_unit_test(test_property_radius_reference),
         cmocka_unit_test(test_property_command_reference),
+        cmocka_unit_test(test_command_profile_errors),
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),

@@ -505,10 +505,17 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
         overlay_style c = overlay_style_edge(OVERLAY_ROLE_COMMAND, OVERLAY_LINE_IN, OVERLAY_EDGE_ALPHA);
         if ((st = overlay_add_circle(l, r.centre.x, r.centre.y, r.radius_in, c, err)) != TT_OK)
             goto done;
-        for (size_t i = 0; i < r.n_ids && st == TT_OK; i++)
-            for (int k = 0; k < s->nfigs && st == TT_OK; k++)
-                if (!strcmp(s->figs[k].unit, r.ids[i]) && strcmp(s->figs[k].id, from))
-                    st = orl__ring_figure(l, &s->figs[k], OVERLAY_ROLE_COMMAND, err);
+        /* where the ruleset counts each figure, only those within the
+         * radius; else every figure of the units in command */
+        for (int k = 0; k < s->nfigs && st == TT_OK; k++) {
+            int ring = 0;
+            for (size_t i = 0; r.per_figure && i < r.n_fig_in && !ring; i++)
+                ring = !strcmp(s->figs[k].id, r.fig_in[i]);
+            for (size_t i = 0; !r.per_figure && i < r.n_ids && !ring; i++)
+                ring = !strcmp(s->figs[k].unit, r.ids[i]) && strcmp(s->figs[k].id, from);
+            if (ring)
+                st = orl__ring_figure(l, &s->figs[k], OVERLAY_ROLE_COMMAND, err);
+        }
     } else if (!strcmp(q, "aspect")) {
         line.role = OVERLAY_ROLE_NEUTRAL;
         line.width_in = OVERLAY_THIN_IN;

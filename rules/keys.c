@@ -196,6 +196,9 @@ static const rules__schema rules__unit_fire_s = {"unit_fire", NULL, rules__unit_
 static const rules__field rules__fbt_f[] = {{"default", NULL}, {"only", NULL}, {NULL, NULL}};
 static const rules__schema rules__fbt_s = {"formation_by_type", NULL, rules__fbt_f, NULL, 1};
 static const rules__schema rules__fbt_map_s = {"formation_by_type", NULL, NULL, &rules__fbt_s, 1};
+static const rules__field rules__command_f[] = {
+    {"action", NULL}, {"per_figure", NULL}, {"types", &rules__by_type_s}, {NULL, NULL}};
+static const rules__schema rules__command_s = {"command", NULL, rules__command_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"formation_by_type", &rules__fbt_map_s},
                                                 {"unit_fire", &rules__unit_fire_s},
@@ -227,6 +230,7 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"los", &rules__los_s},
                                                 {"aspect", &rules__aspect_s},
                                                 {"command_radius_in", NULL},
+                                                {"command", &rules__command_s},
                                                 {"movement", &rules__moves_s},
                                                 {"terrain_effects", &rules__effects_s},
                                                 {"terrain", &rules__kinds_s},

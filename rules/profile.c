@@ -930,6 +930,50 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
     return rules__melee_parse(p, json_object_get(j, "melee"), where, err);
 }
 
+/* "command": {"action": "rally", "per_figure": true,
+ *              "types": {"general": "side", "officer": "unit", ...}} */
+static tt_status rules__command_parse(rules_profile *p, const json_t *c, const char *where, tt_err *err)
+{
+    char at[300];
+    const char *action = NULL, *key;
+    const json_t *val;
+    tt_status st;
+    if (!c)
+        return TT_OK;
+    snprintf(at, sizeof at, "%s: command", where);
+    if (!json_is_object(c))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"types\": {\"general\": \"side\", \"officer\": \"unit\"}, "
+                                              "\"per_figure\": true, \"action\": \"rally\"}", at);
+    if ((st = rules_json_str(c, "action", at, &action, err)) ||
+        (st = rules_json_bool(c, "per_figure", at, &p->cmd_per_figure, err)))
+        return st;
+    if (action && (!*action || strlen(action) >= sizeof p->cmd_action))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"action\" must be a short verb such as \"rally\" (up to %zu letters)",
+                          at, sizeof p->cmd_action - 1);
+    snprintf(p->cmd_action, sizeof p->cmd_action, "%s", action ? action : "command");
+    const json_t *types = json_object_get(c, "types");
+    if (types && !json_is_object(types))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"types\" must map figure types to \"side\" (any unit of its side) "
+                                              "or \"unit\" (its own unit)", at);
+    json_object_foreach((json_t *)types, key, val)
+    {
+        const json_t *v = rules_json_value(val);
+        if (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note"))
+            continue;
+        const char *s = json_string_value(v);
+        if (p->ncmd_types >= RULES_MAX_CMD_TYPES || strlen(key) >= sizeof p->cmd_type[0] || !s ||
+            (strcmp(s, "side") && strcmp(s, "unit")))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"types\" maps up to %d figure types to \"side\" (any unit of "
+                                                  "its side) or \"unit\" (its own unit); \"%s\" is not so",
+                              at, RULES_MAX_CMD_TYPES, key);
+        snprintf(p->cmd_type[p->ncmd_types], sizeof p->cmd_type[0], "%s", key);
+        p->cmd_side[p->ncmd_types++] = !strcmp(s, "side");
+    }
+    if (p->command_in <= 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s needs \"command_radius_in\" (the radius the command reaches)", at);
+    return TT_OK;
+}
+
 /* "aspect": {"mode": "arc", "front_arc_deg": 180, "rear_arc_deg": 180}
  * (no mode: by the side of the base the line crosses). */
 static tt_status rules__aspect_parse(rules_profile *p, const json_t *a, const char *at, tt_err *err)
@@ -1114,6 +1158,8 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         goto fail;
     snprintf(at, sizeof at, "%s: command_radius_in", where);
     if ((st = rules_json_cite(json_object_get(j, "command_radius_in"), at, &p->command_src, err)))
+        goto fail;
+    if ((st = rules__command_parse(p, json_object_get(j, "command"), where, err)))
         goto fail;
     snprintf(at, sizeof at, "%s: aspect", where);
     if ((st = rules_json_cite(json_object_get(j, "aspect"), at, &p->aspect_src, err)) ||

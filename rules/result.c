@@ -10,6 +10,8 @@ void rules_result_free(rules_result *r)
     if (!r)
         return;
     free((void *)r->ids);
+    free((void *)r->fig_in);
+    free((void *)r->fig_out);
     free((void *)r->firers);
     free((void *)r->shot_to);
     free((void *)r->shot_bracket);
@@ -54,16 +56,18 @@ const char *rules_cover_name(rules_cover c)
 
 static json_t *rules__round(double v, double scale) { return json_real(round(v * scale) / scale); }
 
-static json_t *rules__ids(const rules_result *r)
+static json_t *rules__strs(const char *const *ids, size_t n)
 {
     json_t *a = json_array();
-    for (size_t i = 0; a && i < r->n_ids; i++)
-        if (json_array_append_new(a, json_string(r->ids[i]))) {
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, json_string(ids[i]))) {
             json_decref(a);
             return NULL;
         }
     return a;
 }
+
+static json_t *rules__ids(const rules_result *r) { return rules__strs(r->ids, r->n_ids); }
 
 /* [{"value": -1, "reason": "..."}, ...]; NULL when out of memory */
 static json_t *rules__mods(const rules_modifier *m, int n)
@@ -156,6 +160,10 @@ json_t *rules_result_to_json(const rules_result *r)
                                    : r->kind == RULES_Q_BLAST ? "hit"
                                                               : "units",
                                    v);
+        if (r->kind == RULES_Q_COMMAND && r->per_figure) { /* each figure within or beyond the radius */
+            bad |= json_object_set_new(o, "figures_in", rules__strs(r->fig_in, r->n_fig_in));
+            bad |= json_object_set_new(o, "figures_out", rules__strs(r->fig_out, r->n_fig_out));
+        }
         break;
     case RULES_Q_ASPECT:
         bad |= json_object_set_new(o, "aspect", json_string(r->aspect));

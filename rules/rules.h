@@ -111,6 +111,12 @@ typedef struct rules_result {
      * command (units), move (crossed): sorted except for ball */
     const char **ids;
     size_t n_ids;
+    /* command in rulesets that count each figure (per_figure 1): the
+     * figures of the units the asker may command, other than itself,
+     * within and beyond the radius (sorted) */
+    int per_figure;
+    const char **fig_in, **fig_out;
+    size_t n_fig_in, n_fig_out;
     /* aspect */
     const char *aspect;       /* "front" "flank" "rear" */
     /* deviate: the kind of ammunition fired, NULL where the weapon has one */
@@ -213,7 +219,10 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
 /* Blast at `at`: radius_in > 0, or the radius of `weapon` in the ruleset. */
 tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, const char *weapon, rules_result *out,
                       tt_err *err);
-/* Units of GENERAL's side with any figure inside the command radius. */
+/* Units of GENERAL's side with any figure inside the command radius.
+ * Where the ruleset names the figure types that command, GENERAL must be
+ * one (else an error), and commands any unit of its side or only its own
+ * as its type says; where it counts each figure, fig_in and fig_out. */
 tt_status rules_command(rules_scenario *sc, const char *general, rules_result *out, tt_err *err);
 /* front / flank / rear of B as seen from A. */
 tt_status rules_aspect(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err);

@@ -241,6 +241,15 @@ typedef struct rules_profile {
     double hill_overfire_in; /* > 0: artillery on a hill fires over figures
                                 further than this from the target */
     double command_in;
+    /* "command": the figure types that command (none listed: any figure
+     * commands its side), each over any unit of its side (cmd_side 1) or
+     * only its own unit; per figure: answers list each figure of those
+     * units within and beyond the radius; the action's name ("rally") */
+#define RULES_MAX_CMD_TYPES 6
+    char cmd_type[RULES_MAX_CMD_TYPES][24];
+    int cmd_side[RULES_MAX_CMD_TYPES], ncmd_types;
+    int cmd_per_figure;
+    char cmd_action[16];
     int base_round;
     double base_w_in, base_d_in; /* default base: diameter, or rect w x d */
     double difficult_factor, obstacle_cost_in;

@@ -2,6 +2,7 @@
 #include "rules_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +158,21 @@ tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, cons
     return TT_OK;
 }
 
+static int rules__cmp_id(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The figure types that command in the ruleset, "a, b or c", into buf. */
+static void rules__cmd_types(const rules_profile *pr, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < pr->ncmd_types && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k == 0 ? "" : k == pr->ncmd_types - 1 ? " and " : ", ",
+                                 pr->cmd_type[k]);
+}
+
 tt_status rules_command(rules_scenario *sc, const char *general, rules_result *out, tt_err *err)
 {
     int i;
@@ -166,20 +182,56 @@ tt_status rules_command(rules_scenario *sc, const char *general, rules_result *o
     out->kind = RULES_Q_COMMAND;
     if ((st = rules_scenario_figure(sc, general, "from", &i, err)))
         return st;
-    if (sc->prof->command_in <= 0)
+    const rules_profile *pr = sc->prof;
+    if (pr->command_in <= 0)
         return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no command radius (add \"command_radius_in\" to it)",
-                          sc->prof->name);
+                          pr->name);
     const rules_figure *g = &sc->figs[i];
-    int64_t R = rules_fx(sc->prof->command_in);
+    /* which units it commands: any of its side, unless the ruleset names
+     * the types that command and this type commands only its own unit */
+    int side_wide = 1;
+    if (pr->ncmd_types > 0) {
+        int t = -1;
+        for (int k = 0; k < pr->ncmd_types && t < 0; k++)
+            if (!strcmp(pr->cmd_type[k], g->type))
+                t = k;
+        if (t < 0) {
+            char types[RULES_MAX_CMD_TYPES * 26];
+            rules__cmd_types(pr, types, sizeof types);
+            return tt_err_set(err, TT_ERR_ARG,
+                              "figure \"%s\" (%s) cannot %s: only %s figures command in ruleset %s; ask from one of them",
+                              general, g->type, pr->cmd_action, types, pr->name);
+        }
+        side_wide = pr->cmd_side[t];
+    }
+    out->per_figure = pr->cmd_per_figure;
+    if (out->per_figure) {
+        out->fig_in = malloc(sc->nfigs * sizeof *out->fig_in);
+        out->fig_out = malloc(sc->nfigs * sizeof *out->fig_out);
+        if (!out->fig_in || !out->fig_out)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    int64_t R = rules_fx(pr->command_in);
     for (size_t k = 0; k < sc->nfigs; k++) {
         const rules_figure *f = &sc->figs[k];
-        if ((int)k == i || strcmp(f->side, g->side))
+        if ((int)k == i || strcmp(f->side, g->side) || (!side_wide && strcmp(f->unit, g->unit)))
             continue;
-        if (rules_figure_within(sc, g, f, R) && (st = rules_result_add_id(out, f->unit, &cap, err)))
+        int in = rules_figure_within(sc, g, f, R);
+        if (in && (st = rules_result_add_id(out, f->unit, &cap, err)))
             return st;
+        if (out->per_figure) {
+            if (in)
+                out->fig_in[out->n_fig_in++] = f->id;
+            else
+                out->fig_out[out->n_fig_out++] = f->id;
+        }
     }
     rules_result_sort_ids(out);
+    if (out->n_fig_in > 1)
+        qsort((void *)out->fig_in, out->n_fig_in, sizeof *out->fig_in, rules__cmp_id);
+    if (out->n_fig_out > 1)
+        qsort((void *)out->fig_out, out->n_fig_out, sizeof *out->fig_out, rules__cmp_id);
     out->centre = rules_pt_in(g->shape.c);
-    out->radius_in = sc->prof->command_in + (sc->prof->centre_measure || !g->shape.round ? 0 : g->w_in / 2);
+    out->radius_in = pr->command_in + (pr->centre_measure || !g->shape.round ? 0 : g->w_in / 2);
     return TT_OK;
 }

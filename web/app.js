@@ -32,7 +32,9 @@
     if (ch && (!ch.inches || (r && r.type && ch.inches[r.type] !== undefined)))
       out.push({q: 'charge', label: 'Charge\u2026', needs: 'figure'});
     out.push({q: 'aspect', label: 'Flank or rear of\u2026', needs: 'figure'});
-    out.push({q: 'command', label: 'Command radius', needs: null});
+    var cm = rules && rules.command && rules.command.types; /* where the ruleset names who commands */
+    if (!cm || (r && cm[r.type || 'foot'] !== undefined))
+      out.push({q: 'command', label: 'Command radius', needs: null});
     out.push({q: 'visibility', label: 'What it sees', needs: null});
     return out;
   }

@@ -216,7 +216,8 @@ var TTDraw = (function () {
     case 'blast':
       return {big: (a.hit || []).length + ' hit', small: (a.hit || []).join(', ') || 'nobody'};
     case 'command':
-      return {big: 'In command', small: (a.units || []).join(', ') || 'nobody'};
+      return {big: 'In command', small: ((a.units || []).join(', ') || 'nobody') +
+                                        ((a.figures_out || []).length ? '; out of reach: ' + a.figures_out.join(', ') : '')};
     case 'charge':
       if (a.allowed_range_in)
         return {big: a.distance_in + '" to contact', small: 'a charge moves ' + a.allowed_range_in[0] + ' to ' +

@@ -1267,6 +1267,109 @@ static void test_property_radius_reference(void **state)
     assert_true(hits > 20);
 }
 
+/* Rallying (into-the-breach.txt L59-61, L112-115) against a brute-force
+ * reference: only command figures command, a general any unit of its side,
+ * the others their own unit; each such figure other than the asker is in
+ * figures_in when its base is within 24" of the asker's (1" round bases:
+ * centres 25" apart), else in figures_out; units are those of figures_in. */
+static int in_list(const char *const *l, size_t n, const char *id)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(l[k], id))
+            return 1;
+    return 0;
+}
+
+static void test_property_command_reference(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"foot", "officer", "general", "standard-bearer", "musician", "horse"};
+    int checked = 0, ins = 0, outs = 0, refused = 0;
+    for (int t = 0; t < 12; t++) {
+        char *txt = random_table(0, 0, 60, 0);
+        json_t *j = json_loads(txt, 0, NULL);
+        json_t *figs = json_object_get(j, "figures");
+        for (size_t k = 0; k < json_array_size(figs); k++) {
+            json_t *f = json_array_get(figs, k);
+            char unit[8];
+            snprintf(unit, sizeof unit, "u%d", (int)(rnd() % 5));
+            json_object_set_new(f, "unit", json_string(unit));
+            json_object_set_new(f, "type", json_string(types[rnd() % 6]));
+        }
+        char *txt2 = json_dumps(j, JSON_COMPACT);
+        rules_scenario *sc = load_ok(txt2);
+        for (size_t a = 0; a < json_array_size(figs); a++) {
+            json_t *fa = json_array_get(figs, a);
+            const char *aid = json_string_value(json_object_get(fa, "id"));
+            const char *atype = json_string_value(json_object_get(fa, "type"));
+            int general = !strcmp(atype, "general"), commands = general || !strcmp(atype, "officer") ||
+                                                                 !strcmp(atype, "standard-bearer") ||
+                                                                 !strcmp(atype, "musician");
+            rules_result r;
+            tt_err err = {0};
+            tt_status st = rules_command(sc, aid, &r, &err);
+            if (!commands) {
+                assert_int_equal(st, TT_ERR_ARG);
+                assert_non_null(strstr(err.msg, "cannot rally"));
+                refused++;
+                continue;
+            }
+            assert_int_equal(st, TT_OK);
+            assert_int_equal(r.per_figure, 1);
+            for (size_t b = 0; b < json_array_size(figs); b++) {
+                json_t *fb = json_array_get(figs, b);
+                const char *bid = json_string_value(json_object_get(fb, "id"));
+                const char *bunit = json_string_value(json_object_get(fb, "unit"));
+                int mine = b != a &&
+                           !strcmp(json_string_value(json_object_get(fb, "side")),
+                                   json_string_value(json_object_get(fa, "side"))) &&
+                           (general || !strcmp(bunit, json_string_value(json_object_get(fa, "unit"))));
+                int gin = in_list(r.fig_in, r.n_fig_in, bid), gout = in_list(r.fig_out, r.n_fig_out, bid);
+                if (!mine) {
+                    assert_false(gin || gout);
+                    continue;
+                }
+                double d = hypot(json_number_value(json_object_get(fb, "x")) - json_number_value(json_object_get(fa, "x")),
+                                 json_number_value(json_object_get(fb, "y")) - json_number_value(json_object_get(fa, "y"))) -
+                           1.0;
+                assert_true(gin != gout); /* each of its figures in exactly one list */
+                if (fabs(d - 24) < 1e-6)
+                    continue;
+                assert_int_equal(gin, d <= 24);
+                if (gin)
+                    assert_true(in_list(r.ids, r.n_ids, bunit));
+                ins += gin;
+                outs += gout;
+                checked++;
+            }
+            /* a unit is listed only when one of its figures is in */
+            for (size_t m = 0; m < r.n_ids; m++) {
+                int any = 0;
+                for (size_t k = 0; k < r.n_fig_in; k++) {
+                    int b = -1;
+                    for (size_t q = 0; q < json_array_size(figs) && b < 0; q++)
+                        if (!strcmp(json_string_value(json_object_get(json_array_get(figs, q), "id")), r.fig_in[k]))
+                            b = (int)q;
+                    assert_true(b >= 0);
+                    any |= !strcmp(json_string_value(json_object_get(json_array_get(figs, (size_t)b), "unit")), r.ids[m]);
+                }
+                assert_true(any);
+            }
+            for (size_t m = 1; m < r.n_fig_in; m++)
+                assert_true(strcmp(r.fig_in[m - 1], r.fig_in[m]) < 0);
+            for (size_t m = 1; m < r.n_fig_out; m++)
+                assert_true(strcmp(r.fig_out[m - 1], r.fig_out[m]) < 0);
+            rules_result_free(&r);
+        }
+        rules_scenario_destroy(sc);
+        free(txt2);
+        json_decref(j);
+        free(txt);
+    }
+    assert_true(checked > 2000);
+    assert_true(ins > 200 && outs > 200 && refused > 100);
+}
+
 /* Grape arcs against a floating-point distance-to-sector reference. */
 static double ref_sector_dist(double qx, double qy, double fdeg, double half, double R)
 {
@@ -1342,11 +1445,12 @@ static const char *const SEED_SCENARIO =
     "   \"blocks_los\": true, \"cover\": \"hard\"},\n"
     "  {\"id\": \"wall\", \"kind\": \"wall\", \"line\": [[20,10],[20,18],[22,19]]},\n"
     "  {\"id\": \"wood\", \"kind\": \"woods\", \"polygon\": [[50,30],[60,30],[62,40],[52,42]], \"los_depth_in\": 3}],\n"
-    " \"figures\": [{\"id\": \"m1\", \"side\": \"british\", \"unit\": \"g\", \"type\": \"foot\", \"weapon\": \"musket\",\n"
+    " \"figures\": [{\"id\": \"m1\", \"side\": \"british\", \"unit\": \"g\", \"type\": \"officer\", \"weapon\": \"musket\",\n"
     "   \"x\": 10, \"y\": 23, \"facing_deg\": 0, \"base\": {\"round_in\": 1.0}},\n"
     "  {\"id\": \"gun\", \"side\": \"british\", \"type\": \"artillery\", \"weapon\": \"artillery\", \"x\": 5, \"y\": 14,\n"
     "   \"base\": {\"rect_in\": [1.5, 2]}},\n"
-    "  {\"id\": \"f1\", \"side\": \"french\", \"weapon\": \"mortar\", \"x\": 40, \"y\": 23, \"facing_deg\": 180}],\n"
+    "  {\"id\": \"f1\", \"side\": \"french\", \"type\": \"officer\", \"weapon\": \"mortar\", \"x\": 40, \"y\": 23, \"facing_deg\": 180},\n"
+    "  {\"id\": \"gen\", \"side\": \"british\", \"unit\": \"staff\", \"type\": \"general\", \"x\": 8, \"y\": 30}],\n"
     " \"tags\": {\"17\": \"m1\"}}";
 
 static const char *const SEED_QUERIES[] = {
@@ -1355,6 +1459,7 @@ static const char *const SEED_QUERIES[] = {
     "{\"q\":\"grape\",\"from\":\"gun\"}",
     "{\"q\":\"ball\",\"from\":\"gun\",\"at\":[40,20]}",
     "{\"q\":\"blast\",\"at\":[10,23],\"weapon\":\"mortar\"}",
+    "{\"q\":\"command\",\"from\":\"gen\"}",
     "{\"q\":\"command\",\"from\":\"m1\"}",
     "{\"q\":\"aspect\",\"from\":\"m1\",\"to\":\"f1\"}",
     "{\"q\":\"visibility\",\"from\":\"f1\"}",
@@ -1531,7 +1636,7 @@ static void test_fuzz_queries(void **state)
                                         "aspect", "visibility", "move",  "deviate", "charge"};
     static const char *const ids[] = {"m1", "gun", "f1", "", "M1", "gun ", "g"}; /* "g": a unit */
     static const double nums[] = {0, 1, 10, 23, 72, 48, -1, 1e300, -1e300, 1e-300, 20000, 19999.9999};
-    for (int it = 0; it < 8000; it++) {
+    for (int it = 0; it < 10000; it++) { /* 10000: a gun's "command" is refused (only command figures command) */
         json_t *q = json_pack("{ss}", "q", kinds[rnd() % 11]);
         if (rnd() % 8)
             json_object_set_new(q, "from", json_string(ids[rnd() % 7]));
@@ -2368,6 +2473,21 @@ static void test_trl_profile_errors(void **state)
     expect_atkm_profile_error("", "unmodified_fire_types", "[1]", "\"unmodified_fire_types\" must list up to 4");
 }
 
+/* "command" (who commands, and which units) refuses bad values, naming them. */
+static void test_command_profile_errors(void **state)
+{
+    (void)state;
+    expect_profile_error("into-the-breach", "command", "types", "{\"general\": \"army\"}",
+                         "\"types\" maps up to 6 figure types to \"side\" (any unit of its side) or \"unit\" (its own "
+                         "unit); \"general\" is not so");
+    expect_profile_error("into-the-breach", "command", "types", "[\"general\"]", "\"types\" must map figure types");
+    expect_profile_error("into-the-breach", "command", "action", "\"\"", "\"action\" must be a short verb");
+    expect_profile_error("into-the-breach", "command", "per_figure", "1", "\"per_figure\" must be true or false");
+    expect_profile_error("into-the-breach", "", "command", "[]", "command must be {");
+    expect_profile_error("into-the-breach", "", "command_radius_in", "0", "command needs \"command_radius_in\"");
+    expect_profile_error("into-the-breach", "command", "ranks", "1", "unknown key \"ranks\"");
+}
+
 /* The Thin Red Line: a figure is in front of another when its centre is
  * within 90 degrees of that one's facing, seen from its centre (the 180
  * degree frontal arc, L252), else behind it (rear); and grape reaches a
@@ -2846,6 +2966,8 @@ int main(void)
         cmocka_unit_test(test_property_los_reference),
         cmocka_unit_test(test_property_hidden_reference),
         cmocka_unit_test(test_property_radius_reference),
+        cmocka_unit_test(test_property_command_reference),
+        cmocka_unit_test(test_command_profile_errors),
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),

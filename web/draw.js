@@ -211,10 +211,17 @@ var TTDraw = (function () {
                                                                        ' to ' + a.allowed_range_in[1] + '"' : ''};
     case 'grape':
     case 'ball':
-      return {big: (a.targets || a.hit || []).length + ' in the way',
-              small: (a.targets || a.hit || []).join(', ') || 'nobody'};
+      /* each figure's own roll where the book rolls on every one (shots) */
+      var who = (a.shots || []).length
+                    ? a.shots.map(function (s) { return s.to + (s.to_hit ? ' ' + s.to_hit + '+' : ' no roll'); })
+                    : (a.targets || a.touched || a.hit || []);
+      var score = a.to_hit ? ', ' + a.to_hit + '+' + (a.dice ? ', ' + a.dice + ' dice' : '') : '';
+      return {big: (a.targets || a.touched || a.hit || []).length + ' in the way' + score,
+              bad: !!a.blocked_by,
+              small: (who.join(', ') || 'nobody') + (a.blocked_by ? '; over ' + a.blocked_by + ': no shot' : '')};
     case 'blast':
-      return {big: (a.hit || []).length + ' hit', small: (a.hit || []).join(', ') || 'nobody'};
+      return {big: (a.hit || []).length + ' hit' + (a.to_hit ? ', each killed on ' + a.to_hit + '+' : ''),
+              small: (a.hit || []).join(', ') || 'nobody'};
     case 'command':
       return {big: 'In command', small: ((a.units || []).join(', ') || 'nobody') +
                                         ((a.figures_out || []).length ? '; out of reach: ' + a.figures_out.join(', ') : '')};
@@ -237,8 +244,9 @@ var TTDraw = (function () {
                       ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')].concat(melee).join(', ')};
     case 'deviate':
       if (a.went_off === false) return {big: 'A dud: no blast', small: 'lands at (' + a.impact.join(', ') + ')'};
-      return {big: (a.hit || []).length + ' hit', small: 'lands at (' + a.impact.join(', ') + '): ' +
-                                                          ((a.hit || []).join(', ') || 'nobody')};
+      return {big: (a.hit || []).length + ' hit' + (a.to_hit ? ', each killed on ' + a.to_hit + '+' : ''),
+              small: (a.ammo ? a.ammo + ' ' : '') + 'lands at (' + a.impact.join(', ') + '): ' +
+                     ((a.hit || []).join(', ') || 'nobody')};
     default:
       return {big: q.q || '?', small: JSON.stringify(a)};
     }

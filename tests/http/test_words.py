@@ -61,6 +61,19 @@ def main():
           "%d fixture answers said in words (%d of them errors)" % (len(said), n_err))
     check(bad == [], "every answer reads without undefined/NaN/null: %s" % bad[:5])
     check(uncited == [], "every answer's card cites its rule: %s" % uncited[:5])
+    # the figures a ball or grape shot reaches are counted, and where the
+    # book rolls on each one (shots) each figure's score is said
+    miscount, unscored = [], []
+    for (q, a, fx), w in zip(pairs, said):
+        if q.get("q") in ("ball", "grape") and "error" not in a:
+            who = a.get("touched", a.get("targets", []))
+            if not (w.get("big") or "").startswith("%d in the way" % len(who)):
+                miscount.append("%s %s -> %r" % (fx, json.dumps(q), w.get("big")))
+            for s in a.get("shots") or []:
+                if s.get("to_hit") and "%s %d+" % (s["to"], s["to_hit"]) not in (w.get("small") or ""):
+                    unscored.append("%s %s: %s" % (fx, json.dumps(q), s["to"]))
+    check(miscount == [], "ball and grape cards count the figures in the way: %s" % miscount[:5])
+    check(unscored == [], "ball and grape cards give each figure's score: %s" % unscored[:5])
     kinds = sorted({q.get("q") for q, _, _ in pairs})
     check(len(kinds) >= 10, "every kind of question is covered: %s" % kinds)
     return check.verdict()

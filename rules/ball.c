@@ -69,15 +69,7 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
     rules_fire_arc(g, w, &arc);
     rules_shape pt = {.round = 1, .c = target, .r = 0};
     if (!arc.full && !rules_arc_meets(&arc, j >= 0 ? &sc->figs[j].shape : &pt)) {
-        rules_pt dc = rules_sub(target, g->shape.c); /* the arc is the gun's, from its centre */
-        double off = fabs(remainder(atan2((double)dc.y, (double)dc.x) * (180.0 / M_PI) - g->facing_deg, 360.0));
-        double half = w->arc_deg / 2 + w->pivot_deg;
-        if (g->arc_cap_deg > 0 && g->arc_cap_deg / 2 < half)
-            half = g->arc_cap_deg / 2;
-        return tt_err_set(err, TT_ERR_ARG,
-                          "gun \"%s\" cannot fire roundshot that way: the aim is %.0f degrees off its facing, and it "
-                          "fires within %g degrees either side (%s); turn the gun first",
-                          gun, off, half, w->src ? w->src : sc->prof->name);
+        return rules_arc_refusal(g, w, target, "roundshot", w->src ? w->src : sc->prof->name, err);
     }
     rules_pt end = rules_geom_ray_end(apex, rules_fx(w->range_in), d);
     /* where the flight stops: the first terrain piece that stops balls */

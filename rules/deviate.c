@@ -161,16 +161,9 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
     rules_arc arc;
     rules_fire_arc(f, w, &arc);
     if (!arc.full && !rules_arc_meets(&arc, &pt)) {
-        double off = fabs(remainder(atan2((double)(P.y - f->shape.c.y), (double)(P.x - f->shape.c.x)) * (180.0 / M_PI) -
-                                        f->facing_deg,
-                                    360.0));
-        double half = w->arc_deg / 2 + w->pivot_deg;
-        if (f->arc_cap_deg > 0 && f->arc_cap_deg / 2 < half)
-            half = f->arc_cap_deg / 2;
-        return tt_err_set(err, TT_ERR_ARG,
-                          "\"%s\" cannot fire the %s that way: the aim is %.0f degrees off its facing, and it fires "
-                          "within %g degrees either side (%s); turn it first",
-                          f->id, w->name, off, half, cite);
+        char what[40];
+        snprintf(what, sizeof what, "the %s", w->name);
+        return rules_arc_refusal(f, w, P, what, cite, err);
     }
     /* the line of fire's direction, from the firer's centre (its facing
      * when aimed at its own centre) */

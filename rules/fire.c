@@ -117,6 +117,20 @@ static int rules__friend_too_close(const rules_scenario *sc, int i, int j, const
     return -1;
 }
 
+tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_pt p, const char *what, const char *cite,
+                            tt_err *err)
+{
+    rules_pt dc = rules_sub(p, f->shape.c); /* the arc is the firer's, from its centre */
+    double off = fabs(remainder(atan2((double)dc.y, (double)dc.x) * (180.0 / M_PI) - f->facing_deg, 360.0));
+    double half = w->arc_deg / 2 + w->pivot_deg;
+    if (f->arc_cap_deg > 0 && f->arc_cap_deg / 2 < half)
+        half = f->arc_cap_deg / 2;
+    return tt_err_set(err, TT_ERR_ARG,
+                      "\"%s\" cannot fire %s that way: the aim is %.0f degrees off its facing, and it fires within %g "
+                      "degrees either side (%s); turn it first",
+                      f->id, what, off, half, cite);
+}
+
 void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a)
 {
     double arc = w->arc_deg + 2 * w->pivot_deg;

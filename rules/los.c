@@ -48,26 +48,14 @@ static int rules__boundary_ts(const rules_piece *pc, rules_pt a, rules_pt b, dou
 
 double rules_piece_depth(const rules_piece *pc, rules_pt a, rules_pt b)
 {
-    if (!pc->closed || (a.x == b.x && a.y == b.y))
-        return 0;
-    double *ts = malloc(((size_t)pc->n * 2 + 2) * sizeof *ts);
-    if (!ts)
+    double *sp;
+    int ns = rules_piece_spans(pc, a, b, &sp);
+    if (ns < 0)
         return INFINITY; /* out of memory: err on the side of blocked */
-    int nt = rules__boundary_ts(pc, a, b, ts, pc->n * 2);
-    ts[nt++] = 0;
-    ts[nt++] = 1;
-    qsort(ts, (size_t)nt, sizeof *ts, rules__cmpd);
     double len = hypot((double)(b.x - a.x), (double)(b.y - a.y)), in = 0;
-    for (int i = 0; i + 1 < nt; i++) {
-        double t0 = ts[i] < 0 ? 0 : ts[i], t1 = ts[i + 1] > 1 ? 1 : ts[i + 1];
-        if (t1 <= t0)
-            continue;
-        double tm = (t0 + t1) / 2;
-        rules_pt m = {llround((double)a.x + tm * (double)(b.x - a.x)), llround((double)a.y + tm * (double)(b.y - a.y))};
-        if (rules_geom_point_in_poly(pc->v, pc->n, m) > 0)
-            in += (t1 - t0) * len;
-    }
-    free(ts);
+    for (int k = 0; k < ns; k++)
+        in += (sp[2 * k + 1] - sp[2 * k]) * len;
+    free(ns ? sp : NULL);
     return rules_in((int64_t)llround(in));
 }
 

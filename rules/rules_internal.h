@@ -734,6 +734,11 @@ rules_point *rules_arc_polygon(rules_pt p, double facing_deg, double arc_deg, do
 
 /* The firing arc of f with w (its facing, the weapon's arc and pivot). */
 void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a);
+/* The error for figure f firing w (`what`: "roundshot", "the mortar") at
+ * point p outside its arc and pivot (or the cap terrain puts on them),
+ * saying how far off the aim is and citing `cite`. */
+tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_pt p, const char *what, const char *cite,
+                            tt_err *err);
 /* The shot i -> j with w is allowed: in range, in the arc (`arc`, or f's
  * own when NULL), not too close, a clear line of fire unless w fires
  * indirect.  *visible: the line of fire is clear (traced only when the rest

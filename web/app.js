@@ -294,7 +294,24 @@
     } else if (d.dud) {
       die('explodes', 'Does it go off? die', 1, d.dud_die || 6);
     } else if (d.clock) {
-      var s2 = sides(d.distance), c2 = sides(d.critical);
+      /* shot or shell (Fixed Bay'net: any gun fires either; the profile's
+       * default first), each with its own distance dice */
+      var kinds = d.ammo ? Object.keys(d.ammo).filter(function (k) { return k !== 'src' && k !== 'note'; }) : [];
+      kinds.sort(function (x, y) { return (d.ammo[y].default ? 1 : 0) - (d.ammo[x].default ? 1 : 0); });
+      var dd = function (k) { return k ? d.ammo[k] : d; };
+      if (kinds.length) {
+        var al = node('label', 'die', m, 'Ammunition ');
+        var as = node('select', '', al);
+        as.name = 'ammo';
+        kinds.forEach(function (k) { node('option', '', as, k).value = k; });
+        inputs.ammo = as;
+      }
+      var s2 = sides(dd(kinds[0]).distance), c2 = sides(dd(kinds[0]).critical);
+      kinds.slice(1).forEach(function (k) {
+        var s3 = sides(dd(k).distance), c3 = sides(dd(k).critical);
+        s2 = [Math.min(s2[0], s3[0]), Math.max(s2[1], s3[1])];
+        c2 = [Math.min(c2[0], c3[0]), Math.max(c2[1], c3[1])];
+      });
       die('clock', 'Direction die (12 = straight on)', 1, d.clock);
       die('distance', 'Distance dice', Math.min(s2[0], c2[0]), Math.max(s2[1], c2[1]));
       var cl = node('label', 'die', m, 'Critical miss ');
@@ -310,6 +327,7 @@
       Object.keys(inputs).forEach(function (k) {
         var i = inputs[k];
         if (k === 'critical') { if (i.checked) q.critical = true; return; }
+        if (k === 'ammo') { q.ammo = i.value; return; }
         if (i.value !== '' && !(i.parentNode && i.parentNode.hidden)) dice[k] = +i.value;
       });
       ask(q);

@@ -6,6 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const launch = require('./tt_launch');
+const {state, tapTable, tapFigure, cardText} = require('./tt_page');
 
 const [url, projectorJson, overlayDir, outDir] = process.argv.slice(2);
 const H = JSON.parse(fs.readFileSync(projectorJson, 'utf8')).table_to_projector;
@@ -14,10 +15,6 @@ const result = {steps: []};
 function toProjector(x, y) {
   const w = H[2][0] * x + H[2][1] * y + H[2][2];
   return [(H[0][0] * x + H[0][1] * y + H[0][2]) / w, (H[1][0] * x + H[1][1] * y + H[1][2]) / w];
-}
-
-async function state(page) {
-  return page.evaluate(() => window.ttTable.state());
 }
 
 // Brightest pixel within r of (x, y) in a PNG, read through a canvas.
@@ -37,29 +34,6 @@ async function brightness(page, file, x, y, r) {
     for (let i = 0; i < d.length; i += 4) best = Math.max(best, d[i] + d[i + 1] + d[i + 2]);
     return best;
   }, data, x, y, r);
-}
-
-// Tap the table at (x, y) inches.
-async function tapTable(page, x, y) {
-  const p = await page.evaluate((x, y) => {
-    const svg = document.getElementById('table');
-    const pt = svg.createSVGPoint();
-    pt.x = x;
-    pt.y = y;
-    const s = pt.matrixTransform(svg.getScreenCTM());
-    return [s.x, s.y];
-  }, x, y);
-  await page.touchscreen.tap(p[0], p[1]);
-}
-
-async function tapFigure(page, id) {
-  const f = (await state(page)).figures.find((f) => f.id === id);
-  await tapTable(page, f.x, f.y);
-}
-
-async function cardText(page) {
-  await page.waitForSelector('.card', {timeout: 10000});
-  return page.$eval('#cards', (e) => e.innerText);
 }
 
 (async () => {

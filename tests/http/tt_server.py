@@ -16,12 +16,14 @@ class Server:
     """A tracker serving the table on a free loopback port, in a scratch
     folder holding a copy of the sample scenario."""
 
-    def __init__(self, binary, root, key="testkey", extra=(), projector=True, source=None, scenario=True):
-        """scenario=False: --scenario names a file that does not exist yet."""
+    def __init__(self, binary, root, key="testkey", extra=(), projector=True, source=None, scenario=True,
+                 scenario_file=None):
+        """scenario=False: --scenario names a file that does not exist yet;
+        scenario_file: the scenario to copy instead of the breach sample's."""
         self.dir = tempfile.mkdtemp(prefix="tt-http-")
         self.scenario = os.path.join(self.dir, "scenario.json")
         if scenario:
-            shutil.copy(os.path.join(root, "samples/breach/scenario.json"), self.scenario)
+            shutil.copy(scenario_file or os.path.join(root, "samples/breach/scenario.json"), self.scenario)
         self.overlay_dir = os.path.join(self.dir, "overlay")
         os.mkdir(self.overlay_dir)
         self.record = os.path.join(self.dir, "game.sqlite")

@@ -1,0 +1,32 @@
+// tt_page.js - what every browser test does on the table page: read its
+// state, tap the table at a spot in inches or on a figure, read the cards.
+'use strict';
+
+async function state(page) {
+  return page.evaluate(() => window.ttTable.state());
+}
+
+// Tap the table at (x, y) inches.
+async function tapTable(page, x, y) {
+  const p = await page.evaluate((x, y) => {
+    const svg = document.getElementById('table');
+    const pt = svg.createSVGPoint();
+    pt.x = x;
+    pt.y = y;
+    const s = pt.matrixTransform(svg.getScreenCTM());
+    return [s.x, s.y];
+  }, x, y);
+  await page.touchscreen.tap(p[0], p[1]);
+}
+
+async function tapFigure(page, id) {
+  const f = (await state(page)).figures.find((f) => f.id === id);
+  await tapTable(page, f.x, f.y);
+}
+
+async function cardText(page) {
+  await page.waitForSelector('.card', {timeout: 10000});
+  return page.$eval('#cards', (e) => e.innerText);
+}
+
+module.exports = {state, tapTable, tapFigure, cardText};

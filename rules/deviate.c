@@ -230,8 +230,8 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
         b.ids = NULL;
         rules_result_free(&b);
         out->radius_in = blast;
-        if (d->kill > 0) /* each figure in the blast is killed on this score */
-            out->to_hit = d->kill;
+        if (w->blast_kill > 0) /* each figure in the blast is killed on this score */
+            out->to_hit = (int)w->blast_kill;
     }
     out->ok = goes_off;
     return TT_OK;

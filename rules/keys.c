@@ -56,7 +56,7 @@ static const rules__schema rules__ammo_entry_s = {"ammo", NULL, rules__ammo_f, N
 static const rules__schema rules__ammo_s = {"ammo", NULL, NULL, &rules__ammo_entry_s, 1};
 static const rules__field rules__deviation_f[] = {{"axes", NULL},  {"off_low", NULL},  {"off_high", NULL},
                                                   {"distance", NULL}, {"clock", NULL},   {"critical", NULL},
-                                                  {"dud", NULL},      {"dud_die", NULL}, {"to_hit", NULL}, {"ammo", &rules__ammo_s},
+                                                  {"dud", NULL},      {"dud_die", NULL}, {"ammo", &rules__ammo_s},
                                                   {NULL, NULL}};
 static const rules__schema rules__deviation_s = {"deviation", NULL, rules__deviation_f, NULL, 1};
 static const rules__field rules__cover_f[] = {{"soft", NULL}, {"hard", NULL}, {NULL, NULL}};
@@ -88,6 +88,7 @@ static const rules__field rules__weapon_f[] = {{"range_in", NULL},
                                                {"grape", &rules__grape_s},
                                                {"ball", NULL},
                                                {"blast_radius_in", NULL},
+                                               {"blast_to_hit", NULL},
                                                {"deviation", &rules__deviation_s},
                                                {NULL, NULL}};
 static const rules__schema rules__weapon_s = {"weapon", NULL, rules__weapon_f, NULL, 1};

@@ -229,7 +229,7 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
 {
     char at[300];
     tt_status st;
-    double axes = 0, clock = 0, lo = 0, hi = 0, dud = 0, dud_die = 0, kill = 0;
+    double axes = 0, clock = 0, lo = 0, hi = 0, dud = 0, dud_die = 0;
     const char *dist = NULL, *crit = NULL;
     memset(d, 0, sizeof *d);
     if (!o)
@@ -244,7 +244,6 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
         (st = rules_json_num(o, "off_high", at, 0, 100, &hi, err)) ||
         (st = rules_json_num(o, "dud", at, 0, 100, &dud, err)) ||
         (st = rules_json_num(o, "dud_die", at, 0, 100, &dud_die, err)) ||
-        (st = rules_json_num(o, "to_hit", at, 0, 100, &kill, err)) ||
         (st = rules_json_str(o, "distance", at, &dist, err)) || (st = rules_json_str(o, "critical", at, &crit, err)))
         return st;
     d->kind = axes > 0 ? RULES_DEV_AXES : clock > 0 ? RULES_DEV_CLOCK : dud_die > 0 ? RULES_DEV_THROWN : RULES_DEV_NONE;
@@ -257,7 +256,6 @@ static tt_status rules__deviation_parse(const json_t *o, const char *where, rule
     d->off_high = (int)hi;
     d->dud = (int)dud;
     d->dud_die = (int)dud_die;
-    d->kill = (int)kill;
     if (d->kind == RULES_DEV_AXES && !(d->off_low >= 0 && d->off_low < d->off_high && d->off_high <= d->die))
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"off_low\" and \"off_high\" must be scores of the d%d, low below high",
                           at, d->die);
@@ -496,6 +494,7 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         (st = rules_json_bool(o, "ignores_firer_type_modifier", at, &w->no_firer_type_mod, err)) ||
         (st = rules_json_num(o, "over_friends_min_in", at, 0, RULES_MAX_IN, &w->over_friends_min_in, err)) ||
         (st = rules_json_num(o, "blast_radius_in", at, 0, RULES_MAX_IN, &w->blast_in, err)) ||
+        (st = rules_json_num(o, "blast_to_hit", at, 0, 100, &w->blast_kill, err)) ||
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;
     const json_t *dw = json_object_get(o, "dice_within");

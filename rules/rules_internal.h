@@ -93,7 +93,6 @@ typedef struct rules_deviation {
     int dn, ds, dk;        /* the distance dice NdS+K (axes: one roll per axis off target) */
     int cn, cs, ck;        /* clock: the distance dice on a critical miss, cn 0: none */
     int dud, dud_die;      /* thrown: no blast on a roll <= dud of a d(dud_die) */
-    int kill;              /* > 0: the score a figure in the blast is killed on (a roll for each), 0: not given */
     /* the kinds of ammunition it may fire (the query's "ammo"), each with
      * its own distance dice (an, as, ak), critical-miss dice (acn.., acn 0:
      * none) and blast radius (ablast, < 0: the weapon's); ammo_def: the
@@ -122,6 +121,7 @@ typedef struct rules_weapon {
     int grape_roll_each;          /* a roll on every figure in the arc, its cover counted (the answer's shots) */
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
+    double blast_kill;     /* > 0: the score each figure in its blast is killed on (a roll for each), 0: not given */
     double min_range_in;   /* closer targets cannot be fired at, 0: none */
     int indirect_mod;      /* dice modifier when an indirect weapon fires without LOS */
     int dice;              /* dice each firing figure rolls, 0: the rules do not fix it */

@@ -121,7 +121,7 @@ tt_status rules_blast(rules_scenario *sc, rules_point at, double radius_in, cons
             return tt_err_set(err, TT_ERR_ARG, "weapon \"%s\" has no blast in ruleset %s", weapon, sc->prof->name);
         radius_in = w->blast_in;
         out->rule = w->src;
-        out->to_hit = w->dev.kill; /* the score that kills each figure in it, 0: not given */
+        out->to_hit = (int)w->blast_kill; /* the score that kills each figure in it, 0: not given */
     }
     if (radius_in > RULES_MAX_IN)
         return tt_err_set(err, TT_ERR_ARG, "blast radius %g\" is larger than any table", radius_in);

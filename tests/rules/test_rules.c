@@ -452,8 +452,11 @@ static void test_deviate_cite(void **state)
     text = itb_weapon_with("grenade", 1, "dud", "6");
     expect_load_error(text, TT_ERR_FORMAT, "\"dud\" must be below \"dud_die\"");
     free(text);
-    text = itb_weapon_with("grenade", 1, "to_hit", "\"three\"");
-    expect_load_error(text, TT_ERR_FORMAT, "deviation: \"to_hit\" must be a number");
+    text = itb_weapon_with("grenade", 0, "blast_to_hit", "\"three\"");
+    expect_load_error(text, TT_ERR_FORMAT, "\"blast_to_hit\" must be a number");
+    free(text);
+    text = itb_weapon_with("grenade", 1, "to_hit", "3"); /* the kill score is the weapon's blast_to_hit */
+    expect_load_error(text, TT_ERR_FORMAT, "unknown key \"to_hit\" in deviation");
     free(text);
 }
 

@@ -27,7 +27,7 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
 }
 
 /* A soldier: not of the defence roll's not_types (officers, ensigns). */
-static int rules__is_soldier(const rules_profile *p, const char *type)
+int rules_is_soldier(const rules_profile *p, const char *type)
 {
     for (int m = 0; m < p->ndefence_roll_not; m++)
         if (!strcmp(p->defence_roll_not[m], type))
@@ -39,10 +39,10 @@ static int rules__is_soldier(const rules_profile *p, const char *type)
  * group without soldiers (officers stand off to the side, L116). */
 int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k)
 {
-    if (rules__is_soldier(sc->prof, sc->figs[g[k]].type))
+    if (rules_is_soldier(sc->prof, sc->figs[g[k]].type))
         return 1;
     for (int m = 0; m < n; m++)
-        if (rules__is_soldier(sc->prof, sc->figs[g[m]].type))
+        if (rules_is_soldier(sc->prof, sc->figs[g[m]].type))
             return 0;
     return 1;
 }
@@ -131,7 +131,7 @@ static int rules__soldiers(const rules_scenario *sc, const int *g, int n)
 {
     int count = 0;
     for (int k = 0; k < n; k++)
-        count += rules__is_soldier(sc->prof, sc->figs[g[k]].type);
+        count += rules_is_soldier(sc->prof, sc->figs[g[k]].type);
     return count;
 }
 

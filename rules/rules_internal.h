@@ -681,6 +681,9 @@ int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k);
  * is a soldier (not of the defence roll's not_types), else the group's
  * first soldier (a unit's officer stands for its soldiers), else f. */
 int rules_soldier_of(const rules_scenario *sc, const int *g, int n, int f);
+/* Figures of this type are soldiers: not one of the defence roll's
+ * not_types (officers, ensigns, generals, cannon). */
+int rules_is_soldier(const rules_profile *p, const char *type);
 /* The dice of a melee (profile "melee") the charge i (of group F) -> j
  * (of group T) starts: dice, to_hit, bonus_dice, defence_dice,
  * defender_dice, defender_to_hit; an error where i's type cannot attack

@@ -496,6 +496,22 @@ static tt_status rules__options_parse(rules_scenario *sc, const json_t *opts, co
     return TT_OK;
 }
 
+/* A unit is its soldiers' kind: the officer and ensign of a unit of
+ * skirmishers are skirmishers too (they stand at its centre: own
+ * skirmishers do not block fire, All the King's Men L145, L549-551). */
+static void rules__skirmisher_leaders(rules_scenario *sc)
+{
+    for (size_t i = 0; i < sc->nfigs; i++) {
+        rules_figure *f = &sc->figs[i];
+        if (f->skirmisher || !f->unit[0] || rules_is_soldier(sc->prof, f->type))
+            continue;
+        for (size_t k = 0; k < sc->nfigs && !f->skirmisher; k++) {
+            const rules_figure *g = &sc->figs[k];
+            f->skirmisher = g->skirmisher && !strcmp(g->unit, f->unit) && rules_is_soldier(sc->prof, g->type);
+        }
+    }
+}
+
 tt_status rules_scenario_from_json(const json_t *root, const char *where, const char *base_dir,
                                    const char *const *data_dirs, rules_scenario **out, tt_err *err)
 {
@@ -591,6 +607,7 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         if ((st = rules__figure_parse(sc, seen_figs, json_array_get(figs, i), i, where, &sc->figs[i], err)))
             goto fail;
     }
+    rules__skirmisher_leaders(sc);
 
     const json_t *tags = json_object_get(root, "tags");
     if (tags) {

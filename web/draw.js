@@ -244,6 +244,8 @@ var TTDraw = (function () {
                       ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')].concat(melee).join(', ')};
     case 'deviate':
       if (a.went_off === false) return {big: 'A dud: no blast', small: 'lands at (' + a.impact.join(', ') + ')'};
+      if (!a.radius_in) /* no blast: solid shot lands where it lands */
+        return {big: (a.ammo ? a.ammo + ' lands' : 'Lands') + ' at (' + a.impact.join(', ') + ')', small: 'no blast'};
       return {big: (a.hit || []).length + ' hit' + (a.to_hit ? ', each killed on ' + a.to_hit + '+' : ''),
               small: (a.ammo ? a.ammo + ' ' : '') + 'lands at (' + a.impact.join(', ') + '): ' +
                      ((a.hit || []).join(', ') || 'nobody')};

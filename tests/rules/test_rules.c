@@ -2467,6 +2467,9 @@ static void test_trl_profile_errors(void **state)
                               "\"formations\" item 1 is not a formation of the profile's \"formations\"");
     expect_atkm_profile_error("charge", "formations", "[]", "\"formations\" must list formations");
     expect_atkm_profile_error("charge", "not_at", "{\"horse\": \"square\"}", "\"not_at\" must list formations");
+    expect_atkm_profile_error("charge", "from", "\"rear\"", "charge: \"from\" must be \"front-centre\"");
+    expect_atkm_profile_error("charge", "from", "6", "charge: \"from\" must be a string");
+    expect_atkm_profile_error("charge", "from", "{\"value\": \"front-centre\", \"srcs\": \"x\"}", "\"srcs\"");
     expect_atkm_profile_error("charge", "formations_by_type",
                               "{\"a\": [\"line\"], \"b\": [\"line\"], \"c\": [\"line\"], \"d\": [\"line\"], \"e\": [\"line\"]}",
                               "\"formations_by_type\" maps up to 4 figure types to formations");

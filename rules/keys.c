@@ -172,7 +172,7 @@ static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rul
 static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s},
                                                {"formations", &rules__value_s}, {"formations_by_type", &rules__by_type_s},
-                                               {"not_at", &rules__by_type_s}, {"not_types", NULL}, {NULL, NULL}};
+                                               {"not_at", &rules__by_type_s}, {"not_types", NULL}, {"from", &rules__value_s}, {NULL, NULL}};
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
 static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {"rof", NULL},
                                                      {"only_at_rof", NULL}, {NULL, NULL}};

@@ -447,9 +447,9 @@ static double rules__allowance_in(const rules_scenario *sc, const rules_figure *
 
 /* A straight move of figure i to `to` (see rules_move); a charge scales
  * the allowance by `factor` or, fixed_in >= 0, replaces it, and cites
- * `rule` (NULL: the allowance's line). */
+ * `rule` (NULL: the allowance's line) and `also` (NULL: nothing more). */
 static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll, double factor, double fixed_in,
-                             const char *rule, rules_result *out, tt_err *err)
+                             const char *rule, const char *also, rules_result *out, tt_err *err)
 {
     size_t cap = 0;
     tt_status st;
@@ -467,6 +467,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
                           p->name, f->type, f->id);
     rules__cite cite = {0};
     snprintf(cite.s, sizeof cite.s, "%s", rule ? rule : al->src ? al->src : "");
+    rules__cite_add(&cite, also);
     /* the figure's formation, quality or weapon: its own allowance for the
      * type, and what it loses in difficult going */
     rules_allowance fal;
@@ -640,7 +641,7 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
     out->kind = RULES_Q_MOVE;
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
         return st;
-    return rules__move(sc, i, to, roll, 1, -1, NULL, out, err);
+    return rules__move(sc, i, to, roll, 1, -1, NULL, NULL, out, err);
 }
 
 /* A charge from figure f at figure g: an error where the book does not
@@ -688,6 +689,35 @@ static tt_status rules__charge_formation(const rules_scenario *sc, const rules_f
     return TT_OK;
 }
 
+/* The point of shape s (a round base or a convex polygon) nearest p: p
+ * itself when s holds it. */
+static rules_pt rules__nearest(const rules_shape *s, rules_pt p)
+{
+    if (s->round) {
+        double dx = (double)(p.x - s->c.x), dy = (double)(p.y - s->c.y), L = hypot(dx, dy);
+        if (L <= (double)s->r)
+            return p;
+        return (rules_pt){s->c.x + llround(dx * (double)s->r / L), s->c.y + llround(dy * (double)s->r / L)};
+    }
+    if (rules_geom_point_in_poly(s->v, s->n, p) >= 0) /* inside or on an edge */
+        return p;
+    rules_pt best = s->v[0];
+    double bd = INFINITY;
+    for (int k = 0; k < s->n; k++) {
+        rules_pt a = s->v[k], b = s->v[(k + 1) % s->n];
+        double ex = (double)(b.x - a.x), ey = (double)(b.y - a.y), L2 = ex * ex + ey * ey;
+        double t = L2 > 0 ? ((double)(p.x - a.x) * ex + (double)(p.y - a.y) * ey) / L2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        rules_pt q = {a.x + llround(t * ex), a.y + llround(t * ey)};
+        double d = hypot((double)(q.x - p.x), (double)(q.y - p.y));
+        if (d < bd) {
+            bd = d;
+            best = q;
+        }
+    }
+    return best;
+}
+
 tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err)
 {
     int *F = NULL, *T = NULL, nF = 0, nT = 0;
@@ -701,19 +731,48 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
         goto done;
     /* the charger and the target: the closest pair of the two, the target
      * among the figures contact must be made with (a skirmisher unit's
-     * officer and ensign, a battery's cannon) */
-    int bi = -1, bj = -1, ncontact = rules_aim_first(sc, T, nT);
+     * officer and ensign, a battery's cannon); where the profile says so, a
+     * unit's charge runs from its front-centre (probe P) to the nearest of
+     * those, its charger the soldier nearest that point */
+    int bi = -1, bj = -1, P = -1, ncontact = rules_aim_first(sc, T, nT);
     double best = INFINITY;
-    for (int a = 0; a < nF; a++)
+    if (p->charge_from_front && nF > 1) {
+        for (int a = 0; a < nF; a++)
+            for (int b = 0; b < nT; b++)
+                if (F[a] == T[b]) {
+                    st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot charge itself (\"%s\" is in both)", from,
+                                    sc->figs[F[a]].id);
+                    goto done;
+                }
+        P = rules_unit_origin(sc, F, nF, rules_soldier_of(sc, F, nF, F[0]));
         for (int b = 0; b < ncontact; b++) {
-            double d = F[a] == T[b] ? INFINITY : rules_geom_shape_shape_dist(&sc->figs[F[a]].shape, &sc->figs[T[b]].shape);
+            double d = rules_geom_shape_shape_dist(&sc->figs[P].shape, &sc->figs[T[b]].shape);
             if (d < best) {
                 best = d;
-                bi = F[a];
                 bj = T[b];
             }
         }
-    if (bi < 0) {
+        best = INFINITY;
+        for (int a = 0; a < nF; a++) {
+            double d = rules_geom_shape_shape_dist(&sc->figs[P].shape, &sc->figs[F[a]].shape);
+            if (rules_group_counts(sc, F, nF, a) && d < best) {
+                best = d;
+                bi = F[a];
+            }
+        }
+    } else {
+        for (int a = 0; a < nF; a++)
+            for (int b = 0; b < ncontact; b++) {
+                double d =
+                    F[a] == T[b] ? INFINITY : rules_geom_shape_shape_dist(&sc->figs[F[a]].shape, &sc->figs[T[b]].shape);
+                if (d < best) {
+                    best = d;
+                    bi = F[a];
+                    bj = T[b];
+                }
+            }
+    }
+    if (bi < 0 || bj < 0) {
         st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot charge itself", from);
         goto done;
     }
@@ -733,27 +792,34 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
     }
     if ((st = rules__charge_formation(sc, f, g, err)))
         goto done;
-    /* straight at the target's centre until the bases touch: the shortest
-     * such move, found by halving (to 1/10000in) */
-    double ux = (double)(g->shape.c.x - f->shape.c.x), uy = (double)(g->shape.c.y - f->shape.c.y);
-    double L = hypot(ux, uy), lo = 0, hi = L;
-    if (L > 0) {
-        ux /= L;
-        uy /= L;
-        while (hi - lo > 1) {
-            double m = (lo + hi) / 2;
-            rules_shape s = rules__shifted(&f->shape, llround(ux * m), llround(uy * m));
-            if (rules_geom_shape_shape_within(&s, &g->shape, 0))
-                hi = m;
-            else
-                lo = m;
-        }
+    rules_point dest;
+    if (P >= 0) {
+        /* the front-centre straight to the nearest point of the target's base */
+        rules_pt o = sc->figs[P].shape.c;
+        dest = rules_pt_in(rules__nearest(&g->shape, o));
     } else {
-        hi = 0;
+        /* straight at the target's centre until the bases touch: the
+         * shortest such move, found by halving (to 1/10000in) */
+        double ux = (double)(g->shape.c.x - f->shape.c.x), uy = (double)(g->shape.c.y - f->shape.c.y);
+        double L = hypot(ux, uy), lo = 0, hi = L;
+        if (L > 0) {
+            ux /= L;
+            uy /= L;
+            while (hi - lo > 1) {
+                double m = (lo + hi) / 2;
+                rules_shape s = rules__shifted(&f->shape, llround(ux * m), llround(uy * m));
+                if (rules_geom_shape_shape_within(&s, &g->shape, 0))
+                    hi = m;
+                else
+                    lo = m;
+            }
+        } else {
+            hi = 0;
+        }
+        dest = (rules_point){rules_in(f->shape.c.x + llround(ux * hi)), rules_in(f->shape.c.y + llround(uy * hi))};
     }
-    rules_point dest = {rules_in(f->shape.c.x + llround(ux * hi)), rules_in(f->shape.c.y + llround(uy * hi))};
-    if ((st = rules__move(sc, bi, dest, roll, p->charge_factor > 0 ? p->charge_factor : 1, fixed, p->charge_src, out,
-                          err)))
+    if ((st = rules__move(sc, P >= 0 ? P : bi, dest, roll, p->charge_factor > 0 ? p->charge_factor : 1, fixed,
+                          p->charge_src, P >= 0 ? p->charge_from_src : NULL, out, err)))
         goto done;
     out->kind = RULES_Q_CHARGE;
     out->charger = f->id;

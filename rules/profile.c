@@ -1558,6 +1558,19 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
                                    p->charge_not, &p->ncharge_not, err)) ||
             (st = rules_json_cite(json_object_get(ch, "not_types"), at, &p->charge_not_src, err)))
             goto fail;
+        const char *cfrom = NULL;
+        if ((st = rules_json_str(ch, "from", at, &cfrom, err)))
+            goto fail;
+        if (cfrom && strcmp(cfrom, "front-centre") && strcmp(cfrom, "figures")) {
+            st = tt_err_set(err, TT_ERR_FORMAT,
+                            "%s: \"from\" must be \"front-centre\" (a unit charges from its front-centre) or "
+                            "\"figures\" (from its figure nearest the target)",
+                            at);
+            goto fail;
+        }
+        p->charge_from_front = cfrom && !strcmp(cfrom, "front-centre");
+        if ((st = rules_json_cite(json_object_get(ch, "from"), at, &p->charge_from_src, err)))
+            goto fail;
         json_object_foreach((json_t *)ci, key, val)
         {
             const json_t *v = rules_json_value(val);
@@ -1701,6 +1714,7 @@ void rules_profile_destroy(rules_profile *p)
     free(p->moves);
     free(p->charge_src);
     free(p->charge_not_src);
+    free(p->charge_from_src);
     for (int k = 0; k < RULES_MC_N; k++)
         free(p->move_cite[k]);
     for (int k = 0; k < 6; k++)

@@ -377,6 +377,11 @@ typedef struct rules_profile {
     char charge_not[4][24];
     int ncharge_not;
     char *charge_not_src;
+    /* a unit's charge is measured from its front-centre (the point
+     * rules_unit_origin stands) to the nearest part of the target
+     * ("charge": {"from": "front-centre"}), not figure to figure */
+    int charge_from_front;
+    char *charge_from_src;
     /* moves: inches inside difficult areas cost 1/factor each (per_inch),
      * instead of the factor slowing the whole move; terrain is met by the
      * base's swept area (by_base), not the path of its centre */
@@ -714,6 +719,12 @@ int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
  * formation and qualities, as high as the terrain at p raises it; its
  * index. */
 int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double facing_deg);
+/* The probe (slot RULES_PROBE_FROM) standing where a unit's fire or charge
+ * is measured from, for the group F (nF figures; `like`: a soldier of it):
+ * at the figures aim_at lists for its soldiers' type (a battery's cannon
+ * muzzle, a skirmisher unit's officer and ensign) when it has them, else
+ * at the front-centre of its soldiers' box, facing their way; its index. */
+int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like);
 /* Where the profile says so (centre_seen): the centre of the soldiers of
  * target group T (nT figures, not a unit fired at through aim_at figures)
  * is seen from figure (or probe) s; 1 when it is or when T is one figure;

@@ -290,12 +290,9 @@ int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *bloc
     return 0;
 }
 
-/* Where the profile measures a unit's fire from its front-centre: the
- * probe standing there for the group F (nF figures; `like`: a soldier that
- * fires), at the figures aim_at lists for its soldiers' type (a battery's
- * cannon muzzle, a skirmisher unit's officer and ensign) when it has
- * them, else at the front-centre of its soldiers' box, facing their way. */
-static int rules__unit_origin(rules_scenario *sc, const int *F, int nF, int like)
+/* Where the profile measures a unit's fire (or charge) from its
+ * front-centre: see rules_internal.h. */
+int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like)
 {
     const rules_profile *p = sc->prof;
     const char *type = sc->figs[rules_soldier_of(sc, F, nF, F[0])].type;
@@ -460,7 +457,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         for (int a = 0; a < nF && like < 0; a++)
             if (W[a] && (front[a] || W[a]->front_ranks == 0))
                 like = F[a];
-        P = rules__unit_origin(sc, F, nF, like >= 0 ? like : rules_soldier_of(sc, F, nF, F[0]));
+        P = rules_unit_origin(sc, F, nF, like >= 0 ? like : rules_soldier_of(sc, F, nF, F[0]));
         for (int a = 0; a < nF; a++)
             S[a] = P;
     }

@@ -2191,6 +2191,133 @@ static void unit_fire_front_reference(void)
     assert_true(some_deep > 5);
 }
 
+/* All the King's Men charges (L579): random lines and columns of infantry,
+ * each charging every enemy unit; the distance is the one from the front-centre
+ * of the charger's soldiers (their box along their mean facing, bases 1.5in
+ * wide and 1in deep) to the nearest part of any base of the target unit, the
+ * charger named the soldier nearest that point. */
+static void test_property_charge_front_centre(void **state)
+{
+    (void)state;
+    int compared = 0, reached = 0, short_ = 0, further = 0;
+    for (int t = 0; t < 6; t++) {
+        size_t cap = 1 << 16, n = 0;
+        char *txt = malloc(cap);
+        assert_non_null(txt);
+        double fx_[6][13], fy_[6][13], ff_[6][13];
+        int nu[6];
+#define OUT(...) (n += (size_t)snprintf(txt + n, cap - n, __VA_ARGS__))
+        OUT("{\"ruleset\":\"all-the-kings-men\",\"table\":{\"width_in\":48,\"depth_in\":36},\"figures\":[");
+        int nf = 0;
+        for (int u = 0; u < 6; u++) {
+            int wide = 2 + (int)(rnd() % 5), deep = 1 + (int)(rnd() % 2);
+            double cx = rndu(8, 40), cy = rndu(8, 28), f = atan2(18 - cy, 24 - cx) + rndu(-0.8, 0.8);
+            double fx = cos(f), fy = sin(f);
+            nu[u] = 0;
+            for (int r = 0; r < deep; r++)
+                for (int c = 0; c < wide; c++) {
+                    double x = cx - fx * 1.0 * r - fy * 1.5 * (c - (wide - 1) / 2.0);
+                    double y = cy - fy * 1.0 * r + fx * 1.5 * (c - (wide - 1) / 2.0);
+                    double deg = f * 180 / M_PI + rndu(-4, 4); /* not quite straight */
+                    OUT("%s{\"id\":\"u%d-%d\",\"side\":\"%s\",\"unit\":\"u%d\",\"x\":%.3f,\"y\":%.3f,\"facing_deg\":%.2f}",
+                        nf ? "," : "", u, nu[u], u % 2 ? "red" : "blue", u, x, y, deg);
+                    fx_[u][nu[u]] = as_text(x, "%.3f");
+                    fy_[u][nu[u]] = as_text(y, "%.3f");
+                    ff_[u][nu[u]++] = as_text(deg, "%.2f");
+                    nf++;
+                }
+            /* its officer behind it (L116): part of the unit, not of its box */
+            double ox = cx - fx * (deep + 1.5), oy = cy - fy * (deep + 1.5), od = rndu(0, 360);
+            OUT(",{\"id\":\"u%d-%d\",\"side\":\"%s\",\"unit\":\"u%d\",\"type\":\"officer\",\"x\":%.3f,\"y\":%.3f,"
+                "\"facing_deg\":%.2f}",
+                u, nu[u], u % 2 ? "red" : "blue", u, ox, oy, od);
+            fx_[u][nu[u]] = as_text(ox, "%.3f");
+            fy_[u][nu[u]] = as_text(oy, "%.3f");
+            ff_[u][nu[u]++] = as_text(od, "%.2f"); /* the officer last: nu[u] - 1 soldiers */
+        }
+        OUT("]}");
+#undef OUT
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(txt, &sc, &err) != TT_OK) { /* off the table */
+            free(txt);
+            t--;
+            continue;
+        }
+        for (int U = 0; U < 6; U++) {
+            int ns = nu[U] - 1;
+            double ux = 0, uy = 0;
+            for (int k = 0; k < ns; k++) {
+                ux += cos(ff_[U][k] * (M_PI / 180.0));
+                uy += sin(ff_[U][k] * (M_PI / 180.0));
+            }
+            double a = atan2(uy, ux);
+            ux = cos(a);
+            uy = sin(a);
+            double hi_a = -INFINITY, lo_c = INFINITY, hi_c = -INFINITY;
+            for (int k = 0; k < ns; k++) {
+                double along = fx_[U][k] * ux + fy_[U][k] * uy, across = -fx_[U][k] * uy + fy_[U][k] * ux;
+                hi_a = fmax(hi_a, along + 0.5);
+                lo_c = fmin(lo_c, across - 0.75);
+                hi_c = fmax(hi_c, across + 0.75);
+            }
+            double mc = (lo_c + hi_c) / 2, ox = hi_a * ux - mc * uy, oy = hi_a * uy + mc * ux;
+            /* the soldiers' distances from the front-centre, by their bases */
+            double best_f = INFINITY, fd[13];
+            for (int k = 0; k < ns; k++) {
+                double g = ff_[U][k] * (M_PI / 180.0), dx = ox - fx_[U][k], dy = oy - fy_[U][k];
+                double al = fabs(dx * cos(g) + dy * sin(g)) - 0.5, ac = fabs(-dx * sin(g) + dy * cos(g)) - 0.75;
+                fd[k] = hypot(fmax(al, 0), fmax(ac, 0));
+                best_f = fmin(best_f, fd[k]);
+            }
+            for (int V = 0; V < 6; V++) {
+                if (U % 2 == V % 2)
+                    continue;
+                double ref = INFINITY, pair = INFINITY;
+                for (int k = 0; k < nu[V]; k++) {
+                    double g = ff_[V][k] * (M_PI / 180.0), dx = ox - fx_[V][k], dy = oy - fy_[V][k];
+                    double al = fabs(dx * cos(g) + dy * sin(g)) - 0.5, ac = fabs(-dx * sin(g) + dy * cos(g)) - 0.75;
+                    ref = fmin(ref, hypot(fmax(al, 0), fmax(ac, 0)));
+                }
+                char un[8], vn[8], cid[16];
+                snprintf(un, sizeof un, "u%d", U);
+                snprintf(vn, sizeof vn, "u%d", V);
+                rules_result r;
+                assert_int_equal(rules_charge(sc, un, vn, -1, &r, &err), TT_OK);
+                if (fabs(r.distance_in - ref) > 2e-3)
+                    fail_msg("charge u%d->u%d: %.4f from the front-centre, reference %.4f", U, V, r.distance_in, ref);
+                /* the charger: a soldier of U nearest the front-centre (two may tie) */
+                assert_true(!strncmp(r.charger, un, strlen(un)) && r.charger[strlen(un)] == '-');
+                int ck = atoi(r.charger + strlen(un) + 1);
+                assert_true(ck >= 0 && ck < ns && fd[ck] <= best_f + 1e-3);
+                assert_true(r.allowed_known);
+                assert_true(fabs(r.allowed_in - 6) < 1e-9 || fabs(r.allowed_in - 3) < 1e-9); /* L416-422, L442 */
+                if (fabs(r.distance_in - r.allowed_in) > 2e-3)
+                    assert_int_equal(r.ok, r.distance_in <= r.allowed_in);
+                /* the figure-to-figure reading, for comparison: the nearest pair of soldiers */
+                for (int k = 0; k < ns; k++) {
+                    rules_result q;
+                    snprintf(cid, sizeof cid, "u%d-%d", U, k);
+                    assert_int_equal(rules_charge(sc, cid, vn, -1, &q, &err), TT_OK);
+                    pair = fmin(pair, q.distance_in);
+                    rules_result_free(&q);
+                }
+                further += r.distance_in > pair + 0.5;
+                reached += r.ok == 1;
+                short_ += r.ok == 0;
+                compared++;
+                rules_result_free(&r);
+            }
+        }
+        rules_scenario_destroy(sc);
+        free(txt);
+    }
+    assert_int_equal(compared, 6 * 18);
+    assert_true(reached > 3);
+    assert_true(short_ > 20);
+    assert_true(further > 20); /* the front-centre is often further than the nearest figure */
+}
+
 static void test_property_unit_fire_reference(void **state)
 {
     (void)state;
@@ -2467,6 +2594,9 @@ static void test_trl_profile_errors(void **state)
                               "\"formations\" item 1 is not a formation of the profile's \"formations\"");
     expect_atkm_profile_error("charge", "formations", "[]", "\"formations\" must list formations");
     expect_atkm_profile_error("charge", "not_at", "{\"horse\": \"square\"}", "\"not_at\" must list formations");
+    expect_atkm_profile_error("charge", "from", "\"rear\"", "charge: \"from\" must be \"front-centre\"");
+    expect_atkm_profile_error("charge", "from", "6", "charge: \"from\" must be a string");
+    expect_atkm_profile_error("charge", "from", "{\"value\": \"front-centre\", \"srcs\": \"x\"}", "\"srcs\"");
     expect_atkm_profile_error("charge", "formations_by_type",
                               "{\"a\": [\"line\"], \"b\": [\"line\"], \"c\": [\"line\"], \"d\": [\"line\"], \"e\": [\"line\"]}",
                               "\"formations_by_type\" maps up to 4 figure types to formations");
@@ -2974,6 +3104,7 @@ int main(void)
         cmocka_unit_test(test_property_grape_reference),
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),
+        cmocka_unit_test(test_property_charge_front_centre),
         cmocka_unit_test(test_property_per_inch_reference),
         cmocka_unit_test(test_move_profile_errors),
         cmocka_unit_test(test_property_atkm_swept_base),

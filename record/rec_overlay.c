@@ -281,6 +281,14 @@ static int rec__build(json_t *arr, const rec_game *g, const char *kind, const js
         if (!cf.ok || !tf.ok || d < 0 || L <= 0)
             return 0;
         double ex = cf.x + (tf.x - cf.x) * fmin(d / L, 1), ey = cf.y + (tf.y - cf.y) * fmin(d / L, 1);
+        const json_t *path = json_object_get(a, "path"); /* the answer's own path (a unit's from its front-centre) */
+        if (json_array_size(path) == 2 && json_array_size(json_array_get(path, 0)) == 2 &&
+            json_array_size(json_array_get(path, 1)) == 2) {
+            cf.x = json_number_value(json_array_get(json_array_get(path, 0), 0));
+            cf.y = json_number_value(json_array_get(json_array_get(path, 0), 1));
+            ex = json_number_value(json_array_get(json_array_get(path, 1), 0));
+            ey = json_number_value(json_array_get(json_array_get(path, 1), 1));
+        }
         const json_t *ok = json_object_get(a, "ok");
         const char *colour = json_is_boolean(ok) ? (json_is_true(ok) ? C_YES : C_NO) : C_NEUTRAL;
         if (json_is_number(json_object_get(a, "allowed_in")))

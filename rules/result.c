@@ -195,6 +195,12 @@ json_t *rules_result_to_json(const rules_result *r)
         if (r->kind == RULES_Q_CHARGE) {
             bad |= json_object_set_new(o, "charger", json_string(r->charger));
             bad |= json_object_set_new(o, "target", json_string(r->target));
+            /* the charge's path, for drawing: from the charger's centre (a
+             * unit's front-centre) to where it meets the target */
+            bad |= json_object_set_new(o, "path",
+                                       json_pack("[[oo][oo]]", rules__round(r->line[0].x, 100),
+                                                 rules__round(r->line[0].y, 100), rules__round(r->line[1].x, 100),
+                                                 rules__round(r->line[1].y, 100)));
         }
         bad |= json_object_set_new(o, "distance_in", rules__round(r->distance_in, 100));
         bad |= json_object_set_new(o, "allowed_in",

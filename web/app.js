@@ -133,6 +133,8 @@
             TTDraw.prim(layers.over, {type: 'line', a: [f1.x, f1.y], b: [f2.x, f2.y],
                                       colour: TTDraw.ROLE[sh.bracket] || colour, solid: true});
         });
+      else if (Array.isArray(a.path)) /* a charge's own path (a unit's from its front-centre) */
+        TTDraw.prim(layers.over, {type: 'line', a: a.path[0], b: a.path[1], colour: colour, solid: ok});
       else if (from && to)
         TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: [to.x, to.y], colour: colour, solid: ok});
       if (from && Array.isArray(q.to))

@@ -176,13 +176,18 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
     return ok && (*visible || w->indirect);
 }
 
-__attribute__((format(printf, 4, 5))) static void rules__add_mod(rules_modifier *mods, int *n, int value,
+/* Append a modifier to mods (*n of them so far); its reason is written
+ * only where why is set (grape's per-target scores want values only). */
+__attribute__((format(printf, 5, 6))) static void rules__add_mod(rules_modifier *mods, int *n, int why, int value,
                                                                   const char *fmt, ...)
 {
     if (*n >= RULES_MAX_MODIFIERS)
         return;
     rules_modifier *m = &mods[(*n)++];
     m->value = value;
+    m->reason[0] = '\0';
+    if (!why)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(m->reason, sizeof m->reason, fmt, ap);
@@ -222,7 +227,7 @@ tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int
 /* The to-hit modifiers that hang on the target's ground and the firer's
  * type: the ground it stands in (troops crossing a river or a ford), and
  * none at all for a type that fires unmodified (missile cavalry). */
-static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_modifier *mods, int *n);
+static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_modifier *mods, int *n, int why);
 
 /* A modifier that makes the hit h harder, in the ruleset's sign; and
  * whether modifier v makes it harder (a penalty). */
@@ -232,11 +237,11 @@ static int rules__penalty(const rules_profile *p, int v) { return p->mods_add_to
 /* The firer's own modifier by its type (on horseback), unless its weapon
  * ignores it. */
 static void rules__firer_type_mod(const rules_profile *p, const rules_figure *fi, const rules_weapon *w,
-                                  rules_modifier *mods, int *n)
+                                  rules_modifier *mods, int *n, int why)
 {
     for (int k = 0; k < p->nft && !w->no_firer_type_mod; k++)
         if (p->ft_mod[k] && !strcmp(p->ft_name[k], fi->type))
-            rules__add_mod(mods, n, p->ft_mod[k], "firer: %s", fi->type);
+            rules__add_mod(mods, n, why, p->ft_mod[k], "firer: %s", fi->type);
 }
 
 /* Fire needs an enemy: figures i and j (of from and to) both of one side
@@ -290,7 +295,7 @@ int rules_fire_moved_mod(const rules_scenario *sc, const rules_weapon *w, int re
 }
 
 void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
-                     rules_cover cv, int mmod, rules_modifier *mods, int *n)
+                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fd = &sc->figs[dj];
     const rules_profile *pr = sc->prof;
@@ -298,30 +303,30 @@ void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapo
         const rules_piece *pc = &sc->pieces[cover_piece];
         if (pr->above_cv > 0 && pc->p.cv > pr->above_cv && !pc->p.keeps_cv_from_above && fi->elev > fj->elev &&
             !rules_piece_near_shape(pc, &fj->shape, rules_fx(pr->above_beyond_in)))
-            rules__add_mod(mods, n, rules__harder(pr, pr->above_cv), "cover value %d against a higher shooter: %s",
+            rules__add_mod(mods, n, why, rules__harder(pr, pr->above_cv), "cover value %d against a higher shooter: %s",
                            pr->above_cv, pc->id);
         else
-            rules__add_mod(mods, n, rules__harder(pr, pc->p.cv), "cover value %d: %s", pc->p.cv, pc->id);
+            rules__add_mod(mods, n, why, rules__harder(pr, pc->p.cv), "cover value %d: %s", pc->p.cv, pc->id);
     }
     if (cv != RULES_COVER_NONE && pr->cover_mod[cv])
-        rules__add_mod(mods, n, rules__harder(pr, pr->cover_mod[cv]), "%s cover: %s", rules_cover_name(cv),
+        rules__add_mod(mods, n, why, rules__harder(pr, pr->cover_mod[cv]), "%s cover: %s", rules_cover_name(cv),
                        sc->pieces[cover_piece].id);
     if (fd->formation >= 0 && pr->form_target_mod[fd->formation])
-        rules__add_mod(mods, n, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
+        rules__add_mod(mods, n, why, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
     int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
     if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || rules__penalty(pr, pr->fq_mod[fi->fquality])))
-        rules__add_mod(mods, n, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
-    rules__firer_type_mod(pr, fi, w, mods, n);
+        rules__add_mod(mods, n, why, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
+    rules__firer_type_mod(pr, fi, w, mods, n, why);
     if (sc->q_charging && pr->charging_mod)
-        rules__add_mod(mods, n, pr->charging_mod, "target charging");
+        rules__add_mod(mods, n, why, pr->charging_mod, "target charging");
     if (sc->q_moved && mmod)
-        rules__add_mod(mods, n, mmod, "moved before firing");
+        rules__add_mod(mods, n, why, mmod, "moved before firing");
     int sk;
     if (pr->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
-        rules__add_mod(mods, n, pr->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);
+        rules__add_mod(mods, n, why, pr->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);
     if (!visible && w->indirect && w->indirect_mod)
-        rules__add_mod(mods, n, w->indirect_mod, "indirect fire (no line of sight)");
-    rules__ground_and_plain(sc, i, j, mods, n);
+        rules__add_mod(mods, n, why, w->indirect_mod, "indirect fire (no line of sight)");
+    rules__ground_and_plain(sc, i, j, mods, n, why);
 }
 
 /* The answer to one shot i -> j (figures by index). */
@@ -341,10 +346,10 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     out->rule = w->fire_src ? w->fire_src : w->src;
     int nm = 0;
     if (br && br->modifier)
-        rules__add_mod(out->modifiers, &nm, br->modifier, "%s range", br->name);
+        rules__add_mod(out->modifiers, &nm, 1, br->modifier, "%s range", br->name);
     /* having moved: counted on the dice it would roll */
     int mmod = sc->q_moved ? rules_fire_moved_mod(sc, w, sc->q_rof > 0 ? sc->q_rof : rules_fire_dice(sc, i, j, w)) : 0;
-    rules_fire_mods(sc, i, j, dj, w, visible, cover_piece, cv, mmod, out->modifiers, &nm);
+    rules_fire_mods(sc, i, j, dj, w, visible, cover_piece, cv, mmod, out->modifiers, &nm, 1);
     out->n_modifiers = nm;
     const rules_profile *pr = sc->prof;
     out->to_hit = RULES_NULL;
@@ -390,13 +395,13 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     out->line[1] = rules_pt_in(fj->shape.c);
 }
 
-static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_modifier *mods, int *n)
+static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_modifier *mods, int *n, int why)
 {
     const rules_figure *fj = &sc->figs[j];
     for (int k = 0; k < fj->ninside; k++) {
         const rules_piece *pc = &sc->pieces[fj->inside[k]];
         if (pc->p.target_mod)
-            rules__add_mod(mods, n, pc->p.target_mod, "target in %s: %s", pc->kind, pc->id);
+            rules__add_mod(mods, n, why, pc->p.target_mod, "target in %s: %s", pc->kind, pc->id);
     }
     if (rules_fires_plain(sc->prof, &sc->figs[i]))
         *n = 0;

@@ -470,6 +470,8 @@ struct rules_scenario {
     struct rules_grid *grid; /* LOS-blocking terrain edges */
     rules_pbox *pbox;        /* piece bounding boxes, compact */
     int *piece_cand;         /* scratch, one per piece */
+    int *skirm;              /* the figures that are skirmishers (indices), nskirm of them */
+    int nskirm;
     /* figgrid.c: figures by cell, rebuilt when fg_dirty */
     uint32_t *fg_start;
     int *fg_idx, *fg_cand;
@@ -663,10 +665,11 @@ int rules_fire_moved_mod(const rules_scenario *sc, const rules_weapon *w, int re
  * and type, a charging target, having moved (mmod, from
  * rules_fire_moved_mod or a weapon's grape rule), own skirmishers fired
  * through (visible only), indirect fire (not visible), the ground the
- * target stands in; none for a firer that fires unmodified.  Shared by
- * fire and grape (rules_grape, where the grape says "fire_modifiers"). */
+ * target stands in; none for a firer that fires unmodified.  Each
+ * modifier's reason is written where why is set (else left empty).  Shared
+ * by fire and grape (rules_grape, where the grape says "fire_modifiers"). */
 void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
-                     rules_cover cv, int mmod, rules_modifier *mods, int *n);
+                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why);
 
 /* ---- bonus.c ---- */
 typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;

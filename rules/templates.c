@@ -90,7 +90,7 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
                 rules_modifier mods[RULES_MAX_MODIFIERS];
                 int n = 0, piece;
                 rules_cover cv = rules_cover_among(sc, i, t, sc->piece_cand, nc, &piece);
-                rules_fire_mods(sc, i, t, t, w, 1, piece, cv, mmod, mods, &n);
+                rules_fire_mods(sc, i, t, t, w, 1, piece, cv, mmod, mods, &n, 0);
                 out->shot_hit[k] = rules_to_hit(sc->prof, w->grape_to_hit, mods, n);
             } else {
                 out->shot_hit[k] = rules_cover_to_hit(sc, i, t, w->grape_to_hit, sc->piece_cand, nc);

@@ -31,10 +31,10 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     /* the book's score for grape; each target's own (its modifiers) is in the shots */
     out->to_hit = w->grape_to_hit > 0 ? w->grape_to_hit : RULES_NULL;
     int gd = w->grape_dice;
-    if (sc->q_moved && gd > 0) /* its dice after moving: grape's own rule, else the weapon's */
-        gd = !w->grape_has_moved_rule                                        ? rules_moved_dice(sc, w, gd)
-             : !w->grape_moved_keeps_dice && w->grape_moved_rof > 0 && gd > w->grape_moved_rof ? w->grape_moved_rof
-                                                                                                 : gd;
+    if (sc->q_moved && gd > 0 && !w->grape_has_moved_rule) /* its dice after moving: the weapon's rule */
+        gd = rules_moved_dice(sc, w, gd);
+    else if (sc->q_moved && !w->grape_moved_keeps_dice && w->grape_moved_rof > 0 && gd > w->grape_moved_rof)
+        gd = w->grape_moved_rof; /* ... or grape's own */
     out->dice = gd > 0 ? gd : RULES_NULL;
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
     rules_arc a;
@@ -77,7 +77,7 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         /* the pieces that may cover a figure in the arc, found once */
         int nc = rules_cover_cands(sc, apex, a.R, sc->piece_cand);
-        int mmod = !sc->q_moved               ? 0
+        int mmod = !sc->q_moved                ? 0 /* having moved: grape's own modifier, else the weapon's */
                    : w->grape_has_moved_rule ? w->grape_moved_mod
                                              : rules_fire_moved_mod(sc, w, w->grape_dice);
         for (size_t k = 0; k < out->n_ids; k++) {

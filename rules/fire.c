@@ -176,12 +176,18 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
     return ok && (*visible || w->indirect);
 }
 
-__attribute__((format(printf, 3, 4))) static void rules__add_mod(rules_result *out, int value, const char *fmt, ...)
+/* Append a modifier to mods (*n of them so far); its reason is written
+ * only where why is set (grape's per-target scores want values only). */
+__attribute__((format(printf, 5, 6))) static void rules__add_mod(rules_modifier *mods, int *n, int why, int value,
+                                                                  const char *fmt, ...)
 {
-    if (out->n_modifiers >= RULES_MAX_MODIFIERS)
+    if (*n >= RULES_MAX_MODIFIERS)
         return;
-    rules_modifier *m = &out->modifiers[out->n_modifiers++];
+    rules_modifier *m = &mods[(*n)++];
     m->value = value;
+    m->reason[0] = '\0';
+    if (!why)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(m->reason, sizeof m->reason, fmt, ap);
@@ -221,7 +227,7 @@ tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int
 /* The to-hit modifiers that hang on the target's ground and the firer's
  * type: the ground it stands in (troops crossing a river or a ford), and
  * none at all for a type that fires unmodified (missile cavalry). */
-static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_result *out);
+static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_modifier *mods, int *n, int why);
 
 /* A modifier that makes the hit h harder, in the ruleset's sign; and
  * whether modifier v makes it harder (a penalty). */
@@ -230,11 +236,12 @@ static int rules__penalty(const rules_profile *p, int v) { return p->mods_add_to
 
 /* The firer's own modifier by its type (on horseback), unless its weapon
  * ignores it. */
-static void rules__firer_type_mod(const rules_profile *p, const rules_figure *fi, const rules_weapon *w, rules_result *out)
+static void rules__firer_type_mod(const rules_profile *p, const rules_figure *fi, const rules_weapon *w,
+                                  rules_modifier *mods, int *n, int why)
 {
     for (int k = 0; k < p->nft && !w->no_firer_type_mod; k++)
         if (p->ft_mod[k] && !strcmp(p->ft_name[k], fi->type))
-            rules__add_mod(out, p->ft_mod[k], "firer: %s", fi->type);
+            rules__add_mod(mods, n, why, p->ft_mod[k], "firer: %s", fi->type);
 }
 
 /* Fire needs an enemy: figures i and j (of from and to) both of one side
@@ -277,6 +284,51 @@ int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base, const int *ca
     return rules_to_hit(sc->prof, base, m, n);
 }
 
+int rules_fire_moved_mod(const rules_scenario *sc, const rules_weapon *w, int rest)
+{
+    const rules_profile *pr = sc->prof;
+    if (!sc->q_moved)
+        return 0;
+    return w->has_moved_rule                               ? w->moved_mod
+           : pr->moved_mod_only_rof && rest > pr->moved_rof ? 0
+                                                            : pr->moved_mod;
+}
+
+void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
+                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fd = &sc->figs[dj];
+    const rules_profile *pr = sc->prof;
+    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0) {
+        const rules_piece *pc = &sc->pieces[cover_piece];
+        if (pr->above_cv > 0 && pc->p.cv > pr->above_cv && !pc->p.keeps_cv_from_above && fi->elev > fj->elev &&
+            !rules_piece_near_shape(pc, &fj->shape, rules_fx(pr->above_beyond_in)))
+            rules__add_mod(mods, n, why, rules__harder(pr, pr->above_cv), "cover value %d against a higher shooter: %s",
+                           pr->above_cv, pc->id);
+        else
+            rules__add_mod(mods, n, why, rules__harder(pr, pc->p.cv), "cover value %d: %s", pc->p.cv, pc->id);
+    }
+    if (cv != RULES_COVER_NONE && pr->cover_mod[cv])
+        rules__add_mod(mods, n, why, rules__harder(pr, pr->cover_mod[cv]), "%s cover: %s", rules_cover_name(cv),
+                       sc->pieces[cover_piece].id);
+    if (fd->formation >= 0 && pr->form_target_mod[fd->formation])
+        rules__add_mod(mods, n, why, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
+    int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
+    if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || rules__penalty(pr, pr->fq_mod[fi->fquality])))
+        rules__add_mod(mods, n, why, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
+    rules__firer_type_mod(pr, fi, w, mods, n, why);
+    if (sc->q_charging && pr->charging_mod)
+        rules__add_mod(mods, n, why, pr->charging_mod, "target charging");
+    if (sc->q_moved && mmod)
+        rules__add_mod(mods, n, why, mmod, "moved before firing");
+    int sk;
+    if (pr->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
+        rules__add_mod(mods, n, why, pr->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);
+    if (!visible && w->indirect && w->indirect_mod)
+        rules__add_mod(mods, n, why, w->indirect_mod, "indirect fire (no line of sight)");
+    rules__ground_and_plain(sc, i, j, mods, n, why);
+}
+
 /* The answer to one shot i -> j (figures by index). */
 void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out)
 {
@@ -292,44 +344,14 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     out->cover = rules_cover_name(cv);
     out->die = sc->prof->die;
     out->rule = w->fire_src ? w->fire_src : w->src;
-    out->n_modifiers = 0;
+    int nm = 0;
     if (br && br->modifier)
-        rules__add_mod(out, br->modifier, "%s range", br->name);
-    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0) {
-        const rules_piece *pc = &sc->pieces[cover_piece];
-        if (sc->prof->above_cv > 0 && pc->p.cv > sc->prof->above_cv && !pc->p.keeps_cv_from_above &&
-            fi->elev > fj->elev && !rules_piece_near_shape(pc, &fj->shape, rules_fx(sc->prof->above_beyond_in)))
-            rules__add_mod(out, rules__harder(sc->prof, sc->prof->above_cv), "cover value %d against a higher shooter: %s",
-                           sc->prof->above_cv, pc->id);
-        else
-            rules__add_mod(out, rules__harder(sc->prof, pc->p.cv), "cover value %d: %s", pc->p.cv, pc->id);
-    }
-    if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
-        rules__add_mod(out, rules__harder(sc->prof, sc->prof->cover_mod[cv]), "%s cover: %s", out->cover,
-                       sc->pieces[cover_piece].id);
+        rules__add_mod(out->modifiers, &nm, 1, br->modifier, "%s range", br->name);
+    /* having moved: counted on the dice it would roll */
+    int mmod = sc->q_moved ? rules_fire_moved_mod(sc, w, sc->q_rof > 0 ? sc->q_rof : rules_fire_dice(sc, i, j, w)) : 0;
+    rules_fire_mods(sc, i, j, dj, w, visible, cover_piece, cv, mmod, out->modifiers, &nm, 1);
+    out->n_modifiers = nm;
     const rules_profile *pr = sc->prof;
-    if (fd->formation >= 0 && pr->form_target_mod[fd->formation])
-        rules__add_mod(out, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
-    int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
-    if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || rules__penalty(pr, pr->fq_mod[fi->fquality])))
-        rules__add_mod(out, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
-    rules__firer_type_mod(pr, fi, w, out);
-    if (sc->q_charging && pr->charging_mod)
-        rules__add_mod(out, pr->charging_mod, "target charging");
-    /* having moved: the weapon's own modifier, else the ruleset's (only
-     * for a figure whose dice could not be cut, where it says so) */
-    int rest = sc->q_rof > 0 ? sc->q_rof : rules_fire_dice(sc, i, j, w);
-    int mmod = w->has_moved_rule ? w->moved_mod
-               : pr->moved_mod_only_rof && rest > pr->moved_rof ? 0
-                                                                 : pr->moved_mod;
-    if (sc->q_moved && mmod)
-        rules__add_mod(out, mmod, "moved before firing");
-    int sk;
-    if (sc->prof->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
-        rules__add_mod(out, sc->prof->through_skirmishers_mod, "through own skirmishers: %s", sc->figs[sk].id);
-    if (!visible && w->indirect && w->indirect_mod)
-        rules__add_mod(out, w->indirect_mod, "indirect fire (no line of sight)");
-    rules__ground_and_plain(sc, i, j, out);
     out->to_hit = RULES_NULL;
     /* the score needed: the target's defence, or by the firer's colour
      * where the ruleset says so, else by the range bracket */
@@ -373,16 +395,16 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     out->line[1] = rules_pt_in(fj->shape.c);
 }
 
-static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_result *out)
+static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rules_modifier *mods, int *n, int why)
 {
     const rules_figure *fj = &sc->figs[j];
     for (int k = 0; k < fj->ninside; k++) {
         const rules_piece *pc = &sc->pieces[fj->inside[k]];
         if (pc->p.target_mod)
-            rules__add_mod(out, pc->p.target_mod, "target in %s: %s", pc->kind, pc->id);
+            rules__add_mod(mods, n, why, pc->p.target_mod, "target in %s: %s", pc->kind, pc->id);
     }
     if (rules_fires_plain(sc->prof, &sc->figs[i]))
-        out->n_modifiers = 0;
+        *n = 0;
 }
 
 tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,

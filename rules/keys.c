@@ -45,7 +45,9 @@ static const rules__schema rules__value_s = {"value", NULL, rules__value_f, NULL
 static const rules__field rules__bracket_f[] = {
     {"name", NULL}, {"max_in", NULL}, {"to_hit", NULL}, {"modifier", NULL}, {NULL, NULL}};
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
-static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {"dice", NULL}, {"not_over_friends", NULL}, {"needs_los", NULL}, {"roll_each", NULL}, {NULL, NULL}};
+static const rules__field rules__grape_moved_f[] = {{"to_hit_modifier", NULL}, {"keeps_dice", NULL}, {"rof", NULL}, {NULL, NULL}};
+static const rules__schema rules__grape_moved_s = {"after_moving", NULL, rules__grape_moved_f, NULL, 1};
+static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {"dice", NULL}, {"not_over_friends", NULL}, {"needs_los", NULL}, {"roll_each", NULL}, {"fire_modifiers", NULL}, {"after_moving", &rules__grape_moved_s}, {NULL, NULL}};
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
 static const rules__field rules__dice_within_f[] = {{"range_in", NULL}, {"dice", NULL}, {NULL, NULL}};
 static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__dice_within_f, NULL, 1};

@@ -318,13 +318,16 @@ int rules_fire_decide(rules_scenario *sc, int i, int j, int use_grid, int want_b
 
 int rules_through_own_skirmishers(rules_scenario *sc, int i, int j)
 {
+    if (sc->nskirm == 0)
+        return -1;
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
     rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
-    for (size_t k = 0; k < sc->nfigs; k++) {
+    for (int m = 0; m < sc->nskirm; m++) {
+        int k = sc->skirm[m];
         const rules_figure *fk = &sc->figs[k];
-        if ((int)k != i && (int)k != j && fk->skirmisher && strcmp(fk->unit, fi->unit) &&
-            !strcmp(fk->side, fi->side) && rules_geom_shape_seg_blocks(&fk->shape, a, b))
-            return (int)k;
+        if (k != i && k != j && strcmp(fk->unit, fi->unit) && !strcmp(fk->side, fi->side) &&
+            rules_geom_shape_seg_blocks(&fk->shape, a, b))
+            return k;
     }
     return -1;
 }

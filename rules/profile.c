@@ -584,8 +584,34 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
             (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)) ||
             (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)) ||
             (st = rules_json_bool(g, "needs_los", gat, &w->grape_needs_los, err)) ||
-            (st = rules_json_bool(g, "roll_each", gat, &w->grape_roll_each, err)))
+            (st = rules_json_bool(g, "roll_each", gat, &w->grape_roll_each, err)) ||
+            (st = rules_json_bool(g, "fire_modifiers", gat, &w->grape_fire_mods, err)) ||
+            (st = rules_json_cite(g, gat, &w->grape_src, err)))
             return st;
+        if (w->grape_fire_mods && gth <= 0)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"fire_modifiers\" needs \"to_hit\", the score the modifiers change", gat);
+        const json_t *gm = json_object_get(g, "after_moving");
+        if (gm) {
+            char mat[340];
+            double mm = 0, rof = 0;
+            snprintf(mat, sizeof mat, "%s: after_moving", gat);
+            if (!json_is_object(gm))
+                return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"rof\": N, \"to_hit_modifier\": N, \"keeps_dice\": B}",
+                                  mat);
+            if ((st = rules_json_num(gm, "to_hit_modifier", mat, -20, 20, &mm, err)) ||
+                (st = rules_json_num(gm, "rof", mat, 0, 100, &rof, err)) ||
+                (st = rules_json_bool(gm, "keeps_dice", mat, &w->grape_moved_keeps_dice, err)))
+                return st;
+            if (w->grape_moved_keeps_dice && rof > 0)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: give \"rof\" (the dice after moving) or \"keeps_dice\", not both",
+                                  mat);
+            if (!w->grape_fire_mods && mm)
+                return tt_err_set(err, TT_ERR_FORMAT,
+                                  "%s: a \"to_hit_modifier\" needs the grape's \"fire_modifiers\" (per-target scores)", mat);
+            w->grape_has_moved_rule = 1;
+            w->grape_moved_rof = (int)rof;
+            w->grape_moved_mod = (int)mm;
+        }
         w->grape_to_hit = (int)gth;
         w->grape_dice = (int)gd;
         if (w->grape_range_in <= 0)
@@ -1697,6 +1723,7 @@ void rules_profile_destroy(rules_profile *p)
         free(p->weapons[i].name);
         free(p->weapons[i].src);
         free(p->weapons[i].fire_src);
+        free(p->weapons[i].grape_src);
         free(p->weapons[i].dev.src);
         free(p->weapons[i].dev_rule);
     }

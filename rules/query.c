@@ -111,6 +111,20 @@ static tt_status rules__charging(rules_scenario *sc, const json_t *q, tt_err *er
     return TT_OK;
 }
 
+/* "moved" (fire, grape): the firer moved before firing this turn; sets
+ * sc->q_moved (the caller clears it). */
+static tt_status rules__moved(rules_scenario *sc, const json_t *q, tt_err *err)
+{
+    const json_t *mv = json_object_get(q, "moved");
+    if (mv && !json_is_boolean(mv))
+        return tt_err_set(err, TT_ERR_ARG, "\"moved\" must be true or false (the firer moved this turn)");
+    if (json_is_true(mv) && !sc->prof->has_after_moving)
+        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no rule for firing after moving: leave out \"moved\"",
+                          sc->prof->name);
+    sc->q_moved = json_is_true(mv);
+    return TT_OK;
+}
+
 tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
 {
     const char *from = NULL, *to = NULL, *weapon = NULL;
@@ -137,16 +151,10 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
             if (w && !json_is_string(w))
                 return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
             weapon = w ? json_string_value(w) : NULL;
-            /* "moved": the firer moved before firing this turn */
-            const json_t *mv = json_object_get(q, "moved");
-            if (mv && !json_is_boolean(mv))
-                return tt_err_set(err, TT_ERR_ARG, "\"moved\" must be true or false (the firer moved this turn)");
-            if (json_is_true(mv) && !sc->prof->has_after_moving)
-                return tt_err_set(err, TT_ERR_ARG,
-                                  "ruleset %s has no rule for firing after moving: leave out \"moved\"", sc->prof->name);
-            if ((st = rules__revealed(sc, q, err)) || (st = rules__charging(sc, q, err)))
+            if ((st = rules__moved(sc, q, err)) || (st = rules__revealed(sc, q, err)) || (st = rules__charging(sc, q, err))) {
+                sc->q_moved = sc->q_charging = 0;
                 return st;
-            sc->q_moved = json_is_true(mv);
+            }
             st = rules_fire(sc, from, to, weapon, out, err);
             sc->q_moved = sc->q_charging = 0;
         }
@@ -154,9 +162,12 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
     } else if (!strcmp(k, "grape") || !strcmp(k, "command") || !strcmp(k, "visibility")) {
         if ((st = rules__str(q, "from", 1, &from, err)))
             return st;
+        if (!strcmp(k, "grape") && (st = rules__moved(sc, q, err)))
+            return st;
         st = !strcmp(k, "grape")     ? rules_grape(sc, from, out, err)
              : !strcmp(k, "command") ? rules_command(sc, from, out, err)
                                      : rules_visibility(sc, from, out, err);
+        sc->q_moved = 0;
     } else if (!strcmp(k, "ball")) {
         rules_point at;
         if ((st = rules__str(q, "from", 1, &from, err)))

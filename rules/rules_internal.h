@@ -119,6 +119,11 @@ typedef struct rules_weapon {
     int grape_not_over_friends;   /* no grape while a friend of another unit is in the arc */
     int grape_needs_los;          /* grape hits only figures the gun has a clear line of fire to */
     int grape_roll_each;          /* a roll on every figure in the arc, its cover counted (the answer's shots) */
+    int grape_fire_mods;          /* each target's score (the answer's shots) after every modifier fire counts */
+    /* grape's own rule after moving (grape "after_moving"; else the
+     * weapon's): dice cut to grape_moved_rof (0: not cut) unless it keeps
+     * them, and a to-hit modifier */
+    int grape_has_moved_rule, grape_moved_rof, grape_moved_keeps_dice, grape_moved_mod;
     int ball;              /* fires roundshot along a line */
     double blast_in;       /* blast radius, 0: none */
     double blast_kill;     /* > 0: the score each figure in its blast is killed on (a roll for each), 0: not given */
@@ -149,6 +154,7 @@ typedef struct rules_weapon {
     char *src;             /* the rulebook line the weapon's numbers come from, "house: ..." or NULL */
     char *fire_src;        /* a fire answer's citation: src, then the profile's to_hit (where the score
                               needed is the firer's colour) and defence_roll citations; NULL: src */
+    char *grape_src;       /* a grape answer's citation: the grape's own "src" (or house note), NULL: src */
     char *dev_rule;        /* a deviate answer's citation: src and the deviation's own lines, or NULL */
 } rules_weapon;
 
@@ -469,6 +475,8 @@ struct rules_scenario {
     struct rules_grid *grid; /* LOS-blocking terrain edges */
     rules_pbox *pbox;        /* piece bounding boxes, compact */
     int *piece_cand;         /* scratch, one per piece */
+    int *skirm;              /* the figures that are skirmishers (indices), nskirm of them */
+    int nskirm;
     /* figgrid.c: figures by cell, rebuilt when fg_dirty */
     uint32_t *fg_start;
     int *fg_idx, *fg_cand;
@@ -650,6 +658,23 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
  * score, its modifier taken off) less j's cover against i, as "fire"
  * counts it (cover value, cover modifier); RULES_NULL when no roll can. */
 int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base, const int *cand, int nc);
+/* The to-hit modifier for having moved (the query's "moved", else 0) of a
+ * figure firing w that would roll rest dice at rest: the weapon's own
+ * after_moving modifier, else the ruleset's (only for a figure whose dice
+ * could not be cut, where it says so). */
+int rules_fire_moved_mod(const rules_scenario *sc, const rules_weapon *w, int rest);
+/* The to-hit modifiers "fire" counts on one shot i -> j with w, all but
+ * the range bracket's, appended to mods (room for RULES_MAX_MODIFIERS,
+ * *n used): the cover cv given by piece cover_piece (-1: none), the
+ * formation of dj (the figure standing for the target), the firer's quality
+ * and type, a charging target, having moved (mmod, from
+ * rules_fire_moved_mod or a weapon's grape rule), own skirmishers fired
+ * through (visible only), indirect fire (not visible), the ground the
+ * target stands in; none for a firer that fires unmodified.  Each
+ * modifier's reason is written where why is set (else left empty).  Shared
+ * by fire and grape (rules_grape, where the grape says "fire_modifiers"). */
+void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
+                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why);
 
 /* ---- bonus.c ---- */
 typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;

@@ -608,6 +608,14 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
             goto fail;
     }
     rules__skirmisher_leaders(sc);
+    sc->skirm = malloc((nf + 1) * sizeof *sc->skirm); /* so fire through own skirmishers looks at them only */
+    if (!sc->skirm) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < nf; i++)
+        if (sc->figs[i].skirmisher)
+            sc->skirm[sc->nskirm++] = (int)i;
 
     const json_t *tags = json_object_get(root, "tags");
     if (tags) {
@@ -734,6 +742,7 @@ void rules_scenario_destroy(rules_scenario *sc)
     free(sc->xing_pc);
     free(sc->pbox);
     free(sc->piece_cand);
+    free(sc->skirm);
     free(sc->fg_start);
     free(sc->fg_idx);
     free(sc->fg_cand);

@@ -20,9 +20,22 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     if (!w || w->grape_range_in <= 0)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) fires no grape in ruleset %s", gun,
                           w ? w->name : "no weapon", sc->prof->name);
-    out->rule = w->src;
+    if (sc->q_moved && w->cannot_move_and_fire)
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) cannot fire after moving in ruleset %s: leave out \"moved\"",
+                          gun, w->name, sc->prof->name);
+    if (sc->q_moved && !w->grape_fire_mods && !w->grape_has_moved_rule)
+        return tt_err_set(err, TT_ERR_ARG,
+                          "the grape of \"%s\" (%s) has no rule for firing after moving in ruleset %s: leave out \"moved\"",
+                          gun, w->name, sc->prof->name);
+    out->rule = w->grape_src ? w->grape_src : w->src;
+    /* the book's score for grape; each target's own (its modifiers) is in the shots */
     out->to_hit = w->grape_to_hit > 0 ? w->grape_to_hit : RULES_NULL;
-    out->dice = w->grape_dice > 0 ? w->grape_dice : RULES_NULL;
+    int gd = w->grape_dice;
+    if (sc->q_moved && gd > 0 && !w->grape_has_moved_rule) /* its dice after moving: the weapon's rule */
+        gd = rules_moved_dice(sc, w, gd);
+    else if (sc->q_moved && !w->grape_moved_keeps_dice && w->grape_moved_rof > 0 && gd > w->grape_moved_rof)
+        gd = w->grape_moved_rof; /* ... or grape's own */
+    out->dice = gd > 0 ? gd : RULES_NULL;
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
     rules_arc a;
     rules_arc_init(&a, apex, g->facing_deg, w->grape_arc_deg, rules_fx(w->grape_range_in));
@@ -53,21 +66,35 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     }
     rules_result_sort_ids(out);
     /* where grape rolls on every figure, the score each needs with its
-     * cover as "fire" counts it */
-    if (w->grape_roll_each && out->to_hit != RULES_NULL && out->n_ids > 0) {
+     * cover as "fire" counts it; where it takes fire's modifiers, the score
+     * each needs after all of them (rules_fire_mods: cover, formation,
+     * quality, having moved ...; grape is direct fire at every figure in
+     * its arc, so each counts as seen), the rule of dice applied */
+    if ((w->grape_roll_each || w->grape_fire_mods) && out->to_hit != RULES_NULL && out->n_ids > 0) {
         out->shot_to = malloc(out->n_ids * sizeof *out->shot_to);
         out->shot_hit = malloc(out->n_ids * sizeof *out->shot_hit);
         if (!out->shot_to || !out->shot_hit)
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         /* the pieces that may cover a figure in the arc, found once */
         int nc = rules_cover_cands(sc, apex, a.R, sc->piece_cand);
+        int mmod = !sc->q_moved                ? 0 /* having moved: grape's own modifier, else the weapon's */
+                   : w->grape_has_moved_rule ? w->grape_moved_mod
+                                             : rules_fire_moved_mod(sc, w, w->grape_dice);
         for (size_t k = 0; k < out->n_ids; k++) {
             int t = -1; /* the target's index: near[] holds every figure added (ids are their figures' own) */
             for (int m = 0; m < nn && t < 0; m++)
                 if (sc->figs[near[m]].id == out->ids[k])
                     t = near[m];
             out->shot_to[k] = out->ids[k];
-            out->shot_hit[k] = rules_cover_to_hit(sc, i, t, w->grape_to_hit, sc->piece_cand, nc);
+            if (w->grape_fire_mods) {
+                rules_modifier mods[RULES_MAX_MODIFIERS];
+                int n = 0, piece;
+                rules_cover cv = rules_cover_among(sc, i, t, sc->piece_cand, nc, &piece);
+                rules_fire_mods(sc, i, t, t, w, 1, piece, cv, mmod, mods, &n, 0);
+                out->shot_hit[k] = rules_to_hit(sc->prof, w->grape_to_hit, mods, n);
+            } else {
+                out->shot_hit[k] = rules_cover_to_hit(sc, i, t, w->grape_to_hit, sc->piece_cand, nc);
+            }
         }
         out->n_shots = out->n_ids;
     }

@@ -4,6 +4,8 @@
  *   all 124,750 pairwise LOS checks   target <= 15 ms
  *     (elevation on: hills raise the figures on them over lower pieces)
  *   one blast / grape query           target <= 5 us
+ *     (and a Thin Red Line gun's grape at 16 stands, each scored after
+ *     the modifiers fire counts: formation, quality, cover; same target)
  *   one visibility polygon            target <= 0.3 ms
  * and a 24-stand Thin Red Line battalion firing at another (the 'fire'
  * query naming units), against 24 x 24 one-figure fire queries:
@@ -123,11 +125,85 @@ static int bench_unit_fire(const char *const *dirs, const char *ruleset, const c
     return 0;
 }
 
+/* A veteran Thin Red Line light gun's grape at 16 enemy stands 5-10in in
+ * front of it (units of 2 in column, square, line or loose order, walls
+ * among them), 200 stands and 100 walls elsewhere: each stand's score
+ * after the modifiers fire counts (rules_fire_mods). */
+static int bench_trl_grape(const char *const *dirs)
+{
+    static const char *const forms[] = {"column", "square", "line", "loose"};
+    json_t *root = json_pack("{s:s, s:{s:i, s:i}}", "ruleset", "thin-red-line", "table", "width_in", 72, "depth_in", 48);
+    json_t *ter = json_array(), *figs = json_array();
+    for (int i = 0; i < 108; i++) {
+        char id[16];
+        double x = i < 8 ? 14.5 + (i % 2) * 3 : rndu(30, 70), y = i < 8 ? 17 + 4 * (i / 2) : rndu(1, 47);
+        snprintf(id, sizeof id, "w%d", i);
+        json_array_append_new(ter, json_pack("{s:s, s:s, s:[[f,f],[f,f]]}", "id", id, "kind", "wall", "line", x, y, x,
+                                             y + 1.5));
+    }
+    json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "id", "gun", "side", "blue", "type",
+                                          "artillery", "weapon", "light-artillery", "quality", "veteran", "x", 9.0, "y",
+                                          24.0, "facing_deg", 0.0));
+    for (int k = 0; k < 16; k++) {
+        char id[16], unit[16];
+        snprintf(id, sizeof id, "t%d", k);
+        snprintf(unit, sizeof unit, "u%d", k / 2);
+        const char *fm = forms[(k / 2) % 4];
+        json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "id", id, "side", "red", "unit",
+                                              unit, "type", strcmp(fm, "loose") ? "foot" : "light", "formation", fm, "x",
+                                              16.0 + 3 * (k % 2), "y", 19.0 + 1.5 * (k / 2), "facing_deg",
+                                              180.0));
+    }
+    for (int i = 0; i < 200; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "o%d", i);
+        json_array_append_new(figs, json_pack("{s:s, s:s, s:f, s:f}", "id", id, "side", i % 2 ? "red" : "blue", "x",
+                                              rndu(30, 71), "y", rndu(1, 47)));
+    }
+    json_object_set_new(root, "terrain", ter);
+    json_object_set_new(root, "figures", figs);
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    if (rules_scenario_from_json(root, "bench-grape", NULL, dirs, &sc, &err) != TT_OK) {
+        fprintf(stderr, "bench_rules: %s\n", err.msg);
+        json_decref(root);
+        return 1;
+    }
+    json_decref(root);
+    rules_result r;
+    int reps = 20000;
+    size_t targets = 0, shots = 0;
+    double best = 1e9;
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = now();
+        for (int k = 0; k < reps; k++) {
+            if (rules_grape(sc, "gun", &r, &err)) {
+                fprintf(stderr, "bench_rules: %s\n", err.msg);
+                return 1;
+            }
+            targets = r.n_ids;
+            shots = r.n_shots;
+            rules_result_free(&r);
+        }
+        double dt = (now() - t0) / reps;
+        if (dt < best)
+            best = dt;
+    }
+    printf("grape query, TRL:        %8.2f us  (%zu stands, each after fire's modifiers)             target <= 5 us  %s\n",
+           best * 1e6, targets, best <= 5e-6 ? "OK" : "SLOW");
+    rules_scenario_destroy(sc);
+    if (targets != 16 || shots != 16) {
+        fprintf(stderr, "bench_rules: TRL grape answered %zu targets and %zu shots, want 16\n", targets, shots);
+        return 1;
+    }
+    return 0;
+}
+
 static int bench_units(const char *const *dirs)
 {
     /* All the King's Men measures from the unit's front-centre (L488): the
      * 4 corner stands of the enemy's 2 ranks of 12 are 12.4in from it */
-    return bench_unit_fire(dirs, "thin-red-line", "musket", 12, 24) ||
+    return bench_trl_grape(dirs) || bench_unit_fire(dirs, "thin-red-line", "musket", 12, 24) ||
            bench_unit_fire(dirs, "all-the-kings-men", "infantry", 24, 20);
 }
 

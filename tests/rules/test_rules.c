@@ -2516,6 +2516,154 @@ static void test_ammo_profile_errors(void **state)
                          "{\"a\": {\"distance\": \"1d3\"}, \"b\": {\"distance\": \"1d6\"}}", "(not for a thrown weapon)");
 }
 
+/* The Thin Red Line's grape (L246: 3+) takes the modifiers of any shooting
+ * (L250) for each stand in its arc, with the rule of dice (L210): each
+ * shot's score is 3 moved by the modifiers "fire" gives the same gun at the
+ * same stand (its range bracket aside), floored at 2 and capped at 6; after
+ * moving (L224, L250) by the grape's own moving modifier (light guns none,
+ * horse guns -1) in place of the cannon's.  Random formations, qualities,
+ * walls and facings. */
+static void test_property_trl_grape_fire_mods(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"", "column", "square", "line"};
+    static const char *const quals[] = {"", "veteran", "trained", "conscript"};
+    int shots = 0, low = 0, high = 0, moved_n = 0, differ = 0;
+    for (int t = 0; t < 40; t++) {
+        char buf[65536];
+        size_t n = 0;
+        double gx = 36, gy = 24, gf = rndu(0, 360);
+        int horse = (int)(rnd() % 2), moved = (int)(rnd() % 2);
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},\"terrain\":[");
+        for (int k = 0; k < 6; k++) { /* walls across the arc */
+            double a = gf + rndu(-40, 40), r = rndu(3, 11), wx = gx + r * cos(a * M_PI / 180),
+                   wy = gy + r * sin(a * M_PI / 180), o = a + 90;
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  "%s{\"id\":\"w%d\",\"kind\":\"wall\",\"line\":[[%.4f,%.4f],[%.4f,%.4f]]}", k ? "," : "",
+                                  k, wx - 1.5 * cos(o * M_PI / 180), wy - 1.5 * sin(o * M_PI / 180),
+                                  wx + 1.5 * cos(o * M_PI / 180), wy + 1.5 * sin(o * M_PI / 180));
+        }
+        const char *q = quals[rnd() % 4];
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "],\"figures\":[{\"id\":\"g\",\"side\":\"red\",\"unit\":\"g\",\"type\":\"artillery\","
+                              "\"weapon\":\"%s\"%s%s%s,\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.4f}",
+                              horse ? "horse-artillery" : "light-artillery", q[0] ? ",\"quality\":\"" : "", q,
+                              q[0] ? "\"" : "", gx, gy, gf);
+        for (int k = 0; k < 30; k++) {
+            double a = gf + rndu(-44, 44), r = rndu(2.5, 11.9);
+            int loose = rnd() % 5 == 0;
+            const char *fm = loose ? "loose" : forms[rnd() % 4];
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  ",{\"id\":\"f%d\",\"side\":\"blue\",\"unit\":\"u%d\"%s%s%s%s,\"x\":%.4f,\"y\":%.4f,"
+                                  "\"facing_deg\":0}",
+                                  k, k, loose ? ",\"type\":\"light\"" : "", fm[0] ? ",\"formation\":\"" : "", fm,
+                                  fm[0] ? "\"" : "", gx + r * cos(a * M_PI / 180), gy + r * sin(a * M_PI / 180));
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = load_ok(buf);
+        tt_err err = {0};
+        json_t *ans = NULL, *gq = json_pack("{s:s,s:s,s:b}", "q", "grape", "from", "g", "moved", moved);
+        assert_int_equal(rules_query_json(sc, gq, &ans, &err), TT_OK);
+        assert_int_equal(json_integer_value(json_object_get(ans, "to_hit")), 3);
+        assert_int_equal(json_integer_value(json_object_get(ans, "dice")), horse ? 4 : moved ? 2 : 6);
+        const json_t *sh = json_object_get(ans, "shots");
+        assert_int_equal(json_array_size(sh), json_array_size(json_object_get(ans, "targets")));
+        for (size_t k = 0; k < json_array_size(sh); k++) {
+            const json_t *s1 = json_array_get(sh, k);
+            const char *to = json_string_value(json_object_get(s1, "to"));
+            json_t *fa = NULL, *fq = json_pack("{s:s,s:s,s:s,s:b}", "q", "fire", "from", "g", "to", to, "moved", moved);
+            assert_int_equal(rules_query_json(sc, fq, &fa, &err), TT_OK);
+            int sum = 0; /* the score is lowered by a bonus (d6: a modifier adds to the roll) */
+            const json_t *mods = json_object_get(fa, "modifiers");
+            for (size_t m = 0; m < json_array_size(mods); m++) {
+                const json_t *md = json_array_get(mods, m);
+                if (strstr(json_string_value(json_object_get(md, "reason")), "range"))
+                    continue; /* the bracket's: fire's own */
+                if (!strcmp(json_string_value(json_object_get(md, "reason")), "moved before firing"))
+                    continue; /* the cannon's -1 (L246): grape has its own */
+                sum += (int)json_integer_value(json_object_get(md, "value"));
+            }
+            if (moved && horse)
+                sum -= 1; /* horse guns: -1 to hit for moving (L250) */
+            int want = 3 - sum;
+            want = want < 2 ? 2 : want > 6 ? 6 : want;
+            int got = (int)json_integer_value(json_object_get(s1, "to_hit"));
+            if (got != want)
+                fail_msg("table %d %s: grape %d, fire's modifiers give %d (%s)", t, to, got, want,
+                         json_dumps(fa, JSON_COMPACT));
+            low += 3 - sum < 2;
+            high += 3 - sum > 6 || want == 6;
+            differ += want != 3;
+            shots++;
+            moved_n += moved;
+            json_decref(fq);
+            json_decref(fa);
+        }
+        json_decref(gq);
+        json_decref(ans);
+        rules_scenario_destroy(sc);
+    }
+    assert_true(shots > 400 && low > 20 && high > 0 && differ > 200 && moved_n > 100);
+}
+
+/* A grape query with "moved" where its weapon has no rule for it (a
+ * profile changed so): an error, not an answer that ignores it. */
+static void test_trl_grape_moved_errors(void **state)
+{
+    (void)state;
+    char path[4096];
+    json_t *pj = NULL;
+    tt_err err = {0};
+    snprintf(path, sizeof path, "%s/rules/profiles/thin-red-line.json", TT_SOURCE_DIR);
+    if (tt_json_load_file(path, &pj, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    json_t *la = json_object_get(json_object_get(pj, "weapons"), "light-artillery");
+    json_t *g = json_object_get(la, "grape");
+    json_object_del(g, "fire_modifiers");
+    json_object_del(g, "after_moving");
+    json_object_set_new(json_object_get(json_object_get(pj, "weapons"), "horse-artillery"), "cannot_move_and_fire",
+                        json_true());
+    json_t *scj = json_pack("{s:O,s:{s:i,s:i},s:[{s:s,s:s,s:s,s:i,s:i,s:i},{s:s,s:s,s:s,s:i,s:i,s:i},"
+                            "{s:s,s:s,s:i,s:i}]}",
+                            "ruleset", pj, "table", "width_in", 48, "depth_in", 48, "figures", "id", "g", "side", "red",
+                            "weapon", "light-artillery", "x", 5, "y", 5, "facing_deg", 0, "id", "h", "side", "red",
+                            "weapon", "horse-artillery", "x", 5, "y", 30, "facing_deg", 0, "id", "t", "side", "blue",
+                            "x", 10, "y", 5);
+    char *text = json_dumps(scj, 0);
+    rules_scenario *sc = load_ok(text);
+    json_t *ans = NULL, *q = json_pack("{s:s,s:s,s:b}", "q", "grape", "from", "g", "moved", 1);
+    assert_int_not_equal(rules_query_json(sc, q, &ans, &err), TT_OK);
+    assert_non_null(strstr(err.msg, "the grape of \"g\" (light-artillery) has no rule for firing after moving"));
+    json_decref(q);
+    /* without "moved" it answers, with no per-stand scores */
+    q = json_pack("{s:s,s:s}", "q", "grape", "from", "g");
+    assert_int_equal(rules_query_json(sc, q, &ans, &err), TT_OK);
+    assert_null(json_object_get(ans, "shots"));
+    assert_int_equal(json_integer_value(json_object_get(ans, "to_hit")), 3);
+    json_decref(ans);
+    json_decref(q);
+    q = json_pack("{s:s,s:s,s:b}", "q", "grape", "from", "h", "moved", 1);
+    assert_int_not_equal(rules_query_json(sc, q, &ans, &err), TT_OK);
+    assert_non_null(strstr(err.msg, "cannot fire after moving"));
+    json_decref(q);
+    rules_scenario_destroy(sc);
+    free(text);
+    json_decref(scj);
+    json_decref(pj);
+    /* the grape keys refuse bad values */
+    const char *o = "weapons.light-artillery.grape";
+    expect_profile_error("thin-red-line", o, "fire_modifiers", "3", "\"fire_modifiers\" must be true or false");
+    expect_profile_error("thin-red-line", o, "to_hit", "0", "\"fire_modifiers\" needs \"to_hit\"");
+    expect_profile_error("thin-red-line", o, "after_moving", "[2]", "after_moving must be {\"rof\"");
+    expect_profile_error("thin-red-line", o, "after_moving", "{\"rof\": 2, \"keeps_dice\": true}",
+                         "give \"rof\" (the dice after moving) or \"keeps_dice\", not both");
+    expect_profile_error("thin-red-line", o, "after_moving", "{\"rof\": -1}", "\"rof\" is -1");
+    expect_profile_error("thin-red-line", o, "after_moving", "{\"rfo\": 2}", "unknown key \"rfo\"");
+    expect_profile_error("thin-red-line", "weapons.horse-artillery.grape", "fire_modifiers", "false",
+                         "a \"to_hit_modifier\" needs the grape's \"fire_modifiers\"");
+}
+
 /* The new profile keys of All the King's Men refuse bad values, naming them. */
 /* The fire keys: the modifiers' sign, the stat lines, the firer's type,
  * the firer's own cover. */
@@ -3115,6 +3263,8 @@ int main(void)
         cmocka_unit_test(test_after_moving_profile_errors),
         cmocka_unit_test(test_trl_profile_errors),
         cmocka_unit_test(test_property_trl_aspect_grape),
+        cmocka_unit_test(test_property_trl_grape_fire_mods),
+        cmocka_unit_test(test_trl_grape_moved_errors),
         cmocka_unit_test(test_ammo_profile_errors),
         cmocka_unit_test(test_fb_formation_profile_errors),
         cmocka_unit_test(test_fuzz_scenario),

@@ -412,7 +412,9 @@ static int rules__covers(const rules_scenario *sc, int i, int j, const rules_pie
 
 int rules_cover_cands(const rules_scenario *sc, rules_pt c, int64_t R, int *cand)
 {
-    int64_t M = R + sc->fg_ext + rules_fx(sc->prof->cover_within_in) + 2;
+    /* a figure meeting the disc has its centre within R + ext of c, and a
+     * covering piece comes within its base (ext) and cover_within_in */
+    int64_t M = R + 2 * sc->fg_ext + rules_fx(sc->prof->cover_within_in) + 2;
     int n = 0;
     for (size_t k = 0; k < sc->npieces; k++) {
         const rules_pbox *bx = &sc->pbox[k];

@@ -623,9 +623,10 @@ rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece);
 /* The same among the pieces cand (nc of them; NULL: all), which must hold
  * every piece rules_cover_cands finds around figure j. */
 rules_cover rules_cover_among(rules_scenario *sc, int i, int j, const int *cand, int nc, int *piece);
-/* The pieces that may cover a figure whose centre is within R of c (its
- * bounding box within the largest base and cover_within_in of that disc)
- * into cand (room for every piece); how many. */
+/* The pieces that may cover a figure whose base meets the disc of radius
+ * R around c (their boxes within two of the largest base's reach and
+ * cover_within_in of that disc) into cand (room for every piece); how
+ * many. */
 int rules_cover_cands(const rules_scenario *sc, rules_pt c, int64_t R, int *cand);
 
 /* ---- fire.c ---- */

@@ -1396,6 +1396,16 @@ static double ref_sector_dist(double qx, double qy, double fdeg, double half, do
     return best;
 }
 
+/* A random table that did not load is drawn again (t--), but a generator
+ * whose tables never load fails the test instead of looping for ever. */
+static int g_redraws;
+static void redraw(int *t, const tt_err *err)
+{
+    if (++g_redraws > 5000)
+        fail_msg("random tables keep failing to load (5000 draws): %s", err->msg);
+    (*t)--;
+}
+
 static void test_property_grape_reference(void **state)
 {
     (void)state;
@@ -1438,6 +1448,64 @@ static void test_property_grape_reference(void **state)
     }
     assert_true(checked > 4000);
     assert_true(hits > 10);
+}
+
+/* Into the Breach! grape rolls on every figure it sees (L85-86) at the
+ * short third's 4+ with that figure's cover (L80-82): on random tables of
+ * walls, hedges, woods and buildings, each shot's score is what "fire"
+ * answers for the same gun and figure (within 6in, short range), which
+ * counts cover over every piece, not only the candidates grape gathers. */
+static void test_property_grape_shots_fire(void **state)
+{
+    (void)state;
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0x2545F4914F6CDD1Dull;
+    int shots = 0, covered = 0;
+    for (int t = 0; t < 30; t++) {
+        char *txt = random_table(30, 60, 160, 0);
+        json_t *j = json_loads(txt, 0, NULL);
+        json_t *figs = json_object_get(j, "figures");
+        for (size_t k = 0; k < json_array_size(figs); k++) { /* each its own side; the first 40 guns */
+            json_t *f = json_array_get(figs, k);
+            json_object_set(f, "side", json_object_get(f, "id"));
+            if (k < 40)
+                json_object_set_new(f, "weapon", json_string("artillery"));
+        }
+        char *txt2 = json_dumps(j, JSON_COMPACT);
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(txt2, &sc, &err) != TT_OK) { /* a figure inside a building: another draw */
+            free(txt2);
+            json_decref(j);
+            free(txt);
+            redraw(&t, &err);
+            continue;
+        }
+        for (int g = 0; g < 40; g++) {
+            char gun[8];
+            snprintf(gun, sizeof gun, "f%03d", g);
+            rules_result r, q;
+            assert_int_equal(rules_grape(sc, gun, &r, &err), TT_OK);
+            assert_int_equal(r.n_shots, r.n_ids);
+            for (size_t k = 0; k < r.n_shots; k++) {
+                assert_int_equal(rules_fire(sc, gun, r.shot_to[k], NULL, &q, &err), TT_OK);
+                if (q.to_hit != r.shot_hit[k])
+                    fail_msg("table %d %s at %s: grape %d, fire %d (%s cover)", t, gun, r.shot_to[k], r.shot_hit[k],
+                             q.to_hit, q.cover);
+                covered += r.shot_hit[k] > 4;
+                shots++;
+                rules_result_free(&q);
+            }
+            rules_result_free(&r);
+        }
+        rules_scenario_destroy(sc);
+        free(txt2);
+        json_decref(j);
+        free(txt);
+    }
+    g_rng = others;
+    assert_true(shots > 200);
+    assert_true(covered > 20);
 }
 
 /* ---- deterministic mutation fuzzing of the parsers -------------------- */
@@ -1601,16 +1669,6 @@ static void test_fuzz_atkm_scenario(void **state)
 {
     (void)state;
     fuzz_scenario_seed(SEED_ATKM, SEED_ATKM_QUERIES, sizeof SEED_ATKM_QUERIES / sizeof *SEED_ATKM_QUERIES);
-}
-
-/* A random table that did not load is drawn again (t--), but a generator
- * whose tables never load fails the test instead of looping for ever. */
-static int g_redraws;
-static void redraw(int *t, const tt_err *err)
-{
-    if (++g_redraws > 5000)
-        fail_msg("random tables keep failing to load (5000 draws): %s", err->msg);
-    (*t)--;
 }
 
 /* Asks query line s of sc: the answer is one line holding one JSON object,
@@ -3260,6 +3318,7 @@ int main(void)
         cmocka_unit_test(test_property_command_reference),
         cmocka_unit_test(test_command_profile_errors),
         cmocka_unit_test(test_property_grape_reference),
+        cmocka_unit_test(test_property_grape_shots_fire),
         cmocka_unit_test(test_property_unit_fire_reference),
         cmocka_unit_test(test_property_charge_reference),
         cmocka_unit_test(test_property_charge_front_centre),

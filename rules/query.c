@@ -68,61 +68,53 @@ static tt_status rules__dev_dice(const json_t *o, rules_dev_dice *d, tt_err *err
     return TT_OK;
 }
 
+/* A true/false field of the query (`key`, which means `means`) into *out:
+ * not a boolean is an error; so is giving it (any value, or only true when
+ * only_true) in a ruleset without the rule (has_rule 0), which has no
+ * `no_rule` (" ruleset X has no ...: leave out KEY"). */
+static tt_status rules__flag(const rules_scenario *sc, const json_t *q, const char *key, const char *means, int has_rule,
+                             int only_true, const char *no_rule, int *out, tt_err *err)
+{
+    const json_t *v = json_object_get(q, key);
+    *out = 0;
+    if (!v)
+        return TT_OK;
+    if (!json_is_boolean(v))
+        return tt_err_set(err, TT_ERR_ARG, "\"%s\" must be true or false (%s)", key, means);
+    if (!has_rule && (!only_true || json_is_true(v)))
+        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no %s: leave out \"%s\"", sc->prof->name, no_rule, key);
+    *out = json_is_true(v);
+    return TT_OK;
+}
+
 /* "target_revealed": the target has given away where it hides (it fired,
  * or was located), so terrain that hides it until then does not: only
  * where the ruleset's terrain hides troops that way (sets sc->q_revealed). */
 static tt_status rules__revealed(rules_scenario *sc, const json_t *q, tt_err *err)
 {
-    const json_t *rv = json_object_get(q, "target_revealed");
-    sc->q_revealed = 0;
-    if (!rv)
-        return TT_OK;
-    if (!json_is_boolean(rv))
-        return tt_err_set(err, TT_ERR_ARG,
-                          "\"target_revealed\" must be true or false (the target fired, or was located, this turn)");
     int any = 0;
     for (size_t k = 0; k < sc->prof->nkinds && !any; k++)
         any = sc->prof->kinds[k].props.revealable;
     for (size_t k = 0; k < sc->npieces && !any; k++)
         any = sc->pieces[k].p.revealable;
-    if (!any)
-        return tt_err_set(err, TT_ERR_ARG,
-                          "ruleset %s has no terrain that hides troops until they are revealed: leave out "
-                          "\"target_revealed\"",
-                          sc->prof->name);
-    sc->q_revealed = json_is_true(rv);
-    return TT_OK;
+    return rules__flag(sc, q, "target_revealed", "the target fired, or was located, this turn", any, 0,
+                       "terrain that hides troops until they are revealed", &sc->q_revealed, err);
 }
 
 /* "target_charging": the target is charging (as a cluster), where the
  * ruleset has a modifier for it (sets sc->q_charging). */
 static tt_status rules__charging(rules_scenario *sc, const json_t *q, tt_err *err)
 {
-    const json_t *v = json_object_get(q, "target_charging");
-    sc->q_charging = 0;
-    if (!v)
-        return TT_OK;
-    if (!json_is_boolean(v))
-        return tt_err_set(err, TT_ERR_ARG, "\"target_charging\" must be true or false (the target is charging)");
-    if (!sc->prof->has_charging)
-        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no modifier for a charging target: leave out \"target_charging\"",
-                          sc->prof->name);
-    sc->q_charging = json_is_true(v);
-    return TT_OK;
+    return rules__flag(sc, q, "target_charging", "the target is charging", sc->prof->has_charging, 0,
+                       "modifier for a charging target", &sc->q_charging, err);
 }
 
 /* "moved" (fire, grape): the firer moved before firing this turn; sets
  * sc->q_moved (the caller clears it). */
 static tt_status rules__moved(rules_scenario *sc, const json_t *q, tt_err *err)
 {
-    const json_t *mv = json_object_get(q, "moved");
-    if (mv && !json_is_boolean(mv))
-        return tt_err_set(err, TT_ERR_ARG, "\"moved\" must be true or false (the firer moved this turn)");
-    if (json_is_true(mv) && !sc->prof->has_after_moving)
-        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no rule for firing after moving: leave out \"moved\"",
-                          sc->prof->name);
-    sc->q_moved = json_is_true(mv);
-    return TT_OK;
+    return rules__flag(sc, q, "moved", "the firer moved this turn", sc->prof->has_after_moving, 1,
+                       "rule for firing after moving", &sc->q_moved, err);
 }
 
 tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)

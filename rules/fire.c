@@ -272,15 +272,34 @@ int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w)
                : w->dice;
 }
 
+/* The modifiers of j's cover (cover_piece, cv) against i: its cover value
+ * (CV 2 against a higher shooter where the ruleset says so) and the
+ * cover's modifier, in the ruleset's sign. */
+static void rules__cover_mods(rules_scenario *sc, int i, int j, int cover_piece, rules_cover cv, rules_modifier *mods,
+                              int *n, int why)
+{
+    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
+    const rules_profile *pr = sc->prof;
+    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0) {
+        const rules_piece *pc = &sc->pieces[cover_piece];
+        if (pr->above_cv > 0 && pc->p.cv > pr->above_cv && !pc->p.keeps_cv_from_above && fi->elev > fj->elev &&
+            !rules_piece_near_shape(pc, &fj->shape, rules_fx(pr->above_beyond_in)))
+            rules__add_mod(mods, n, why, rules__harder(pr, pr->above_cv), "cover value %d against a higher shooter: %s",
+                           pr->above_cv, pc->id);
+        else
+            rules__add_mod(mods, n, why, rules__harder(pr, pc->p.cv), "cover value %d: %s", pc->p.cv, pc->id);
+    }
+    if (cv != RULES_COVER_NONE && pr->cover_mod[cv])
+        rules__add_mod(mods, n, why, rules__harder(pr, pr->cover_mod[cv]), "%s cover: %s", rules_cover_name(cv),
+                       sc->pieces[cover_piece].id);
+}
+
 int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base, const int *cand, int nc)
 {
-    rules_modifier m[2] = {{0}};
+    rules_modifier m[2];
     int piece, n = 0;
     rules_cover cv = rules_cover_among(sc, i, j, cand, nc, &piece);
-    if (piece >= 0 && sc->pieces[piece].p.cv > 0)
-        m[n++].value = rules__harder(sc->prof, sc->pieces[piece].p.cv);
-    if (cv != RULES_COVER_NONE && sc->prof->cover_mod[cv])
-        m[n++].value = rules__harder(sc->prof, sc->prof->cover_mod[cv]);
+    rules__cover_mods(sc, i, j, piece, cv, m, &n, 0);
     return rules_to_hit(sc->prof, base, m, n);
 }
 
@@ -297,20 +316,9 @@ int rules_fire_moved_mod(const rules_scenario *sc, const rules_weapon *w, int re
 void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
                      rules_cover cv, int mmod, rules_modifier *mods, int *n, int why)
 {
-    const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fd = &sc->figs[dj];
+    const rules_figure *fi = &sc->figs[i], *fd = &sc->figs[dj];
     const rules_profile *pr = sc->prof;
-    if (cover_piece >= 0 && sc->pieces[cover_piece].p.cv > 0) {
-        const rules_piece *pc = &sc->pieces[cover_piece];
-        if (pr->above_cv > 0 && pc->p.cv > pr->above_cv && !pc->p.keeps_cv_from_above && fi->elev > fj->elev &&
-            !rules_piece_near_shape(pc, &fj->shape, rules_fx(pr->above_beyond_in)))
-            rules__add_mod(mods, n, why, rules__harder(pr, pr->above_cv), "cover value %d against a higher shooter: %s",
-                           pr->above_cv, pc->id);
-        else
-            rules__add_mod(mods, n, why, rules__harder(pr, pc->p.cv), "cover value %d: %s", pc->p.cv, pc->id);
-    }
-    if (cv != RULES_COVER_NONE && pr->cover_mod[cv])
-        rules__add_mod(mods, n, why, rules__harder(pr, pr->cover_mod[cv]), "%s cover: %s", rules_cover_name(cv),
-                       sc->pieces[cover_piece].id);
+    rules__cover_mods(sc, i, j, cover_piece, cv, mods, n, why);
     if (fd->formation >= 0 && pr->form_target_mod[fd->formation])
         rules__add_mod(mods, n, why, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
     int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */

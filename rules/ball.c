@@ -9,6 +9,7 @@
 typedef struct rules__hit {
     double t;
     const char *id;
+    int k; /* the figure's index */
 } rules__hit;
 
 static int rules__cmp_hit(const void *x, const void *y)
@@ -102,6 +103,7 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
         }
         hits[nh].t = t;
         hits[nh].id = f->id;
+        hits[nh].k = (int)k;
         nh++;
     }
     qsort(hits, nh, sizeof *hits, rules__cmp_hit);
@@ -113,16 +115,17 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
     for (size_t k = 0; k < nh; k++)
         out->ids[k] = hits[k].id;
     out->n_ids = nh;
-    free(hits);
     /* a roll on every figure touched, as for its range bracket, with its
      * cover's modifiers as "fire" has them */
     out->shot_to = malloc((nh + 1) * sizeof *out->shot_to);
     out->shot_bracket = malloc((nh + 1) * sizeof *out->shot_bracket);
     out->shot_hit = malloc((nh + 1) * sizeof *out->shot_hit);
-    if (!out->shot_to || !out->shot_bracket || !out->shot_hit)
+    if (!out->shot_to || !out->shot_bracket || !out->shot_hit) {
+        free(hits);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
     for (size_t k = 0; k < nh; k++) {
-        int m = rules_scenario_find(sc, out->ids[k]);
+        int m = hits[k].k;
         const rules_bracket *br = NULL;
         for (int b = 0; b < w->nbr && !br; b++)
             if (rules_figure_within(sc, g, &sc->figs[m], w->br[b].max_fx))
@@ -132,6 +135,7 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
         out->shot_hit[k] = br && br->to_hit > 0 ? rules_cover_to_hit(sc, i, m, br->to_hit - br->modifier, NULL, 0) : RULES_NULL;
     }
     out->n_shots = nh;
+    free(hits);
     out->line[0] = rules_pt_in(apex);
     out->line[1] = rules_pt_in(sp);
     return TT_OK;

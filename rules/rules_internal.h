@@ -529,6 +529,10 @@ int rules_scenario_find(const rules_scenario *sc, const char *id); /* -1 if none
 tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const char *role, int *out, tt_err *err);
 /* (Re)compute a figure's fixed-point shape and containing pieces. */
 tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err);
+/* The closed pieces containing point c into inside (room for every piece),
+ * how many; *elev the height of the highest that raises what stands on it,
+ * *on_hill whether one is a hill. */
+int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *elev, int *on_hill);
 int64_t rules_fx(double in);
 double rules_in(int64_t fx);
 rules_point rules_pt_in(rules_pt p);

@@ -218,19 +218,32 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
             rules_piece_near_shape(&sc->pieces[i], s, rules_fx(sc->prof->cover_within_in)))
             f->arc_cap_deg = pp->arc_behind_deg;
     }
-    for (size_t i = 0; i < sc->npieces; i++)
-        if (rules_piece_contains(&sc->pieces[i], s->c)) {
-            if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > f->elev)
-                f->elev = sc->pieces[i].p.height_in;
-            int *ni = realloc(f->inside, (size_t)(f->ninside + 1) * sizeof *ni);
-            if (!ni)
-                return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-            f->inside = ni;
-            f->inside[f->ninside++] = (int)i;
-            if (!strcmp(sc->pieces[i].kind, "hill"))
-                f->on_hill = 1;
-        }
+    int n = rules_stand_on(sc, s->c, sc->piece_cand, &f->elev, &f->on_hill);
+    if (n > 0) {
+        int *ni = realloc(f->inside, (size_t)n * sizeof *ni);
+        if (!ni)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        f->inside = ni;
+        memcpy(f->inside, sc->piece_cand, (size_t)n * sizeof *ni);
+        f->ninside = n;
+    }
     return TT_OK;
+}
+
+int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *elev, int *on_hill)
+{
+    int n = 0;
+    *elev = 0;
+    *on_hill = 0;
+    for (size_t i = 0; i < sc->npieces; i++)
+        if (rules_piece_contains(&sc->pieces[i], c)) {
+            if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > *elev)
+                *elev = sc->pieces[i].p.height_in;
+            inside[n++] = (int)i;
+            if (!strcmp(sc->pieces[i].kind, "hill"))
+                *on_hill = 1;
+        }
+    return n;
 }
 
 static int rules__name_index(const char (*names)[16], int n, const char *name)
@@ -598,7 +611,8 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
     }
     sc->figs = calloc(nf + RULES_NPROBES, sizeof *sc->figs);
     sc->probe_inside = calloc((sc->npieces + 1) * RULES_NPROBES, sizeof *sc->probe_inside);
-    if (!sc->figs || !sc->probe_inside) {
+    sc->piece_cand = calloc(sc->npieces + 1, sizeof *sc->piece_cand); /* scratch, the figures' setup's too */
+    if (!sc->figs || !sc->probe_inside || !sc->piece_cand) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -653,8 +667,7 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
     }
     sc->deep = calloc(sc->npieces + 1, sizeof *sc->deep);
     sc->pbox = calloc(sc->npieces + 1, sizeof *sc->pbox);
-    sc->piece_cand = calloc(sc->npieces + 1, sizeof *sc->piece_cand);
-    if (!sc->deep || !sc->pbox || !sc->piece_cand) {
+    if (!sc->deep || !sc->pbox) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }

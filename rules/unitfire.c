@@ -259,19 +259,7 @@ int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double f
     f->w = f->d = 0;
     f->front = p;
     f->inside = sc->probe_inside + (size_t)slot * (sc->npieces + 1);
-    f->ninside = 0;
-    f->on_hill = 0;
-    f->elev = 0;
-    for (size_t i = 0; i < sc->npieces; i++) {
-        const rules_piece *pc = &sc->pieces[i];
-        if (!rules_piece_contains(pc, p))
-            continue;
-        if (pc->p.raises && pc->p.height_in > f->elev)
-            f->elev = pc->p.height_in;
-        f->inside[f->ninside++] = (int)i;
-        if (!strcmp(pc->kind, "hill"))
-            f->on_hill = 1;
-    }
+    f->ninside = rules_stand_on(sc, p, f->inside, &f->elev, &f->on_hill);
     return k;
 }
 

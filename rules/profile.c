@@ -763,6 +763,15 @@ static tt_status rules__colour_map(const rules_profile *p, const json_t *o, cons
 
 /* A list of the profile's formations (v: a JSON array) -> a bit mask
  * (bit f: form_name[f]). */
+/* The index of formation `name` in the profile, -1 when it has none. */
+static int rules__form_index(const rules_profile *p, const char *name)
+{
+    for (int k = 0; k < p->nforms; k++)
+        if (!strcmp(p->form_name[k], name))
+            return k;
+    return -1;
+}
+
 static tt_status rules__form_mask(const rules_profile *p, const json_t *v, const char *at, const char *what,
                                   unsigned *mask, tt_err *err)
 {
@@ -772,10 +781,7 @@ static tt_status rules__form_mask(const rules_profile *p, const json_t *v, const
                           what);
     for (size_t k = 0; k < json_array_size(v); k++) {
         const char *name = json_string_value(json_array_get(v, k));
-        int f = -1;
-        for (int m = 0; name && m < p->nforms && f < 0; m++)
-            if (!strcmp(p->form_name[m], name))
-                f = m;
+        int f = name ? rules__form_index(p, name) : -1;
         if (f < 0)
             return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" item %zu is not a formation of the profile's "
                                                   "\"formations\"",
@@ -1029,15 +1035,6 @@ static tt_status rules__aspect_parse(rules_profile *p, const json_t *a, const ch
     return TT_OK;
 }
 
-/* The index of formation `name` in the profile, -1 when it has none. */
-static int rules__form_index(const rules_profile *p, const char *name)
-{
-    for (int k = 0; k < p->nforms; k++)
-        if (!strcmp(p->form_name[k], name))
-            return k;
-    return -1;
-}
-
 /* "formation_by_type": {"skirmisher": {"default": "loose", "only": ["loose",
  * "mob"]}, ...}: a type's formation where the scenario gives none, and the
  * only formations it may take (the formations must be the profile's). */
@@ -1070,16 +1067,8 @@ static tt_status rules__fbt_parse(rules_profile *p, const json_t *o, const char 
             return tt_err_set(err, TT_ERR_FORMAT, "%s: \"default\" \"%s\" is not one of the profile's \"formations\"",
                               at, def);
         const json_t *only = rules_json_value(json_object_get(val, "only"));
-        if (only && (!json_is_array(only) || !json_array_size(only)))
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"only\" must list the formations it may take", at);
-        for (size_t k = 0; k < json_array_size(only); k++) {
-            const json_t *e = json_array_get(only, k);
-            int f = json_is_string(e) ? rules__form_index(p, json_string_value(e)) : -1;
-            if (f < 0)
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"only\"[%zu] is not one of the profile's \"formations\"",
-                                  at, k);
-            p->fbt_only[n] |= 1u << f;
-        }
+        if (only && (st = rules__form_mask(p, only, at, "only", &p->fbt_only[n], err)))
+            return st;
         if (p->fbt_default[n] >= 0 && p->fbt_only[n] && !(p->fbt_only[n] >> p->fbt_default[n] & 1u))
             return tt_err_set(err, TT_ERR_FORMAT, "%s: the \"default\" must be one of \"only\"", at);
         snprintf(p->fbt_type[p->nfbt++], sizeof p->fbt_type[0], "%s", key);

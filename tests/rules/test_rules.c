@@ -2809,6 +2809,9 @@ static void test_trl_profile_errors(void **state)
     expect_atkm_profile_error("charge", "formations", "[\"wedge\"]",
                               "\"formations\" item 1 is not a formation of the profile's \"formations\"");
     expect_atkm_profile_error("charge", "formations", "[]", "\"formations\" must list formations");
+    expect_atkm_profile_error("formation_by_type", "skirmisher", "{\"only\": [\"loose\", \"wedge\"]}",
+                              "\"only\" item 2 is not a formation of the profile's \"formations\"");
+    expect_atkm_profile_error("formation_by_type", "skirmisher", "{\"only\": []}", "\"only\" must list formations");
     expect_atkm_profile_error("charge", "not_at", "{\"horse\": \"square\"}", "\"not_at\" must list formations");
     expect_atkm_profile_error("charge", "from", "\"rear\"", "charge: \"from\" must be \"front-centre\"");
     expect_atkm_profile_error("charge", "from", "6", "charge: \"from\" must be a string");

@@ -29,10 +29,7 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
 /* A soldier: not of the defence roll's not_types (officers, ensigns). */
 int rules_is_soldier(const rules_profile *p, const char *type)
 {
-    for (int m = 0; m < p->ndefence_roll_not; m++)
-        if (!strcmp(p->defence_roll_not[m], type))
-            return 0;
-    return 1;
+    return !rules_type_in(p->defence_roll_not, p->ndefence_roll_not, type);
 }
 
 /* Figure g[k] stands for its unit's place: a soldier, or any figure of a

@@ -49,12 +49,11 @@ tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const
             return tt_err_set(err, TT_ERR_UNKNOWN, "unknown weapon \"%s\" in ruleset %s (known: %s)", name,
                               sc->prof->name, names);
         }
-        for (int k = 0; k < (*w)->nnot_types; k++) /* figures that cannot use it (cavalry cannot fire) */
-            if (!strcmp((*w)->not_types[k], f->type)) {
-                *w = NULL;
-                return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" is a \"%s\", which cannot use weapon \"%s\" in ruleset %s",
-                                  f->id, f->type, name, sc->prof->name);
-            }
+        if (rules_type_in((*w)->not_types, (*w)->nnot_types, f->type)) { /* cavalry cannot fire */
+            *w = NULL;
+            return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" is a \"%s\", which cannot use weapon \"%s\" in ruleset %s",
+                              f->id, f->type, name, sc->prof->name);
+        }
         return TT_OK;
     }
     *w = f->weapon;
@@ -194,7 +193,7 @@ __attribute__((format(printf, 5, 6))) static void rules__add_mod(rules_modifier 
     va_end(ap);
 }
 
-static int rules__type_in(const char (*names)[24], int n, const char *type)
+int rules_type_in(const char (*names)[24], int n, const char *type)
 {
     for (int k = 0; k < n; k++)
         if (!strcmp(names[k], type))
@@ -204,16 +203,16 @@ static int rules__type_in(const char (*names)[24], int n, const char *type)
 
 int rules_fires_plain(const rules_profile *p, const rules_figure *f)
 {
-    return rules__type_in(p->plain_fire_types, p->nplain_fire_types, f->type);
+    return rules_type_in(p->plain_fire_types, p->nplain_fire_types, f->type);
 }
 
 tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int as_target, tt_err *err)
 {
     const rules_profile *p = sc->prof;
-    if (!as_target && rules__type_in(p->no_fire_types, p->nno_fire_types, f->type))
+    if (!as_target && rules_type_in(p->no_fire_types, p->nno_fire_types, f->type))
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire: figures of type \"%s\" do not shoot in ruleset %s",
                           f->id, f->type, p->name);
-    if (as_target && rules__type_in(p->no_target_types, p->nno_target_types, f->type))
+    if (as_target && rules_type_in(p->no_target_types, p->nno_target_types, f->type))
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot be fired at: figures of type \"%s\" are not targets in "
                                            "ruleset %s; name another figure or unit in \"to\"",
                           f->id, f->type, p->name);

@@ -654,12 +654,11 @@ static tt_status rules__charge_allowed(const rules_profile *p, const rules_figur
                           "\"%s\" and \"%s\" are both of side \"%s\": a charge is made at the enemy; name a "
                           "figure or unit of the other side as \"to\"",
                           f->id, g->id, f->side);
-    for (int k = 0; k < p->ncharge_not; k++)
-        if (!strcmp(p->charge_not[k], f->type))
-            return tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") cannot charge in ruleset %s (%s)",
-                              f->type, f->id, p->name,
-                              !p->charge_not_src || !strncmp(p->charge_not_src, "house", 5) ? "a house reading"
-                                                                                             : p->charge_not_src);
+    if (rules_type_in(p->charge_not, p->ncharge_not, f->type))
+        return tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") cannot charge in ruleset %s (%s)", f->type,
+                          f->id, p->name,
+                          !p->charge_not_src || !strncmp(p->charge_not_src, "house", 5) ? "a house reading"
+                                                                                         : p->charge_not_src);
     return TT_OK;
 }
 

@@ -719,6 +719,8 @@ int rules_soldier_of(const rules_scenario *sc, const int *g, int n, int f);
 /* Figures of this type are soldiers: not one of the defence roll's
  * not_types (officers, ensigns, generals, cannon). */
 int rules_is_soldier(const rules_profile *p, const char *type);
+/* type is one of names (n of them). */
+int rules_type_in(const char (*names)[24], int n, const char *type);
 /* The dice of a melee (profile "melee") the charge i (of group F) -> j
  * (of group T) starts: dice, to_hit, bonus_dice, defence_dice,
  * defender_dice, defender_to_hit; an error where i's type cannot attack

@@ -300,10 +300,9 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
             return tt_err_set(err, TT_ERR_UNKNOWN, "%s: weapon \"%s\" is not in ruleset %s (known: %s)", at, weapon,
                               sc->prof->name, names);
         }
-        for (int k = 0; k < f->weapon->nnot_types; k++)
-            if (!strcmp(f->weapon->not_types[k], f->type))
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: a \"%s\" cannot use weapon \"%s\" in ruleset %s", at,
-                                  f->type, weapon, sc->prof->name);
+        if (rules_type_in(f->weapon->not_types, f->weapon->nnot_types, f->type))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: a \"%s\" cannot use weapon \"%s\" in ruleset %s", at, f->type,
+                              weapon, sc->prof->name);
     }
     const char *colour = NULL;
     if ((st = rules_json_str(o, "colour", at, &colour, err)))
@@ -385,8 +384,7 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
         }
         f->ds = ds >= 0 ? (int)ds : pp->ds[t][q < 0 ? 0 : q];
     }
-    for (int k = 0; k < pp->nskirm_types; k++) /* the profile's other skirmishers (skirmishing cavalry) */
-        f->skirmisher |= !strcmp(pp->skirm_types[k], f->type);
+    f->skirmisher |= rules_type_in(pp->skirm_types, pp->nskirm_types, f->type); /* the profile's others (skirmishing cavalry) */
     f->skirmisher |= !strcmp(f->type, "skirmisher") || !strcmp(f->type, "skirmishers") ||
                     (weapon && !strcmp(weapon, "skirmisher"));
     f->x = f->y = NAN;

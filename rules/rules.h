@@ -195,6 +195,11 @@ const char *rules_scenario_figure_id(const rules_scenario *sc, size_t i);
 /* The figure a tag id belongs to (the scenario's "tags"), or NULL. */
 const char *rules_scenario_tag_figure(const rules_scenario *sc, int tag_id);
 const char *rules_scenario_ruleset(const rules_scenario *sc);
+/* Height above the felt (inches) of the ground at table point (x, y): the
+ * height_in of the highest piece there whose kind raises what stands on it
+ * (hill, building, ...); 0 on flat ground.  Const: safe beside queries.
+ * The signature is tt_ground_fn's, with sc as `user`. */
+double rules_scenario_ground_in(const void *sc, double x, double y);
 
 /* Move a figure (live pipeline: once per frame).  Fails, leaving the figure
  * where it was, if the new position is off the table. */

@@ -230,6 +230,19 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
     return TT_OK;
 }
 
+double rules_scenario_ground_in(const void *scv, double x, double y)
+{
+    const rules_scenario *sc = scv;
+    double elev = 0;
+    rules_pt c = {x, y};
+    if (!sc || !isfinite(x) || !isfinite(y))
+        return 0;
+    for (size_t i = 0; i < sc->npieces; i++)
+        if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > elev && rules_piece_contains(&sc->pieces[i], c))
+            elev = sc->pieces[i].p.height_in;
+    return elev;
+}
+
 int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *elev, int *on_hill)
 {
     int n = 0;

@@ -39,6 +39,24 @@ const cli_spec cli_spec_locate = {
     "tabletrack locate --rig samples/table/rig.json samples/table/frame.png",
 };
 
+const cli_spec cli_spec_check = {
+    "check",
+    "hold the rig against a frame from the camera: can it read every tag on this table?",
+    "--rig RIG [--json] IMAGE",
+    "Run it right after writing the rig file, on a frame from the camera as it will watch the game. Reports the "
+    "anchors seen and the pose's error, how many pixels a cell of the rig's tags (size_in / 8) spans over the "
+    "whole table and at the figure tags seen, and the smallest tag this camera reads everywhere; where a spot is "
+    "below what the detector reads (1.8 px per cell), advice in words. With --json: {\"ok\", \"anchors_seen\", "
+    "\"reprojection_rms_px\", \"min_px_per_cell\", \"min_at\", \"advice\", ...}. Exits 0 when every spot is "
+    "readable, 1 when one is not (the report is printed in both cases).",
+    (const cli_opt[]){
+        {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (table size, anchors, camera.yaml, bases)"},
+        {"--json", NULL, 0, "print the report as one JSON object"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack check --rig samples/table/rig.json samples/table/frame.png",
+};
+
 const cli_spec cli_spec_calib_camera = {
     "calib camera",
     "camera intrinsics (camera.yaml) from photos of the printed board",

@@ -135,6 +135,8 @@ tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err)
     s->scene.noise_sigma = s->o.noise;
     s->scene.supersample = s->o.supersample;
     s->scene.seed = s->o.seed;
+    s->scene.occluders = s->o.raised;
+    s->scene.noccluders = s->o.nraised;
     s->scene.light = pjsim__light;
     s->scene.light_user = s;
     snprintf(s->dir, sizeof s->dir, "/tmp/tt_pjsim_XXXXXX");
@@ -186,6 +188,11 @@ tt_status pjsim_capture(pjsim *s, const tt_image *pattern, tt_image *out, tt_err
 int pjsim_truth(const pjsim *s, double x, double y, double px[2])
 {
     return pjsim__project(s, x, y, 0, px);
+}
+
+int pjsim_truth3(const pjsim *s, double x, double y, double height_in, double px[2])
+{
+    return pjsim__project(s, x, y, height_in, px);
 }
 
 void pjsim_captures_free(tt_image *caps, int count)

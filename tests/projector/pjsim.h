@@ -32,6 +32,10 @@ typedef struct pjsim_options {
     int supersample;        /* default 1 (the blur smooths) */
     unsigned seed;
     int projector_off;      /* 1: no projector light at all */
+    /* raised flat surfaces (borrowed; must outlive the sim): opaque flat
+     * ellipses at a height, lit by the projector where they are */
+    const rnd_occluder *raised;
+    int nraised;
 } pjsim_options;
 
 void pjsim_options_default(pjsim_options *o);
@@ -61,6 +65,8 @@ tt_status pjsim_capture(pjsim *s, const tt_image *pattern, tt_image *out, tt_err
 
 /* Truth: table point on the felt -> projector pixel.  0 if behind. */
 int pjsim_truth(const pjsim *s, double x, double y, double px[2]);
+/* The same for a point at height_in above the felt. */
+int pjsim_truth3(const pjsim *s, double x, double y, double height_in, double px[2]);
 
 /* Every pattern photographed: caps[count] allocated (free with
  * pjsim_captures_free). */

@@ -226,3 +226,20 @@ tt_status pjsim_capture_all(pjsim *s, tt_image **caps, int *count, tt_err *err)
     *count = n;
     return TT_OK;
 }
+
+void pjsim_raised_ellipse(rnd_occluder *occ, double *xy, int npts, double x, double y, double rx, double ry,
+                          double h)
+{
+    memset(occ, 0, sizeof *occ);
+    occ->x = x;
+    occ->y = y;
+    occ->height_in = h;
+    occ->rx = rx;
+    occ->ry = ry;
+    occ->gray = 160;
+    for (int i = 0; i < npts; i++) {
+        double a = 2 * M_PI * i / npts;
+        xy[2 * i] = x + rx * cos(a);
+        xy[2 * i + 1] = y + ry * sin(a);
+    }
+}

@@ -59,6 +59,12 @@ typedef struct pjsim {
 tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err);
 void pjsim_destroy(pjsim *s);
 
+/* A raised flat top for pjsim_options.raised: an opaque light-gray ellipse
+ * h inches up at (x, y), and its outline as a scenario would declare it:
+ * npts corners inscribed in the ellipse into xy (2*npts doubles). */
+void pjsim_raised_ellipse(rnd_occluder *occ, double *xy, int npts, double x, double y, double rx, double ry,
+                          double h);
+
 /* The camera photo of the table while the projector shows `pattern` (8-bit
  * gray at the projector's size; NULL = projector dark). */
 tt_status pjsim_capture(pjsim *s, const tt_image *pattern, tt_image *out, tt_err *err);

@@ -359,17 +359,7 @@ typedef struct raised {
 static void raised_make(raised *r, const char *id, double x, double y, double rx, double ry, double h)
 {
     memset(r, 0, sizeof *r);
-    r->occ.x = x;
-    r->occ.y = y;
-    r->occ.height_in = h;
-    r->occ.rx = rx;
-    r->occ.ry = ry;
-    r->occ.gray = 160;
-    for (int i = 0; i < 24; i++) {
-        double a = 2 * M_PI * i / 24;
-        r->xy[2 * i] = x + rx * cos(a);
-        r->xy[2 * i + 1] = y + ry * sin(a);
-    }
+    pjsim_raised_ellipse(&r->occ, r->xy, 24, x, y, rx, ry, h);
     r->surf.id = id;
     r->surf.xy = r->xy;
     r->surf.n = 24;

@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cvwrap.h"
 #include "overlay.h"
 #include "projector.h"
+#include "run.h"
 
 /* A pinhole 60" over (36, 30) looking straight down, 1750 px focal, 1280x800:
  * u = 640 + 1750 (x - 36) / (60 - h), v = 400 - 1750 (y - 30) / (60 - h). */
@@ -230,12 +232,82 @@ static void test_plane_or_no_ground(void **state)
     calib_projector_destroy(plane);
 }
 
+/* 'tabletrack overlay' wires the scenario's ground in: a blast query on
+ * the scenario's 3" hill lands on its top through a 3D projector.json, and
+ * where the felt would be through a plane one (the old format). */
+static void test_cli_blast_on_hill(void **state)
+{
+    (void)state;
+    char dir[64], scen[128], pj3[128], pjp[128], png[128];
+    snprintf(dir, sizeof dir, "/tmp/tt_ovground_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(scen, sizeof scen, "%s/hill.json", dir);
+    snprintf(pj3, sizeof pj3, "%s/pj3.json", dir);
+    snprintf(pjp, sizeof pjp, "%s/pjplane.json", dir);
+    snprintf(png, sizeof png, "%s/ov.png", dir);
+    FILE *f = fopen(scen, "w");
+    assert_non_null(f);
+    fputs("{\"ruleset\": \"thin-red-line\", \"table\": {\"width_in\": 72, \"depth_in\": 48},\n"
+          " \"terrain\": [{\"id\": \"big-hill\", \"kind\": \"hill\", \"height_in\": 3,\n"
+          "   \"polygon\": [[40, 10], [60, 10], [60, 30], [40, 30]]}],\n \"figures\": []}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    calib_projector *pj = pinhole(), *plane = NULL;
+    tt_err err = {0};
+    assert_int_equal(calib_projector_save(pj, pj3, &err), TT_OK);
+    double H[9];
+    calib_projector_homography(pj, H);
+    f = fopen(pjp, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"width\": 1280, \"height\": 800, \"table_to_projector\": [[%.17g, %.17g, %.17g], [%.17g, %.17g, "
+               "%.17g], [%.17g, %.17g, %.17g]]}\n",
+            H[0], H[1], H[2], H[3], H[4], H[5], H[6], H[7], H[8]);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(calib_projector_load(pjp, &plane, &err), TT_OK);
+    assert_false(calib_projector_is_3d(plane));
+    for (int k = 0; k < 2; k++) {
+        char *argv[] = {TT_BIN, "overlay", "--rig", TT_SOURCE_DIR "/samples/table/rig.json", "--projector",
+                        k ? pjp : pj3, "--scenario", scen, "--query", "{\"q\":\"blast\",\"at\":[46,24],\"radius_in\":1}",
+                        "--out", png, NULL};
+        run_result r = run_cmd(argv, NULL);
+        if (r.status != 0)
+            fail_msg("overlay: exit %d: %s", r.status, r.err);
+        run_free(&r);
+        tt_image im = {0};
+        assert_int_equal(cvw_image_read(png, 1, &im, &err), TT_OK);
+        double t[2], sw = 0, su = 0, sv = 0;
+        truth(46, 24, k ? 0 : HILL_H, t);
+        assert_true(t[0] > 60 && t[1] > 60 && t[0] < im.width - 60 && t[1] < im.height - 60);
+        for (int v = (int)t[1] - 50; v <= (int)t[1] + 50; v++)
+            for (int u = (int)t[0] - 50; u <= (int)t[0] + 50; u++) {
+                double w = im.data[(size_t)v * im.stride + u];
+                sw += w;
+                su += w * u;
+                sv += w * v;
+            }
+        assert_true(sw > 0);
+        double e = hypot(su / sw + 0.5 - t[0], sv / sw + 0.5 - t[1]);
+        print_message("tabletrack overlay, %s projector: the blast on the hill %.3f px from %s\n", k ? "plane" : "3D",
+                      e, k ? "where the felt would be" : "its spot on the top");
+        assert_true(e <= 0.5);
+        tt_image_free(&im);
+        remove(png);
+    }
+    calib_projector_destroy(pj);
+    calib_projector_destroy(plane);
+    remove(scen);
+    remove(pj3);
+    remove(pjp);
+    remove(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blast_and_ring_on_hill),
         cmocka_unit_test(test_line_follows_ground),
         cmocka_unit_test(test_plane_or_no_ground),
+        cmocka_unit_test(test_cli_blast_on_hill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,8 +135,8 @@ tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err)
     s->scene.noise_sigma = s->o.noise;
     s->scene.supersample = s->o.supersample;
     s->scene.seed = s->o.seed;
-    s->scene.occluders = s->o.raised;
-    s->scene.noccluders = s->o.nraised;
+    s->scene.pieces = s->o.pieces;
+    s->scene.npieces = s->o.npieces;
     s->scene.light = pjsim__light;
     s->scene.light_user = s;
     snprintf(s->dir, sizeof s->dir, "/tmp/tt_pjsim_XXXXXX");
@@ -227,19 +227,16 @@ tt_status pjsim_capture_all(pjsim *s, tt_image **caps, int *count, tt_err *err)
     return TT_OK;
 }
 
-void pjsim_raised_ellipse(rnd_occluder *occ, double *xy, int npts, double x, double y, double rx, double ry,
-                          double h)
+void pjsim_flat_hill(rnd_piece *p, double x, double y, double rx, double ry, double h)
 {
-    memset(occ, 0, sizeof *occ);
-    occ->x = x;
-    occ->y = y;
-    occ->height_in = h;
-    occ->rx = rx;
-    occ->ry = ry;
-    occ->gray = 160;
-    for (int i = 0; i < npts; i++) {
-        double a = 2 * M_PI * i / npts;
-        xy[2 * i] = x + rx * cos(a);
-        xy[2 * i + 1] = y + ry * sin(a);
+    memset(p, 0, sizeof *p);
+    p->npts = RND_PIECE_MAX_PTS;
+    for (int i = 0; i < p->npts; i++) {
+        double a = 2 * M_PI * i / p->npts;
+        p->pts[i][0] = x + rx * cos(a);
+        p->pts[i][1] = y + ry * sin(a);
     }
+    p->height_in = h;
+    p->slope_in = 0;
+    p->gray = 160;
 }

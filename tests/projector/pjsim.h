@@ -32,10 +32,10 @@ typedef struct pjsim_options {
     int supersample;        /* default 1 (the blur smooths) */
     unsigned seed;
     int projector_off;      /* 1: no projector light at all */
-    /* raised flat surfaces (borrowed; must outlive the sim): opaque flat
-     * ellipses at a height, lit by the projector where they are */
-    const rnd_occluder *raised;
-    int nraised;
+    /* raised terrain (borrowed; must outlive the sim): the renderer's
+     * pieces, lit by the projector at their height (tops and sides) */
+    const rnd_piece *pieces;
+    int npieces;
 } pjsim_options;
 
 void pjsim_options_default(pjsim_options *o);
@@ -59,11 +59,11 @@ typedef struct pjsim {
 tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err);
 void pjsim_destroy(pjsim *s);
 
-/* A raised flat top for pjsim_options.raised: an opaque light-gray ellipse
- * h inches up at (x, y), and its outline as a scenario would declare it:
- * npts corners inscribed in the ellipse into xy (2*npts doubles). */
-void pjsim_raised_ellipse(rnd_occluder *occ, double *xy, int npts, double x, double y, double rx, double ry,
-                          double h);
+/* A flat-topped hill with vertical sides for pjsim_options.pieces: its top
+ * a 16-gon inscribed in the ellipse (x, y, rx, ry), h inches up, light
+ * gray.  p->pts (npts x y pairs, contiguous) is its outline as a scenario
+ * declares it. */
+void pjsim_flat_hill(rnd_piece *p, double x, double y, double rx, double ry, double h);
 
 /* The camera photo of the table while the projector shows `pattern` (8-bit
  * gray at the projector's size; NULL = projector dark). */

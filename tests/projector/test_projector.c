@@ -347,22 +347,21 @@ static void test_solve_sim_lens(void **state)
 
 /* ---- the projector in 3D (issue 20) ----------------------------------- */
 
-/* A raised flat top: an opaque ellipse `h` inches up (the renderer's
- * occluder), lit by the projector where it is, and its outline as a
- * scenario would declare it (a polygon inscribed in the ellipse). */
+/* A flat-topped hill with vertical sides (the renderer's terrain), lit by
+ * the projector on its top and sides, and its top's outline as a scenario
+ * would declare it. */
 typedef struct raised {
-    rnd_occluder occ;
-    double xy[2 * 24];
+    rnd_piece piece;
     calib_projector_surface surf;
 } raised;
 
 static void raised_make(raised *r, const char *id, double x, double y, double rx, double ry, double h)
 {
     memset(r, 0, sizeof *r);
-    pjsim_raised_ellipse(&r->occ, r->xy, 24, x, y, rx, ry, h);
+    pjsim_flat_hill(&r->piece, x, y, rx, ry, h);
     r->surf.id = id;
-    r->surf.xy = r->xy;
-    r->surf.n = 24;
+    r->surf.xy = &r->piece.pts[0][0];
+    r->surf.n = r->piece.npts;
     r->surf.height_in = h;
 }
 
@@ -401,8 +400,8 @@ static void run_setup3(const setup3 *su, int property)
     o.seed = su->seed;
     memcpy(o.pj_eye, su->eye, sizeof o.pj_eye);
     memcpy(o.pj_target, su->target, sizeof o.pj_target);
-    o.raised = &hill.occ;
-    o.nraised = 1;
+    o.pieces = &hill.piece;
+    o.npieces = 1;
     if (pjsim_create(&o, &s, &err) != TT_OK || pjsim_capture_all(s, &caps, &n, &err) != TT_OK)
         fail_msg("sim: %s", err.msg);
     calib_projector *flat = NULL, *pj = NULL;
@@ -499,14 +498,16 @@ static void test_surface_not_lit(void **state)
     raised lit, dark;
     raised_make(&lit, "knoll", 30, 22, 5, 4, 3.0);
     raised_make(&dark, "far-hill", 66, 42, 4, 3, 2.0);
-    rnd_occluder occ[2] = {lit.occ, dark.occ};
+    rnd_piece pieces[2] = {lit.piece, dark.piece};
     calib_projector_surface surf[2] = {lit.surf, dark.surf};
+    surf[0].xy = &pieces[0].pts[0][0];
+    surf[1].xy = &pieces[1].pts[0][0];
     pjsim_options_default(&o);
     o.pj_w = 640;
     o.pj_h = 400;
     o.pj_f = 1750.0 / 2;
-    o.raised = occ;
-    o.nraised = 2;
+    o.pieces = pieces;
+    o.npieces = 2;
     assert_int_equal(pjsim_create(&o, &s, &err), TT_OK);
     assert_int_equal(pjsim_capture_all(s, &caps, &n, &err), TT_OK);
     calib_projector_opts opts;
@@ -521,7 +522,7 @@ static void test_surface_not_lit(void **state)
     assert_non_null(strstr(err.msg, "\"far-hill\""));
     assert_non_null(strstr(err.msg, "not seen lit"));
     assert_null(strstr(err.msg, "knoll"));
-    /* the lit one alone solves in 3D */
+    /* the lit one alone solves in 3D (the far one still stands there) */
     opts.nsurfaces = 1;
     if (calib_projector_solve(s->rig, o.pj_w, o.pj_h, caps, n, &opts, &pj, NULL, &err) != TT_OK)
         fail_msg("%s", err.msg);

@@ -223,18 +223,17 @@ static void test_scenario_3d(void **state)
     tt_image *caps = NULL;
     int n = 0;
     tt_err err = {0};
-    rnd_occluder box;
-    double xy[2 * 24], far_xy[2 * 24];
-    rnd_occluder far_occ;
-    pjsim_raised_ellipse(&box, xy, 24, 30, 22, 6, 4.5, 3.0);
-    pjsim_raised_ellipse(&far_occ, far_xy, 24, 64, 42, 4, 3, 2.0);
+    /* a 12" x 8" box, 3" high, with vertical sides; another piece far
+     * from the projector's light */
+    rnd_piece box = {{{24, 18}, {36, 18}, {36, 26}, {24, 26}}, 4, 3.0, 0, 160}, far_hill;
+    pjsim_flat_hill(&far_hill, 64, 42, 4, 3, 2.0);
     pjsim_options_default(&o);
     o.pj_w = PW;
     o.pj_h = PH;
     o.pj_f = 1750.0 * PW / 1280;
     o.seed = 11;
-    o.raised = &box;
-    o.nraised = 1;
+    o.pieces = &box;
+    o.npieces = 1;
     assert_int_equal(pjsim_create(&o, &s3, &err), TT_OK);
     assert_int_equal(pjsim_capture_all(s3, &caps, &n, &err), TT_OK);
     mkdir(tp("caps3"), 0777);
@@ -247,8 +246,8 @@ static void test_scenario_3d(void **state)
     }
     pjsim_captures_free(caps, n);
     char poly[2048], far_poly[2048], terrain[8192];
-    polygon_json(xy, 24, poly, sizeof poly);
-    polygon_json(far_xy, 24, far_poly, sizeof far_poly);
+    polygon_json(&box.pts[0][0], box.npts, poly, sizeof poly);
+    polygon_json(&far_hill.pts[0][0], far_hill.npts, far_poly, sizeof far_poly);
 
     /* the box declared: 3D */
     snprintf(terrain, sizeof terrain, "[{\"id\": \"box\", \"kind\": \"hill\", \"height_in\": 3, \"polygon\": %s}]",

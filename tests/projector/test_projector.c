@@ -381,6 +381,7 @@ typedef struct setup3 {
     double eye[3], target[2];
     double hill[2]; /* centre of the 3" top */
     double felt[2]; /* a spot on the felt */
+    double k1;      /* projector lens distortion */
 } setup3;
 
 /* Solve one rig twice from the same photos: plane only (today) and with
@@ -400,6 +401,7 @@ static void run_setup3(const setup3 *su, int property)
     o.seed = su->seed;
     memcpy(o.pj_eye, su->eye, sizeof o.pj_eye);
     memcpy(o.pj_target, su->target, sizeof o.pj_target);
+    o.pj_k1 = su->k1;
     o.pieces = &hill.piece;
     o.npieces = 1;
     if (pjsim_create(&o, &s, &err) != TT_OK || pjsim_capture_all(s, &caps, &n, &err) != TT_OK)
@@ -423,6 +425,8 @@ static void run_setup3(const setup3 *su, int property)
     double felt_before = err3(s, flat, su->felt[0], su->felt[1], 0.0);
     double hill_after = err3(s, pj, su->hill[0], su->hill[1], 3.0);
     double felt_after = err3(s, pj, su->felt[0], su->felt[1], 0.0);
+    if (su->k1 != 0)
+        assert_true(r3.grid_used);
     print_message("%s: blast on the 3\" hill %.2f px off (plane) -> %.2f px (3D); on the felt %.2f -> %.2f px; "
                   "fit %.3f px rms, %d of them on the top (%.3f px rms), grid %s\n",
                   su->label, hill_before, hill_after, felt_before, felt_after, r3.rms_px, r3.raised, r3.rms_px_raised,
@@ -474,15 +478,25 @@ static void run_setup3(const setup3 *su, int property)
 static void test_solve_3d(void **state)
 {
     (void)state;
-    const setup3 a = {"standard rig", 1, {36, 30, 60}, {36, 24}, {28, 21}, {46, 28}};
+    const setup3 a = {"standard rig", 1, {36, 30, 60}, {36, 24}, {28, 21}, {46, 28}, 0};
     run_setup3(&a, 1);
 }
 
 static void test_solve_3d_held_out(void **state)
 {
     (void)state;
-    const setup3 b = {"held out: projector over the near edge", 7, {40, 52, 58}, {35, 22}, {44, 17}, {27, 30}};
+    const setup3 b = {"held out: projector over the near edge", 7, {40, 52, 58}, {35, 22}, {44, 17}, {27, 30}, 0};
     run_setup3(&b, 1);
+}
+
+/* A projector lens with barrel distortion under the 3D model: the
+ * correction grid (looked up where each projector pixel's ray meets the
+ * felt) follows the lens on the hill's top as on the felt. */
+static void test_solve_3d_lens(void **state)
+{
+    (void)state;
+    const setup3 c = {"3D with lens distortion", 5, {36, 30, 60}, {36, 24}, {44, 27}, {24, 18}, -0.06};
+    run_setup3(&c, 0);
 }
 
 /* A raised piece declared but not lit (outside the projector's light):
@@ -642,7 +656,8 @@ int main(void)
         cmocka_unit_test(test_projector_off),       cmocka_unit_test(test_room_too_bright),
         cmocka_unit_test(test_projector_off_table), cmocka_unit_test(test_wrong_captures),
         cmocka_unit_test(test_json_pinhole_and_old_format), cmocka_unit_test(test_solve_3d),
-        cmocka_unit_test(test_solve_3d_held_out),   cmocka_unit_test(test_surface_not_lit),
+        cmocka_unit_test(test_solve_3d_held_out),   cmocka_unit_test(test_solve_3d_lens),
+        cmocka_unit_test(test_surface_not_lit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     remove(tmpdir);

@@ -8,9 +8,12 @@
 /* Rounds of fit, residuals, outlier threshold. */
 #define CALIB_PROJECTOR__ROUNDS 5
 
-/* The inlier threshold, projector px, from the residuals' median at this
- * round (wide at first: the first fit sees every outlier). */
-double calib_projector__threshold(double median_px, int round_);
+/* One round of outlier rejection: inl[i] = 1 where the residual res[i]
+ * (projector px) is within a threshold from the residuals' median (wide
+ * at the first round: the first fit sees every outlier); tmp is n scratch
+ * doubles; *ninl = the count.  Fewer than `need` -> TT_ERR_MISMATCH. */
+tt_status calib_projector__keep(const double *res, double *tmp, int n, int round_, int need, unsigned char *inl,
+                                int *ninl, tt_err *err);
 
 /* 3x4 projection P (row-major) from table points (x, y: xy[2i..]; height
  * h[i]) to projector pixels (proj[2i..]) over the points with inl[i] set:

@@ -11,15 +11,33 @@
 
 #include "cvwrap.h"
 
-double calib_projector__threshold(double median_px, int round_)
+static int pinhole__cmp(const void *a, const void *b)
 {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+tt_status calib_projector__keep(const double *res, double *tmp, int n, int round_, int need, unsigned char *inl,
+                                int *ninl, tt_err *err)
+{
+    memcpy(tmp, res, (size_t)n * sizeof *tmp);
+    qsort(tmp, (size_t)n, sizeof *tmp, pinhole__cmp);
     /* residual magnitudes of 2-D Gaussian noise: median ~ 1.18 sigma */
-    double thr = 3.5 * median_px / 1.18 * 1.5;
+    double thr = 3.5 * tmp[n / 2] / 1.18 * 1.5;
     if (thr < 1.0)
         thr = 1.0;
     if (round_ == 0 && thr < 4.0)
         thr = 4.0;
-    return thr;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        inl[i] = res[i] <= thr;
+        m += inl[i];
+    }
+    *ninl = m;
+    if (m < need)
+        return tt_err_set(err, TT_ERR_MISMATCH,
+                          "projector patterns decode inconsistently: is the camera or projector moving?");
+    return TT_OK;
 }
 
 int calib_projector__apply_p(const double P[12], double x, double y, double h, double *u, double *v)
@@ -125,12 +143,6 @@ tt_status calib_projector__dlt(const double *xy, const double *h, const double *
     return TT_OK;
 }
 
-static int pinhole__cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 tt_status calib_projector__fit_pinhole(const double *xy, const double *h, const double *proj, int n, double P[12],
                                        unsigned char *inl, int *ninl, tt_err *err)
 {
@@ -152,20 +164,8 @@ tt_status calib_projector__fit_pinhole(const double *xy, const double *h, const 
             if (!isfinite(res[i]))
                 res[i] = 1e9;
         }
-        memcpy(tmp, res, (size_t)n * sizeof *tmp);
-        qsort(tmp, (size_t)n, sizeof *tmp, pinhole__cmp);
-        double thr = calib_projector__threshold(tmp[n / 2], round_);
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            inl[i] = res[i] <= thr;
-            m += inl[i];
-        }
-        *ninl = m;
-        if (m < 12) {
-            st = tt_err_set(err, TT_ERR_MISMATCH,
-                            "projector patterns decode inconsistently: is the camera or projector moving?");
+        if ((st = calib_projector__keep(res, tmp, n, round_, 12, inl, ninl, err)) != TT_OK)
             goto done;
-        }
     }
     st = calib_projector__dlt(xy, h, proj, inl, n, P, err);
 done:

@@ -122,12 +122,6 @@ static void solve__apply_h(const double H[9], double x, double y, double *u, dou
     *v = (H[3] * x + H[4] * y + H[5]) / w;
 }
 
-static int solve__cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The points marked in inl, table side into src and projector side into
  * dst (x y pairs); returns how many. */
 static int solve__inliers(const solve__pts *p, const unsigned char *inl, double *src, double *dst)
@@ -166,20 +160,8 @@ static tt_status solve__fit(const solve__pts *p, double H[9], unsigned char *inl
             if (!isfinite(res[i]))
                 res[i] = 1e9;
         }
-        memcpy(tmp, res, (size_t)n * sizeof *tmp);
-        qsort(tmp, (size_t)n, sizeof *tmp, solve__cmp_double);
-        double thr = calib_projector__threshold(tmp[n / 2], round_);
-        m = 0;
-        for (int i = 0; i < n; i++) {
-            inl[i] = res[i] <= thr;
-            m += inl[i];
-        }
-        *ninl = m;
-        if (m < 8) {
-            st = tt_err_set(err, TT_ERR_MISMATCH,
-                            "projector patterns decode inconsistently: is the camera or projector moving?");
+        if ((st = calib_projector__keep(res, tmp, n, round_, 8, inl, ninl, err)) != TT_OK)
             goto done;
-        }
     }
     /* final fit on the final inliers */
     m = solve__inliers(p, inl, src, dst);

@@ -128,6 +128,7 @@ struct game {
     /* projector (game thread only) */
     calib_projector *pj;
     overlay_mapper map;
+    overlay_projector_map map_state; /* map's: marks at the scenario's ground height */
     overlay_list *list;         /* this frame's drawing (also without a projector: answers) */
     overlay_list *scratch;      /* for a viewer's question (mu held) */
     overlay_window *win;

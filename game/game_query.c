@@ -259,6 +259,14 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 
 /* ---- the projector ---- */
 
+/* The ground under (x, y) in the scenario being played now (it may be
+ * replaced during the game: read at each call). */
+static double game__ground_in(const void *user, double x, double y)
+{
+    const game *g = user;
+    return overlay_scene_ground_in(g->sc.scene, x, y);
+}
+
 tt_status game__projector_open(game *g, tt_err *err)
 {
     tt_status st;
@@ -266,7 +274,8 @@ tt_status game__projector_open(game *g, tt_err *err)
         return st;
     int w, h;
     calib_projector_size(g->pj, &w, &h);
-    overlay_mapper_projector(&g->map, g->pj);
+    tt_ground ground = {game__ground_in, g};
+    overlay_mapper_projector_ground(&g->map, &g->map_state, g->pj, &ground);
     if (g->o.window && (st = overlay_window_open(g->o.window, w, h, &g->win, err)) != TT_OK)
         return st;
     return TT_OK;

@@ -77,6 +77,12 @@ tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in,
     return st;
 }
 
+double overlay_scene_ground_in(const void *scene, double x, double y)
+{
+    const overlay_scene *s = scene;
+    return s ? rules_scenario_ground_in(s->sc, x, y) : 0.0;
+}
+
 void overlay_scene_destroy(overlay_scene *s)
 {
     if (!s)

@@ -171,6 +171,12 @@ json_t *rec__overlay_build(const rec_game *g, const rec__query *q);
 /* How long an answer stays on screen after it was asked. */
 #define REC_OVERLAY_MS 5000
 
+/* ---- rec_feed.c: positions as JSON (rec_copy.h), shared with rec_copy.c */
+
+struct rec_pos;
+json_t *rec__pos_to_json(const struct rec_pos *p);
+tt_status rec__pos_from_json(const json_t *j, struct rec_pos *p, tt_err *err);
+
 /* ---- rec_outfile.c: atomic output files --------------------------------- */
 
 typedef struct rec__outfile {

@@ -1,0 +1,479 @@
+/* rec_feed.c - a session of a recording read as chunks (rec_copy.h), while
+ * the recorder may still be writing it (its own read-only connection; WAL
+ * lets it read without holding the writer up), and positions. */
+#include "rec_copy.h"
+#include "rec_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rec_feed {
+    sqlite3 *db;
+    char *path;
+    long long session;
+    char game[96];
+    long long t0;
+};
+
+/* ---- positions ---- */
+
+rec_pos rec_pos_empty(void)
+{
+    rec_pos p = {0, 0, 0, 0, 0, -1, 0};
+    return p;
+}
+
+int rec_pos_same_rows(const rec_pos *a, const rec_pos *b)
+{
+    return a->figure == b->figure && a->state == b->state && a->event == b->event && a->query == b->query &&
+           a->change == b->change;
+}
+
+int rec_pos_covers(const rec_pos *a, const rec_pos *b)
+{
+    return a->figure >= b->figure && a->state >= b->state && a->event >= b->event && a->query >= b->query &&
+           a->change >= b->change && a->frame >= b->frame && a->ended >= b->ended;
+}
+
+long long rec_pos_rows_between(const rec_pos *a, const rec_pos *b)
+{
+    long long n = 0;
+    const long long av[] = {a->figure, a->state, a->event, a->query, a->change};
+    const long long bv[] = {b->figure, b->state, b->event, b->query, b->change};
+    for (int i = 0; i < 5; i++)
+        if (bv[i] > av[i])
+            n += bv[i] - av[i];
+    return n;
+}
+
+json_t *rec__pos_to_json(const rec_pos *p)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:i}", "figure", (json_int_t)p->figure, "state",
+                     (json_int_t)p->state, "event", (json_int_t)p->event, "query", (json_int_t)p->query, "change",
+                     (json_int_t)p->change, "frame", (json_int_t)p->frame, "ended", p->ended);
+}
+
+char *rec_pos_json(const rec_pos *p)
+{
+    json_t *j = rec__pos_to_json(p);
+    char *t = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(j);
+    return t;
+}
+
+tt_status rec__pos_from_json(const json_t *j, rec_pos *p, tt_err *err)
+{
+    static const char *const keys[] = {"figure", "state", "event", "query", "change", "frame"};
+    long long *dst[] = {&p->figure, &p->state, &p->event, &p->query, &p->change, &p->frame};
+    if (!json_is_object(j))
+        return tt_err_set(err, TT_ERR_FORMAT, "a position must be a JSON object");
+    for (int i = 0; i < 6; i++) {
+        const json_t *v = json_object_get(j, keys[i]);
+        if (!json_is_integer(v) || json_integer_value(v) < (i == 5 ? -1 : 0))
+            return tt_err_set(err, TT_ERR_FORMAT, "a position needs a whole number \"%s\"", keys[i]);
+        *dst[i] = json_integer_value(v);
+    }
+    const json_t *e = json_object_get(j, "ended");
+    p->ended = json_is_integer(e) ? json_integer_value(e) != 0 : json_is_true(e);
+    return TT_OK;
+}
+
+tt_status rec_pos_parse(const char *text, size_t len, rec_pos *p, tt_err *err)
+{
+    json_t *j = json_loadb(text, len, 0, NULL);
+    if (!j)
+        return tt_err_set(err, TT_ERR_FORMAT, "a position must be JSON");
+    tt_status s = rec__pos_from_json(j, p, err);
+    json_decref(j);
+    return s;
+}
+
+/* ---- the feed ---- */
+
+static tt_status rec__feed_one_ll(rec_feed *f, const char *sql, long long a, long long *out, int *null,
+                                  tt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return rec__db_err(f->db, err, f->path, "reading");
+    sqlite3_bind_int64(st, 1, a);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        sqlite3_finalize(st);
+        return rec__db_err(f->db, err, f->path, "reading");
+    }
+    *null = rc != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL;
+    *out = *null ? 0 : sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return TT_OK;
+}
+
+tt_status rec_feed_open(const char *path, long long session, rec_feed **out, tt_err *err)
+{
+    if (!out)
+        return tt_err_set(err, TT_ERR_ARG, "rec_feed_open: no output handle");
+    *out = NULL;
+    rec_feed *f = calloc(1, sizeof *f);
+    tt_status s;
+    if (!f || !(f->path = strdup(path ? path : ""))) {
+        free(f);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    if ((s = rec__db_open(path, REC__READ, &f->db, err)) != TT_OK)
+        goto fail;
+    long long id = session;
+    int null = 0;
+    if (session <= 0 &&
+        (s = rec__feed_one_ll(f, "SELECT max(id) FROM session WHERE ?1 = ?1", 0, &id, &null, err)) != TT_OK)
+        goto fail;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(f->db, "SELECT started_utc FROM session WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+        s = rec__db_err(f->db, err, path, "reading");
+        goto fail;
+    }
+    sqlite3_bind_int64(st, 1, id);
+    if (null || sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        s = session > 0 ? tt_err_set(err, TT_ERR_ARG, "%s has no session %lld", path, session)
+                        : tt_err_set(err, TT_ERR_FORMAT, "%s holds no session yet", path);
+        goto fail;
+    }
+    snprintf(f->game, sizeof f->game, "%.40s#%lld", (const char *)sqlite3_column_text(st, 0), id);
+    sqlite3_finalize(st);
+    f->session = id;
+    f->t0 = LLONG_MAX;
+    static const char *const first[] = {
+        "SELECT min(s.t_ms) FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?",
+        "SELECT min(t_ms) FROM event WHERE session = ?", "SELECT min(t_ms) FROM query WHERE session = ?",
+        "SELECT min(t_ms) FROM scenario_change WHERE session = ?"};
+    for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
+        long long t;
+        if ((s = rec__feed_one_ll(f, first[i], id, &t, &null, err)) != TT_OK)
+            goto fail;
+        if (!null && t < f->t0)
+            f->t0 = t;
+    }
+    if (f->t0 == LLONG_MAX)
+        f->t0 = 0;
+    *out = f;
+    return TT_OK;
+fail:
+    rec_feed_close(f);
+    return s;
+}
+
+void rec_feed_close(rec_feed *f)
+{
+    if (!f)
+        return;
+    sqlite3_close(f->db);
+    free(f->path);
+    free(f);
+}
+
+const char *rec_feed_game(const rec_feed *f)
+{
+    return f ? f->game : "";
+}
+
+long long rec_feed_t0(const rec_feed *f)
+{
+    return f ? f->t0 : 0;
+}
+
+/* A stored JSON text as a value (the text itself if it does not parse). */
+static json_t *rec__feed_text(sqlite3_stmt *st, int col)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_NULL)
+        return json_null();
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    json_t *j = json_loads(t, JSON_DECODE_ANY, NULL);
+    return j ? j : json_string(t);
+}
+
+static json_t *rec__feed_col_int(sqlite3_stmt *st, int col)
+{
+    return sqlite3_column_type(st, col) == SQLITE_NULL ? json_null() : json_integer(sqlite3_column_int64(st, col));
+}
+
+static json_t *rec__feed_col_str(sqlite3_stmt *st, int col)
+{
+    return sqlite3_column_type(st, col) == SQLITE_NULL ? json_null()
+                                                       : json_string((const char *)sqlite3_column_text(st, col));
+}
+
+static json_t *rec__feed_xy(sqlite3_stmt *st, int col)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_NULL)
+        return json_null();
+    return json_pack("[f,f]", sqlite3_column_double(st, col), sqlite3_column_double(st, col + 1));
+}
+
+/* What one pass over a table gathered. */
+typedef struct rec__feed_scan {
+    long long last;     /* last row id taken */
+    long long max_fig;  /* highest figure row referenced */
+    long long max_frame, max_t;
+    int exhausted;      /* every saved row of the session was taken */
+} rec__feed_scan;
+
+/* Rows of one table after `after`, in row order, up to until_ms: each
+ * row is turned into JSON by `row` and appended to arr.  Column 0 is the
+ * row id, 1 the t_ms, 2 the frame (may be NULL), 3 the figure (or NULL). */
+static tt_status rec__feed_scan_rows(rec_feed *f, const char *sql, long long after, long long until_ms,
+                                     size_t max_rows, json_t *(*row)(sqlite3_stmt *st, json_t *arr), json_t *arr,
+                                     rec__feed_scan *sc, tt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    sc->last = after;
+    sc->exhausted = 1;
+    if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return rec__db_err(f->db, err, f->path, "reading");
+    sqlite3_bind_int64(st, 1, f->session);
+    sqlite3_bind_int64(st, 2, after);
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)max_rows + 1);
+    size_t n = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long long t = sqlite3_column_int64(st, 1);
+        if (n == max_rows || (until_ms != REC_TIME_UNSET && t > until_ms)) {
+            sc->exhausted = 0;
+            break;
+        }
+        json_t *o = row(st, arr);
+        if (!o) {
+            sqlite3_finalize(st);
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+        n++;
+        sc->last = sqlite3_column_int64(st, 0);
+        if (t > sc->max_t)
+            sc->max_t = t;
+        if (sqlite3_column_type(st, 2) != SQLITE_NULL && sqlite3_column_int64(st, 2) > sc->max_frame)
+            sc->max_frame = sqlite3_column_int64(st, 2);
+        if (sqlite3_column_type(st, 3) != SQLITE_NULL && sqlite3_column_int64(st, 3) > sc->max_fig)
+            sc->max_fig = sqlite3_column_int64(st, 3);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return rec__db_err(f->db, err, f->path, "reading");
+    return TT_OK;
+}
+
+static const char *const rec__feed_states[] = {"seen", "occluded", "lost"};
+
+/* state: rowid, t_ms, frame, figure, family, tag, x, y, facing, state.
+ * Rows of one frame and time share one frame object, as in replay --json. */
+static json_t *rec__feed_state_row(sqlite3_stmt *st, json_t *frames)
+{
+    long long frame = sqlite3_column_int64(st, 2), t = sqlite3_column_int64(st, 1);
+    json_t *last = json_array_size(frames) ? json_array_get(frames, json_array_size(frames) - 1) : NULL;
+    if (!last || json_integer_value(json_object_get(last, "frame")) != frame ||
+        json_integer_value(json_object_get(last, "t_ms")) != t) {
+        last = json_pack("{s:I, s:I, s:[]}", "frame", (json_int_t)frame, "t_ms", (json_int_t)t, "figures");
+        if (!last || json_array_append_new(frames, last) != 0)
+            return NULL;
+    }
+    const char *state = (const char *)sqlite3_column_text(st, 9);
+    json_t *fig = json_pack("{s:s, s:I, s:f, s:f, s:f, s:s}", "family", (const char *)sqlite3_column_text(st, 4),
+                            "id", (json_int_t)sqlite3_column_int64(st, 5), "x", sqlite3_column_double(st, 6), "y",
+                            sqlite3_column_double(st, 7), "facing_deg", sqlite3_column_double(st, 8), "state",
+                            state ? state : rec__feed_states[0]);
+    if (!fig || json_array_append_new(json_object_get(last, "figures"), fig) != 0)
+        return NULL;
+    return fig;
+}
+
+/* event: id, t_ms, frame, figure, family, tag, kind, from_x, from_y, to_x, to_y */
+static json_t *rec__feed_event_row(sqlite3_stmt *st, json_t *arr)
+{
+    json_t *o = json_pack("{s:I, s:I, s:s, s:s, s:I, s:o, s:o}", "frame", (json_int_t)sqlite3_column_int64(st, 2),
+                          "t_ms", (json_int_t)sqlite3_column_int64(st, 1), "event",
+                          (const char *)sqlite3_column_text(st, 6), "family", (const char *)sqlite3_column_text(st, 4),
+                          "id", (json_int_t)sqlite3_column_int64(st, 5), "from", rec__feed_xy(st, 7), "to",
+                          rec__feed_xy(st, 9));
+    return o && json_array_append_new(arr, o) == 0 ? o : NULL;
+}
+
+/* query: id, t_ms, frame, NULL, query_json, answer_json */
+static json_t *rec__feed_query_row(sqlite3_stmt *st, json_t *arr)
+{
+    json_t *o = json_pack("{s:o, s:I, s:o, s:o}", "frame", rec__feed_col_int(st, 2), "t_ms",
+                          (json_int_t)sqlite3_column_int64(st, 1), "query", rec__feed_text(st, 4), "answer",
+                          rec__feed_text(st, 5));
+    return o && json_array_append_new(arr, o) == 0 ? o : NULL;
+}
+
+/* scenario_change: id, t_ms, frame, NULL, scenario_json */
+static json_t *rec__feed_change_row(sqlite3_stmt *st, json_t *arr)
+{
+    json_t *o = json_pack("{s:o, s:I, s:o}", "frame", rec__feed_col_int(st, 2), "t_ms",
+                          (json_int_t)sqlite3_column_int64(st, 1), "scenario", rec__feed_text(st, 4));
+    return o && json_array_append_new(arr, o) == 0 ? o : NULL;
+}
+
+/* The session's figures in (after, upto], all of them up to upto when all. */
+static tt_status rec__feed_figures(rec_feed *f, long long after, long long upto, json_t *arr, tt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(f->db, "SELECT family, tag, name, side FROM figure WHERE session = ? AND id > ? AND id <= ? "
+                                  "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+        return rec__db_err(f->db, err, f->path, "reading");
+    sqlite3_bind_int64(st, 1, f->session);
+    sqlite3_bind_int64(st, 2, after);
+    sqlite3_bind_int64(st, 3, upto);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *o = json_pack("{s:s, s:I, s:o, s:o}", "family", (const char *)sqlite3_column_text(st, 0), "id",
+                              (json_int_t)sqlite3_column_int64(st, 1), "name", rec__feed_col_str(st, 2), "side",
+                              rec__feed_col_str(st, 3));
+        if (!o || json_array_append_new(arr, o) != 0) {
+            sqlite3_finalize(st);
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? TT_OK : rec__db_err(f->db, err, f->path, "reading");
+}
+
+/* The session row: its progress, and the header when asked. */
+static tt_status rec__feed_session(rec_feed *f, int header, json_t **out, long long *last_frame, long long *last_t,
+                                   int *ended, tt_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    *out = NULL;
+    if (sqlite3_prepare_v2(f->db, "SELECT last_frame, last_t_ms, ended_utc, started_utc, started_unix_ms, source, note, "
+                                  "rig_json, scenario_json FROM session WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+        return rec__db_err(f->db, err, f->path, "reading");
+    sqlite3_bind_int64(st, 1, f->session);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        tt_status s = rec__db_err(f->db, err, f->path, "reading the session");
+        sqlite3_finalize(st);
+        return s;
+    }
+    *last_frame = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+    *last_t = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1);
+    *ended = sqlite3_column_type(st, 2) != SQLITE_NULL;
+    json_t *o = json_pack("{s:o}", "ended_utc", rec__feed_col_str(st, 2));
+    if (o && header)
+        json_object_update_new(o, json_pack("{s:o, s:I, s:o, s:o, s:o, s:o}", "started_utc", rec__feed_col_str(st, 3),
+                                            "started_unix_ms", (json_int_t)sqlite3_column_int64(st, 4), "source",
+                                            rec__feed_col_str(st, 5), "note", rec__feed_col_str(st, 6), "rig",
+                                            rec__feed_text(st, 7), "scenario", rec__feed_text(st, 8)));
+    sqlite3_finalize(st);
+    if (!o)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    *out = o;
+    return TT_OK;
+}
+
+tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, size_t max_rows, char **chunk,
+                        rec_pos *to, tt_err *err)
+{
+    if (!f || !from || !chunk || !to)
+        return tt_err_set(err, TT_ERR_ARG, "rec_feed_next: missing argument");
+    *chunk = NULL;
+    *to = *from;
+    if (max_rows < 1)
+        max_rows = 1;
+    rec_pos empty = rec_pos_empty();
+    int header = rec_pos_same_rows(from, &empty);
+    json_t *figs = json_array(), *frames = json_array(), *events = json_array(), *queries = json_array(),
+           *changes = json_array(), *sess = NULL, *o = NULL;
+    tt_status s = TT_OK;
+    if (!figs || !frames || !events || !queries || !changes) {
+        s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    /* one read transaction: the rows and the session's progress agree */
+    if (sqlite3_exec(f->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        s = rec__db_err(f->db, err, f->path, "reading");
+        goto done;
+    }
+    long long last_frame, last_t;
+    int ended;
+    rec__feed_scan sc[4];
+    memset(sc, 0, sizeof sc);
+    for (int i = 0; i < 4; i++)
+        sc[i].max_frame = sc[i].max_t = -1;
+    if ((s = rec__feed_session(f, header, &sess, &last_frame, &last_t, &ended, err)) != TT_OK ||
+        (s = rec__feed_scan_rows(f,
+                                 "SELECT s.rowid, s.t_ms, s.frame, s.figure, g.family, g.tag, s.x, s.y, s.facing_deg, "
+                                 "s.state FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?1 AND "
+                                 "s.rowid > ?2 ORDER BY s.rowid LIMIT ?3",
+                                 from->state, until_ms, max_rows, rec__feed_state_row, frames, &sc[0], err)) != TT_OK ||
+        (s = rec__feed_scan_rows(f,
+                                 "SELECT e.id, e.t_ms, e.frame, e.figure, g.family, g.tag, e.kind, e.from_x, e.from_y, "
+                                 "e.to_x, e.to_y FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ?1 "
+                                 "AND e.id > ?2 ORDER BY e.id LIMIT ?3",
+                                 from->event, until_ms, max_rows, rec__feed_event_row, events, &sc[1], err)) != TT_OK ||
+        (s = rec__feed_scan_rows(f,
+                                 "SELECT id, t_ms, frame, NULL, query_json, answer_json FROM query WHERE session = ?1 "
+                                 "AND id > ?2 ORDER BY id LIMIT ?3",
+                                 from->query, until_ms, max_rows, rec__feed_query_row, queries, &sc[2], err)) != TT_OK ||
+        (s = rec__feed_scan_rows(f,
+                                 "SELECT id, t_ms, frame, NULL, scenario_json FROM scenario_change WHERE session = ?1 "
+                                 "AND id > ?2 ORDER BY id LIMIT ?3",
+                                 from->change, until_ms, max_rows, rec__feed_change_row, changes, &sc[3], err)) !=
+            TT_OK)
+        goto rollback;
+    int all = sc[0].exhausted && sc[1].exhausted && sc[2].exhausted && sc[3].exhausted &&
+              (until_ms == REC_TIME_UNSET || until_ms >= last_t);
+    to->state = sc[0].last;
+    to->event = sc[1].last;
+    to->query = sc[2].last;
+    to->change = sc[3].last;
+    long long max_fig = from->figure, max_frame = from->frame, max_t = -1;
+    for (int i = 0; i < 4; i++) {
+        if (sc[i].max_fig > max_fig)
+            max_fig = sc[i].max_fig;
+        if (sc[i].max_frame > max_frame)
+            max_frame = sc[i].max_frame;
+        if (sc[i].max_t > max_t)
+            max_t = sc[i].max_t;
+    }
+    if (all) { /* everything saved: every figure, the session's own progress */
+        long long n;
+        int null;
+        if ((s = rec__feed_one_ll(f, "SELECT max(id) FROM figure WHERE session = ?", f->session, &n, &null, err)) !=
+            TT_OK)
+            goto rollback;
+        if (!null && n > max_fig)
+            max_fig = n;
+        if (last_frame > max_frame)
+            max_frame = last_frame;
+        max_t = last_t;
+    }
+    to->figure = max_fig;
+    to->frame = max_frame;
+    to->ended = all && ended;
+    /* after a scenario change every figure's name and side is sent again */
+    if ((s = rec__feed_figures(f, json_array_size(changes) ? 0 : from->figure, to->figure, figs, err)) != TT_OK)
+        goto rollback;
+    sqlite3_exec(f->db, "COMMIT", NULL, NULL, NULL);
+    if (rec_pos_same_rows(from, to) && to->frame == from->frame && to->ended == from->ended && !header)
+        goto done; /* nothing new */
+    if (!to->ended)
+        json_object_set_new(sess, "ended_utc", json_null());
+    json_object_set_new(sess, "last_frame", to->frame >= 0 ? json_integer(to->frame) : json_null());
+    json_object_set_new(sess, "last_t_ms", max_t >= 0 ? json_integer(max_t) : json_null());
+    o = json_pack("{s:s, s:o, s:o, s:O, s:O, s:O, s:O, s:O, s:O}", "game", f->game, "from", rec__pos_to_json(from),
+                  "to", rec__pos_to_json(to), "session", sess, "figures", figs, "frames", frames, "events", events,
+                  "queries", queries, "changes", changes);
+    *chunk = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) : NULL;
+    if (!*chunk)
+        s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    goto done;
+rollback:
+    sqlite3_exec(f->db, "ROLLBACK", NULL, NULL, NULL);
+done:
+    json_decref(o);
+    json_decref(sess);
+    json_decref(figs);
+    json_decref(frames);
+    json_decref(events);
+    json_decref(queries);
+    json_decref(changes);
+    return s;
+}

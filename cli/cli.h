@@ -10,7 +10,7 @@
 /* The option tables (cli_specs.c). */
 extern const cli_spec cli_spec_detect, cli_spec_locate, cli_spec_check, cli_spec_calib_camera, cli_spec_calib_projector,
     cli_spec_print_board, cli_spec_print_tags, cli_spec_rules, cli_spec_overlay, cli_spec_track, cli_spec_cameras,
-    cli_spec_replay;
+    cli_spec_replay, cli_spec_hall;
 
 int cmd_detect(int argc, char **argv);
 int cmd_locate(int argc, char **argv);
@@ -22,6 +22,13 @@ int cmd_overlay(int argc, char **argv);
 int cmd_track(int argc, char **argv);
 int cmd_cameras(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_hall(int argc, char **argv);
+
+/* The broker options shared by track, replay and hall (--mqtt,
+ * --mqtt-user, --mqtt-password-file, --mqtt-cafile) into o; 1 if `name`
+ * was one of them. */
+struct hall_mqtt_opts;
+int cli_mqtt_opt(const char *name, const char *val, struct hall_mqtt_opts *o);
 
 /* Print "tabletrack <cmd>: <message>" to stderr and return exit code 1. */
 int cli_fail(const char *cmd, const tt_err *err);

@@ -9,6 +9,14 @@
         {"--refine-edges", "0|1", CLI_VALUE, "refine tag edges on the full image (default 1)"},                     \
         {"--threads", "N", CLI_VALUE, "detector threads (default 1)"}
 
+/* The broker of a convention hall (hall/): track, replay and hall. */
+#define MQTT_OPTS                                                                                                  \
+    {"--mqtt", "HOST[:PORT]", CLI_VALUE, "the hall's MQTT broker (mosquitto; port default 1883)"},                  \
+        {"--mqtt-user", "USER", CLI_VALUE,                                                                         \
+         "log in to the broker as USER; the password comes from --mqtt-password-file or $TABLETRACK_MQTT_PASSWORD"}, \
+        {"--mqtt-password-file", "FILE", CLI_VALUE | CLI_FILE, "the broker password, on the file's first line"},   \
+        {"--mqtt-cafile", "FILE", CLI_VALUE | CLI_FILE, "TLS: the CA certificate (PEM) that signed the broker's"}
+
 const cli_spec cli_spec_detect = {
     "detect",
     "detect AprilTags in an image, print JSON (pixels)",
@@ -192,7 +200,8 @@ const cli_spec cli_spec_track = {
     "track figures live from a camera, video or image sequence",
     "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] "
     "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] [--cite] "
-    "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout SECONDS] [--http [HOST:]PORT [--http-key KEY]]",
+    "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout SECONDS] [--http [HOST:]PORT [--http-key KEY]] "
+    "[--mqtt HOST[:PORT] --table NAME [--mqtt-user USER] [--mqtt-password-file FILE] [--mqtt-cafile FILE]]",
     "SRC is a camera (/dev/videoN), a USB camera by serial number (usb:SERIAL; 'tabletrack cameras' lists them), "
     "a video file, or an image sequence such as 'frames/*.png' (quoted). Ends at the end of the source or on "
     "Ctrl-C, with every output complete.\n"
@@ -202,6 +211,10 @@ const cli_spec cli_spec_track = {
     "the laptop's address) for phones on the club's network. Reading needs no key; changing the game needs KEY.\n"
     "In the projector window: Esc twice ends the game, F switches full screen on and off, H hides the drawing; "
     "other keys do nothing. Closing the window keeps the game going without it.\n"
+    "With --mqtt and --table, the table publishes to a convention hall's broker under tabletrack/NAME/: its live "
+    "state, events, answers, scenario and its --record recording; when the broker is away the game goes on and is "
+    "recorded, and the hall catches up when it is back. At the end, track waits up to 60 s until the broker (and the "
+    "hall, if one answers) holds everything; exit 1 if not, saying what is undelivered.\n"
     "With no output option, track prints what it sees once a second (frame, fps, figures seen/occluded/lost).",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
@@ -226,11 +239,15 @@ const cli_spec cli_spec_track = {
          "a camera lost (unplugged, or silent for 2 s) this long ends the game cleanly (default 60)"},
         {"--http", "[HOST:]PORT", CLI_VALUE, "serve the table to phones and browsers (host default 127.0.0.1)"},
         {"--http-key", "KEY", CLI_VALUE, "the key that lets a browser change the game (default: random per run)"},
+        MQTT_OPTS,
+        {"--table", "NAME", CLI_VALUE, "with --mqtt: this table's name in the hall (letters, digits, - and _)"},
         {NULL, NULL, 0, NULL}},
     NULL,
     "tabletrack track --rig samples/breach/rig.json --source samples/breach/game.mp4 --events events.jsonl --stats\n"
     "tabletrack track --rig rig.json --source /dev/video0 --scenario game.json --projector projector.json --window "
-    "--http 0.0.0.0:8080 --record game.sqlite",
+    "--http 0.0.0.0:8080 --record game.sqlite\n"
+    "tabletrack track --rig rig.json --source /dev/video0 --scenario game.json --record game.sqlite --mqtt "
+    "hall.local --table table-07",
 };
 
 const cli_spec cli_spec_cameras = {
@@ -248,8 +265,13 @@ const cli_spec cli_spec_replay = {
     "replay",
     "replay a recorded game (HTML, JSON Lines, video)",
     "GAME.sqlite [--html OUT.html] [--json] [--video OUT.mp4|OUT.avi] [--session N] [--from T] [--to T] [--fps F] "
-    "[--speed X] [--width PX]",
-    "Makes one or more of: a self-contained HTML page (no network needed), JSON Lines on stdout, a top-down video.",
+    "[--speed X] [--width PX]\n"
+    "GAME.sqlite --mqtt HOST[:PORT] --table NAME [--speed X] [--session N] [--mqtt-user USER] "
+    "[--mqtt-password-file FILE] [--mqtt-cafile FILE]",
+    "Makes one or more of: a self-contained HTML page (no network needed), JSON Lines on stdout, a top-down video.\n"
+    "With --mqtt and --table, publishes the game to a hall's broker as table NAME would have, at its recorded pace "
+    "times --speed (demos, and load tests of a hall), then waits up to 60 s until the broker (and the hall, if one "
+    "answers) holds everything.",
     (const cli_opt[]){
         {"--html", "OUT.html", CLI_VALUE | CLI_OUT,
          "one self-contained page: table, terrain, figures, timeline, trails and the questions asked"},
@@ -259,9 +281,32 @@ const cli_spec cli_spec_replay = {
         {"--from", "T", CLI_VALUE, "start, in seconds (75, 12.5), mm:ss or h:mm:ss from the session's start"},
         {"--to", "T", CLI_VALUE, "end, as --from"},
         {"--fps", "F", CLI_VALUE, "video frames per second (1-120, default 15)"},
-        {"--speed", "X", CLI_VALUE, "video: game seconds per video second (default 1; 10 for a time-lapse)"},
+        {"--speed", "X", CLI_VALUE,
+         "video or --mqtt: game seconds per second (default 1; 10 for a time-lapse)"},
         {"--width", "PX", CLI_VALUE, "video width in pixels (64-7680, default 1280)"},
+        MQTT_OPTS,
+        {"--table", "NAME", CLI_VALUE, "with --mqtt: the table's name in the hall"},
+        {NULL, NULL, 0, NULL}},
+    "--mqtt --html;--mqtt --json;--mqtt --video",
+    "tabletrack replay game.sqlite --html game.html\n"
+    "tabletrack replay game.sqlite --mqtt localhost --table demo-1 --speed 4",
+};
+
+const cli_spec cli_spec_hall = {
+    "hall",
+    "gather every table's game at a convention (MQTT broker), serve the hall page",
+    "--mqtt HOST[:PORT] --http [HOST:]PORT --dir DIR [--mqtt-user USER] [--mqtt-password-file FILE] "
+    "[--mqtt-cafile FILE]",
+    "Subscribes to every table publishing on the broker (tabletrack track ... --mqtt HOST --table NAME), keeps "
+    "DIR/NAME.sqlite for each table (a recording 'tabletrack replay' reads, the same game as the table's own, "
+    "frame for frame), and serves a page showing every table at http://HOST:PORT/ with GET /api/tables. A table "
+    "that was away, or a hall restarted, catches up from the table's own recording. Runs until Ctrl-C.",
+    (const cli_opt[]){
+        MQTT_OPTS,
+        {"--http", "[HOST:]PORT", CLI_VALUE, "serve the hall page (host default 127.0.0.1; 0.0.0.0 for the hall's "
+                                             "network)"},
+        {"--dir", "DIR", CLI_VALUE, "the folder of the tables' recordings (made if missing)"},
         {NULL, NULL, 0, NULL}},
     NULL,
-    "tabletrack replay game.sqlite --html game.html",
+    "tabletrack hall --mqtt localhost --http 0.0.0.0:8090 --dir games",
 };

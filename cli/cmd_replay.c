@@ -1,11 +1,13 @@
 /* cmd_replay.c - 'tabletrack replay': a recorded game as a self-contained
  * HTML page, JSON Lines on stdout, or a top-down video. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_progress.h"
+#include "hall.h"
 #include "rec.h"
 
 static int replay_number(const char *opt, const char *v, double lo, double hi, double *out)
@@ -18,9 +20,35 @@ static int replay_number(const char *opt, const char *v, double lo, double hi, d
     return 0;
 }
 
+static volatile sig_atomic_t replay__stop;
+
+static void replay__on_signal(int sig)
+{
+    (void)sig;
+    replay__stop = 1;
+}
+
+/* replay --mqtt: the game published to a hall's broker as its table would. */
+static int replay_mqtt(const hall_mqtt_opts *mo, const char *table, const char *db, long long session, double speed)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = replay__on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    tt_err err = {0};
+    fprintf(stderr, "tabletrack replay: publishing %s as table %s to %s at %gx\n", db, table, mo->broker, speed);
+    if (hall_replay_run(mo, table, db, session, speed, &replay__stop, &err) != TT_OK)
+        return cli_fail("replay", &err);
+    fprintf(stderr, "tabletrack replay: the hall's broker holds the whole game\n");
+    return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-    const char *db = NULL, *html = NULL, *video = NULL;
+    const char *db = NULL, *html = NULL, *video = NULL, *table = NULL;
+    hall_mqtt_opts mo = {0};
     int json = 0;
     long long session = 0, from = REC_TIME_UNSET, to = REC_TIME_UNSET;
     rec_video_opts vo = {0, 0, 0, NULL, NULL};
@@ -42,7 +70,11 @@ int cmd_replay(int argc, char **argv)
             continue;
         }
         double d = 0;
-        if (!strcmp(a, "--json"))
+        if (cli_mqtt_opt(a, v, &mo))
+            continue;
+        if (!strcmp(a, "--table"))
+            table = v;
+        else if (!strcmp(a, "--json"))
             json = 1;
         else if (!strcmp(a, "--html"))
             html = v;
@@ -74,6 +106,17 @@ int cmd_replay(int argc, char **argv)
     }
     if (!db)
         return cli_spec_usage(S, "which recording? (give GAME.sqlite)");
+    if (mo.broker || table) {
+        if (!mo.broker || !table)
+            return cli_spec_usage(S, "--mqtt HOST[:PORT] and --table NAME go together");
+        if (!hall_name_ok(table))
+            return cli_spec_usage(S, "--table %s: use 1 to 64 letters, digits, '-' or '_'", table);
+        if (from != REC_TIME_UNSET || to != REC_TIME_UNSET)
+            return cli_spec_usage(S, "--mqtt publishes the whole session (no --from or --to)");
+        return replay_mqtt(&mo, table, db, session, vo.speed > 0 ? vo.speed : 1.0);
+    }
+    if (mo.user || mo.password_file || mo.cafile)
+        return cli_spec_usage(S, "--mqtt-user, --mqtt-password-file and --mqtt-cafile go with --mqtt");
     if (!html && !json && !video)
         return cli_spec_usage(S, "say what to make: --html OUT.html, --json or --video OUT.mp4");
     if (from != REC_TIME_UNSET && to != REC_TIME_UNSET && from >= to)

@@ -8,15 +8,20 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "game.h"
+#include "hall.h"
 #include "http.h"
 
 #define TRACK__MAXQ 32
 
-static volatile sig_atomic_t track__stop;
+static volatile sig_atomic_t track__stop, track__abort;
 
+/* The first Ctrl-C ends the game; a second one also gives up sending the
+ * rest to the hall's broker. */
 static void track__on_signal(int sig)
 {
     (void)sig;
+    if (track__stop)
+        track__abort = 1;
     track__stop = 1;
 }
 
@@ -24,7 +29,8 @@ typedef struct track__args {
     game_opts g;
     const char *queries[TRACK__MAXQ + 1];
     int nq, stats, window_set;
-    const char *http, *http_key;
+    const char *http, *http_key, *table;
+    hall_mqtt_opts mqtt;
     char note[1024];
 } track__args;
 
@@ -45,6 +51,8 @@ static int track__parse(int argc, char **argv, track__args *a)
         if (k == CLI_POSITIONAL)
             return cli_spec_usage(&cli_spec_track, "unexpected argument '%s' (quote an image glob: 'frames/*.png')",
                                   val);
+        if (cli_mqtt_opt(name, val, &a->mqtt))
+            continue;
         int *num = NULL;
         long lo = 0, hi = 1000000000;
         if (!strcmp(name, "--rig"))
@@ -90,6 +98,8 @@ static int track__parse(int argc, char **argv, track__args *a)
             a->http = val;
         else if (!strcmp(name, "--http-key"))
             a->http_key = val;
+        else if (!strcmp(name, "--table"))
+            a->table = val;
         if (num && !cli_int(val, lo, hi, num))
             return cli_spec_usage(&cli_spec_track, "%s needs a whole number from %ld to %ld, got '%s'", name, lo, hi,
                                   val);
@@ -104,12 +114,23 @@ static int track__parse(int argc, char **argv, track__args *a)
         return cli_spec_usage(&cli_spec_track, "--query and --queries draw through --projector projector.json");
     if (a->http_key && !a->http)
         return cli_spec_usage(&cli_spec_track, "--http-key goes with --http [HOST:]PORT");
+    if (a->mqtt.broker && !a->table)
+        return cli_spec_usage(&cli_spec_track, "--mqtt needs --table NAME: this table's name in the hall");
+    if (a->table && !a->mqtt.broker)
+        return cli_spec_usage(&cli_spec_track, "--table goes with --mqtt HOST[:PORT]");
+    if ((a->mqtt.user || a->mqtt.password_file || a->mqtt.cafile) && !a->mqtt.broker)
+        return cli_spec_usage(&cli_spec_track, "--mqtt-user, --mqtt-password-file and --mqtt-cafile go with --mqtt");
+    if (a->mqtt.broker && !a->g.record)
+        return cli_spec_usage(&cli_spec_track, "--mqtt needs --record GAME.sqlite: the hall's copy is made from the "
+                                               "table's own recording");
+    if (a->table && !hall_name_ok(a->table))
+        return cli_spec_usage(&cli_spec_track, "--table %s: use 1 to 64 letters, digits, '-' or '_'", a->table);
     a->g.queries = a->queries;
     /* with nothing to write, say what the tracker sees, once a second */
     if (!a->g.events && !a->g.tuio && !a->g.record && !a->g.projector && !a->http && !a->stats)
         a->g.status_every_ms = 1000;
     a->g.serve = a->http != NULL;
-    a->g.feed = a->http != NULL;
+    a->g.feed = a->http != NULL || a->mqtt.broker != NULL;
     a->g.stop = &track__stop;
     size_t len = (size_t)snprintf(a->note, sizeof a->note, "tabletrack");
     for (int i = 0; i < argc && len < sizeof a->note - 2; i++)
@@ -124,6 +145,8 @@ int cmd_track(int argc, char **argv)
     tt_err err = {0};
     game *g = NULL;
     http_server *srv = NULL;
+    hall_table *ht = NULL;
+    hall_live *live = NULL;
     int rc = 1;
     int pr = track__parse(argc, argv, &a);
     if (pr >= 0)
@@ -155,6 +178,13 @@ int cmd_track(int argc, char **argv)
         if (a.g.projector)
             game_set_banner(g, http_server_url(srv));
     }
+    if (a.mqtt.broker) {
+        if (hall_table_create(&a.mqtt, a.table, a.g.record, 0, &ht, &err) != TT_OK ||
+            hall_live_start(g, ht, &live, &err) != TT_OK)
+            goto fail;
+        fprintf(stderr, "table %s: publishing to %s\n", a.table, a.mqtt.broker);
+        fflush(stderr);
+    }
     if (game_run(g, &err) != TT_OK)
         goto fail;
     rc = 0;
@@ -163,6 +193,7 @@ fail:
     rc = cli_fail("track", &err);
 done:
     http_server_stop(srv);
+    hall_live_stop(live);
     if (a.stats && (rc == 0 || track__stop)) {
         game_stats s;
         game_get_stats(g, &s);
@@ -176,6 +207,17 @@ done:
         if (rc == 0)
             rc = cli_fail("track", &err);
     }
+    if (ht) { /* the recording is complete: the hall gets all of it, or we say what it lacks */
+        fprintf(stderr, "table %s: sending the rest of the game to the hall (up to %d s; Ctrl-C again to stop)\n",
+                a.table, HALL_DRAIN_S);
+        if (hall_table_drain(ht, HALL_DRAIN_S, &track__abort, &err) != TT_OK) {
+            cli_fail("track", &err);
+            rc = 1;
+        } else {
+            fprintf(stderr, "table %s: the hall's broker holds the whole game\n", a.table);
+        }
+    }
+    hall_table_destroy(ht);
     game_destroy(g);
     return rc;
 }

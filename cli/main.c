@@ -23,14 +23,15 @@ static const struct {
     {"overlay", cmd_overlay, "draw rules answers as a projector image"},
     {"track", cmd_track, "track figures live from a camera, video or image sequence"},
     {"cameras", cmd_cameras, "list USB cameras with their serial numbers"},
-    {"replay", cmd_replay, "replay a recorded game (HTML, video, JSON)"},
+    {"replay", cmd_replay, "replay a recorded game (HTML, video, JSON, or to a hall's broker)"},
+    {"hall", cmd_hall, "gather every table's game at a convention (MQTT), serve the hall page"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
 const cli_spec *const cli_specs[] = {
     &cli_spec_detect,     &cli_spec_locate,     &cli_spec_check,        &cli_spec_calib_camera, &cli_spec_calib_projector,
     &cli_spec_print_board, &cli_spec_print_tags, &cli_spec_rules,        &cli_spec_overlay,
-    &cli_spec_track,      &cli_spec_cameras,    &cli_spec_replay,
+    &cli_spec_track,      &cli_spec_cameras,    &cli_spec_replay,       &cli_spec_hall,
 };
 const int cli_nspecs = (int)(sizeof cli_specs / sizeof cli_specs[0]);
 

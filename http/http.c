@@ -384,38 +384,18 @@ static void http__lan_address(char *buf, size_t cap)
 
 tt_status http_server_start(const char *listen, const char *key, game *g, http_server **out, tt_err *err)
 {
-    char host[256] = "127.0.0.1", port[16];
-    const char *colon = strrchr(listen, ':');
+    char host[256], port[16];
+    struct addrinfo *ai = NULL;
     *out = NULL;
-    if (colon) {
-        size_t n = (size_t)(colon - listen);
-        if (n == 0 || n >= sizeof host)
-            return tt_err_set(err, TT_ERR_ARG, "--http %s: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080", listen);
-        memcpy(host, listen, n);
-        host[n] = '\0';
-        if (host[0] == '[' && host[n - 1] == ']') { /* [::1]:8080 */
-            memmove(host, host + 1, n - 2);
-            host[n - 2] = '\0';
-        }
-    }
-    const char *p = colon ? colon + 1 : listen;
-    char *end = NULL;
-    long pn = strtol(p, &end, 10);
-    if (end == p || *end || pn < 0 || pn > 65535)
-        return tt_err_set(err, TT_ERR_ARG, "--http %s: the port must be a number from 0 to 65535 (e.g. 8080)", listen);
-    snprintf(port, sizeof port, "%ld", pn);
     if (key && (!key[0] || strlen(key) > 64 || strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                                         "0123456789-_") != strlen(key)))
         return tt_err_set(err, TT_ERR_ARG, "--http-key: use 1 to 64 letters, digits, '-' or '_'");
 
-    struct addrinfo hints, *ai = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE;
-    int gr = getaddrinfo(host, port, &hints, &ai);
-    if (gr != 0)
-        return tt_err_set(err, TT_ERR_ARG, "--http %s: unknown host %s (%s)", listen, host, gai_strerror(gr));
+    tt_status ls = http_listen_resolve("--http", listen, &ai, host, sizeof host, err);
+    if (ls != TT_OK)
+        return ls;
+    snprintf(port, sizeof port, "%u", ai->ai_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)ai->ai_addr)->sin6_port)
+                                                                 : ntohs(((struct sockaddr_in *)ai->ai_addr)->sin_port));
 
     http_server *s = calloc(1, sizeof *s);
     if (!s) {
@@ -454,7 +434,7 @@ tt_status http_server_start(const char *listen, const char *key, game *g, http_s
                           host, port, e ? strerror(e) : "libmicrohttpd refused");
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
-    unsigned bound = di ? di->port : (unsigned)pn;
+    unsigned bound = di ? di->port : (unsigned)strtoul(port, NULL, 10);
     char shown[264];
     if (!strcmp(host, "0.0.0.0") || !strcmp(host, "::"))
         http__lan_address(shown, sizeof shown);

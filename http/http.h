@@ -24,6 +24,8 @@
 #ifndef TT_HTTP_H
 #define TT_HTTP_H
 
+#include <netdb.h>
+
 #include "game.h"
 #include "tt_status.h"
 
@@ -50,6 +52,12 @@ tt_status http_server_start(const char *listen, const char *key, game *g, http_s
 const char *http_server_url(const http_server *s);
 
 void http_server_stop(http_server *s);
+
+/* "[HOST:]PORT" (HOST default 127.0.0.1, PORT 0-65535) resolved for
+ * listening: *ai (the caller's: freeaddrinfo) and the host as given.  opt
+ * names the option in messages ("--http"). */
+tt_status http_listen_resolve(const char *opt, const char *listen, struct addrinfo **ai, char *host, size_t hn,
+                              tt_err *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,129 @@
+/* hall.h - the convention hall: many tables, one MQTT broker (mosquitto),
+ * every game gathered into one folder and nothing lost.
+ *
+ * Every message between machines goes through the broker.  A table
+ * publishes under tabletrack/NAME/ (README, "A convention hall"):
+ *
+ *   status    retained, QoS 1  {"connected","game","ruleset"}; the broker
+ *                              sets {"connected":false} when the table drops
+ *   state     retained, QoS 0  the live state (/api/state), at most 5/s,
+ *                              plus "sent_ms" (Unix ms when published)
+ *   event     QoS 1            moved / appeared / removed (--events lines)
+ *   answer    retained, QoS 1  the last question and its answer
+ *   scenario  retained, QoS 1  the scenario, whenever it changes
+ *   rec       QoS 1            the recording's content as chunks
+ *                              (record/rec_copy.h), in order
+ *
+ * and the hall publishes, per table:
+ *
+ *   hall      retained, QoS 1  {"game","have","need"}: how far the hall's
+ *                              copy of the game goes; "need" asks the table
+ *                              to send again from there
+ *
+ * The table's own recording is the source of truth: the table sends
+ * chunks from it, and again from wherever the hall's copy ends after a
+ * broker restart, a Wi-Fi drop or a hall restart.
+ *
+ * Ownership: every handle is created and destroyed in pairs (destroy
+ * accepts NULL); strings passed in are copied.
+ */
+#ifndef TT_HALL_H
+#define TT_HALL_H
+
+#include <signal.h>
+
+#include "game.h"
+#include "tt_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HALL_DEFAULT_PORT 1883
+#define HALL_STATE_MAX_HZ 5      /* live states a second, at most */
+#define HALL_DRAIN_S 60          /* at the end, how long to wait for the broker and the hall */
+#define HALL_PASSWORD_ENV "TABLETRACK_MQTT_PASSWORD"
+
+/* How to reach the broker. */
+typedef struct hall_mqtt_opts {
+    const char *broker;        /* "HOST[:PORT]" (port default 1883) */
+    const char *user;          /* NULL: anonymous */
+    const char *password_file; /* first line is the password; NULL: $TABLETRACK_MQTT_PASSWORD */
+    const char *cafile;        /* PEM of the CA that signed the broker's certificate: TLS; NULL: plain */
+} hall_mqtt_opts;
+
+/* A table name: 1-64 letters, digits, '-' or '_' (it is a topic level and
+ * a file name).  0 if not. */
+int hall_name_ok(const char *name);
+
+/* ---- a table: publishing one game ---- */
+
+typedef struct hall_table hall_table;
+
+/* Connect (in the background: an unreachable broker is retried, and the
+ * game goes on) as table `name`, publishing session `session` (0: the
+ * latest) of the recording at rec_path.  Fails only on bad options (the
+ * broker's address, a password file that cannot be read). */
+tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const char *rec_path, long long session,
+                            hall_table **out, tt_err *err);
+
+/* Publish live messages (sub is "state", "event", "answer", "scenario"),
+ * with the QoS and retain flag of the list above.  Dropped while the
+ * broker is away (the recording holds what matters). */
+void hall_table_publish(hall_table *t, const char *sub, const char *json, size_t len);
+
+/* Send what the recording holds and the hall lacks, up to the recording's
+ * time until_ms (REC_TIME_UNSET: all that is saved).  Call it often (every
+ * 100-250 ms).  Prints broker trouble on stderr once per change. */
+void hall_table_sync(hall_table *t, long long until_ms);
+
+/* The recording is complete: keep sending until the broker has taken
+ * everything and (when a hall answers for this table) the hall holds it
+ * all, for at most timeout_s or until *stop.  TT_OK when delivered; else
+ * TT_ERR_IO with what is undelivered. */
+tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atomic_t *stop, tt_err *err);
+
+/* The recording's first moment (for pacing a replay) and its game name. */
+long long hall_table_t0(const hall_table *t);
+
+void hall_table_destroy(hall_table *t);
+
+/* ---- the live game of 'track --mqtt' ---- */
+
+typedef struct hall_live hall_live;
+
+/* A thread that follows the game's live feed and publishes its state
+ * (at most HALL_STATE_MAX_HZ a second), events, answers and scenario
+ * changes, and syncs the recording every 250 ms.  The game and the table
+ * must outlive it. */
+tt_status hall_live_start(game *g, hall_table *t, hall_live **out, tt_err *err);
+void hall_live_stop(hall_live *l);
+
+/* ---- 'replay --mqtt': a recorded game republished as a table would ---- */
+
+/* Publish session `session` (0: latest) of path at its recorded pace
+ * times speed, then drain.  Returns when done or on *stop. */
+tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char *path, long long session,
+                          double speed, const volatile sig_atomic_t *stop, tt_err *err);
+
+/* ---- the hall ---- */
+
+typedef struct hall_server hall_server;
+
+/* Subscribe to every table on the broker, keep DIR/NAME.sqlite per table
+ * (created with DIR when missing), and serve the page and /api/tables on
+ * http_listen ("[HOST:]PORT", host default 127.0.0.1).  A broker that
+ * refuses the user is an error at once; an unreachable one is retried. */
+tt_status hall_server_start(const hall_mqtt_opts *o, const char *http_listen, const char *dir, hall_server **out,
+                            tt_err *err);
+/* "http://HOST:PORT/" */
+const char *hall_server_url(const hall_server *h);
+/* A fatal trouble since start (the broker refused the password): TT_OK
+ * while all is well. */
+tt_status hall_server_check(hall_server *h, tt_err *err);
+void hall_server_stop(hall_server *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,133 @@
+/* hall_http.c - the hall's web server on libmicrohttpd (it parses all the
+ * HTTP; one internal thread answers, every answer is built from memory):
+ *
+ *   GET /                         the hall page (every table at a glance)
+ *   GET /draw.js                  the table drawing it shares with the table's page
+ *   GET /api/tables               [{"table","ruleset","frame","t_ms","figures","connected","last_seen_s"}]
+ *   GET /api/hall                 counters and the state delay (benchmarks)
+ *   GET /tables/NAME/state        the table's last live state
+ *   GET /tables/NAME/answer       its last question and answer
+ */
+#include "hall_internal.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http.h"
+
+extern const unsigned char hall__page[], hall__draw[];
+extern const unsigned long hall__page_len, hall__draw_len;
+
+struct hall__http {
+    struct MHD_Daemon *d;
+    hall_server *h;
+};
+
+static enum MHD_Result hall__send(struct MHD_Connection *c, unsigned code, const char *type, const void *data,
+                                  size_t len, enum MHD_ResponseMemoryMode mode)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result hall__json(struct MHD_Connection *c, char *text /* taken */, const char *missing)
+{
+    if (!text) {
+        char buf[256];
+        int n = snprintf(buf, sizeof buf, "{\"error\":\"%s\"}", missing);
+        return hall__send(c, 404, "application/json", buf, (size_t)n, MHD_RESPMEM_MUST_COPY);
+    }
+    return hall__send(c, 200, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
+}
+
+static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                     const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    (void)upload;
+    (void)upload_size;
+    (void)con_cls;
+    hall__http *x = cls;
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return hall__send(c, 405, "application/json", "{\"error\":\"the hall is read-only: GET only\"}", 43,
+                          MHD_RESPMEM_PERSISTENT);
+    if (!strcmp(url, "/") || !strcmp(url, "/index.html"))
+        return hall__send(c, 200, "text/html; charset=utf-8", hall__page, hall__page_len, MHD_RESPMEM_PERSISTENT);
+    if (!strcmp(url, "/draw.js"))
+        return hall__send(c, 200, "text/javascript; charset=utf-8", hall__draw, hall__draw_len, MHD_RESPMEM_PERSISTENT);
+    if (!strcmp(url, "/api/tables"))
+        return hall__json(c, hall__tables_json(x->h), "out of memory");
+    if (!strcmp(url, "/api/hall"))
+        return hall__json(c, hall__stats_json(x->h), "out of memory");
+    if (!strncmp(url, "/tables/", 8)) {
+        char name[80];
+        const char *slash = strchr(url + 8, '/');
+        size_t n = slash ? (size_t)(slash - url - 8) : 0;
+        if (slash && n < sizeof name) {
+            memcpy(name, url + 8, n);
+            name[n] = '\0';
+            if (hall_name_ok(name) && (!strcmp(slash + 1, "state") || !strcmp(slash + 1, "answer")))
+                return hall__json(c, hall__table_text(x->h, name, slash + 1),
+                                  "no such table, or it has published nothing yet");
+        }
+    }
+    return hall__send(c, 404, "application/json",
+                      "{\"error\":\"no such page: the hall is at /, the API at /api/tables and "
+                      "/tables/NAME/state\"}",
+                      strlen("{\"error\":\"no such page: the hall is at /, the API at /api/tables and "
+                             "/tables/NAME/state\"}"),
+                      MHD_RESPMEM_PERSISTENT);
+}
+
+tt_status hall__http_start(hall_server *h, const char *listen, hall__http **out, char *url, size_t n, tt_err *err)
+{
+    *out = NULL;
+    char host[256];
+    struct addrinfo *ai = NULL;
+    tt_status s = http_listen_resolve("--http", listen ? listen : "", &ai, host, sizeof host, err);
+    if (s != TT_OK)
+        return s;
+    hall__http *x = calloc(1, sizeof *x);
+    if (!x) {
+        freeaddrinfo(ai);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    x->h = h;
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    x->d = MHD_start_daemon(flags, 0, NULL, NULL, hall__handler, x, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS, MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)HTTP_TIMEOUT_S, MHD_OPTION_END);
+    int family = ai->ai_family;
+    freeaddrinfo(ai);
+    if (!x->d) {
+        int e = errno;
+        free(x);
+        return tt_err_set(err, TT_ERR_IO, "cannot serve the hall on %s: %s (is the port in use? try another)", listen,
+                          e ? strerror(e) : "libmicrohttpd refused");
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(x->d, MHD_DAEMON_INFO_BIND_PORT);
+    snprintf(url, n, family == AF_INET6 ? "http://[%s]:%u/" : "http://%s:%u/", host, di ? di->port : 0);
+    *out = x;
+    return TT_OK;
+}
+
+void hall__http_stop(hall__http *x)
+{
+    if (!x)
+        return;
+    MHD_stop_daemon(x->d);
+    free(x);
+}

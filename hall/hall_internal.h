@@ -1,0 +1,68 @@
+/* hall_internal.h - private to hall/: one broker connection (libmosquitto,
+ * its own network thread) shared by the table and the hall sides. */
+#ifndef TT_HALL_INTERNAL_H
+#define TT_HALL_INTERNAL_H
+
+#include <stddef.h>
+
+#include "hall.h"
+
+typedef struct hall__conn hall__conn;
+
+/* Called on the connection's network thread. */
+typedef struct hall__conn_cbs {
+    void (*message)(void *user, const char *topic, const void *payload, int len, int retained);
+    void (*connected)(void *user);        /* after every (re)connection, once subscribed */
+    void (*published)(void *user, int mid); /* a QoS 1 message was taken by the broker */
+    void *user;
+} hall__conn_cbs;
+
+/* Connect in the background (retried every 1-10 s while unreachable).
+ * subs: NULL-terminated topic filters subscribed at every connection (QoS
+ * 1).  will: published retained by the broker if we vanish (may be NULL). */
+tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int persistent,
+                            const char *const *subs, const char *will_topic, const char *will_json,
+                            const hall__conn_cbs *cbs, hall__conn **out, tt_err *err);
+void hall__conn_destroy(hall__conn *c);
+
+int hall__conn_connected(hall__conn *c);
+
+/* Publish; *mid (may be NULL) gets the message id.  0 on success. */
+int hall__conn_publish(hall__conn *c, const char *topic, const void *payload, size_t len, int qos, int retain,
+                       int *mid);
+
+/* Trouble with the broker, as a sentence an organiser can act on, and a
+ * counter that changes whenever it does (to print each once).  refused:
+ * the broker refused our user name or password (or TLS failed). */
+void hall__conn_trouble(hall__conn *c, char *buf, size_t n, unsigned *serial, int *refused);
+
+/* Print the connection's trouble on stderr when it changed since *seen,
+ * prefixed "tabletrack WHO: ". */
+void hall__conn_report(hall__conn *c, const char *who, unsigned *seen);
+
+/* "tabletrack/NAME/SUB" into buf. */
+void hall__topic(char *buf, size_t n, const char *name, const char *sub);
+
+/* Monotonic and Unix milliseconds. */
+double hall__mono_ms(void);
+long long hall__unix_ms(void);
+
+/* ---- hall_server.c: what the hall knows, for its web server ---- */
+
+/* GET /api/tables (caller frees). */
+char *hall__tables_json(hall_server *h);
+/* The last "state" or "answer" a table published, as it came; NULL when
+ * there is none (caller frees). */
+char *hall__table_text(hall_server *h, const char *name, const char *what);
+/* {"tables","chunks","gaps","states","latency_ms_p50","latency_ms_p95"}
+ * (caller frees): for the load benchmark. */
+char *hall__stats_json(hall_server *h);
+
+/* ---- hall_http.c: the hall's web server (libmicrohttpd) ---- */
+
+typedef struct hall__http hall__http;
+/* url receives "http://HOST:PORT/". */
+tt_status hall__http_start(hall_server *h, const char *listen, hall__http **out, char *url, size_t n, tt_err *err);
+void hall__http_stop(hall__http *x);
+
+#endif

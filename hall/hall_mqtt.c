@@ -1,0 +1,351 @@
+/* hall_mqtt.c - one connection to the broker on libmosquitto (its network
+ * thread reconnects by itself), names, passwords and the trouble an
+ * organiser is told about. */
+#include "hall_internal.h"
+
+#include <errno.h>
+#include <mosquitto.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct hall__conn {
+    struct mosquitto *m;
+    pthread_mutex_t mu;
+    char host[256];
+    int port;
+    char user[128];
+    char **subs;
+    hall__conn_cbs cbs;
+    int connected, refused, started;
+    double down_since;          /* monotonic ms since when not connected */
+    char trouble[1024];
+    unsigned serial;
+};
+
+static pthread_once_t hall__lib_once = PTHREAD_ONCE_INIT;
+
+static void hall__lib_init(void)
+{
+    mosquitto_lib_init();
+}
+
+double hall__mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+long long hall__unix_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int hall_name_ok(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return n >= 1 && n <= 64 &&
+           strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == n;
+}
+
+void hall__topic(char *buf, size_t n, const char *name, const char *sub)
+{
+    snprintf(buf, n, "tabletrack/%s/%s", name, sub);
+}
+
+/* Set the trouble (NULL clears it); the caller holds mu. */
+static void hall__set_trouble(hall__conn *c, const char *msg, int refused)
+{
+    const char *m = msg ? msg : "";
+    if (strcmp(c->trouble, m) != 0) {
+        snprintf(c->trouble, sizeof c->trouble, "%s", m);
+        c->serial++;
+    }
+    c->refused = refused;
+}
+
+static void hall__on_connect(struct mosquitto *m, void *obj, int rc)
+{
+    hall__conn *c = obj;
+    char msg[1024];
+    pthread_mutex_lock(&c->mu);
+    if (rc == 0) {
+        c->connected = 1;
+        hall__set_trouble(c, NULL, 0);
+        pthread_mutex_unlock(&c->mu);
+        for (char **s = c->subs; s && *s; s++)
+            mosquitto_subscribe(m, NULL, *s, 1);
+        if (c->cbs.connected)
+            c->cbs.connected(c->cbs.user);
+        return;
+    }
+    if (rc == 4 || rc == 5) {
+        if (c->user[0])
+            snprintf(msg, sizeof msg,
+                     "the broker at %s:%d refused user '%s': wrong user name or password (check --mqtt-user and the "
+                     "password in --mqtt-password-file or $" HALL_PASSWORD_ENV ")",
+                     c->host, c->port, c->user);
+        else
+            snprintf(msg, sizeof msg,
+                     "the broker at %s:%d refused us: it wants a user name and password (give --mqtt-user, and the "
+                     "password in --mqtt-password-file or $" HALL_PASSWORD_ENV ")",
+                     c->host, c->port);
+    } else {
+        snprintf(msg, sizeof msg, "the broker at %s:%d refused the connection: %s", c->host, c->port,
+                 mosquitto_connack_string(rc));
+    }
+    hall__set_trouble(c, msg, 1);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void hall__on_disconnect(struct mosquitto *m, void *obj, int rc)
+{
+    (void)m;
+    hall__conn *c = obj;
+    pthread_mutex_lock(&c->mu);
+    if (c->connected) {
+        c->down_since = hall__mono_ms();
+        if (rc != 0 && !c->refused) {
+            char msg[1024];
+            snprintf(msg, sizeof msg,
+                     "lost the broker at %s:%d (%s); retrying every few seconds, and everything is sent once it is back",
+                     c->host, c->port, mosquitto_strerror(rc));
+            hall__set_trouble(c, msg, 0);
+        }
+    }
+    c->connected = 0;
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void hall__on_message(struct mosquitto *m, void *obj, const struct mosquitto_message *msg)
+{
+    (void)m;
+    hall__conn *c = obj;
+    if (c->cbs.message)
+        c->cbs.message(c->cbs.user, msg->topic, msg->payload, msg->payloadlen, msg->retain);
+}
+
+static void hall__on_publish(struct mosquitto *m, void *obj, int mid)
+{
+    (void)m;
+    hall__conn *c = obj;
+    if (c->cbs.published)
+        c->cbs.published(c->cbs.user, mid);
+}
+
+/* The password: the first line of the file, or the environment. */
+static tt_status hall__password(const hall_mqtt_opts *o, char *buf, size_t n, tt_err *err)
+{
+    buf[0] = '\0';
+    if (o->password_file) {
+        FILE *f = fopen(o->password_file, "r");
+        if (!f)
+            return tt_err_set(err, TT_ERR_IO, "cannot read the password file %s: %s", o->password_file,
+                              strerror(errno));
+        if (!fgets(buf, (int)n, f))
+            buf[0] = '\0';
+        fclose(f);
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (!buf[0])
+            return tt_err_set(err, TT_ERR_ARG, "the password file %s is empty (write the password on its first line)",
+                              o->password_file);
+        return TT_OK;
+    }
+    const char *e = getenv(HALL_PASSWORD_ENV);
+    if (!e || !*e)
+        return tt_err_set(err, TT_ERR_ARG,
+                          "--mqtt-user %s needs a password: put it in a file (--mqtt-password-file FILE) or in $"
+                          HALL_PASSWORD_ENV ", never on the command line", o->user);
+    snprintf(buf, n, "%s", e);
+    return TT_OK;
+}
+
+static tt_status hall__parse_broker(const char *s, char *host, size_t hn, int *port, tt_err *err)
+{
+    if (!s || !*s)
+        return tt_err_set(err, TT_ERR_ARG, "--mqtt: give the broker as HOST[:PORT], e.g. 192.168.1.10 or hall.local:1883");
+    const char *colon = strrchr(s, ':');
+    const char *close = strchr(s, ']');
+    if (colon && close && colon < close)
+        colon = NULL; /* [::1] without a port */
+    size_t n = colon ? (size_t)(colon - s) : strlen(s);
+    if (n == 0 || n >= hn)
+        return tt_err_set(err, TT_ERR_ARG, "--mqtt %s: give the broker as HOST[:PORT]", s);
+    memcpy(host, s, n);
+    host[n] = '\0';
+    if (host[0] == '[' && n >= 2 && host[n - 1] == ']') {
+        memmove(host, host + 1, n - 2);
+        host[n - 2] = '\0';
+    }
+    *port = HALL_DEFAULT_PORT;
+    if (colon) {
+        char *end;
+        long p = strtol(colon + 1, &end, 10);
+        if (end == colon + 1 || *end || p < 1 || p > 65535)
+            return tt_err_set(err, TT_ERR_ARG, "--mqtt %s: the port must be a number from 1 to 65535 (mosquitto's is 1883)",
+                              s);
+        *port = (int)p;
+    }
+    return TT_OK;
+}
+
+tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int persistent,
+                            const char *const *subs, const char *will_topic, const char *will_json,
+                            const hall__conn_cbs *cbs, hall__conn **out, tt_err *err)
+{
+    *out = NULL;
+    pthread_once(&hall__lib_once, hall__lib_init);
+    hall__conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    pthread_mutex_init(&c->mu, NULL);
+    c->down_since = hall__mono_ms();
+    if (cbs)
+        c->cbs = *cbs;
+    char pw[256];
+    tt_status s = hall__parse_broker(o->broker, c->host, sizeof c->host, &c->port, err);
+    if (s != TT_OK)
+        goto fail;
+    size_t ns = 0;
+    while (subs && subs[ns])
+        ns++;
+    c->subs = calloc(ns + 1, sizeof *c->subs);
+    if (!c->subs) {
+        s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < ns; i++)
+        if (!(c->subs[i] = strdup(subs[i]))) {
+            s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+    c->m = mosquitto_new(client_id, !persistent, c);
+    if (!c->m) {
+        s = tt_err_set(err, TT_ERR_NOMEM, "cannot make an MQTT client: %s", strerror(errno));
+        goto fail;
+    }
+    mosquitto_int_option(c->m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+    if (o->user) {
+        if ((s = hall__password(o, pw, sizeof pw, err)) != TT_OK)
+            goto fail;
+        snprintf(c->user, sizeof c->user, "%s", o->user);
+        int rc = mosquitto_username_pw_set(c->m, o->user, pw);
+        memset(pw, 0, sizeof pw);
+        if (rc != MOSQ_ERR_SUCCESS) {
+            s = tt_err_set(err, TT_ERR_ARG, "--mqtt-user %s: %s", o->user, mosquitto_strerror(rc));
+            goto fail;
+        }
+    }
+    if (o->cafile) {
+        if (access(o->cafile, R_OK) != 0) {
+            s = tt_err_set(err, TT_ERR_IO, "--mqtt-cafile %s: %s", o->cafile, strerror(errno));
+            goto fail;
+        }
+        int rc = mosquitto_tls_set(c->m, o->cafile, NULL, NULL, NULL, NULL);
+        if (rc != MOSQ_ERR_SUCCESS) {
+            s = tt_err_set(err, TT_ERR_ARG, "--mqtt-cafile %s: %s", o->cafile, mosquitto_strerror(rc));
+            goto fail;
+        }
+    }
+    if (will_topic && will_json)
+        mosquitto_will_set(c->m, will_topic, (int)strlen(will_json), will_json, 1, 1);
+    mosquitto_connect_callback_set(c->m, hall__on_connect);
+    mosquitto_disconnect_callback_set(c->m, hall__on_disconnect);
+    mosquitto_message_callback_set(c->m, hall__on_message);
+    mosquitto_publish_callback_set(c->m, hall__on_publish);
+    mosquitto_reconnect_delay_set(c->m, 1, 5, false);
+    int rc = mosquitto_connect_async(c->m, c->host, c->port, 10);
+    if (rc == MOSQ_ERR_INVAL) {
+        s = tt_err_set(err, TT_ERR_ARG, "--mqtt %s: not a broker address", o->broker);
+        goto fail;
+    }
+    /* any other failure (unreachable, refused) is retried by the network thread */
+    rc = mosquitto_loop_start(c->m);
+    if (rc != MOSQ_ERR_SUCCESS) {
+        s = tt_err_set(err, TT_ERR_INTERNAL, "cannot start the MQTT thread: %s", mosquitto_strerror(rc));
+        goto fail;
+    }
+    c->started = 1;
+    *out = c;
+    return TT_OK;
+fail:
+    memset(pw, 0, sizeof pw);
+    hall__conn_destroy(c);
+    return s;
+}
+
+void hall__conn_destroy(hall__conn *c)
+{
+    if (!c)
+        return;
+    if (c->m) {
+        if (c->started) {
+            mosquitto_disconnect(c->m);
+            mosquitto_loop_stop(c->m, false);
+        }
+        mosquitto_destroy(c->m);
+    }
+    for (char **s = c->subs; s && *s; s++)
+        free(*s);
+    free(c->subs);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+int hall__conn_connected(hall__conn *c)
+{
+    pthread_mutex_lock(&c->mu);
+    int r = c->connected;
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+int hall__conn_publish(hall__conn *c, const char *topic, const void *payload, size_t len, int qos, int retain,
+                       int *mid)
+{
+    return mosquitto_publish(c->m, mid, topic, (int)len, payload, qos, retain != 0) == MOSQ_ERR_SUCCESS ? 0 : -1;
+}
+
+/* How long the broker may stay unreachable before the organiser is told. */
+#define HALL__UNREACHABLE_MS 3000
+
+void hall__conn_trouble(hall__conn *c, char *buf, size_t n, unsigned *serial, int *refused)
+{
+    pthread_mutex_lock(&c->mu);
+    if (!c->connected && !c->trouble[0] && hall__mono_ms() - c->down_since > HALL__UNREACHABLE_MS) {
+        char msg[1024];
+        snprintf(msg, sizeof msg,
+                 "cannot reach the broker at %s:%d (is mosquitto running there? is the address right?); retrying "
+                 "every few seconds, and everything is sent once it answers",
+                 c->host, c->port);
+        hall__set_trouble(c, msg, 0);
+    }
+    if (buf)
+        snprintf(buf, n, "%s", c->trouble);
+    if (serial)
+        *serial = c->serial;
+    if (refused)
+        *refused = c->refused;
+    pthread_mutex_unlock(&c->mu);
+}
+
+void hall__conn_report(hall__conn *c, const char *who, unsigned *seen)
+{
+    char msg[1024];
+    unsigned serial;
+    hall__conn_trouble(c, msg, sizeof msg, &serial, NULL);
+    if (serial == *seen)
+        return;
+    *seen = serial;
+    if (msg[0])
+        fprintf(stderr, "tabletrack %s: %s\n", who, msg);
+    else
+        fprintf(stderr, "tabletrack %s: connected to the broker\n", who);
+    fflush(stderr);
+}

@@ -1,0 +1,186 @@
+"""hall_util.py - shared by the hall tests: a real mosquitto on a free
+loopback port, the hall and tables as subprocesses, and the comparison of
+a table's recording with the hall's copy, row by row."""
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:PORT with its store in dir; users: {name: password}."""
+
+    def __init__(self, dir, port=None, users=None, persistence=True):
+        self.dir = dir
+        self.port = port or free_port()
+        self.conf = os.path.join(dir, "mosquitto.conf")
+        lines = ["listener %d 127.0.0.1" % self.port]
+        if users:
+            pw = os.path.join(dir, "passwd")
+            for i, (u, p) in enumerate(users.items()):
+                subprocess.run([MOSQUITTO_PASSWD, "-b"] + (["-c"] if i == 0 else []) + [pw, u, p], check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            lines += ["allow_anonymous false", "password_file " + pw]
+        else:
+            lines += ["allow_anonymous true"]
+        if persistence:
+            lines += ["persistence true", "persistence_location " + dir + "/", "autosave_interval 1"]
+        with open(self.conf, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.log = open(os.path.join(self.dir, "mosquitto.log"), "a")
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not start on port %d" % self.port)
+
+    def kill(self):
+        """kill -9: what mosquitto had not saved is lost."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+        self.log.close()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+    @property
+    def addr(self):
+        return "127.0.0.1:%d" % self.port
+
+
+class Proc:
+    """A tabletrack process with its stderr in a file."""
+
+    def __init__(self, args, dir, name, env=None):
+        self.err_path = os.path.join(dir, name + ".err")
+        self.errf = open(self.err_path, "w")
+        e = dict(os.environ)
+        e.update(env or {})
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.errf, env=e, cwd=dir)
+
+    def stderr(self):
+        with open(self.err_path) as f:
+            return f.read()
+
+    def wait(self, timeout):
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            self.errf.close()
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.errf.close()
+
+
+def start_hall(tt, broker, dir, games, extra=(), env=None, name="hall"):
+    port = free_port()
+    h = Proc([tt, "hall", "--mqtt", broker.addr, "--http", "127.0.0.1:%d" % port, "--dir", games] + list(extra),
+             dir, name, env)
+    h.url = "http://127.0.0.1:%d/" % port
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(h.url + "api/tables", timeout=1).read()
+            return h
+        except OSError:
+            if h.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+    raise RuntimeError("the hall did not start:\n" + h.stderr())
+
+
+def get_json(url, timeout=5):
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return json.loads(r.read())
+
+
+def session_rows(path, session=0):
+    """Everything a session holds, without the row ids (which differ between files)."""
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    if session == 0:
+        session = db.execute("SELECT max(id) FROM session").fetchone()[0]
+    out = {}
+    out["session"] = db.execute("SELECT started_utc, started_unix_ms, source, note, rig_json, scenario_json, "
+                                "last_frame, last_t_ms, ended_utc FROM session WHERE id = ?", (session,)).fetchall()
+    out["figure"] = db.execute("SELECT family, tag, name, side FROM figure WHERE session = ? ORDER BY id",
+                               (session,)).fetchall()
+    out["state"] = db.execute("SELECT g.family, g.tag, s.frame, s.t_ms, s.x, s.y, s.facing_deg, s.state FROM state s "
+                              "JOIN figure g ON g.id = s.figure WHERE g.session = ? ORDER BY s.rowid",
+                              (session,)).fetchall()
+    out["event"] = db.execute("SELECT e.frame, e.t_ms, e.kind, g.family, g.tag, e.from_x, e.from_y, e.to_x, e.to_y "
+                              "FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ? ORDER BY e.id",
+                              (session,)).fetchall()
+    out["query"] = db.execute("SELECT frame, t_ms, query_json, answer_json FROM query WHERE session = ? ORDER BY id",
+                              (session,)).fetchall()
+    out["scenario_change"] = db.execute("SELECT frame, t_ms, scenario_json FROM scenario_change WHERE session = ? "
+                                        "ORDER BY id", (session,)).fetchall()
+    db.close()
+    return out
+
+
+def differences(table_path, hall_path, hall_session=0):
+    """What differs between the table's latest session and the hall's copy ([] when equal)."""
+    a, b = session_rows(table_path), session_rows(hall_path, hall_session)
+    diffs = []
+    for k in a:
+        if a[k] != b[k]:
+            first = next((i for i, (x, y) in enumerate(zip(a[k], b[k])) if x != y), min(len(a[k]), len(b[k])))
+            diffs.append("%s: table %d rows, hall %d; first difference at row %d: %r vs %r" % (
+                k, len(a[k]), len(b[k]), first, a[k][first] if first < len(a[k]) else None,
+                b[k][first] if first < len(b[k]) else None))
+    return diffs
+
+
+def wait_equal(table_path, hall_path, timeout):
+    deadline = time.time() + timeout
+    d = ["the hall's copy %s does not exist" % hall_path]
+    while time.time() < deadline:
+        if os.path.exists(hall_path):
+            try:
+                d = differences(table_path, hall_path)
+            except sqlite3.Error as e:
+                d = [str(e)]
+            if not d:
+                return []
+        time.sleep(0.2)
+    return d

@@ -19,7 +19,8 @@ typedef struct hall__conn_cbs {
 
 /* Connect in the background (retried every 1-10 s while unreachable).
  * subs: NULL-terminated topic filters subscribed at every connection (QoS
- * 1).  will: published retained by the broker if we vanish (may be NULL). */
+ * 1).  will: published retained by the broker if we vanish (may be NULL).
+ * *out is set before the network thread starts: callbacks may use it. */
 tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int persistent,
                             const char *const *subs, const char *will_topic, const char *will_json,
                             const hall__conn_cbs *cbs, hall__conn **out, tt_err *err);

@@ -265,14 +265,16 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
         s = tt_err_set(err, TT_ERR_ARG, "--mqtt %s: not a broker address", o->broker);
         goto fail;
     }
-    /* any other failure (unreachable, refused) is retried by the network thread */
+    /* any other failure (unreachable, refused) is retried by the network
+     * thread; its callbacks may use *out at once */
+    *out = c;
     rc = mosquitto_loop_start(c->m);
     if (rc != MOSQ_ERR_SUCCESS) {
+        *out = NULL;
         s = tt_err_set(err, TT_ERR_INTERNAL, "cannot start the MQTT thread: %s", mosquitto_strerror(rc));
         goto fail;
     }
     c->started = 1;
-    *out = c;
     return TT_OK;
 fail:
     memset(pw, 0, sizeof pw);

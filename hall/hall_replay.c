@@ -153,6 +153,8 @@ tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char 
         if (chunk) {
             hall__scene_apply(&s, t, chunk);
             live = to;
+            if (to.frame > s.frame)
+                s.frame = to.frame;
             free(chunk);
         } else {
             if ((st = rec_feed_next(lf, &live, REC_TIME_UNSET, 1, &chunk, &to, err)) != TT_OK)

@@ -270,7 +270,10 @@ static void *hall__ticker(void *arg)
             }
             free(msg);
         }
-        hall__conn_report(h->c, "hall", &h->seen_trouble);
+        int refused = 0;
+        hall__conn_trouble(h->c, NULL, 0, NULL, &refused);
+        if (!refused) /* that one ends the hall, and is told then */
+            hall__conn_report(h->c, "hall", &h->seen_trouble);
     }
     return NULL;
 }

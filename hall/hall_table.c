@@ -27,6 +27,7 @@ struct hall_table {
     hall__conn *c;
     rec_feed *feed;
     char name[65];
+    char resend[1200];          /* the command that sends the game again */
     char game[96];
     char t_rec[128], t_hall[128], t_status[128];
     unsigned seen_trouble;
@@ -124,6 +125,15 @@ tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const cha
     if (s != TT_OK)
         goto fail;
     snprintf(t->game, sizeof t->game, "%s", rec_feed_game(t->feed));
+    const char *hash = strrchr(t->game, '#');
+    int n = snprintf(t->resend, sizeof t->resend, "tabletrack replay %.400s --session %s --mqtt %.200s --table %s "
+                     "--speed 10000", rec_path, hash ? hash + 1 : "1", o->broker, name);
+    if (o->user && n > 0 && (size_t)n < sizeof t->resend)
+        n += snprintf(t->resend + n, sizeof t->resend - (size_t)n, " --mqtt-user %.100s", o->user);
+    if (o->password_file && n > 0 && (size_t)n < sizeof t->resend)
+        n += snprintf(t->resend + n, sizeof t->resend - (size_t)n, " --mqtt-password-file %.200s", o->password_file);
+    if (o->cafile && n > 0 && (size_t)n < sizeof t->resend)
+        snprintf(t->resend + n, sizeof t->resend - (size_t)n, " --mqtt-cafile %.200s", o->cafile);
     char id[96], will[128];
     snprintf(id, sizeof id, "tabletrack-table-%s", name);
     snprintf(will, sizeof will, "{\"connected\":false,\"game\":\"%s\"}", t->game);
@@ -276,7 +286,9 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
             done = 1;
             break;
         }
-        if (hall__mono_ms() > end || (stop && *stop))
+        int refused = 0;
+        hall__conn_trouble(t->c, NULL, 0, NULL, &refused);
+        if (hall__mono_ms() > end || (stop && *stop) || refused) /* a refused password will not change by itself */
             break;
         struct timespec ts = {0, 100 * 1000000L};
         nanosleep(&ts, NULL);
@@ -291,13 +303,14 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
     char trouble[1024];
     hall__conn_trouble(t->c, trouble, sizeof trouble, NULL, NULL);
     if (!hall__conn_connected(t->c))
-        return tt_err_set(err, TT_ERR_IO, "undelivered: the broker never took the end of the game (%s); the "
-                          "recording holds it all, and the hall catches up when this table connects again",
-                          trouble[0] ? trouble : "not connected");
+        return tt_err_set(err, TT_ERR_IO, "undelivered: the broker never took the end of the game (%s). The recording "
+                          "holds it all: once the broker answers, send it with: %s",
+                          trouble[0] ? trouble : "not connected", t->resend);
     if (hall)
-        return tt_err_set(err, TT_ERR_IO, "undelivered: the hall holds the game up to frame %lld; %lld rows and %s are "
-                          "missing there (%zu messages in flight); the recording holds it all",
-                          have.frame, rec_pos_rows_between(&have, &all), all.ended && !have.ended ? "the end" : "no end",
-                          pend);
-    return tt_err_set(err, TT_ERR_IO, "undelivered: %zu messages were not taken by the broker", pend);
+        return tt_err_set(err, TT_ERR_IO, "undelivered: the hall holds the game up to frame %lld; %lld rows%s are "
+                          "missing there (%zu messages in flight). The recording holds it all: send the rest with: %s",
+                          have.frame, rec_pos_rows_between(&have, &all), all.ended && !have.ended ? " and the end" : "",
+                          pend, t->resend);
+    return tt_err_set(err, TT_ERR_IO, "undelivered: %zu messages were not taken by the broker. The recording holds it "
+                      "all: send it with: %s", pend, t->resend);
 }

@@ -3,6 +3,7 @@ loopback port, the hall and tables as subprocesses, and the comparison of
 a table's recording with the hall's copy, row by row."""
 import json
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -31,7 +32,9 @@ class Broker:
         self.dir = dir
         self.port = port or free_port()
         self.conf = os.path.join(dir, "mosquitto.conf")
-        lines = ["listener %d 127.0.0.1" % self.port]
+        # run as whoever runs the test (as root mosquitto would switch to its own
+        # user, which cannot read the test's private folder)
+        lines = ["listener %d 127.0.0.1" % self.port, "user " + pwd.getpwuid(os.getuid()).pw_name]
         if users:
             pw = os.path.join(dir, "passwd")
             for i, (u, p) in enumerate(users.items()):

@@ -27,7 +27,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hall_util as U  # noqa: E402
 
-TT, ROOT, SAMPLE, CASE = sys.argv[1:5]
+TT, ROOT, SAMPLE, CASE = [os.path.abspath(a) for a in sys.argv[1:4]] + [sys.argv[4]]
 FAILS = []
 
 

@@ -45,6 +45,10 @@ int cli_usage(const char *cmd, const char *usage, const char *fmt, ...)
  * other characters, out of range. */
 int cli_int(const char *s, long lo, long hi, int *out);
 
+/* Ctrl-C and SIGTERM call handler (which sets a flag the command polls);
+ * SIGPIPE is ignored (a closed pipe or socket is an error return). */
+void cli_on_stop(void (*handler)(int));
+
 /* Write text to path atomically (temp file + rename); "-" means stdout. */
 tt_status cli_write_text(const char *path, const char *text, tt_err *err);
 

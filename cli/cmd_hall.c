@@ -42,12 +42,7 @@ int cmd_hall(int argc, char **argv)
         return cli_spec_usage(S, "no --http [HOST:]PORT given (where to serve the hall page)");
     if (!dir)
         return cli_spec_usage(S, "no --dir DIR given (where to keep the tables' recordings)");
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = hall__on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    cli_on_stop(hall__on_signal);
 
     tt_err err = {0};
     hall_server *h = NULL;

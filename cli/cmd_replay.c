@@ -31,12 +31,7 @@ static void replay__on_signal(int sig)
 /* replay --mqtt: the game published to a hall's broker as its table would. */
 static int replay_mqtt(const hall_mqtt_opts *mo, const char *table, const char *db, long long session, double speed)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = replay__on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    cli_on_stop(replay__on_signal);
     tt_err err = {0};
     fprintf(stderr, "tabletrack replay: publishing %s as table %s to %s at %gx\n", db, table, mo->broker, speed);
     if (hall_replay_run(mo, table, db, session, speed, &replay__stop, &err) != TT_OK)

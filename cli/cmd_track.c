@@ -152,12 +152,7 @@ int cmd_track(int argc, char **argv)
     if (pr >= 0)
         return pr;
     /* Ctrl-C / SIGTERM, at any point: finish the frame, close, exit. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = track__on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    cli_on_stop(track__on_signal);
 
     cli_progress prog;
     cli_progress_start(&prog, "track --preload: reading frames", 0);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "http.h"
+#include "http_reply.h"
 
 extern const unsigned char hall__page[], hall__draw[];
 extern const unsigned long hall__page_len, hall__draw_len;
@@ -27,28 +28,14 @@ struct hall__http {
     hall_server *h;
 };
 
-static enum MHD_Result hall__send(struct MHD_Connection *c, unsigned code, const char *type, const void *data,
-                                  size_t len, enum MHD_ResponseMemoryMode mode)
-{
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
-    if (!r)
-        return MHD_NO;
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    enum MHD_Result ret = MHD_queue_response(c, code, r);
-    MHD_destroy_response(r);
-    return ret;
-}
-
 static enum MHD_Result hall__json(struct MHD_Connection *c, char *text /* taken */, const char *missing)
 {
     if (!text) {
         char buf[256];
         int n = snprintf(buf, sizeof buf, "{\"error\":\"%s\"}", missing);
-        return hall__send(c, 404, "application/json", buf, (size_t)n, MHD_RESPMEM_MUST_COPY);
+        return http_reply(c, 404, "application/json", buf, (size_t)n, MHD_RESPMEM_MUST_COPY);
     }
-    return hall__send(c, 200, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
+    return http_reply(c, 200, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
 }
 
 static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -60,12 +47,12 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
     (void)con_cls;
     hall__http *x = cls;
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-        return hall__send(c, 405, "application/json", "{\"error\":\"the hall is read-only: GET only\"}", 43,
+        return http_reply(c, 405, "application/json", "{\"error\":\"the hall is read-only: GET only\"}", 43,
                           MHD_RESPMEM_PERSISTENT);
     if (!strcmp(url, "/") || !strcmp(url, "/index.html"))
-        return hall__send(c, 200, "text/html; charset=utf-8", hall__page, hall__page_len, MHD_RESPMEM_PERSISTENT);
+        return http_reply(c, 200, "text/html; charset=utf-8", hall__page, hall__page_len, MHD_RESPMEM_PERSISTENT);
     if (!strcmp(url, "/draw.js"))
-        return hall__send(c, 200, "text/javascript; charset=utf-8", hall__draw, hall__draw_len, MHD_RESPMEM_PERSISTENT);
+        return http_reply(c, 200, "text/javascript; charset=utf-8", hall__draw, hall__draw_len, MHD_RESPMEM_PERSISTENT);
     if (!strcmp(url, "/api/tables"))
         return hall__json(c, hall__tables_json(x->h), "out of memory");
     if (!strcmp(url, "/api/hall"))
@@ -82,7 +69,7 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
                                   "no such table, or it has published nothing yet");
         }
     }
-    return hall__send(c, 404, "application/json",
+    return http_reply(c, 404, "application/json",
                       "{\"error\":\"no such page: the hall is at /, the API at /api/tables and "
                       "/tables/NAME/state\"}",
                       strlen("{\"error\":\"no such page: the hall is at /, the API at /api/tables and "

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "hall.h"
+#include "tt_clock.h"
 
 typedef struct hall__conn hall__conn;
 
@@ -44,9 +45,6 @@ void hall__conn_report(hall__conn *c, const char *who, unsigned *seen);
 /* "tabletrack/NAME/SUB" into buf. */
 void hall__topic(char *buf, size_t n, const char *name, const char *sub);
 
-/* Monotonic and Unix milliseconds. */
-double hall__mono_ms(void);
-long long hall__unix_ms(void);
 
 /* ---- hall_server.c: what the hall knows, for its web server ---- */
 

@@ -53,7 +53,7 @@ static void hall__live_state(hall_live *l, const char *data, size_t len, long lo
         free(sc);
         *rev = r;
     }
-    json_object_set_new(j, "sent_ms", json_integer(hall__unix_ms()));
+    json_object_set_new(j, "sent_ms", json_integer(tt_unix_ms()));
     char *out = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     if (out)
         hall_table_publish(l->t, "state", out, strlen(out));
@@ -92,7 +92,7 @@ static void *hall__live_main(void *arg)
             }
             game_feed_release(m);
         }
-        double now = hall__mono_ms();
+        double now = tt_mono_ms();
         if (held && now - last_state >= 1000.0 / HALL_STATE_MAX_HZ) {
             hall__live_state(l, held, held_len, &rev);
             free(held);

@@ -33,20 +33,6 @@ static void hall__lib_init(void)
     mosquitto_lib_init();
 }
 
-double hall__mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-long long hall__unix_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int hall_name_ok(const char *name)
 {
     size_t n = name ? strlen(name) : 0;
@@ -110,7 +96,7 @@ static void hall__on_disconnect(struct mosquitto *m, void *obj, int rc)
     hall__conn *c = obj;
     pthread_mutex_lock(&c->mu);
     if (c->connected) {
-        c->down_since = hall__mono_ms();
+        c->down_since = tt_mono_ms();
         if (rc != 0 && !c->refused) {
             char msg[1024];
             snprintf(msg, sizeof msg,
@@ -205,7 +191,7 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
     if (!c)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     pthread_mutex_init(&c->mu, NULL);
-    c->down_since = hall__mono_ms();
+    c->down_since = tt_mono_ms();
     if (cbs)
         c->cbs = *cbs;
     char pw[256];
@@ -320,7 +306,7 @@ int hall__conn_publish(hall__conn *c, const char *topic, const void *payload, si
 void hall__conn_trouble(hall__conn *c, char *buf, size_t n, unsigned *serial, int *refused)
 {
     pthread_mutex_lock(&c->mu);
-    if (!c->connected && !c->trouble[0] && hall__mono_ms() - c->down_since > HALL__UNREACHABLE_MS) {
+    if (!c->connected && !c->trouble[0] && tt_mono_ms() - c->down_since > HALL__UNREACHABLE_MS) {
         char msg[1024];
         snprintf(msg, sizeof msg,
                  "cannot reach the broker at %s:%d (is mosquitto running there? is the address right?); retrying "

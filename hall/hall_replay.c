@@ -110,7 +110,7 @@ static void hall__scene_publish(hall__scene *s, hall_table *t)
     if (!table)
         table = json_object_get(s->rig, "table");
     const json_t *terrain = json_object_get(s->scenario, "terrain");
-    long long now = hall__unix_ms();
+    long long now = tt_unix_ms();
     json_t *st = json_pack("{s:I,s:I,s:I,s:I,s:O?,s:{s:O?,s:O?},s:o,s:o,s:O,s:s}", "frame", (json_int_t)s->frame,
                            "t_ms", (json_int_t)s->t_ms, "wall_ms", (json_int_t)now, "sent_ms", (json_int_t)now,
                            "ruleset", json_object_get(s->scenario, "ruleset"), "table", "width_in",
@@ -139,12 +139,12 @@ tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char 
         (st = rec_feed_open(path, session, &lf, err)) != TT_OK)
         goto done;
     long long t0 = rec_feed_t0(lf);
-    double start = hall__mono_ms(), last_state = -1e9;
+    double start = tt_mono_ms(), last_state = -1e9;
     rec_pos live = rec_pos_empty();
     for (;;) {
         if (stop && *stop)
             break;
-        double now = hall__mono_ms();
+        double now = tt_mono_ms();
         long long until = t0 + (long long)((now - start) * speed);
         char *chunk = NULL;
         rec_pos to;

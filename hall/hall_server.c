@@ -154,7 +154,7 @@ static void hall__on_state(hall_server *h, hall__tab *t, const void *payload, in
     }
     memcpy(copy, payload, (size_t)len);
     copy[len] = '\0';
-    long long now = hall__unix_ms();
+    long long now = tt_unix_ms();
     long long wall = json_integer_value(json_object_get(j, "wall_ms"));
     const char *rs = json_string_value(json_object_get(j, "ruleset"));
     pthread_mutex_lock(&h->mu);
@@ -204,7 +204,7 @@ static void hall__on_message(void *user, const char *topic, const void *payload,
         pthread_mutex_lock(&h->mu);
         t->connected = json_is_true(json_object_get(j, "connected"));
         if (!retained)
-            t->seen_ms = hall__unix_ms();
+            t->seen_ms = tt_unix_ms();
         pthread_mutex_unlock(&h->mu);
         json_decref(j);
     } else if (!strcmp(sub, "answer")) {
@@ -239,7 +239,7 @@ static void *hall__ticker(void *arg)
     while (!h->stop) {
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL);
-        double now = hall__mono_ms();
+        double now = tt_mono_ms();
         for (size_t i = 0;; i++) {
             char topic[128], *msg = NULL;
             pthread_mutex_lock(&h->mu);
@@ -352,7 +352,7 @@ void hall_server_stop(hall_server *h)
 char *hall__tables_json(hall_server *h)
 {
     json_t *arr = json_array();
-    long long now = hall__unix_ms();
+    long long now = tt_unix_ms();
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; arr && i < h->ntabs; i++) {
         hall__tab *t = h->tabs[i];

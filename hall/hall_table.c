@@ -22,6 +22,7 @@
 #define HALL__MAX_PENDING 64  /* QoS 1 messages in flight before we wait */
 #define HALL__EARLY 256       /* acknowledgements that beat their publish call */
 #define HALL__STALE_MS 4000
+#define HALL__STALE_MAX_MS 300000
 
 struct hall_table {
     hall__conn *c;
@@ -43,6 +44,7 @@ struct hall_table {
     int hall_seen, need, reconnected;
     double have_ms;             /* when have last changed */
     double rewind_ms;
+    double stale_ms;            /* how long a still copy waits before we send again (doubles each time) */
 };
 
 static void hall__table_status(hall_table *t, int connected)
@@ -94,8 +96,10 @@ static void hall__table_message(void *user, const char *topic, const void *paylo
     }
     if (game) {
         pthread_mutex_lock(&t->mu);
-        if (!t->hall_seen || memcmp(&have, &t->have, sizeof have) != 0)
-            t->have_ms = hall__mono_ms();
+        if (!t->hall_seen || memcmp(&have, &t->have, sizeof have) != 0) {
+            t->have_ms = tt_mono_ms();
+            t->stale_ms = HALL__STALE_MS;
+        }
         t->have = have;
         t->hall_seen = 1;
         if (ours && json_is_true(json_object_get(j, "need")))
@@ -121,6 +125,7 @@ tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const cha
     hall__topic(t->t_hall, sizeof t->t_hall, name, "hall");
     hall__topic(t->t_status, sizeof t->t_status, name, "status");
     t->sent = t->have = rec_pos_empty();
+    t->stale_ms = HALL__STALE_MS;
     tt_status s = rec_feed_open(rec_path, session, &t->feed, err);
     if (s != TT_OK)
         goto fail;
@@ -208,13 +213,17 @@ void hall_table_sync(hall_table *t, long long until_ms)
     if (!t)
         return;
     hall__conn_report(t->c, "table", &t->seen_trouble);
-    double now = hall__mono_ms();
+    double now = tt_mono_ms();
     pthread_mutex_lock(&t->mu);
     int rewind = 0;
     if (t->hall_seen && rec_pos_covers(&t->have, &t->sent))
         t->need = 0; /* the hall holds all we sent */
-    int stale = !rec_pos_covers(&t->have, &t->sent) && t->npending == 0 && now - t->have_ms > HALL__STALE_MS &&
-                now - t->rewind_ms > HALL__STALE_MS;
+    /* a hall that stays still (stopped, its message left on the broker) is
+     * sent the game again less and less often: 4 s, 8 s ... 5 min */
+    int stale = !rec_pos_covers(&t->have, &t->sent) && t->npending == 0 && now - t->have_ms > t->stale_ms &&
+                now - t->rewind_ms > t->stale_ms;
+    if (stale && t->stale_ms < HALL__STALE_MAX_MS)
+        t->stale_ms *= 2;
     int asked = t->need && now - t->rewind_ms > 1000; /* one rewind a second, however many gaps the hall saw */
     if (t->hall_seen && (asked || t->reconnected || stale))
         rewind = 1;
@@ -264,7 +273,7 @@ void hall_table_sync(hall_table *t, long long until_ms)
 
 tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atomic_t *stop, tt_err *err)
 {
-    double end = hall__mono_ms() + timeout_s * 1000.0;
+    double end = tt_mono_ms() + timeout_s * 1000.0;
     rec_pos all = rec_pos_empty();
     int done = 0;
     for (;;) {
@@ -288,7 +297,7 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
         }
         int refused = 0;
         hall__conn_trouble(t->c, NULL, 0, NULL, &refused);
-        if (hall__mono_ms() > end || (stop && *stop) || refused) /* a refused password will not change by itself */
+        if (tt_mono_ms() > end || (stop && *stop) || refused) /* a refused password will not change by itself */
             break;
         struct timespec ts = {0, 100 * 1000000L};
         nanosleep(&ts, NULL);

@@ -3,6 +3,7 @@
  * thread; the connection limit and timeout keep slow or idle clients from
  * piling up.  No HTTP is parsed here: libmicrohttpd does it all. */
 #include "http.h"
+#include "http_reply.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -45,8 +46,8 @@ typedef struct http__req {
 
 /* ---- responses ---- */
 
-static enum MHD_Result http__send(struct MHD_Connection *c, unsigned code, const char *type, const void *data,
-                                  size_t len, enum MHD_ResponseMemoryMode mode)
+enum MHD_Result http_reply(struct MHD_Connection *c, unsigned code, const char *type, const void *data, size_t len,
+                           enum MHD_ResponseMemoryMode mode)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
     if (!r)
@@ -62,8 +63,8 @@ static enum MHD_Result http__send(struct MHD_Connection *c, unsigned code, const
 static enum MHD_Result http__json(struct MHD_Connection *c, unsigned code, char *text /* taken */)
 {
     if (!text)
-        return http__send(c, 500, "application/json", "{\"error\":\"out of memory\"}", 25, MHD_RESPMEM_PERSISTENT);
-    return http__send(c, code, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
+        return http_reply(c, 500, "application/json", "{\"error\":\"out of memory\"}", 25, MHD_RESPMEM_PERSISTENT);
+    return http_reply(c, code, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
 }
 
 static enum MHD_Result http__error(struct MHD_Connection *c, unsigned code, const char *msg)
@@ -225,7 +226,7 @@ static enum MHD_Result http__table_png(http_server *s, struct MHD_Connection *c)
     tt_status st = game_table_png(s->g, ppi, &png, &len, &err);
     if (st != TT_OK)
         return http__error(c, http__status_code(st), err.msg);
-    return http__send(c, 200, "image/png", png, len, MHD_RESPMEM_MUST_FREE);
+    return http_reply(c, 200, "image/png", png, len, MHD_RESPMEM_MUST_FREE);
 }
 
 static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, const char *url, const char *method,
@@ -233,17 +234,17 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
 {
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
     if (get && (!strcmp(url, "/") || !strcmp(url, "/index.html")))
-        return http__send(c, 200, "text/html; charset=utf-8", http__index, http__index_len, MHD_RESPMEM_PERSISTENT);
+        return http_reply(c, 200, "text/html; charset=utf-8", http__index, http__index_len, MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/app.js"))
-        return http__send(c, 200, "text/javascript; charset=utf-8", http__app, http__app_len, MHD_RESPMEM_PERSISTENT);
+        return http_reply(c, 200, "text/javascript; charset=utf-8", http__app, http__app_len, MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/draw.js"))
-        return http__send(c, 200, "text/javascript; charset=utf-8", http__draw, http__draw_len,
+        return http_reply(c, 200, "text/javascript; charset=utf-8", http__draw, http__draw_len,
                           MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/style.css"))
-        return http__send(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
+        return http_reply(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
     /* the icon, also where browsers look for it unasked */
     if (get && (!strcmp(url, "/favicon.svg") || !strcmp(url, "/favicon.ico")))
-        return http__send(c, 200, "image/svg+xml", http__icon, http__icon_len, MHD_RESPMEM_PERSISTENT);
+        return http_reply(c, 200, "image/svg+xml", http__icon, http__icon_len, MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/api/state"))
         return http__json(c, 200, game_state_json(s->g));
     if (get && !strcmp(url, "/api/scenario"))

@@ -3,6 +3,7 @@
  * tables), and the schema of a new file.  Nothing is written to a file
  * that fails a check. */
 #include "rec_internal.h"
+#include "tt_clock.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -81,16 +82,12 @@ static const char *const rec__tables[] = {"meta", "session", "figure", "state", 
 
 double rec__mono_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    return tt_mono_ms();
 }
 
 long long rec__unix_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return tt_unix_ms();
 }
 
 void rec__utc_string(long long unix_ms, char *buf, size_t n)

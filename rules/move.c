@@ -764,12 +764,16 @@ static double rules__ahead(const rules_figure *f, const rules_figure *g)
     }
     double t = (lo + hi) / 2;
     rules_shape s = rules__shifted(&f->shape, llround(ux * t), llround(uy * t));
-    if (rules_geom_shape_shape_dist(&s, &g->shape) > touch)
+    double least = rules_geom_shape_shape_dist(&s, &g->shape);
+    if (least > touch)
         return -1;
-    for (lo = 0, hi = t; hi - lo > 1;) { /* the first contact, before the closest approach */
+    /* the first contact, before the closest approach (a base that only
+     * grazes g's: where it comes closest) */
+    double reach = least > 0 ? least + 1 : 0;
+    for (lo = 0, hi = t; hi - lo > 1;) {
         double m = (lo + hi) / 2;
         s = rules__shifted(&f->shape, llround(ux * m), llround(uy * m));
-        if (rules_geom_shape_shape_dist(&s, &g->shape) <= touch)
+        if (rules_geom_shape_shape_dist(&s, &g->shape) <= reach)
             hi = m;
         else
             lo = m;

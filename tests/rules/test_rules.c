@@ -2943,6 +2943,96 @@ static void test_property_trl_aspect_grape(void **state)
     assert_true(front > 300 && rear > 300 && in > 100 && out > 300);
 }
 
+/* Thin Red Line grape beside friends (L238) against a plain reference on
+ * random tables: a gun and stands of both sides around it (facing along x,
+ * well inside or well outside the 90 degree arc and the 12in reach); the
+ * targets are the enemy stands in the arc, never a friend; the grape is
+ * forbidden exactly where a friend's base crosses the line from the gun's
+ * centre to the centre of an enemy target, blocked_by the first such friend
+ * by id; a friend anywhere else does not forbid it. */
+static void test_property_trl_grape_friends(void **state)
+{
+    (void)state;
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0xBB67AE8584CAA73Bull;
+    const double hx = 0.625, hy = 1.0, M = 1e-3, gx = 36, gy = 24;
+    int tables = 0, forbidden = 0, fired = 0, aside = 0;
+    for (int t = 0; t < 200; t++) {
+        char buf[8192];
+        size_t n = 0;
+        double gf = rndu(0, 360), px[14], py[14];
+        int in[14];
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},\"figures\":["
+                              "{\"id\":\"g\",\"side\":\"red\",\"unit\":\"g\",\"type\":\"artillery\","
+                              "\"weapon\":\"light-artillery\",\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.4f,"
+                              "\"base\":{\"rect_in\":[2,2.5]}}",
+                              gx, gy, gf);
+        for (int k = 0; k < 14; k++) {
+            /* f: friends (red), e: enemies (blue); in the arc within reach, or well out of either */
+            in[k] = rnd() % 2;
+            double a = gf + (in[k] ? rndu(-35, 35) : rndu(60, 300)), r = in[k] ? rndu(3, 11.5) : rndu(5, 16);
+            if (!in[k] && r > 11 && r < 13)
+                r += 2;
+            px[k] = gx + r * cos(a * M_PI / 180);
+            py[k] = gy + r * sin(a * M_PI / 180);
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  ",{\"id\":\"%c%02d\",\"side\":\"%s\",\"unit\":\"u%d\",\"x\":%.4f,\"y\":%.4f,"
+                                  "\"facing_deg\":0}",
+                                  k % 3 ? 'e' : 'f', k, k % 3 ? "blue" : "red", k, px[k], py[k]);
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(buf, &sc, &err) != TT_OK) /* overlapping stands: another table */
+            continue;
+        /* the reference: the enemy stands in the arc; a friend in the way of one of them */
+        int tg[14], nw = 0, unsure = 0, way = -1, any_friend_in = 0;
+        for (int k = 0; k < 14; k++)
+            if (k % 3 && in[k])
+                tg[nw++] = k;
+        for (int k = 0; k < 14; k += 3) {
+            any_friend_in |= in[k];
+            for (int m = 0; m < nw; m++) {
+                int e = tg[m];
+                double d = base_seg(px[k], py[k], hx, hy, gx, gy, px[e], py[e]);
+                if (d > 0 && d < M)
+                    unsure = 1;
+                else if (d == 0 && way < 0)
+                    way = k; /* friends in id order: f00, f03, ... */
+            }
+        }
+        rules_result r;
+        assert_int_equal(rules_grape(sc, "g", &r, &err), TT_OK);
+        if (!unsure) {
+            char ids[14][16];
+            assert_int_equal(r.n_ids, (size_t)nw);
+            for (int m = 0; m < nw; m++) {
+                snprintf(ids[m], sizeof ids[m], "e%02d", tg[m]);
+                assert_string_equal(r.ids[m], ids[m]); /* ids sorted, as the reference's */
+            }
+            if (way >= 0) {
+                char fid[16];
+                snprintf(fid, sizeof fid, "f%02d", way);
+                assert_int_equal(r.to_hit, RULES_NULL);
+                assert_non_null(r.blocked_by);
+                assert_string_equal(r.blocked_by, fid);
+                forbidden++;
+            } else {
+                assert_int_equal(r.to_hit, 3);
+                assert_null(r.blocked_by);
+                fired++;
+                aside += any_friend_in && nw > 0;
+            }
+            tables++;
+        }
+        rules_result_free(&r);
+        rules_scenario_destroy(sc);
+    }
+    g_rng = others;
+    assert_true(tables > 100 && forbidden > 10 && fired > 10 && aside > 10);
+}
+
 /* The movement keys (inches by quality or weapon, terrain a type cannot
  * enter, the per-inch and by-base readings, types that cannot charge)
  * refuse bad values, naming them. */
@@ -3372,6 +3462,7 @@ int main(void)
         cmocka_unit_test(test_after_moving_profile_errors),
         cmocka_unit_test(test_trl_profile_errors),
         cmocka_unit_test(test_property_trl_aspect_grape),
+        cmocka_unit_test(test_property_trl_grape_friends),
         cmocka_unit_test(test_property_trl_grape_fire_mods),
         cmocka_unit_test(test_trl_grape_moved_errors),
         cmocka_unit_test(test_ammo_profile_errors),

@@ -3033,6 +3033,75 @@ static void test_property_trl_grape_friends(void **state)
     assert_true(tables > 100 && forbidden > 10 && fired > 10 && aside > 10);
 }
 
+/* Fixed Bay'net charges cannot turn (L77) against a plain reference on
+ * random open tables of round 1in bases facing anywhere: a foe is reached
+ * straight ahead when its centre lies ahead of the charger within 1in of
+ * the line along its facing (the swept bases meet, the house reading),
+ * after along - sqrt(1 - across^2) inches, within the 10in charge (SP 5
+ * doubled, L74), or at once where the bases touch; any other foe is
+ * answered ok false, the reason in rule. */
+static void test_property_fb_charge_straight(void **state)
+{
+    (void)state;
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0x3C6EF372FE94F82Bull;
+    const double M = 1e-3;
+    int checked = 0, reached = 0, short_ = 0, turn = 0;
+    for (int t = 0; t < 6; t++) {
+        char buf[8192];
+        size_t n = 0;
+        double x[30], y[30], f[30];
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":30,\"depth_in\":30},\"figures\":[");
+        for (int k = 0; k < 30; k++) {
+            x[k] = round(rndu(1, 29) * 1000) / 1000, y[k] = round(rndu(1, 29) * 1000) / 1000;
+            f[k] = round(rndu(-180, 180) * 100) / 100;
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  "%s{\"id\":\"c%02d\",\"side\":\"%s\",\"x\":%g,\"y\":%g,\"facing_deg\":%g}",
+                                  k ? "," : "", k, k % 2 ? "b" : "a", x[k], y[k], f[k]);
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(buf, &sc, &err) != TT_OK) { /* overlapping bases: another table */
+            redraw(&t, &err);
+            continue;
+        }
+        for (int a = 0; a < 30; a++)
+            for (int b = 1 - a % 2; b < 30; b += 2) {
+                double ux = cos(f[a] * M_PI / 180), uy = sin(f[a] * M_PI / 180);
+                double along = (x[b] - x[a]) * ux + (y[b] - y[a]) * uy, across = -(x[b] - x[a]) * uy + (y[b] - y[a]) * ux;
+                double dc = hypot(along, across); /* bases touching (or laid over each other): reached at once */
+                int ahead = dc <= 1 || (along > 0 && fabs(across) < 1);
+                double go = dc <= 1 ? 0 : ahead ? along - sqrt(1 - across * across) : 0;
+                if (fabs(fabs(across) - 1) < M || fabs(go - 10) < M || fabs(along) < M || fabs(dc - 1) < M)
+                    continue;
+                char ia[16], ib[16];
+                snprintf(ia, sizeof ia, "c%02d", a);
+                snprintf(ib, sizeof ib, "c%02d", b);
+                rules_result r;
+                assert_int_equal(rules_charge(sc, ia, ib, -1, &r, &err), TT_OK);
+                if (ahead) {
+                    if (fabs(r.distance_in - go) > 2e-3)
+                        fail_msg("table %d: %s -> %s goes %.4fin, reference %.4fin", t, ia, ib, r.distance_in, go);
+                    assert_int_equal(r.ok, go <= 10);
+                    reached += go <= 10;
+                    short_ += go > 10;
+                } else {
+                    assert_int_equal(r.ok, 0);
+                    assert_non_null(r.rule);
+                    assert_non_null(strstr(r.rule, "would have to turn"));
+                    turn++;
+                }
+                checked++;
+                rules_result_free(&r);
+            }
+        rules_scenario_destroy(sc);
+    }
+    g_rng = others;
+    assert_true(checked > 2000 && reached > 20 && short_ > 20 && turn > 1000);
+}
+
 /* The movement keys (inches by quality or weapon, terrain a type cannot
  * enter, the per-inch and by-base readings, types that cannot charge)
  * refuse bad values, naming them. */
@@ -3463,6 +3532,7 @@ int main(void)
         cmocka_unit_test(test_trl_profile_errors),
         cmocka_unit_test(test_property_trl_aspect_grape),
         cmocka_unit_test(test_property_trl_grape_friends),
+        cmocka_unit_test(test_property_fb_charge_straight),
         cmocka_unit_test(test_property_trl_grape_fire_mods),
         cmocka_unit_test(test_trl_grape_moved_errors),
         cmocka_unit_test(test_ammo_profile_errors),

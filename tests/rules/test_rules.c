@@ -3102,6 +3102,116 @@ static void test_property_fb_charge_straight(void **state)
     assert_true(checked > 2000 && reached > 20 && short_ > 20 && turn > 1000);
 }
 
+/* Segment a-b meets the closed rectangle [x0, x1] x [y0, y1] (clipping). */
+static int seg_meets_rect(double ax, double ay, double bx, double by, double x0, double y0, double x1, double y1)
+{
+    double t0 = 0, t1 = 1, d[2] = {bx - ax, by - ay}, p[2] = {ax, ay}, lo[2] = {x0, y0}, hi[2] = {x1, y1};
+    for (int k = 0; k < 2; k++) {
+        if (fabs(d[k]) < 1e-12) {
+            if (p[k] < lo[k] || p[k] > hi[k])
+                return 0;
+            continue;
+        }
+        double u = (lo[k] - p[k]) / d[k], v = (hi[k] - p[k]) / d[k];
+        if (u > v) {
+            double w = u;
+            u = v;
+            v = w;
+        }
+        t0 = fmax(t0, u);
+        t1 = fmin(t1, v);
+    }
+    return t0 <= t1;
+}
+
+/* Thin Red Line fords (L230) against a plain reference on random tables:
+ * a stand whose centre's path meets the ford (a rectangle) is slowed to
+ * half rate if a gun (light 3in to 1.5in, heavy 2in to 1in), refused (ok
+ * false, the reason in rule) if infantry in line or loose order, and moves
+ * as in the open otherwise (a column 6in, foot with no formation 4in,
+ * cavalry 8in); a path that misses the ford is not changed. */
+static void test_property_trl_fords(void **state)
+{
+    (void)state;
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0xA54FF53A5F1D36F1ull;
+    static const struct {
+        const char *type, *weapon, *form;
+        double open, in; /* inches in the open and meeting the ford, < 0: refused */
+    } kinds[] = {{"artillery", "light-artillery", NULL, 3, 1.5}, {"artillery", "heavy-artillery", NULL, 2, 1},
+                 {"foot", NULL, "line", 4, -1},                 {"light", NULL, "loose", 6, -1},
+                 {"foot", NULL, "column", 6, 6},                {"foot", NULL, NULL, 4, 4},
+                 {"horse", NULL, NULL, 8, 8}};
+    const double M = 1e-3;
+    int checked = 0, slowed = 0, refused = 0, open = 0;
+    for (int t = 0; t < 40; t++) {
+        char buf[16384];
+        size_t n = 0;
+        double x0 = round(rndu(8, 30)), y0 = round(rndu(6, 20)), x1 = x0 + round(rndu(3, 8)), y1 = y0 + round(rndu(4, 12));
+        double fx[40], fy[40];
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":36},"
+                              "\"terrain\":[{\"id\":\"fd\",\"kind\":\"ford\",\"polygon\":[[%g,%g],[%g,%g],[%g,%g],[%g,%g]]}],"
+                              "\"figures\":[",
+                              x0, y0, x1, y0, x1, y1, x0, y1);
+        for (int k = 0; k < 40; k++) { /* on a 4.5in grid, so no two bases meet */
+            int kk = k % 7;
+            fx[k] = 3 + 4.5 * (k % 10) + rndu(-0.4, 0.4), fy[k] = 3 + 4.5 * (k / 10) * 2 + rndu(-0.4, 0.4);
+            char extra[96] = "";
+            if (kinds[kk].weapon)
+                snprintf(extra, sizeof extra, ",\"weapon\":\"%s\"", kinds[kk].weapon);
+            if (kinds[kk].form)
+                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",\"formation\":\"%s\"", kinds[kk].form);
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  "%s{\"id\":\"s%02d\",\"side\":\"blue\",\"unit\":\"u%d\",\"type\":\"%s\",\"x\":%.4f,"
+                                  "\"y\":%.4f,\"facing_deg\":0%s}",
+                                  k ? "," : "", k, k, kinds[kk].type, fx[k], fy[k], extra);
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = load_ok(buf);
+        for (int k = 0; k < 40; k++) {
+            int kk = k % 7;
+            /* every other move heads for the ford */
+            double a = rnd() % 2 ? atan2((y0 + y1) / 2 - fy[k], (x0 + x1) / 2 - fx[k]) + rndu(-0.3, 0.3) : rndu(0, 2 * M_PI);
+            double L = rndu(0.5, 10);
+            double bx = fmin(47.5, fmax(0.5, fx[k] + L * cos(a))), by = fmin(35.5, fmax(0.5, fy[k] + L * sin(a)));
+            int big = seg_meets_rect(fx[k], fy[k], bx, by, x0 - M, y0 - M, x1 + M, y1 + M);
+            int small = seg_meets_rect(fx[k], fy[k], bx, by, x0 + M, y0 + M, x1 - M, y1 - M);
+            if (big != small)
+                continue; /* too close to the ford's edge to call */
+            double allowed = big ? kinds[kk].in : kinds[kk].open, len = hypot(bx - fx[k], by - fy[k]);
+            if (allowed >= 0 && fabs(len - allowed) < M)
+                continue;
+            char id[16], q[160];
+            snprintf(id, sizeof id, "s%02d", k);
+            snprintf(q, sizeof q, "{\"q\":\"move\",\"from\":\"%s\",\"to\":[%.4f,%.4f]}", id, bx, by);
+            rules_result r;
+            tt_err err = {0};
+            json_t *qj = json_loads(q, 0, NULL);
+            assert_int_equal(rules_query(sc, qj, &r, &err), TT_OK);
+            json_decref(qj);
+            if (allowed < 0) {
+                assert_int_equal(r.ok, 0);
+                assert_non_null(r.rule);
+                assert_non_null(strstr(r.rule, "only in column"));
+                refused++;
+            } else {
+                if (fabs(r.allowed_in - allowed) > 1e-9)
+                    fail_msg("table %d: %s (%s) to (%.4f, %.4f): allowed %.4fin, reference %.4fin", t, id, kinds[kk].type,
+                             bx, by, r.allowed_in, allowed);
+                assert_int_equal(r.ok, len <= allowed);
+                slowed += big && kinds[kk].in < kinds[kk].open;
+                open += !big;
+            }
+            checked++;
+            rules_result_free(&r);
+        }
+        rules_scenario_destroy(sc);
+    }
+    g_rng = others;
+    assert_true(checked > 1000 && slowed > 30 && refused > 30 && open > 600);
+}
+
 /* The movement keys (inches by quality or weapon, terrain a type cannot
  * enter, the per-inch and by-base readings, types that cannot charge)
  * refuse bad values, naming them. */
@@ -3533,6 +3643,7 @@ int main(void)
         cmocka_unit_test(test_property_trl_aspect_grape),
         cmocka_unit_test(test_property_trl_grape_friends),
         cmocka_unit_test(test_property_fb_charge_straight),
+        cmocka_unit_test(test_property_trl_fords),
         cmocka_unit_test(test_property_trl_grape_fire_mods),
         cmocka_unit_test(test_trl_grape_moved_errors),
         cmocka_unit_test(test_ammo_profile_errors),

@@ -243,11 +243,7 @@ tt_status rules_fire_refused(rules_scenario *sc, const rules_figure *f, rules_re
     out->n_firers = out->n_ids = 0;
     out->n_bonus_dice = 0;
     out->defender_dice = out->defender_to_hit = RULES_NULL;
-    free(out->rule_owned);
-    if (!(out->rule_owned = strdup(why)))
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    out->rule = out->rule_owned;
-    return TT_OK;
+    return rules_result_set_rule(out, why, err);
 }
 
 /* The to-hit modifiers that hang on the target's ground and the firer's

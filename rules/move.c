@@ -643,12 +643,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         snprintf(cite.s, sizeof cite.s, "%s%s\"%s\" is in %s: a %s crosses %s \"%s\" only in %s", pc->p.cross_src,
                  pc->p.cross_src[0] ? ": " : "", f->id, p->form_name[f->formation], f->type, pc->kind, pc->id, forms);
     }
-    if (cite.s[0]) {
-        if (!(out->rule_owned = strdup(cite.s)))
-            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        out->rule = out->rule_owned;
-    }
-    return TT_OK;
+    return cite.s[0] ? rules_result_set_rule(out, cite.s, err) : TT_OK;
 oom:
     free(prices);
     return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -909,12 +904,8 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
                  "%s%s\"%s\" would have to turn to reach \"%s\": a charge cannot turn (house reading: it goes straight "
                  "ahead, and the charger's base swept along its facing must meet the target's)",
                  src ? src : "", src ? ": " : "", f->id, g->id);
-        free(out->rule_owned);
-        if (!(out->rule_owned = strdup(why))) {
-            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        if ((st = rules_result_set_rule(out, why, err)))
             goto done;
-        }
-        out->rule = out->rule_owned;
         out->ok = 0;
     }
     /* the melee it starts, where the book gives its dice: none when it

@@ -830,6 +830,8 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
 
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);
+/* The answer's `rule`, a copy of text composed for it (owned by r). */
+tt_status rules_result_set_rule(rules_result *r, const char *text, tt_err *err);
 void rules_result_sort_ids(rules_result *r);
 const char *rules_cover_name(rules_cover c);
 

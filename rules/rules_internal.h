@@ -500,6 +500,8 @@ struct rules_scenario {
     /* figgrid.c: figures by cell, rebuilt when fg_dirty */
     uint32_t *fg_start;
     int *fg_idx, *fg_cand;
+    int *fg_copy;            /* scratch: a copy of candidates (2 per figure), kept across queries */
+    size_t fg_copy_cap;
     int fg_nx, fg_ny, fg_dirty;
     int64_t fg_ext;
     unsigned *piece_mark;    /* scratch, one per piece */

@@ -44,9 +44,16 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     /* the figures in the arc, copied (a line of fire traced below may ask
      * the figure grid again): targets first, then the friends that may
      * stand in the way */
-    int *near = nn >= 0 ? malloc((2 * (size_t)nn + 1) * sizeof *near) : NULL;
-    if (!near)
+    if (nn < 0)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (sc->fg_copy_cap < 2 * (size_t)nn + 1) { /* kept for the next query */
+        int *c = realloc(sc->fg_copy, (2 * (size_t)nn + 1) * sizeof *c);
+        if (!c)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        sc->fg_copy = c;
+        sc->fg_copy_cap = 2 * (size_t)nn + 1;
+    }
+    int *near = sc->fg_copy;
     int nt = 0, nf = 2 * nn;
     for (int m = 0; m < nn; m++) {
         int k = cand[m];
@@ -66,10 +73,8 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     const char *friend_in_way = NULL;
     for (int m = 0; m < nt; m++) {
         const rules_figure *ft = &sc->figs[near[m]];
-        if ((st = rules_result_add_id(out, ft->id, &cap, err))) {
-            free(near);
+        if ((st = rules_result_add_id(out, ft->id, &cap, err)))
             return st;
-        }
         if (g->side[0] && !strcmp(ft->side, g->side))
             continue;
         /* a friend of another unit on the line from the gun to an enemy it would hit */
@@ -93,10 +98,8 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     if ((w->grape_roll_each || w->grape_fire_mods) && out->to_hit != RULES_NULL && out->n_ids > 0) {
         out->shot_to = malloc(out->n_ids * sizeof *out->shot_to);
         out->shot_hit = malloc(out->n_ids * sizeof *out->shot_hit);
-        if (!out->shot_to || !out->shot_hit) {
-            free(near);
+        if (!out->shot_to || !out->shot_hit)
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        }
         /* the pieces that may cover a figure in the arc, found once */
         int nc = rules_cover_cands(sc, apex, a.R, sc->piece_cand);
         int mmod = !sc->q_moved                ? 0 /* having moved: grape's own modifier, else the weapon's */
@@ -120,7 +123,6 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         }
         out->n_shots = out->n_ids;
     }
-    free(near);
     out->centre = rules_pt_in(apex);
     out->radius_in = w->grape_range_in;
     out->polygon = rules_arc_polygon(apex, g->facing_deg, w->grape_arc_deg, w->grape_range_in, &out->n_polygon);

@@ -12,6 +12,8 @@ mosquitto started here on a free loopback port (and stopped at the end):
               password gathers the game
   twelve      twelve replayed tables at once: every copy equal, /api/tables
               p95 under 0.5 s while they publish
+  page        the hall page in Chromium at 390x844 and 1400x900 while three
+              tables publish (screenshots in OUT_DIR, the 5th argument)
 
 Exit 77 (skipped) only when the mosquitto binary is not installed."""
 import os
@@ -224,6 +226,46 @@ def case_twelve(dir, broker):
         hall.stop()
 
 
+def case_page(dir, broker):
+    sys.path.insert(0, os.path.join(ROOT, "tests/http"))
+    from tt_checks import browser_missing
+    missing = browser_missing()
+    if missing is not None:
+        return missing
+    out = os.path.abspath(sys.argv[5])
+    os.makedirs(out, exist_ok=True)
+    games = os.path.join(dir, "games")
+    hall = U.start_hall(TT, broker, dir, games)
+    rs = []
+    try:
+        rs = [replay(dir, broker, sample(dir, "g%d" % i), "table-%d" % (i + 1), 1) for i in range(3)]
+        p = subprocess.run(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)), "hall_page.js"),
+                            hall.url, out, "3"], capture_output=True, text=True, timeout=200)
+        sys.stderr.write(p.stderr)
+        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+        r = U.json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
+        print(U.json.dumps(r, indent=1))
+        check("error" not in r, "the page shows every table: %s" % r.get("error", ""))
+        for name, cols in (("phone", 1), ("laptop", 3)):
+            v = r.get(name, {})
+            check(v.get("cards") == 3, "%s: three cards (%s)" % (name, v.get("cards")))
+            check(v.get("lefts") == cols, "%s: %d column(s) (%s)" % (name, cols, v.get("lefts")))
+            check(v.get("overflow") is False, "%s: nothing wider than the screen" % name)
+            check(all(f == 9 for f in v.get("figures", [])), "%s: each thumbnail draws the 9 figures: %s" % (
+                name, v.get("figures")))
+            check(all(t >= 3 for t in v.get("terrain", [])), "%s: and the terrain: %s" % (name, v.get("terrain")))
+            check(all("last frame" in a and "ago" in a for a in v.get("ages", [])), "%s: the age of the last frame: %s"
+                  % (name, v.get("ages")))
+            check(all("into-the-breach" in m for m in v.get("meta", [])), "%s: ruleset and frame: %s" % (
+                name, v.get("meta")))
+            check("3 tables" in v.get("summary", ""), "%s: the summary: %s" % (name, v.get("summary")))
+        print("screenshots: %s/hall-phone.png, %s/hall-laptop.png" % (out, out))
+    finally:
+        for x in rs:
+            x.stop()
+        hall.stop()
+
+
 def main():
     if not U.MOSQUITTO:
         print("skipped: the mosquitto broker is not installed (make deps installs it)")
@@ -232,10 +274,12 @@ def main():
     users = {"hall": "hall-secret", "table1": "table-secret"} if CASE == "password" else None
     broker = U.Broker(dir, users=users)
     try:
-        {"live": case_live, "broker": case_broker, "hall": case_hall, "password": case_password,
-         "twelve": case_twelve}[CASE](dir, broker)
+        rc = {"live": case_live, "broker": case_broker, "hall": case_hall, "password": case_password,
+              "twelve": case_twelve, "page": case_page}[CASE](dir, broker)
     finally:
         broker.stop()
+    if rc is not None:
+        return rc
     if FAILS:
         print("%d failed; files in %s" % (len(FAILS), dir))
         return 1

@@ -18,6 +18,7 @@
 #define HALL__MAX_TABLES 1000
 #define HALL__LAT 8192      /* latency samples kept */
 #define HALL__ACK_MS 200    /* the hall's answer at most this often per table */
+#define HALL__MAX_JOBS 20000 /* chunks waiting to be written; beyond, dropped (the tables send them again) */
 
 typedef struct hall__tab {
     char name[65];
@@ -47,12 +48,28 @@ struct hall_server {
     size_t ntabs;
     pthread_t ticker;
     int ticker_started;
+    /* chunks go to the writer thread, so the network thread (live states)
+     * never waits for the disk */
+    pthread_mutex_t qmu;
+    pthread_cond_t qcv;
+    struct hall__job *qhead, *qtail;
+    size_t qlen;
+    int qstop;
+    pthread_t writer;
+    int writer_started;
     volatile int stop;
     unsigned seen_trouble;
     double lat[HALL__LAT];
     size_t nlat;
     long long chunks, gaps, states;
 };
+
+typedef struct hall__job {
+    struct hall__job *next;
+    hall__tab *t;
+    int len;
+    char data[];
+} hall__job;
 
 /* The table of that name, made when new; the caller holds mu. */
 static hall__tab *hall__tab_get(hall_server *h, const char *name)
@@ -196,7 +213,26 @@ static void hall__on_message(void *user, const char *topic, const void *payload,
     if (!t)
         return;
     if (!strcmp(sub, "rec")) {
-        hall__on_rec(h, t, payload, len);
+        hall__job *j = malloc(sizeof *j + (size_t)len);
+        if (!j)
+            return;
+        j->next = NULL;
+        j->t = t;
+        j->len = len;
+        memcpy(j->data, payload, (size_t)len);
+        pthread_mutex_lock(&h->qmu);
+        if (h->qlen >= HALL__MAX_JOBS) {
+            free(j);
+        } else {
+            if (h->qtail)
+                h->qtail->next = j;
+            else
+                h->qhead = j;
+            h->qtail = j;
+            h->qlen++;
+            pthread_cond_signal(&h->qcv);
+        }
+        pthread_mutex_unlock(&h->qmu);
     } else if (!strcmp(sub, "state")) {
         hall__on_state(h, t, payload, len, retained);
     } else if (!strcmp(sub, "status")) {
@@ -217,6 +253,30 @@ static void hall__on_message(void *user, const char *topic, const void *payload,
         free(t->answer);
         t->answer = copy;
         pthread_mutex_unlock(&h->mu);
+    }
+}
+
+/* The writer thread: chunks into the copies, in the order they came;
+ * at the end, what has come is still written. */
+static void *hall__writer(void *arg)
+{
+    hall_server *h = arg;
+    for (;;) {
+        pthread_mutex_lock(&h->qmu);
+        while (!h->qhead && !h->qstop)
+            pthread_cond_wait(&h->qcv, &h->qmu);
+        hall__job *j = h->qhead;
+        if (j) {
+            h->qhead = j->next;
+            if (!h->qhead)
+                h->qtail = NULL;
+            h->qlen--;
+        }
+        pthread_mutex_unlock(&h->qmu);
+        if (!j)
+            return NULL; /* stopped, and nothing left */
+        hall__on_rec(h, j->t, j->data, j->len);
+        free(j);
     }
 }
 
@@ -295,7 +355,15 @@ tt_status hall_server_start(const hall_mqtt_opts *o, const char *http_listen, co
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
     pthread_mutex_init(&h->mu, NULL);
-    tt_status s = hall__http_start(h, http_listen, &h->http, h->url, sizeof h->url, err);
+    pthread_mutex_init(&h->qmu, NULL);
+    pthread_cond_init(&h->qcv, NULL);
+    tt_status s;
+    if (pthread_create(&h->writer, NULL, hall__writer, h) != 0) {
+        s = tt_err_set(err, TT_ERR_INTERNAL, "cannot start the hall's writer thread");
+        goto fail;
+    }
+    h->writer_started = 1;
+    s = hall__http_start(h, http_listen, &h->http, h->url, sizeof h->url, err);
     if (s != TT_OK)
         goto fail;
     static const char *const subs[] = {"tabletrack/+/rec", "tabletrack/+/state", "tabletrack/+/status",
@@ -339,6 +407,14 @@ void hall_server_stop(hall_server *h)
         pthread_join(h->ticker, NULL);
     hall__http_stop(h->http); /* no request is served after this */
     hall__conn_destroy(h->c); /* no message arrives after this */
+    pthread_mutex_lock(&h->qmu);
+    h->qstop = 1;
+    pthread_cond_signal(&h->qcv);
+    pthread_mutex_unlock(&h->qmu);
+    if (h->writer_started)
+        pthread_join(h->writer, NULL); /* what came is written */
+    pthread_cond_destroy(&h->qcv);
+    pthread_mutex_destroy(&h->qmu);
     for (size_t i = 0; i < h->ntabs; i++)
         hall__tab_free(h->tabs[i]);
     free(h->tabs);

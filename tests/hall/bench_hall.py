@@ -36,7 +36,8 @@ def main():
         for i in range(n):
             recs.append(os.path.join(dir, "t%02d.sqlite" % i))
             U.subprocess.run([sample, recs[-1]], check=True)
-        c0, w0 = cpu_s(hall.proc.pid), time.time()
+        c0, b0, w0 = cpu_s(hall.proc.pid), cpu_s(broker.proc.pid), time.time()
+        t0 = U.resource.getrusage(U.resource.RUSAGE_CHILDREN)
         rs = [U.Proc([tt, "replay", recs[i], "--mqtt", broker.addr, "--table", "t%02d" % i], dir, "r%02d" % i)
               for i in range(n)]
         api = []
@@ -46,7 +47,9 @@ def main():
             api.append(time.time() - t)
             time.sleep(0.25)
         rcs = [r.wait(120) for r in rs]
-        c1, w1 = cpu_s(hall.proc.pid), time.time()
+        c1, b1, w1 = cpu_s(hall.proc.pid), cpu_s(broker.proc.pid), time.time()
+        t1 = U.resource.getrusage(U.resource.RUSAGE_CHILDREN)
+        tables_cpu = (t1.ru_utime + t1.ru_stime) - (t0.ru_utime + t0.ru_stime)
         stats = U.get_json(hall.url + "api/hall")
         lost = 0
         unequal = 0
@@ -62,6 +65,8 @@ def main():
         api.sort()
         print("tables: %d replayed at 1x for %.1f s; replays exiting 0: %d" % (n, w1 - w0, rcs.count(0)))
         print("hall CPU: %.1f %% of one core (%.2f s over %.1f s)" % (100 * (c1 - c0) / (w1 - w0), c1 - c0, w1 - w0))
+        print("broker CPU: %.1f %% of one core; the %d tables together: %.1f %% (this machine has %d cores)" % (
+            100 * (b1 - b0) / (w1 - w0), n, 100 * tables_cpu / (w1 - w0), os.cpu_count()))
         print("state delay table -> hall: p50 %s ms, p95 %s ms (%d states)" % (
             stats["latency_ms_p50"], stats["latency_ms_p95"], stats["states"]))
         print("GET /api/tables: p50 %.1f ms, p95 %.1f ms (%d requests)" % (

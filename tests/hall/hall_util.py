@@ -29,7 +29,7 @@ def free_port():
 class Broker:
     """mosquitto on 127.0.0.1:PORT with its store in dir; users: {name: password}."""
 
-    def __init__(self, dir, port=None, users=None, persistence=True):
+    def __init__(self, dir, port=None, users=None, persistence=True, acl=None):
         self.dir = dir
         self.port = port or free_port()
         self.conf = os.path.join(dir, "mosquitto.conf")
@@ -42,6 +42,8 @@ class Broker:
                 subprocess.run([MOSQUITTO_PASSWD, "-b"] + (["-c"] if i == 0 else []) + [pw, u, p], check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             lines += ["allow_anonymous false", "password_file " + pw]
+            if acl:
+                lines += ["acl_file " + acl]
         else:
             lines += ["allow_anonymous true"]
         if persistence:

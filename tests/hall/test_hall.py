@@ -12,6 +12,8 @@ mosquitto started here on a free loopback port (and stopped at the end):
               password gathers the game
   twelve      twelve replayed tables at once: every copy equal, /api/tables
               p95 under 0.5 s while they publish
+  acl         the shipped samples/hall/hall.acl: a table writes its own topics,
+              and what it writes as another table never reaches the hall
   page        the hall page in Chromium at 390x844 and 1400x900 while three
               tables publish (screenshots in OUT_DIR, the 5th argument)
 
@@ -226,6 +228,33 @@ def case_twelve(dir, broker):
         hall.stop()
 
 
+def case_acl(dir, broker):
+    games = os.path.join(dir, "games")
+    pw = os.path.join(dir, "hall.txt")
+    with open(pw, "w") as f:
+        f.write("hall-secret\n")
+    hall = U.start_hall(TT, broker, dir, games, ["--mqtt-user", "hall", "--mqtt-password-file", pw])
+    try:
+        rec = sample(dir, "game")
+        env = {"TABLETRACK_MQTT_PASSWORD": "one-secret"}
+        r = replay(dir, broker, rec, "table-1", 10000, env, ["--mqtt-user", "table-1"])
+        rc = r.wait(90)
+        check(rc == 0, "table-1 publishes as itself (rc %s): %s" % (rc, r.stderr()[-400:]))
+        d = U.wait_equal(rec, os.path.join(games, "table-1.sqlite"), 20)
+        check(not d, "its copy equals its recording: %s" % d)
+        # table-1's user writing as table-2: the broker drops it all
+        r = replay(dir, broker, rec, "table-2", 10000, env, ["--mqtt-user", "table-1"])
+        r.wait(90)
+        check("refused" not in r.stderr() and "cannot reach" not in r.stderr(),
+              "table-1's user is let in and publishes as table-2: %s" % r.stderr()[-300:])
+        time.sleep(1)
+        names = [t["table"] for t in U.get_json(hall.url + "api/tables")]
+        check(names == ["table-1"], "nothing written as table-2 by table-1's user reaches the hall: %s" % names)
+        check(not os.path.exists(os.path.join(games, "table-2.sqlite")), "and no copy of it is made")
+    finally:
+        hall.stop()
+
+
 def case_page(dir, broker):
     sys.path.insert(0, os.path.join(ROOT, "tests/http"))
     from tt_checks import browser_missing
@@ -272,10 +301,14 @@ def main():
         return 77
     dir = tempfile.mkdtemp(prefix="tt-hall-")
     users = {"hall": "hall-secret", "table1": "table-secret"} if CASE == "password" else None
-    broker = U.Broker(dir, users=users)
+    acl = None
+    if CASE == "acl":
+        users = {"hall": "hall-secret", "table-1": "one-secret", "table-2": "two-secret"}
+        acl = os.path.join(ROOT, "samples/hall/hall.acl")
+    broker = U.Broker(dir, users=users, acl=acl)
     try:
         rc = {"live": case_live, "broker": case_broker, "hall": case_hall, "password": case_password,
-              "twelve": case_twelve, "page": case_page}[CASE](dir, broker)
+              "twelve": case_twelve, "page": case_page, "acl": case_acl}[CASE](dir, broker)
     finally:
         broker.stop()
     if rc is not None:

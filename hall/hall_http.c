@@ -7,6 +7,8 @@
  *   GET /api/hall                 counters and the state delay (benchmarks)
  *   GET /tables/NAME/state        the table's last live state
  *   GET /tables/NAME/answer       its last question and answer
+ *   GET /tables/NAME/stream       one table at 1920x1080 for a stream's browser
+ *                                 source (OBS); ?transparent=1: no background
  */
 #include "hall_internal.h"
 
@@ -20,8 +22,8 @@
 #include "http.h"
 #include "http_reply.h"
 
-extern const unsigned char hall__page[], hall__draw[];
-extern const unsigned long hall__page_len, hall__draw_len;
+extern const unsigned char hall__page[], hall__draw[], hall__stream[];
+extern const unsigned long hall__page_len, hall__draw_len, hall__stream_len;
 
 struct hall__http {
     struct MHD_Daemon *d;
@@ -64,6 +66,9 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
         if (slash && n < sizeof name) {
             memcpy(name, url + 8, n);
             name[n] = '\0';
+            if (hall_name_ok(name) && (!strcmp(slash + 1, "stream") || !strncmp(slash + 1, "stream?", 7)))
+                return http_reply(c, 200, "text/html; charset=utf-8", hall__stream, hall__stream_len,
+                                  MHD_RESPMEM_PERSISTENT);
             if (hall_name_ok(name) && (!strcmp(slash + 1, "state") || !strcmp(slash + 1, "answer")))
                 return hall__json(c, hall__table_text(x->h, name, slash + 1),
                                   "no such table, or it has published nothing yet");

@@ -38,6 +38,27 @@ const [url, outDir, tables] = process.argv.slice(2);
     await page.screenshot({path: path.join(outDir, 'hall-' + name + '.png')});
     await page.close();
   }
+  // the stream page of one table, as OBS's browser source shows it
+  const page = await browser.newPage();
+  await page.setViewport({width: 1920, height: 1080, deviceScaleFactor: 1});
+  await page.goto(url + 'tables/table-1/stream?transparent=1', {waitUntil: 'load'});
+  await page.waitForFunction(() => document.querySelectorAll('svg .fig').length > 0 &&
+                                   document.getElementById('answer').className === 'on', {timeout: 30000});
+  await new Promise(r => setTimeout(r, 600));
+  result.stream = await page.evaluate(() => {
+    const big = document.querySelector('#answer .big');
+    const svg = document.querySelector('svg').getBoundingClientRect();
+    return {
+      figures: document.querySelectorAll('svg .fig').length,
+      background: getComputedStyle(document.body).backgroundColor,
+      name: document.getElementById('name').textContent,
+      answer: big.textContent,
+      answer_px: parseFloat(getComputedStyle(big).fontSize),
+      svg: [Math.round(svg.width), Math.round(svg.height)],
+      overflow: document.documentElement.scrollWidth > 1920 || document.documentElement.scrollHeight > 1080,
+    };
+  });
+  await page.screenshot({path: path.join(outDir, 'hall-stream.png'), omitBackground: true});
   console.log(JSON.stringify(result));
   await browser.close();
 })().catch(e => {

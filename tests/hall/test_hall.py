@@ -53,6 +53,15 @@ def replay(dir, broker, path, table, speed, env=None, extra=()):
                   dir, "replay-" + table, env)
 
 
+def delivered(r, rec, copy, when):
+    """The table r exits 0 and the hall's copy equals its recording rec."""
+    rc = r.wait(90)
+    check(rc == 0, "%s: the table exits 0 once the hall holds the game (rc %s): %s" % (when, rc, r.stderr()[-600:]))
+    d = U.wait_equal(rec, copy, 30)
+    check(not d, "%s: the hall's copy equals the recording, row for row: %s" % (when, d))
+    return r.stderr()
+
+
 def case_live(dir, broker):
     games = os.path.join(dir, "games")
     hall = U.start_hall(TT, broker, dir, games)
@@ -113,11 +122,8 @@ def case_broker(dir, broker):
         check(r.proc.poll() is None, "the table goes on while the broker is down")
         time.sleep(2)
         broker.start()
-        rc = r.wait(90)
-        check(rc == 0, "replay --mqtt exits 0 after the broker came back (rc %s): %s" % (rc, r.stderr()[-600:]))
-        check("lost the broker" in r.stderr(), "the table said it lost the broker: %s" % r.stderr()[-400:])
-        d = U.wait_equal(rec, os.path.join(games, "t1.sqlite"), 30)
-        check(not d, "after the broker's restart the hall's copy equals the recording: %s" % d)
+        err = delivered(r, rec, os.path.join(games, "t1.sqlite"), "after the broker's restart")
+        check("lost the broker" in err, "the table said it lost the broker: %s" % err[-400:])
     finally:
         hall.stop()
 
@@ -136,11 +142,7 @@ def case_hall(dir, broker):
         check(0 < len(part["state"]) < len(full["state"]), "the hall was killed mid-game (%d of %d states)" % (
             len(part["state"]), len(full["state"])))
         hall = U.start_hall(TT, broker, dir, games, name="hall2")
-        rc = r.wait(90)
-        check(rc == 0, "replay --mqtt exits 0 once the restarted hall holds the game (rc %s): %s" % (
-            rc, r.stderr()[-600:]))
-        d = U.wait_equal(rec, os.path.join(games, "t1.sqlite"), 30)
-        check(not d, "after the hall's restart its copy equals the recording: %s" % d)
+        delivered(r, rec, os.path.join(games, "t1.sqlite"), "after the hall's restart")
         db = sqlite3.connect(os.path.join(games, "t1.sqlite"))
         check(db.execute("SELECT count(*) FROM session").fetchone()[0] == 1, "one session in the copy, not two")
         db.close()
@@ -191,10 +193,7 @@ def case_password(dir, broker):
     try:
         r = U.Proc([TT, "replay", rec, "--mqtt", broker.addr, "--table", "t1", "--mqtt-user", "table1", "--speed",
                     "10000"], dir, "resend", {"TABLETRACK_MQTT_PASSWORD": "table-secret"})
-        rc = r.wait(90)
-        check(rc == 0, "the resend command it printed delivers the game (rc %s): %s" % (rc, r.stderr()[-400:]))
-        d = U.wait_equal(rec, os.path.join(games, "t1.sqlite"), 20)
-        check(not d, "with the right passwords the hall's copy equals the recording: %s" % d)
+        delivered(r, rec, os.path.join(games, "t1.sqlite"), "the resend command it printed, with the right passwords")
     finally:
         hall.stop()
 
@@ -238,10 +237,7 @@ def case_acl(dir, broker):
         rec = sample(dir, "game")
         env = {"TABLETRACK_MQTT_PASSWORD": "one-secret"}
         r = replay(dir, broker, rec, "table-1", 10000, env, ["--mqtt-user", "table-1"])
-        rc = r.wait(90)
-        check(rc == 0, "table-1 publishes as itself (rc %s): %s" % (rc, r.stderr()[-400:]))
-        d = U.wait_equal(rec, os.path.join(games, "table-1.sqlite"), 20)
-        check(not d, "its copy equals its recording: %s" % d)
+        delivered(r, rec, os.path.join(games, "table-1.sqlite"), "table-1 publishing as itself")
         # table-1's user writing as table-2: the broker drops it all
         r = replay(dir, broker, rec, "table-2", 10000, env, ["--mqtt-user", "table-1"])
         r.wait(90)

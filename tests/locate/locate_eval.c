@@ -34,6 +34,47 @@ void le_options_hard(le_options *o)
     o->gradient = 0.5;
 }
 
+void le_options_hill(le_options *o)
+{
+    le_options_default(o);
+    o->overhead60 = 1;
+    o->hill_in = 2.0;
+    o->hill[0] = 40;
+    o->hill[1] = 18;
+    o->hill[2] = 67;
+    o->hill[3] = 43.5;
+}
+
+int le_on_hill(const le_frame *f, double x, double y)
+{
+    return f->hill_in > 0 && x >= f->hill[0] && x <= f->hill[2] && y >= f->hill[1] && y <= f->hill[3];
+}
+
+double le_ground_at(const void *frame, double x, double y)
+{
+    const le_frame *f = frame;
+    return le_on_hill(f, x, y) ? f->hill_in : 0;
+}
+
+/* Leave out the bases that straddle the hill's edge; raise those on it. */
+static int le__hill_tags(le_frame *f)
+{
+    int m = f->nanchors;
+    for (int t = f->nanchors; t < f->ntags; t++) {
+        rnd_tag tag = f->tags[t];
+        double r = tag.base_radius_in + 0.1;
+        int in = le_on_hill(f, tag.x, tag.y);
+        int near = tag.x > f->hill[0] - r && tag.x < f->hill[2] + r && tag.y > f->hill[1] - r && tag.y < f->hill[3] + r &&
+                   !(tag.x > f->hill[0] + r && tag.x < f->hill[2] - r && tag.y > f->hill[1] + r && tag.y < f->hill[3] - r);
+        if (near)
+            continue;
+        if (in)
+            tag.height_in += f->hill_in;
+        f->tags[m++] = tag;
+    }
+    return m;
+}
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
 {
     char p[512];
@@ -45,11 +86,18 @@ tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     f->ntags = rnd_standard_tags(f->tags, nanch, o->nbases, o->base_size_in, o->base_height_mm, 72, 48, o->seed);
     f->nanchors = nanch;
+    f->hill_in = o->hill_in;
+    memcpy(f->hill, o->hill, sizeof f->hill);
+    if (f->hill_in > 0)
+        f->ntags = le__hill_tags(f);
     /* ~35 px/inch at the table centre: f = 35 * distance.  The camera sits
      * off-centre toward y = 0 and looks at the middle of the table (tilt),
      * with a typical webcam's barrel distortion. */
     double scale = o->width / 3840.0;
-    rnd_camera_look_at(&f->cam, o->width, o->height, 35.0 * 84.0 * scale, -0.08, 0.02, 36, 12, 80, 36, 24);
+    if (o->overhead60)
+        rnd_camera_look_at(&f->cam, o->width, o->height, 2600.0 * scale, -0.08, 0.02, 36, 24, 60, 36, 24);
+    else
+        rnd_camera_look_at(&f->cam, o->width, o->height, 35.0 * 84.0 * scale, -0.08, 0.02, 36, 12, 80, 36, 24);
     f->scene.width_in = 72;
     f->scene.depth_in = 48;
     f->scene.felt_gray = 90;
@@ -202,11 +250,24 @@ void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const 
                 hit = &figs[i];
         if (vis)
             s->expected++;
+        if (vis && le_on_hill(f, tag->x, tag->y))
+            s->hill_expected++;
         if (!hit)
             continue;
         if (vis)
             s->found++;
         double e = hypot(hit->x - tag->x, hit->y - tag->y);
+        int on = le_on_hill(f, tag->x, tag->y);
+        double zt = on ? f->hill_in : 0;
+        s->z_max = fmax(s->z_max, fabs(hit->z_in - zt));
+        if (vis && on) {
+            s->hill_found++;
+            s->hill_rms += e * e;
+            s->hill_max = fmax(s->hill_max, e);
+            s->hill_off += hit->height == CALIB_HEIGHT_OFF;
+        }
+        if (!on)
+            s->felt_off += hit->height == CALIB_HEIGHT_OFF || hit->height == CALIB_HEIGHT_BELOW;
         pe[m] = e;
         fe[m] = fabs(remainder(hit->facing_deg - tag->facing_deg, 360.0));
         s2 += e * e;
@@ -228,6 +289,7 @@ void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const 
         s->spurious += !known;
     }
     s->rms = m ? sqrt(s2 / m) : 0;
+    s->hill_rms = s->hill_found ? sqrt(s->hill_rms / s->hill_found) : 0;
     s->p95 = le__pct(pe, m, 0.95);
     s->max = m ? pe[m - 1] : 0;
     s->facing_p95 = le__pct(fe, m, 0.95);

@@ -155,6 +155,15 @@ typedef struct calib_figure {
 #define CALIB_MAX_COORD_IN 100000.0
 tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                               const tt_ground *ground, calib_figure **out, int *n, tt_err *err);
+/* The warning a player should read about figure f (CALIB_HEIGHT_OFF or
+ * CALIB_HEIGHT_BELOW; else none: returns 0 and buf is ""), naming it `name`
+ * (e.g. its scenario figure, or "tag 105"); z_in: the height to state (f's,
+ * or an average over frames).  has_ground: a ground (scenario) was given.
+ * E.g. 'f12 stands about 2.0" above the felt where the scenario has no
+ * raised terrain'. */
+int calib_height_warning(const calib_figure *f, const char *name, double z_in, int has_ground, double base_size_in,
+                         char *buf, size_t cap);
+
 /* calib_locate_ground on flat felt. */
 tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                        calib_figure **out, int *n, tt_err *err);

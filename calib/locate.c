@@ -283,3 +283,33 @@ done:
     free(figs);
     return st;
 }
+
+int calib_height_warning(const calib_figure *f, const char *name, double z_in, int has_ground, double base_size_in,
+                         char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (f->height == CALIB_HEIGHT_BELOW)
+        return snprintf(buf, cap,
+                        "%s measures %.1f\" below the felt, which cannot be: check the rig's anchor positions and its "
+                        "bases' size_in (%.2f\") against the printed tags",
+                        name, -f->measured_in, base_size_in) > 0;
+    if (f->height != CALIB_HEIGHT_OFF)
+        return 0;
+    if (f->ground_in <= 0 && has_ground)
+        return snprintf(buf, cap, "%s stands about %.1f\" above the felt where the scenario has no raised terrain",
+                        name, z_in) > 0;
+    if (f->ground_in <= 0)
+        return snprintf(buf, cap,
+                        "%s stands about %.1f\" above the felt, and no scenario declares raised terrain (give "
+                        "--scenario with its hills and buildings)",
+                        name, z_in) > 0;
+    if (z_in > f->ground_in)
+        return snprintf(buf, cap,
+                        "%s stands about %.1f\" above the felt where the scenario's terrain is %.1f\" high (on a roof, "
+                        "or held in the air?)",
+                        name, z_in, f->ground_in) > 0;
+    return snprintf(buf, cap,
+                    "%s stands about %.1f\" above the felt where the scenario's terrain is %.1f\" high: is that piece "
+                    "where the scenario puts it, and that high?",
+                    name, z_in, f->ground_in) > 0;
+}

@@ -156,6 +156,9 @@ int cmd_overlay(int argc, char **argv)
         free(s);
         json_decref(ans);
     }
+    /* the projector's light never falls on a figure's tag */
+    if (!on_camera && overlay_scene_mask_figures(sc, rig->base_size_in, rig->base_height_mm / 25.4, l, &err) != TT_OK)
+        goto fail;
     overlay_mapper m;
     overlay_camera_map cam_state;
     if (on_camera) {

@@ -349,13 +349,22 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
             continue;
         overlay_style ring = overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.05);
         ring.dashed = f->state == VISION_TAG_OCCLUDED;
-        double r = g->rig->base_size_in * 0.75, a = f->facing_deg * M_PI / 180;
-        if (r <= 0)
-            r = 0.6;
+        /* the ring goes around the tag's dark mask, whatever its turn */
+        double r = overlay_tag_ring_in(g->rig->base_size_in), a = f->facing_deg * M_PI / 180;
+        /* the tag seen or kept this frame stays dark where it is now */
+        if ((st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, g->rig->base_size_in,
+                                       g->rig->base_height_mm / 25.4, err)) != TT_OK)
+            return st;
         if ((st = overlay_add_circle(l, f->x, f->y, r, ring, err)) != TT_OK ||
             (st = overlay_add_line(l, f->x + r * cos(a), f->y + r * sin(a), f->x + (r + 0.4) * cos(a),
                                    f->y + (r + 0.4) * sin(a), overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.06), err)) !=
                 TT_OK)
+            return st;
+    }
+    /* the anchors the pose is checked on stay dark too */
+    for (int i = 0; g->pj && i < g->rig->nanchors; i++) {
+        const calib_anchor *an = &g->rig->anchors[i];
+        if ((st = overlay_add_tag_mask(l, an->x, an->y, -90, an->size_in, 0, err)) != TT_OK)
             return st;
     }
     for (int i = 0; i < g->nq; i++) {

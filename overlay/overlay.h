@@ -108,6 +108,20 @@ tt_status overlay_add_ring(overlay_list *l, double cx, double cy, double r0, dou
 tt_status overlay_add_text(overlay_list *l, double x, double y, const char *text, double size_in, double angle_deg,
                            overlay_role role, tt_err *err);
 
+/* Keep a tag dark: nothing the list draws lights a square of side
+ * OVERLAY_TAG_MASK_FACTOR x tag_size_in (the tag's black border, the rig's
+ * base size_in) centred on (x, y) and turned to facing_deg, at z_in above
+ * the felt: the projector's light must not fall on the tags the camera
+ * reads.  Masks are painted black after every primitive, whatever the
+ * order they were added in; overlay_list_clear drops them too. */
+#define OVERLAY_TAG_MASK_FACTOR 2.1
+tt_status overlay_add_tag_mask(overlay_list *l, double x, double y, double facing_deg, double tag_size_in,
+                               double z_in, tt_err *err);
+int overlay_list_mask_count(const overlay_list *l);
+/* The radius of a ring drawn around a tag of tag_size_in that its mask
+ * never hides (half the mask's diagonal and a line's width). */
+double overlay_tag_ring_in(double tag_size_in);
+
 /* ---- mapping to pixels ------------------------------------------------ */
 
 typedef struct overlay_mapper {

@@ -1300,6 +1300,8 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     draw__labels_sweep(&c);
     if (!c.oom)
         draw__flush(&c);
+    if (!c.oom)
+        overlay__apply_masks(l, m, cr); /* last: the tags stay dark */
     if (c.untracked || c.oom) { /* the next overlay__clear_kept clears everything */
         cairo_surface_t *t = cairo_get_group_target(cr);
         overlay_cov *kept = cairo_surface_get_user_data(t, &draw__cov_key);

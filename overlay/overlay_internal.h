@@ -24,10 +24,22 @@ typedef struct overlay__prim {
     double size_in, angle_deg;
 } overlay__prim;
 
+/* A tag kept dark (overlay_add_tag_mask): its mask's centre, turn, half
+ * side and height. */
+typedef struct overlay__mask {
+    double x, y, facing_deg, half_in, z_in;
+} overlay__mask;
+
 struct overlay_list {
     overlay__prim *p;
     int n, cap;
+    overlay__mask *mask;
+    int nmask, capmask;
 };
+
+/* Paint every mask of l opaque black onto cr (user space: target pixels),
+ * after everything else is drawn (overlay_mask.c). */
+void overlay__apply_masks(const overlay_list *l, const overlay_mapper *m, cairo_t *cr);
 
 /* 1 when the mapper takes straight lines to straight lines (projector.json
  * without a correction grid): straight edges need not be cut before

@@ -57,6 +57,7 @@ void overlay_list_clear(overlay_list *l)
         free(l->p[i].text);
     }
     l->n = 0;
+    l->nmask = 0;
 }
 
 void overlay_list_destroy(overlay_list *l)
@@ -65,6 +66,7 @@ void overlay_list_destroy(overlay_list *l)
         return;
     overlay_list_clear(l);
     free(l->p);
+    free(l->mask);
     free(l);
 }
 

@@ -65,6 +65,18 @@ tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, 
     return TT_OK;
 }
 
+tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in, double base_height_in,
+                                     overlay_list *l, tt_err *err)
+{
+    tt_status st = TT_OK;
+    for (int i = 0; s && i < s->nfigs && st == TT_OK; i++) {
+        const orl__figure *f = &s->figs[i];
+        double z = rules_scenario_ground_in(s->sc, f->x, f->y) + base_height_in;
+        st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, tag_size_in, z, err);
+    }
+    return st;
+}
+
 void overlay_scene_destroy(overlay_scene *s)
 {
     if (!s)

@@ -46,6 +46,12 @@ void overlay_scene_set_cite(overlay_scene *s, int on);
 tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
                               const char **figure_id, tt_err *err);
 
+/* Keep every figure's tag dark (overlay_add_tag_mask): a mask of a tag of
+ * tag_size_in (the rig's base size_in) at each figure of the scenario, where
+ * it stands now, at the height of the ground under it plus base_height_in. */
+tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in, double base_height_in,
+                                     overlay_list *l, tt_err *err);
+
 /* Line and text sizes used by the adapter, inches. */
 #define OVERLAY_LINE_IN 0.08
 #define OVERLAY_THIN_IN 0.05

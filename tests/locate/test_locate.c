@@ -491,7 +491,7 @@ static void test_second_pass_no_false_positives(void **state)
     (void)state;
     rnd_tag tags[40];
     rnd_occluder occ[2] = {{20, 20, 6, 2.5, 4, 30, 170}, {50, 30, 6, 2.5, 4, 120, 170}};
-    rnd_scene sc = {72, 48, 90, 40, tags, 40, occ, 2, 0.5, 1.0, 1.0, 4.0, 3, 7, NULL, NULL};
+    rnd_scene sc = {72, 48, 90, 40, tags, 40, occ, 2, 0.5, 1.0, 1.0, 4.0, 3, 7, NULL, NULL, NULL, 0};
     rnd_camera cam;
     tt_image im = {0};
     tt_err err = {0};

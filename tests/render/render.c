@@ -29,6 +29,8 @@ typedef struct rnd__ptag {
     double bound;        /* radius of a circle holding tag, base and wall */
     int total;
     const uint8_t *cells; /* NULL when textures were not requested */
+    int tilted;           /* on a slope: not in a level, cast against its own plane */
+    double r3[3], d3[3], n3[3]; /* a tilted tag's axes and normal, heights up */
 } rnd__ptag;
 
 typedef struct rnd__level {
@@ -45,6 +47,10 @@ typedef struct rnd__occ {
     double x, y, h, c, s, irx, iry, gray;
 } rnd__occ;
 
+typedef struct rnd__box {
+    double x0, y0, x1, y1;
+} rnd__box;
+
 typedef struct rnd__ctx {
     rnd__cam cam;
     const rnd_scene *sc;
@@ -56,9 +62,23 @@ typedef struct rnd__ctx {
     rnd__level *levels;
     int nlevels;
     double inv_diag;
+    rnd__box *pbox;       /* per terrain piece: its extent with the slope */
+    int *tilted;          /* indices of tilted tags */
+    int ntilted;
+    rnd__box tbox;        /* their extent, and heights */
+    double th0, th1;
 } rnd__ctx;
 
-enum { RND__HIT_NONE, RND__HIT_OCC, RND__HIT_TAG, RND__HIT_BASE, RND__HIT_WALL, RND__HIT_FELT, RND__HIT_FLOOR };
+enum {
+    RND__HIT_NONE,
+    RND__HIT_OCC,
+    RND__HIT_TAG,
+    RND__HIT_BASE,
+    RND__HIT_WALL,
+    RND__HIT_FELT,
+    RND__HIT_FLOOR,
+    RND__HIT_TERRAIN
+};
 
 typedef struct rnd__hit {
     int kind, index;
@@ -78,6 +98,8 @@ static void rnd__ctx_free(rnd__ctx *c)
     free(c->levels);
     free(c->tags);
     free(c->occ);
+    free(c->pbox);
+    free(c->tilted);
     memset(c, 0, sizeof *c);
 }
 
@@ -97,7 +119,7 @@ static tt_status rnd__build_grid(rnd__ctx *c, rnd__level *lv, tt_err *err)
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, maxb = 0;
     for (int i = 0; i < c->ntags; i++) {
         const rnd__ptag *t = &c->tags[i];
-        if (t->h != lv->h)
+        if (t->h != lv->h || t->tilted)
             continue;
         x0 = fmin(x0, t->cx - t->bound);
         x1 = fmax(x1, t->cx + t->bound);
@@ -135,7 +157,7 @@ static tt_status rnd__build_grid(rnd__ctx *c, rnd__level *lv, tt_err *err)
         }
         for (int i = 0; i < c->ntags; i++) {
             const rnd__ptag *t = &c->tags[i];
-            if (t->h != lv->h)
+            if (t->h != lv->h || t->tilted)
                 continue;
             int ia = (int)floor((t->cx - t->bound - x0) * lv->ginv);
             int ib = (int)floor((t->cx + t->bound - x0) * lv->ginv);
@@ -171,13 +193,20 @@ static tt_status rnd__ctx_build(rnd__ctx *c, const rnd_scene *sc, const rnd_came
     c->inv_diag = diag > 0 ? 1 / diag : 0;
     if (sc->ntags < 0 || sc->noccluders < 0 || (sc->ntags > 0 && !sc->tags) || (sc->noccluders > 0 && !sc->occluders))
         return tt_err_set(err, TT_ERR_ARG, "scene has a negative count or a NULL tags/occluders array");
+    if (sc->npieces < 0 || sc->npieces > 1000 || (sc->npieces > 0 && !sc->pieces))
+        return tt_err_set(err, TT_ERR_ARG, "scene has a negative or huge piece count, or a NULL pieces array");
 
     c->ntags = sc->ntags;
     c->tags = calloc(sc->ntags > 0 ? (size_t)sc->ntags : 1, sizeof *c->tags);
     c->nocc = sc->noccluders;
     c->occ = calloc(sc->noccluders > 0 ? (size_t)sc->noccluders : 1, sizeof *c->occ);
     c->levels = calloc((size_t)sc->ntags + (size_t)sc->noccluders + 1, sizeof *c->levels);
-    if (!c->tags || !c->occ || !c->levels) {
+    c->pbox = calloc(sc->npieces > 0 ? (size_t)sc->npieces : 1, sizeof *c->pbox);
+    c->tilted = calloc(sc->ntags > 0 ? (size_t)sc->ntags : 1, sizeof *c->tilted);
+    c->tbox = (rnd__box){INFINITY, INFINITY, -INFINITY, -INFINITY};
+    c->th0 = INFINITY;
+    c->th1 = -INFINITY;
+    if (!c->tags || !c->occ || !c->levels || !c->pbox || !c->tilted) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory preparing the scene");
         goto fail;
     }
@@ -223,6 +252,44 @@ static tt_status rnd__ctx_build(rnd__ctx *c, const rnd_scene *sc, const rnd_came
         t->base_r = in->base_radius_in;
         t->base_r2 = in->base_radius_in * in->base_radius_in;
         t->bound = fmax(t->half_print * M_SQRT2, t->base_r) + 0.05;
+        if (!isfinite(in->slope[0]) || !isfinite(in->slope[1]) || hypot(in->slope[0], in->slope[1]) > 10) {
+            st = tt_err_set(err, TT_ERR_ARG, "scene tag %d (%s id %d): slope must be finite and under 10 (84 deg)",
+                            i, in->family, in->id);
+            goto fail;
+        }
+        if (in->slope[0] != 0 || in->slope[1] != 0) {
+            t->tilted = 1;
+            rnd__tag_axes(in, t->r3, t->d3, t->n3);
+            c->tilted[c->ntilted++] = i;
+            c->tbox.x0 = fmin(c->tbox.x0, t->cx - t->bound);
+            c->tbox.x1 = fmax(c->tbox.x1, t->cx + t->bound);
+            c->tbox.y0 = fmin(c->tbox.y0, t->cy - t->bound);
+            c->tbox.y1 = fmax(c->tbox.y1, t->cy + t->bound);
+            c->th0 = fmin(c->th0, t->h - t->bound);
+            c->th1 = fmax(c->th1, t->h + t->bound);
+        }
+    }
+    for (int i = 0; i < sc->npieces; i++) {
+        const rnd_piece *p = &sc->pieces[i];
+        int ok = p->npts >= 3 && p->npts <= RND_PIECE_MAX_PTS && p->height_in > 0 && p->height_in < 1e3 &&
+                 p->slope_in >= 0 && p->slope_in < 1e3;
+        rnd__box b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        for (int k = 0; ok && k < p->npts; k++) {
+            ok = fabs(p->pts[k][0]) < 1e6 && fabs(p->pts[k][1]) < 1e6;
+            b.x0 = fmin(b.x0, p->pts[k][0]);
+            b.x1 = fmax(b.x1, p->pts[k][0]);
+            b.y0 = fmin(b.y0, p->pts[k][1]);
+            b.y1 = fmax(b.y1, p->pts[k][1]);
+        }
+        if (!ok) {
+            st = tt_err_set(err, TT_ERR_ARG,
+                            "terrain piece %d: needs 3..%d corners within a million inches, height_in in (0, 1000) "
+                            "and slope_in in [0, 1000)",
+                            i, RND_PIECE_MAX_PTS);
+            goto fail;
+        }
+        double m = p->slope_in + 1e-6;
+        c->pbox[i] = (rnd__box){b.x0 - m, b.y0 - m, b.x1 + m, b.y1 + m};
     }
     for (int i = 0; i < sc->noccluders; i++) {
         const rnd_occluder *o = &sc->occluders[i];
@@ -237,7 +304,7 @@ static tt_status rnd__ctx_build(rnd__ctx *c, const rnd_scene *sc, const rnd_came
     }
     /* one level per distinct tag height */
     for (int i = 0; i < c->ntags; i++) {
-        int seen = 0;
+        int seen = c->tags[i].tilted;
         for (int k = 0; k < c->nlevels && !seen; k++)
             seen = c->levels[k].occ < 0 && c->levels[k].h == c->tags[i].h;
         if (!seen)
@@ -283,6 +350,137 @@ static int rnd__wall_in_cell(const rnd__ctx *c, const rnd__level *lv, int cell, 
     return -1;
 }
 
+/* The tag's texture at tag-local (u, v) (inches along printed right and
+ * down from its centre): 1 and the hit's albedo if inside the printed tag,
+ * 2 on its base's top outside it, else 0. */
+static inline int rnd__tag_texel(const rnd__ptag *t, double u, double v, double *albedo)
+{
+    if (fabs(u) < t->half_print && fabs(v) < t->half_print) {
+        int col = (int)floor(u * t->inv_cell + t->half_cells);
+        int row = (int)floor(v * t->inv_cell + t->half_cells);
+        col = col < 0 ? 0 : col >= t->total ? t->total - 1 : col;
+        row = row < 0 ? 0 : row >= t->total ? t->total - 1 : row;
+        *albedo = t->cells && !t->cells[row * t->total + col] ? RND__INK_BLACK : RND__PAPER_WHITE;
+        return 1;
+    }
+    if (t->base_r > 0 && u * u + v * v < t->base_r2) {
+        *albedo = RND__BASE_TOP;
+        return 2;
+    }
+    return 0;
+}
+
+/* Does the xy segment a-b meet the box? (its bounding box does) */
+static inline int rnd__seg_box(double ax, double ay, double bx, double by, const rnd__box *b)
+{
+    return !(fmax(ax, bx) < b->x0 || fmin(ax, bx) > b->x1 || fmax(ay, by) < b->y0 || fmin(ay, by) > b->y1);
+}
+
+/* Where the ray, going down from (ax, ay) at the piece's top height (t = 0)
+ * to (bx, by) on the felt (t = 1), first meets the piece: t in [0, 1], or
+ * -1.  A vertical side is met where the segment first enters the outline;
+ * a slope where the ray's height first falls to the ground's (marched in
+ * steps of an eighth of the slope, then bisected). */
+static double rnd__piece_meet(const rnd_piece *p, double ax, double ay, double bx, double by)
+{
+    if (rnd__poly_inside(p->pts, p->npts, ax, ay))
+        return 0;
+    double ex = bx - ax, ey = by - ay, g[2];
+    if (!(p->slope_in > 0)) {
+        double best = -1;
+        for (int i = 0, j = p->npts - 1; i < p->npts; j = i++) {
+            double px = p->pts[j][0], py = p->pts[j][1], qx = p->pts[i][0] - px, qy = p->pts[i][1] - py;
+            double den = ex * qy - ey * qx;
+            if (den == 0)
+                continue;
+            double t = ((px - ax) * qy - (py - ay) * qx) / den, u = ((px - ax) * ey - (py - ay) * ex) / den;
+            if (t >= 0 && t <= 1 && u >= 0 && u <= 1 && (best < 0 || t < best))
+                best = t;
+        }
+        return best;
+    }
+    double H = p->height_in, len = hypot(ex, ey);
+    int n = 4 + (int)fmin(ceil(len * 8 / p->slope_in), 512);
+    double t0 = 0;
+    for (int k = 1; k <= n; k++) {
+        double t1 = (double)k / n;
+        if ((1 - t1) * H > rnd__piece_height(p, ax + t1 * ex, ay + t1 * ey, g))
+            t0 = t1;
+        else {
+            for (int it = 0; it < 48; it++) {
+                double tm = 0.5 * (t0 + t1);
+                if ((1 - tm) * H > rnd__piece_height(p, ax + tm * ex, ay + tm * ey, g))
+                    t0 = tm;
+                else
+                    t1 = tm;
+            }
+            return t1;
+        }
+    }
+    return -1;
+}
+
+/* The first surface of raised terrain or of a tilted tag along the ray
+ * C + s d: 1 with hit filled (hit->h its height), or 0. */
+static int rnd__cast_raised(const rnd__ctx *c, const double d[3], rnd__hit *hit)
+{
+    const double *C = c->cam.C;
+    const rnd_scene *sc = c->sc;
+    double best = -1;
+    for (int i = 0; i < sc->npieces; i++) {
+        const rnd_piece *p = &sc->pieces[i];
+        double H = p->height_in;
+        if (H <= best)
+            continue; /* nothing on it can be met before the best */
+        double sa = (-H - C[2]) / d[2], sb = -C[2] / d[2];
+        if (!(sa > 0))
+            continue;
+        double ax = C[0] + sa * d[0], ay = C[1] + sa * d[1], bx = C[0] + sb * d[0], by = C[1] + sb * d[1];
+        if (!rnd__seg_box(ax, ay, bx, by, &c->pbox[i]))
+            continue;
+        double t = rnd__piece_meet(p, ax, ay, bx, by);
+        if (t >= 0 && H * (1 - t) > best) {
+            best = H * (1 - t);
+            hit->kind = RND__HIT_TERRAIN;
+            hit->index = i;
+            hit->albedo = p->gray;
+            hit->x = ax + t * (bx - ax);
+            hit->y = ay + t * (by - ay);
+            hit->h = best;
+        }
+    }
+    if (c->ntilted) {
+        double sa = (-c->th1 - C[2]) / d[2], sb = (-c->th0 - C[2]) / d[2];
+        if (sa > 0 && rnd__seg_box(C[0] + sa * d[0], C[1] + sa * d[1], C[0] + sb * d[0], C[1] + sb * d[1], &c->tbox)) {
+            double Cu[3] = {C[0], C[1], -C[2]}, du[3] = {d[0], d[1], -d[2]}; /* heights up */
+            for (int k = 0; k < c->ntilted; k++) {
+                const rnd__ptag *t = &c->tags[c->tilted[k]];
+                const double *n = t->n3;
+                double nd = n[0] * du[0] + n[1] * du[1] + n[2] * du[2];
+                if (nd == 0)
+                    continue;
+                double s = (n[0] * (t->cx - Cu[0]) + n[1] * (t->cy - Cu[1]) + n[2] * (t->h - Cu[2])) / nd;
+                double q[3] = {Cu[0] + s * du[0] - t->cx, Cu[1] + s * du[1] - t->cy, Cu[2] + s * du[2] - t->h};
+                double h = t->h + q[2], albedo;
+                if (!(s > 0) || h <= best)
+                    continue;
+                int in = rnd__tag_texel(t, q[0] * t->r3[0] + q[1] * t->r3[1] + q[2] * t->r3[2],
+                                        q[0] * t->d3[0] + q[1] * t->d3[1] + q[2] * t->d3[2], &albedo);
+                if (!in)
+                    continue;
+                best = h;
+                hit->kind = in == 1 ? RND__HIT_TAG : RND__HIT_BASE;
+                hit->index = c->tilted[k];
+                hit->albedo = albedo;
+                hit->x = t->cx + q[0];
+                hit->y = t->cy + q[1];
+                hit->h = h;
+            }
+        }
+    }
+    return best >= 0;
+}
+
 /* Cast the ray C + s d (s > 0).  Only surfaces strictly above min_h are
  * considered when min_h >= 0 (then a miss returns RND__HIT_NONE); with
  * min_h < 0 the felt / floor end every ray. */
@@ -301,11 +499,16 @@ static void rnd__cast(const rnd__ctx *c, const double d[3], double min_h, rnd__h
     if (!(d[2] > 0)) /* looking up or level: nothing but the dark */
         return;
     double inv_dz = 1 / d[2];
+    rnd__hit raised;
+    int has_raised = (c->sc->npieces || c->ntilted) && rnd__cast_raised(c, d, &raised);
     for (int li = 0; li <= c->nlevels; li++) {
         const rnd__level *lv = li < c->nlevels ? &c->levels[li] : NULL;
         double h = lv ? lv->h : 0;
+        int at_raised = has_raised && raised.h > h; /* met before this level */
+        if (at_raised)
+            h = raised.h, lv = NULL;
         if (min_h >= 0 && h <= min_h)
-            h = min_h, lv = NULL; /* stop at the plane of interest */
+            h = min_h, lv = NULL, at_raised = 0; /* stop at the plane of interest */
         double s = (-h - C[2]) * inv_dz;
         if (!(s > 0)) /* plane above the camera */
             continue;
@@ -327,6 +530,10 @@ static void rnd__cast(const rnd__ctx *c, const double d[3], double min_h, rnd__h
             }
         }
         if (!lv) {
+            if (at_raised) {
+                *hit = raised;
+                return;
+            }
             if (min_h >= 0)
                 return; /* nothing above min_h */
             const rnd_scene *sc = c->sc;
@@ -359,22 +566,19 @@ static void rnd__cast(const rnd__ctx *c, const double d[3], double min_h, rnd__h
             for (int k = lv->start[cell]; k < lv->start[cell + 1]; k++) {
                 int ti = lv->items[k];
                 const rnd__ptag *t = &c->tags[ti];
-                double lx = x - t->cx, ly = y - t->cy;
+                double lx = x - t->cx, ly = y - t->cy, albedo;
                 double u = lx * t->rx + ly * t->ry, v = lx * t->dx + ly * t->dy;
-                if (fabs(u) < t->half_print && fabs(v) < t->half_print) {
-                    int col = (int)floor(u * t->inv_cell + t->half_cells);
-                    int row = (int)floor(v * t->inv_cell + t->half_cells);
-                    col = col < 0 ? 0 : col >= t->total ? t->total - 1 : col;
-                    row = row < 0 ? 0 : row >= t->total ? t->total - 1 : row;
+                int in = rnd__tag_texel(t, u, v, &albedo);
+                if (in == 1) {
                     hit->kind = RND__HIT_TAG;
                     hit->index = ti;
-                    hit->albedo = t->cells && !t->cells[row * t->total + col] ? RND__INK_BLACK : RND__PAPER_WHITE;
+                    hit->albedo = albedo;
                     hit->x = x;
                     hit->y = y;
                     hit->h = h;
                     return;
                 }
-                if (base < 0 && t->base_r > 0 && lx * lx + ly * ly < t->base_r2)
+                if (base < 0 && in == 2)
                     base = ti;
             }
             if (base >= 0) {
@@ -455,10 +659,6 @@ static inline void rnd__walk(const rnd__cam *cam, rnd__walker *w, double u, doub
     rnd__ray_dir(cam, w->x, w->y, d);
 }
 
-typedef struct rnd__box {
-    double x0, y0, x1, y1;
-} rnd__box;
-
 static int rnd__box_circle(const rnd__box *b, double cx, double cy, double r)
 {
     double dx = cx < b->x0 ? b->x0 - cx : cx > b->x1 ? cx - b->x1 : 0;
@@ -517,6 +717,16 @@ static int rnd__tile_plain(const rnd__ctx *c, double u0, double v0, double u1, d
     if (!inside && !outside)
         return 0;
     *albedo = inside ? sc->felt_gray : sc->floor_gray;
+    for (int i = 0; i < sc->npieces + (c->ntilted > 0); i++) {
+        /* a piece (or the tilted tags) between its top and the felt */
+        const rnd__box *pb = i < sc->npieces ? &c->pbox[i] : &c->tbox;
+        double top = i < sc->npieces ? sc->pieces[i].height_in : c->th1;
+        if (!rnd__footprint(c, rays, top, &b))
+            return 0;
+        if (!(fmax(b.x1, felt.x1) < pb->x0 || fmin(b.x0, felt.x0) > pb->x1 || fmax(b.y1, felt.y1) < pb->y0 ||
+              fmin(b.y0, felt.y0) > pb->y1))
+            return 0;
+    }
     for (int li = 0; li < c->nlevels; li++) {
         const rnd__level *lv = &c->levels[li];
         if (!rnd__footprint(c, rays, lv->h, &b))
@@ -819,22 +1029,26 @@ int rnd_tag_unoccluded(const rnd_scene *scene, const rnd_camera *cam, const rnd_
         return 0;
     }
     double half = tag->size_in * tw / wb * 0.5 * (1 - 1e-9);
-    double f = tag->facing_deg * (M_PI / 180);
-    double rx = -sin(f), ry = cos(f), dx = -cos(f), dy = -sin(f);
+    double r[3], dn[3], nrm[3];
+    rnd__tag_axes(tag, r, dn, nrm);
+    int tilted = tag->slope[0] != 0 || tag->slope[1] != 0;
     const int n = 25;
     for (int a = 0; a < n && ok; a++)
         for (int b = 0; b < n && ok; b++) {
             double u = -half + 2 * half * a / (n - 1), v = -half + 2 * half * b / (n - 1);
-            double x = tag->x + u * rx + v * dx, y = tag->y + u * ry + v * dy, px[2];
-            if (!rnd__project_prepared(&c.cam, x, y, tag->height_in, px) || !(px[0] >= -0.5) ||
-                !(px[0] < cam->width - 0.5) || !(px[1] >= -0.5) || !(px[1] < cam->height - 0.5)) {
+            double x = tag->x + u * r[0] + v * dn[0], y = tag->y + u * r[1] + v * dn[1];
+            double h = tag->height_in + u * r[2] + v * dn[2], px[2];
+            if (!rnd__project_prepared(&c.cam, x, y, h, px) || !(px[0] >= -0.5) || !(px[0] < cam->width - 0.5) ||
+                !(px[1] >= -0.5) || !(px[1] < cam->height - 0.5)) {
                 ok = 0;
                 break;
             }
-            double d[3] = {x - c.cam.C[0], y - c.cam.C[1], -tag->height_in - c.cam.C[2]};
+            double d[3] = {x - c.cam.C[0], y - c.cam.C[1], -h - c.cam.C[2]};
             rnd__hit hit;
-            rnd__cast(&c, d, tag->height_in, &hit);
-            if (hit.kind != RND__HIT_NONE)
+            /* a level tag: nothing above its plane; a tilted one: nothing
+             * met before the point itself (the tag is in the scene) */
+            rnd__cast(&c, d, tilted ? -1 : tag->height_in, &hit);
+            if (tilted ? hit.h > h + 1e-7 : hit.kind != RND__HIT_NONE)
                 ok = 0;
         }
     rnd__ctx_free(&c);
@@ -843,6 +1057,15 @@ int rnd_tag_unoccluded(const rnd_scene *scene, const rnd_camera *cam, const rnd_
 
 void rnd_tag_corners(const rnd_tag *tag, double corners[4][2])
 {
+    if (tag->slope[0] != 0 || tag->slope[1] != 0) {
+        double c3[4][3];
+        rnd_tag_corners3(tag, c3);
+        for (int k = 0; k < 4; k++) {
+            corners[k][0] = c3[k][0];
+            corners[k][1] = c3[k][1];
+        }
+        return;
+    }
     /* tag-local (right, down) offsets in half sizes: bottom-left,
      * bottom-right, top-right, top-left of the printed tag */
     static const double uv[4][2] = {{-1, 1}, {1, 1}, {1, -1}, {-1, -1}};

@@ -65,7 +65,22 @@ typedef struct rnd_tag {
     double size_in;        /* edge of the detected square */
     double facing_deg;     /* direction of the printed top edge */
     double base_radius_in; /* > 0: a round base of this radius (dark grey) under the tag, same height */
+    double slope[2];       /* the ground's gradient (dh/dx, dh/dy) under a tag on a slope: the tag (and
+                            * its base) tilt with it, height_in is its centre's; 0, 0 = level */
 } rnd_tag;
+
+/* A piece of raised terrain: a hill, a box or a building.  Its top is the
+ * polygon pts at height_in; with slope_in = 0 its sides are vertical (a
+ * building, a flat-topped hill, a box), with slope_in > 0 they fall
+ * linearly to the felt over that distance outside the top's outline. */
+#define RND_PIECE_MAX_PTS 16
+typedef struct rnd_piece {
+    double pts[RND_PIECE_MAX_PTS][2]; /* table inches, a simple polygon, either winding */
+    int npts;                         /* 3..RND_PIECE_MAX_PTS */
+    double height_in;                 /* > 0 */
+    double slope_in;                  /* >= 0 */
+    uint8_t gray;                     /* albedo of top and sides */
+} rnd_piece;
 
 /* An occluder: an opaque flat ellipse (e.g. a hand) at some height above the
  * felt.  It hides whatever is under it from the camera. */
@@ -98,6 +113,8 @@ typedef struct rnd_scene {
     unsigned seed;             /* noise seed; same seed, same image */
     rnd_light_fn light;        /* optional */
     void *light_user;
+    const rnd_piece *pieces;   /* raised terrain, may be NULL */
+    int npieces;
 } rnd_scene;
 
 /* Camera with focal length f_px, principal point at the image centre,
@@ -168,6 +185,24 @@ tt_status rnd_write_truth(const char *path, const rnd_scene *scene, const rnd_ca
  * ids (0 if unknown). */
 const char *rnd_family_list(void);
 int rnd_family_ncodes(const char *family);
+
+/* ---- Raised terrain ---- */
+
+/* Height above the felt of the ground at (x, y): the highest piece there, 0
+ * on the felt. */
+double rnd_ground_height(const rnd_scene *sc, double x, double y);
+/* The same, and that piece's gradient (dh/dx, dh/dy) in g: 0 on a top or
+ * on the felt. */
+double rnd_ground_gradient(const rnd_scene *sc, double x, double y, double g[2]);
+
+/* Stand a tag on the ground at its (x, y): height_in = the ground's height
+ * + base_height_in along the ground's normal, slope = its gradient (the tag
+ * tilts on a hill's sloped side). */
+void rnd_place_on_ground(const rnd_scene *sc, rnd_tag *tag, double base_height_in);
+
+/* A tag's corners in 3D, (x, y, height_in), in rnd_tag_corners's order;
+ * a tilted tag's corners are not at its centre's height. */
+void rnd_tag_corners3(const rnd_tag *tag, double corners[4][3]);
 
 /* Tag textures are cached for the life of the process; this frees them.
  * Call only when no rnd_render is running. */

@@ -32,6 +32,17 @@ void rnd__pixel_to_normalised(const rnd__cam *c, double u, double v, double *xd,
 void rnd__ray_dir(const rnd__cam *c, double x, double y, double d[3]);
 int rnd__project_prepared(const rnd__cam *c, double x, double y, double height_in, double px[2]);
 
+/* Raised terrain (render_terrain.c).  Heights are up, above the felt. */
+int rnd__poly_inside(const double (*pts)[2], int n, double x, double y); /* even-odd */
+/* Distance from (x, y) to the polygon's outline; dir: unit vector from the
+ * nearest outline point toward (x, y). */
+double rnd__poly_dist(const double (*pts)[2], int n, double x, double y, double dir[2]);
+/* One piece's height at (x, y) (0 off it) and its gradient g. */
+double rnd__piece_height(const rnd_piece *p, double x, double y, double g[2]);
+/* A tag's printed right and down axes and its normal, heights up (tilted
+ * with the tag's slope). */
+void rnd__tag_axes(const rnd_tag *tag, double r[3], double d[3], double n[3]);
+
 /* Tag textures: total_width x total_width cells, 1 = white, 0 = black,
  * row 0 at the printed top.  Owned by the cache (process lifetime). */
 typedef struct rnd__texture {

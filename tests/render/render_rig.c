@@ -220,10 +220,25 @@ tt_status rnd_write_truth(const char *path, const rnd_scene *scene, const rnd_ca
         json_t *o = json_pack("{s:s, s:i, s:f, s:f, s:f, s:b, s:f, s:f}", "family", t->family, "id", t->id, "x",
                               t->x, "y", t->y, "facing_deg", t->facing_deg, "unoccluded",
                               rnd_tag_unoccluded(scene, cam, t), "size_in", t->size_in, "height_in", t->height_in);
+        if (o && (t->slope[0] != 0 || t->slope[1] != 0))
+            json_object_set_new(o, "tilt_deg", json_real(atan(hypot(t->slope[0], t->slope[1])) * 180 / M_PI));
         json_array_append_new(i < nanchors ? anch : figs, o);
     }
     json_object_set_new(root, "figures", figs);
     json_object_set_new(root, "anchors", anch);
+    if (scene->npieces > 0) {
+        /* the raised terrain, as a scenario would declare it */
+        json_t *terr = json_array();
+        for (int i = 0; terr && i < scene->npieces; i++) {
+            const rnd_piece *p = &scene->pieces[i];
+            json_t *poly = json_array();
+            for (int k = 0; poly && k < p->npts; k++)
+                json_array_append_new(poly, json_pack("[f,f]", p->pts[k][0], p->pts[k][1]));
+            json_array_append_new(terr, json_pack("{s:o, s:f, s:f}", "polygon", poly, "height_in", p->height_in,
+                                                  "slope_in", p->slope_in));
+        }
+        json_object_set_new(root, "terrain", terr);
+    }
     json_object_set_new(root, "camera", json_pack("{s:[f,f,f], s:[f,f,f]}", "rvec", cam->rvec[0], cam->rvec[1],
                                                   cam->rvec[2], "tvec", cam->tvec[0], cam->tvec[1], cam->tvec[2]));
     return rnd__json_dump(root, path, err);

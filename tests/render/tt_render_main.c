@@ -20,6 +20,8 @@ typedef struct opts {
     int felt_gray, floor_gray;
     unsigned seed;
     int quiet;
+    rnd_piece pieces[8]; /* --hill / --building */
+    int npieces;
 } opts;
 
 static void usage(FILE *f)
@@ -42,6 +44,9 @@ static void usage(FILE *f)
             "  --ambient A              light level (1)\n"
             "  --felt-gray V --floor-gray V  albedos (90, 40)\n"
             "  --hands N                occluding hands (0)\n"
+            "  --hill X0,Y0,X1,Y1,H[,S] a hill: flat top X0..X1 x Y0..Y1 at H inches, sides sloping to the\n"
+            "                           felt over S inches (0: vertical); bases on it stand on it (up to 8)\n"
+            "  --building X0,Y0,X1,Y1,H a building with a flat roof (vertical walls)\n"
             "  --seed S                 scene and noise seed (1)\n"
             "  --supersample N          samples per pixel edge, 1..8 (3)\n"
             "  --out-format png|pgm     image format (png)\n"
@@ -58,6 +63,39 @@ static int parse_num(const char *opt, const char *s, double lo, double hi, doubl
         return 0;
     }
     *out = v;
+    return 1;
+}
+
+/* "X0,Y0,X1,Y1,H[,S]" -> a rectangular piece */
+static int parse_piece(const char *opt, const char *s, int slope_ok, opts *o)
+{
+    double v[6] = {0};
+    int n = 0, used = 0;
+    if (o->npieces >= (int)(sizeof o->pieces / sizeof o->pieces[0])) {
+        fprintf(stderr, "tt-render: at most 8 hills and buildings\n");
+        return 0;
+    }
+    while (s && n < 6 && sscanf(s, "%lf%n", &v[n], &used) == 1) {
+        n++;
+        s += used;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    if (!s || *s || n < 5 || (n == 6 && !slope_ok) || !(v[2] > v[0] && v[3] > v[1]) || !(v[4] > 0 && v[4] < 100) ||
+        !(v[5] >= 0 && v[5] < 100)) {
+        fprintf(stderr, "tt-render: %s needs X0,Y0,X1,Y1,H%s with X1 > X0, Y1 > Y0, 0 < H < 100%s\n", opt,
+                slope_ok ? "[,S]" : "", slope_ok ? " and 0 <= S < 100" : "");
+        return 0;
+    }
+    rnd_piece *p = &o->pieces[o->npieces++];
+    memset(p, 0, sizeof *p);
+    const double c[4][2] = {{v[0], v[1]}, {v[2], v[1]}, {v[2], v[3]}, {v[0], v[3]}};
+    memcpy(p->pts, c, sizeof c);
+    p->npts = 4;
+    p->height_in = v[4];
+    p->slope_in = v[5];
+    p->gray = slope_ok ? 110 : 150;
     return 1;
 }
 
@@ -84,6 +122,12 @@ static int parse_args(int argc, char **argv, opts *o)
         }
         if (!strcmp(a, "--quiet")) {
             o->quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--hill") || !strcmp(a, "--building")) {
+            if (!parse_piece(a, v, !strcmp(a, "--hill"), o))
+                return 0;
+            i++;
             continue;
         }
         if (!strcmp(a, "--out") || !strcmp(a, "--out-format")) {
@@ -218,7 +262,10 @@ int main(int argc, char **argv)
     rnd_scene sc = {.width_in = W, .depth_in = D, .felt_gray = (uint8_t)o.felt_gray,
                     .floor_gray = (uint8_t)o.floor_gray, .tags = tags, .ntags = ntags, .occluders = hands,
                     .noccluders = o.hands, .light_gradient = o.gradient, .ambient = o.ambient,
-                    .blur_sigma_px = o.blur, .noise_sigma = o.noise, .supersample = o.supersample, .seed = o.seed};
+                    .blur_sigma_px = o.blur, .noise_sigma = o.noise, .supersample = o.supersample, .seed = o.seed,
+                    .pieces = o.pieces, .npieces = o.npieces};
+    for (int i = nanchors; i < ntags; i++) /* bases stand on the hills (tilted on their slopes) */
+        rnd_place_on_ground(&sc, &tags[i], o.base_height_mm / 25.4);
 
     double t0 = now_s();
     if ((st = rnd_render(&sc, &cam, &im, &err)) != TT_OK)

@@ -753,6 +753,213 @@ static void test_bad_input(void **state)
     tt_image_free(&im);
 }
 
+
+/* ---- raised terrain ---- */
+
+static rnd_piece mk_box(double x0, double y0, double x1, double y1, double h, double slope, uint8_t gray)
+{
+    rnd_piece p;
+    memset(&p, 0, sizeof p);
+    const double c[4][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    memcpy(p.pts, c, sizeof c);
+    p.npts = 4;
+    p.height_in = h;
+    p.slope_in = slope;
+    p.gray = gray;
+    return p;
+}
+
+static int pixel_at(const tt_image *im, const rnd_camera *cam, double x, double y, double h)
+{
+    double px[2];
+    assert_true(rnd_project(cam, x, y, h, px));
+    return im->data[(size_t)lrint(px[1]) * im->stride + (size_t)lrint(px[0])];
+}
+
+/* The ground's height and gradient, by hand: a 2" box-topped hill whose
+ * sides fall to the felt over 4". */
+static void test_terrain_height(void **state)
+{
+    (void)state;
+    rnd_piece hill = mk_box(10, 10, 20, 16, 2, 4, 120);
+    rnd_scene sc = plain_scene(NULL, 0);
+    sc.pieces = &hill;
+    sc.npieces = 1;
+    double g[2];
+    assert_true(rnd_ground_gradient(&sc, 15, 13, g) == 2 && g[0] == 0 && g[1] == 0); /* top */
+    /* 1" right of the top's edge: a quarter of the way down the slope */
+    assert_true(fabs(rnd_ground_gradient(&sc, 21, 13, g) - 1.5) < 1e-12);
+    assert_true(fabs(g[0] + 0.5) < 1e-12 && fabs(g[1]) < 1e-12);
+    /* 3" below the top's near edge (y = 10): an eighth of its height */
+    assert_true(fabs(rnd_ground_height(&sc, 15, 7) - 0.5) < 1e-12);
+    /* diagonally off the corner (20, 16): distance sqrt(2)*2 */
+    assert_true(fabs(rnd_ground_height(&sc, 22, 18) - 2 * (1 - sqrt(8) / 4)) < 1e-12);
+    assert_true(rnd_ground_height(&sc, 30, 13) == 0);
+    /* standing on it: on a slope the tag is raised base / cos(tilt) and tilts */
+    rnd_tag t = mk_tag("tag36h11", 1, 21, 13, 0, 1, 0, 0);
+    rnd_place_on_ground(&sc, &t, 0.1);
+    assert_true(fabs(t.height_in - (1.5 + 0.1 * sqrt(1.25))) < 1e-12);
+    assert_true(t.slope[0] == -0.5 && t.slope[1] == 0);
+    /* its corners lie in the slope's plane, 0.1" above it along the normal */
+    double c3[4][3];
+    rnd_tag_corners3(&t, c3);
+    for (int k = 0; k < 4; k++) {
+        double along = (c3[k][0] - 21) * -0.5; /* the slope's rise from the centre */
+        assert_true(fabs(c3[k][2] - (t.height_in + along)) < 1e-12);
+        assert_true(fabs(hypot(hypot(c3[k][0] - t.x, c3[k][1] - t.y), c3[k][2] - t.height_in) - sqrt(0.5)) < 1e-12);
+    }
+}
+
+/* What the camera sees of a building with vertical walls and a hill with
+ * sloped sides: tops, walls and slopes in the piece's gray, the felt beside
+ * them; the felt behind a wall is hidden; one-sample tiles agree with
+ * supersampling around them. */
+static void test_terrain_surfaces(void **state)
+{
+    (void)state;
+    rnd_camera cam;
+    rnd_camera_look_at(&cam, 640, 400, 330, 0, 0, 36, 4, 40, 36, 24);
+    rnd_piece pieces[2] = {mk_box(20, 20, 28, 26, 3, 0, 150), mk_box(44, 20, 52, 26, 2, 3, 120)};
+    rnd_scene sc = plain_scene(NULL, 0);
+    sc.pieces = pieces;
+    sc.npieces = 2;
+    tt_image fast, full;
+    tt_err err = {0};
+    assert_int_equal(rnd_render(&sc, &cam, &fast, &err), TT_OK);
+    assert_int_equal(pixel_at(&fast, &cam, 24, 23, 3), 150);     /* building top */
+    assert_int_equal(pixel_at(&fast, &cam, 24, 20, 1.5), 150);   /* its wall facing the camera */
+    assert_int_equal(pixel_at(&fast, &cam, 48, 23, 2), 120);     /* hill top */
+    assert_int_equal(pixel_at(&fast, &cam, 48, 18.5, 1), 120);   /* half-way down its near slope */
+    assert_int_equal(pixel_at(&fast, &cam, 36, 23, 0), 90);      /* felt between them */
+    assert_int_equal(pixel_at(&fast, &cam, 24, 17, 0), 90);      /* felt in front of the building */
+    /* the felt just behind the building is hidden by it */
+    double px[2], xy[2];
+    assert_true(rnd_project(&cam, 24, 26.5, 0, px));
+    assert_true(rnd_unproject(&cam, px[0], px[1], 3, xy));
+    assert_true(xy[1] < 26); /* the ray passes over the roof */
+    assert_int_equal(fast.data[(size_t)lrint(px[1]) * fast.stride + (size_t)lrint(px[0])], 150);
+    sc.light = zero_light;
+    assert_int_equal(rnd_render(&sc, &cam, &full, &err), TT_OK);
+    int maxd = 0;
+    for (int i = 0; i < fast.width * fast.height; i++)
+        maxd = abs(fast.data[i] - full.data[i]) > maxd ? abs(fast.data[i] - full.data[i]) : maxd;
+    assert_true(maxd <= 1);
+    tt_image_free(&fast);
+    tt_image_free(&full);
+}
+
+static double height_light(double x, double y, double h, void *user)
+{
+    (void)x, (void)y, (void)user;
+    return h > 2.5 ? 0.5 : 0;
+}
+
+/* Light falls on the terrain at its height (a projector's light reaches
+ * the top of a 3" box, not the felt under it). */
+static void test_terrain_light(void **state)
+{
+    (void)state;
+    rnd_camera cam;
+    rnd_camera_look_at(&cam, 320, 240, 240, 0, 0, 36, 24, 40, 36, 24);
+    rnd_piece box = mk_box(30, 20, 40, 28, 3, 0, 100);
+    rnd_scene sc = plain_scene(NULL, 0);
+    sc.pieces = &box;
+    sc.npieces = 1;
+    sc.light = height_light;
+    tt_image im;
+    tt_err err = {0};
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_OK);
+    assert_int_equal(pixel_at(&im, &cam, 35, 24, 3), 150); /* 100 x (1 + 0.5) */
+    assert_int_equal(pixel_at(&im, &cam, 45, 24, 0), 90);
+    tt_image_free(&im);
+}
+
+/* Tags on a flat-topped hill and tilted on its slopes: libapriltag finds
+ * every unoccluded one where rnd_project of its 3D corners says; a tag
+ * behind a tall building is hidden. */
+static void test_terrain_corners(void **state)
+{
+    (void)state;
+    rnd_camera cam;
+    rnd_camera_look_at(&cam, 1280, 960, 1100, -0.08, 0.02, 36, 8, 30, 36, 24);
+    rnd_piece pieces[2] = {mk_box(28, 20, 40, 28, 2, 5, 120), mk_box(46, 12, 50, 18, 6, 0, 140)};
+    rnd_scene sc = plain_scene(NULL, 0);
+    sc.pieces = pieces;
+    sc.npieces = 2;
+    rnd_tag tags[10];
+    const double at[10][2] = {{30, 22}, {34, 24}, {38, 26}, {25.5, 24}, {42.5, 23}, {34, 17.5},
+                              {33, 30.5}, {26, 19}, {49.5, 19}, {20, 30}};
+    for (int i = 0; i < 10; i++) {
+        tags[i] = mk_tag("tag36h11", 60 + i, at[i][0], at[i][1], 0, 1.0, -90 + 37 * i, 0.7);
+        rnd_place_on_ground(&sc, &tags[i], 0.118);
+    }
+    assert_true(tags[3].slope[0] > 0.1 && tags[4].slope[0] < -0.1 && tags[5].slope[1] > 0.1); /* tilted */
+    assert_true(tags[0].slope[0] == 0 && tags[0].height_in > 2);                           /* level, on top */
+    sc.tags = tags;
+    sc.ntags = 10;
+    tt_image im;
+    tt_err err = {0};
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_OK);
+    det d;
+    det_run(&d, "tag36h11", &im);
+    /* id 68 stands right behind the 6" building, seen from the near side */
+    assert_false(rnd_tag_unoccluded(&sc, &cam, &tags[8]));
+    assert_null(det_find(&d, 68));
+    errstat st = {0};
+    for (int i = 0; i < 10; i++) {
+        if (i == 8)
+            continue;
+        assert_true(rnd_tag_unoccluded(&sc, &cam, &tags[i]));
+        apriltag_detection_t *a = det_find(&d, tags[i].id);
+        assert_non_null(a);
+        double c3[4][3];
+        rnd_tag_corners3(&tags[i], c3);
+        for (int k = 0; k < 4; k++) {
+            double px[2];
+            assert_true(rnd_project(&cam, c3[k][0], c3[k][1], c3[k][2], px));
+            double e = hypot(a->p[k][0] - 0.5 - px[0], a->p[k][1] - 0.5 - px[1]);
+            st.sum2 += e * e;
+            st.max = fmax(st.max, e);
+            st.n++;
+        }
+    }
+    report("tags on a hill and its slopes", &st);
+    assert_true(sqrt(st.sum2 / st.n) < 0.15);
+    assert_true(st.max < 0.4);
+    det_free(&d);
+    tt_image_free(&im);
+}
+
+/* Bad input: a piece with too few corners, or a height that is not
+ * positive, is refused with a message. */
+static void test_terrain_bad_input(void **state)
+{
+    (void)state;
+    rnd_camera cam;
+    rnd_camera_look_at(&cam, 64, 48, 60, 0, 0, 36, 24, 30, 36, 24);
+    rnd_piece p = mk_box(10, 10, 20, 20, 2, 0, 100);
+    rnd_scene sc = plain_scene(NULL, 0);
+    sc.pieces = &p;
+    sc.npieces = 1;
+    tt_image im;
+    tt_err err = {0};
+    p.npts = 2;
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "terrain piece 0"));
+    p.npts = 4;
+    p.height_in = -1;
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "height_in"));
+    p.height_in = NAN;
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_ERR_ARG);
+    p.height_in = 2;
+    sc.npieces = -1;
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_ERR_ARG);
+    sc.npieces = 1;
+    assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_OK);
+    tt_image_free(&im);
+}
+
 #ifdef TT_RENDER_BIN
 /* tt-render writes the four files of the contract; they load with the
  * project's own readers. */
@@ -811,6 +1018,38 @@ static void test_tt_render_cli(void **state)
     /* a bad option is refused with a non-zero exit */
     snprintf(cmd, sizeof cmd, "'%s' --out '%s' --bogus 2>/dev/null", TT_RENDER_BIN, dir);
     assert_int_not_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' --out '%s' --hill 10,10,5,20,2 2>/dev/null", TT_RENDER_BIN, dir);
+    assert_int_not_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' --out '%s' --building 10,10,20,20,2,3 2>/dev/null", TT_RENDER_BIN, dir);
+    assert_int_not_equal(system(cmd), 0);
+    /* hills and a building: bases on them stand on them, tilted on a slope;
+     * truth.json lists the terrain */
+    snprintf(cmd, sizeof cmd,
+             "'%s' --out '%s' --width 480 --height 320 --f-px 330 --bases 60 --seed 4 --supersample 1 --quiet "
+             "--hill 6,6,30,20,2 --hill 40,24,60,40,1.5,4 --building 34,4,40,10,3",
+             TT_RENDER_BIN, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/truth.json", dir);
+    truth = json_load_file(path, 0, &jerr);
+    assert_non_null(truth);
+    assert_int_equal(json_array_size(json_object_get(truth, "terrain")), 3);
+    figs = json_object_get(truth, "figures");
+    int on_top = 0, tilted = 0;
+    for (size_t i = 0; i < json_array_size(figs); i++) {
+        json_t *f = json_array_get(figs, i);
+        double x = json_number_value(json_object_get(f, "x")), y = json_number_value(json_object_get(f, "y"));
+        double h = json_number_value(json_object_get(f, "height_in"));
+        if (x > 6 && x < 30 && y > 6 && y < 20) {
+            assert_true(fabs(h - (2 + 3 / 25.4)) < 1e-9);
+            on_top++;
+        }
+        if (json_object_get(f, "tilt_deg")) {
+            assert_true(x > 36 && x < 64 && y > 20 && y < 44);
+            tilted++;
+        }
+    }
+    assert_true(on_top > 3 && tilted > 0);
+    json_decref(truth);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -832,6 +1071,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_camera_model_matches_opencv),
         cmocka_unit_test(test_standard_rig_and_files),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_terrain_height),
+        cmocka_unit_test(test_terrain_surfaces),
+        cmocka_unit_test(test_terrain_light),
+        cmocka_unit_test(test_terrain_corners),
+        cmocka_unit_test(test_terrain_bad_input),
 #ifdef TT_RENDER_BIN
         cmocka_unit_test(test_tt_render_cli),
 #endif

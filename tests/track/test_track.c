@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "overlay.h"
 #include "cvwrap_video.h"
 #include "events_jsonl.h"
 #include "run.h"
@@ -491,18 +492,73 @@ static void test_live_overlay(void **state)
     rnd_tag *tags = malloc(sizeof *tags * (size_t)S.ntags);
     rnd_occluder occ[4];
     int nocc, nt = seq_frame(&S, 1, tags, occ, &nocc), rings = 0;
-    double rpx = 0.75 * S.o.base_size_in * 35;
+    /* the ring goes around the tag's mask (2.1x the tag, any turn) */
+    double rpx = overlay_tag_ring_in(S.o.base_size_in) * 35;
     for (int k = S.nanchors; k < nt; k++) {
         int cx = (int)lround(35 * tags[k].x + 10), cy = (int)lround(33 * tags[k].y);
         int lit = 0;
-        /* the ring crosses the row through the centre about rpx to the left */
-        for (int x = (int)(cx - rpx - 3); x <= (int)(cx - rpx + 3); x++)
-            if (x >= 0 && x < im.width && cy >= 0 && cy < im.height && im.data[cy * im.stride + x] > 150)
-                lit = 1;
+        /* the ring (dashed when the tag is hidden) crosses 24 spokes */
+        for (int s = 0; s < 24; s++) {
+            double a = s * M_PI / 12;
+            int hit = 0;
+            for (int d = -3; d <= 3 && !hit; d++) {
+                int x = (int)lround(cx + (rpx + d) * cos(a)), y = (int)lround(cy + (rpx + d) * 33.0 / 35 * sin(a));
+                hit = x >= 0 && x < im.width && y >= 0 && y < im.height && im.data[y * im.stride + x] > 150;
+            }
+            lit += hit;
+        }
         assert_true(im.data[cy * im.stride + cx] < 50); /* dark inside: the figure is not lit */
-        rings += lit;
+        rings += lit >= 8;
     }
     assert_int_equal(rings, nt - S.nanchors);
+    tt_image_free(&im);
+
+    /* A blast drawn over a figure leaves its tag dark (where the tracker
+     * sees it this frame) and lights the felt around. */
+    const rnd_tag *b = &tags[S.nanchors];
+    f = fopen(P("%s/masks.json%s", ""), "w");
+    assert_non_null(f);
+    fprintf(f, "{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":%g,\"depth_in\":%g},\"figures\":[",
+            S.o.table_w, S.o.table_d);
+    for (int k = S.nanchors; k < nt; k++)
+        fprintf(f, "%s{\"id\":\"f%d\",\"side\":\"red\",\"unit\":\"u\",\"type\":\"foot\",\"weapon\":\"musket\","
+                   "\"x\":%.3f,\"y\":%.3f,\"facing_deg\":0}",
+                k > S.nanchors ? "," : "", tags[k].id, tags[k].x, tags[k].y);
+    fprintf(f, "],\"tags\":{");
+    for (int k = S.nanchors; k < nt; k++)
+        fprintf(f, "%s\"%d\":\"f%d\"", k > S.nanchors ? "," : "", tags[k].id, tags[k].id);
+    fprintf(f, "}}\n");
+    fclose(f);
+    char q[128];
+    snprintf(q, sizeof q, "{\"q\":\"blast\",\"at\":[%.3f,%.3f],\"radius_in\":3}", b->x, b->y);
+    char *argv3[] = {TT_BIN, "track", "--rig", P("%s/rig.json%s", ""), "--source", P("%s/frames/*.png%s", ""),
+                     "--projector", P("%s/pj.json%s", ""), "--scenario", P("%s/masks.json%s", ""), "--query", q,
+                     "--overlay-dir", P("%s/ov%s", ""), "--max-frames", "2", NULL};
+    r = run_cmd(argv3, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    run_free(&r);
+    assert_int_equal(cvw_image_read(P("%s/ov/overlay_00001.png%s", ""), 1, &im, NULL), TT_OK);
+    double half = 0.5 * OVERLAY_TAG_MASK_FACTOR * S.o.base_size_in, a = b->facing_deg * M_PI / 180;
+    int dark = 0, in = 0, lit_out = 0, out = 0;
+    for (double u = -1.3 * half; u <= 1.3 * half; u += 0.05)
+        for (double v = -1.3 * half; v <= 1.3 * half; v += 0.05) {
+            double x = b->x + u * cos(a) - v * sin(a), y = b->y + u * sin(a) + v * cos(a);
+            int px = (int)lround(35 * x + 10), py = (int)lround(33 * y);
+            if (px < 0 || py < 0 || px >= im.width || py >= im.height)
+                continue;
+            int val = im.data[py * im.stride + px];
+            if (fabs(u) < half - 0.1 && fabs(v) < half - 0.1) {
+                in++;
+                dark += val < 10;
+            } else if (fabs(u) > half + 0.1 || fabs(v) > half + 0.1) {
+                out++;
+                lit_out += val > 30;
+            }
+        }
+    assert_true(in > 100 && out > 50);
+    assert_int_equal(dark, in);           /* the mask: nothing lit on the tag */
+    assert_true(lit_out > out * 3 / 4); /* the blast around it is */
     free(tags);
     tt_image_free(&im);
 

@@ -77,6 +77,20 @@ static double calib__settle_ground(const calib_pose *pose, const double *norm, d
     return fabs(b - stand) < fabs(a - stand) ? b : a;
 }
 
+/* Where the diagonals of quad q (4 points, 8 doubles) cross: the image of
+ * a square's centre whatever its pose.  0 if they are parallel. */
+static int calib__diagonals(const double q[8], double m[2])
+{
+    double ax = q[4] - q[0], ay = q[5] - q[1], bx = q[6] - q[2], by = q[7] - q[3];
+    double den = ax * by - ay * bx;
+    if (!(fabs(den) > 1e-18))
+        return 0;
+    double t = ((q[2] - q[0]) * by - (q[3] - q[1]) * bx) / den;
+    m[0] = q[0] + t * ax;
+    m[1] = q[1] + t * ay;
+    return isfinite(m[0]) && isfinite(m[1]);
+}
+
 /* The highest ground within CALIB_SLOPE_REACH_IN of (x, y): the top of the
  * slope a tilted tag may be on. */
 static double calib__ground_near(const tt_ground *g, double x, double y)
@@ -266,6 +280,16 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
         g.x = (c[0] + c[2] + c[4] + c[6]) / 4;
         g.y = (c[1] + c[3] + c[5] + c[7]) / 4;
         g.facing_deg = calib_facing_deg(corners);
+        if (g.tilt_deg > CALIB_SLOPE_DEG) {
+            /* a tilted tag's corners stand at different heights: its centre
+             * is seen where the image's diagonals cross */
+            double m[2];
+            if (calib__diagonals(q, m)) {
+                calib_map_normalized(pose, m, 1, &h, 1, c);
+                g.x = c[0];
+                g.y = c[1];
+            }
+        }
         /* A tag whose rays miss its plane (NaN) is no figure on the table:
          * dropped, so no NaN or Inf ever leaves calib. */
         if (isfinite(g.x) && isfinite(g.y) && isfinite(g.facing_deg) && fabs(g.x) < CALIB_MAX_COORD_IN &&

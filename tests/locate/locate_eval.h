@@ -18,11 +18,13 @@ typedef struct le_frame {
     calib_rig *rig;       /* owned; written to dir and loaded back */
     char dir[256];        /* temporary folder holding rig.json, camera.yaml */
     double hill_in, hill[4]; /* from le_options */
+    rnd_piece piece;         /* the hill, when hill_in > 0 */
 } le_frame;
 
-/* 1 if table point (x, y) is on the frame's hill. */
+/* 1 if table point (x, y) is on the frame's hill's flat top. */
 int le_on_hill(const le_frame *f, double x, double y);
-/* The frame's ground as a tt_ground callback (user: the le_frame). */
+/* The hill as a scenario declares it: its top at hill_in, as a tt_ground
+ * callback (user: the le_frame). */
 double le_ground_at(const void *frame, double x, double y);
 
 typedef struct le_options {
@@ -35,13 +37,14 @@ typedef struct le_options {
     /* Issue 20's table: the camera 60" straight above the table's centre
      * (f = 2600 px at 3840 wide) instead of issue 2's tilted one 80" up. */
     int overhead60;
-    /* A flat-topped hill of hill_in (0 = none) over the rectangle hill[0..3]
-     * (x0, y0, x1, y1): the bases whose centre is on it stand hill_in
-     * higher; bases whose round base would straddle its edge are left out.
-     * (Not drawn: a tag on a flat-topped hill is geometrically a tag at the
-     * hill's height plus the base's.) */
+    /* A hill of hill_in (0 = none) whose flat top is the rectangle hill[0..3]
+     * (x0, y0, x1, y1), drawn by the renderer; its sides vertical, or
+     * sloping to the felt over hill_slope_in.  Every base stands on the
+     * ground under it (tilted on a slope); bases whose round base would
+     * straddle an edge of the top or of the slope are left out. */
     double hill_in;
     double hill[4];
+    double hill_slope_in;
 } le_options;
 
 /* The issue's rig: 3840x2160, ~35 px/inch, 120 bases of 0.8" at 3 mm. */
@@ -65,12 +68,15 @@ typedef struct le_score {
     double rms, p95, max;        /* position error, inches */
     double facing_p95, facing_max; /* degrees */
     double homography_rms;       /* plain 4-anchor homography, z = 0, distorted pixels */
-    /* the figures on the hill (found among those expected) */
+    /* the figures on the hill's top (found among those expected) */
     int hill_expected, hill_found;
     double hill_rms, hill_max;
     int hill_off;    /* of those, flagged CALIB_HEIGHT_OFF (worth a warning) */
     int felt_off;    /* figures on the felt flagged off the ground or below it */
-    double z_max;    /* worst |z_in - truth| over every figure found */
+    /* the figures on its slopes (found among those expected) */
+    int slope_expected, slope_found, slope_tilted; /* tilted: flagged CALIB_HEIGHT_SLOPE */
+    double slope_rms, slope_max;
+    double z_max;    /* worst |z_in - truth| over every figure found (truth: the renderer's ground) */
 } le_score;
 
 /* Score locate's figures (figs, n) against the frame's truth. */

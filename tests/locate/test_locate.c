@@ -17,6 +17,8 @@
 #include "run.h"
 #include "vision.h"
 
+#define SLOPE_MAX_IN 0.15 /* tilted tags: placed at their measured height (0.08" on seed 20) */
+
 static void run_locate_ground(le_frame *f, const tt_ground *g, le_score *s)
 {
     vision_detector_opts o;
@@ -132,6 +134,41 @@ static void test_hill_undeclared(void **state)
     assert_int_equal(s.hill_off, s.hill_found);
     assert_int_equal(s.felt_off, 0);
     assert_true(s.z_max < 0.5);
+    le_frame_free(&f);
+}
+
+/* A hill whose sides slope to the felt over 3" (34 degrees), its top
+ * declared: the tags on the slopes tilt; each is found, flagged as on a
+ * slope (no warning), and placed at its measured height. */
+static void test_hill_slopes(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    le_score s;
+    tt_err err = {0};
+    le_options_hill(&o);
+    o.hill_slope_in = 3; /* the slope's foot clear of the anchors */
+    o.hill[0] = 43;
+    o.hill[1] = 21;
+    o.hill[2] = 64;
+    o.hill[3] = 40.5;
+    o.seed = 20;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    tt_ground g = {le_ground_at, &f};
+    run_locate_ground(&f, &g, &s);
+    print_message("slopes: %d of %d found, %d flagged tilted, rms %.4f max %.4f in\n", s.slope_found,
+                  s.slope_expected, s.slope_tilted, s.slope_rms, s.slope_max);
+    assert_int_equal(s.found, s.expected);
+    assert_int_equal(s.spurious, 0);
+    assert_true(s.slope_expected >= 5);
+    assert_int_equal(s.slope_found, s.slope_expected);
+    assert_int_equal(s.slope_tilted, s.slope_found);
+    assert_true(s.slope_max <= SLOPE_MAX_IN);
+    assert_true(s.hill_max <= 0.02);
+    assert_int_equal(s.hill_off, 0);
+    assert_int_equal(s.felt_off, 0);
     le_frame_free(&f);
 }
 
@@ -534,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_accuracy_4k),
         cmocka_unit_test(test_hill_declared),
         cmocka_unit_test(test_hill_undeclared),
+        cmocka_unit_test(test_hill_slopes),
         cmocka_unit_test(test_accuracy_with_hands),
         cmocka_unit_test(test_cli_end_to_end),
         cmocka_unit_test(test_cli_empty_table),

@@ -43,6 +43,11 @@ void overlay_scene_set_cite(overlay_scene *s, int on)
         s->cite = on != 0;
 }
 
+double overlay_scene_ground_in(const void *s, double x, double y)
+{
+    return s ? rules_scenario_ground_in(((const overlay_scene *)s)->sc, x, y) : 0;
+}
+
 tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
                               const char **figure_id, tt_err *err)
 {

@@ -242,10 +242,16 @@ static tt_status game__record_frame(game *g, int frame_no, double t_ms, const tr
         rf[i] = (rec_figure){f->family, f->id, f->x, f->y, f->facing_deg,
                              f->state == VISION_TAG_SEEN       ? REC_SEEN
                              : f->state == VISION_TAG_OCCLUDED ? REC_OCCLUDED
-                                                               : REC_LOST};
+                                                               : REC_LOST,
+                             f->z_in};
     }
     tt_status st = rec_frame(g->recd, frame_no, (long long)t_ms, rf, (size_t)g->nfig, &e);
     for (int i = 0; st == TT_OK && i < ne; i++) {
+        if (evs[i].kind == TRACK_HEIGHT) {
+            st = rec_event_height(g->recd, frame_no, (long long)t_ms, evs[i].family, evs[i].id,
+                                  evs[i].has_to ? evs[i].to : NULL, evs[i].z_in, &e);
+            continue;
+        }
         rec_event_kind k = evs[i].kind == TRACK_MOVED      ? REC_EV_MOVED
                            : evs[i].kind == TRACK_APPEARED ? REC_EV_APPEARED
                                                            : REC_EV_REMOVED;

@@ -655,6 +655,23 @@ static void test_corrupt_video(void **state)
     json_decref(lines);
 }
 
+/* Render every frame of s into d/frames/ and write d/rig.json. */
+static void render_seq(const seq *s, const char *d)
+{
+    char p[800];
+    tt_err err = {0};
+    snprintf(p, sizeof p, "mkdir -p '%s/frames'", d);
+    assert_int_equal(system(p), 0);
+    assert_int_equal(seq_write_rig(s, d, &err), TT_OK);
+    for (int f = 0; f < s->o.frames; f++) {
+        tt_image im = {0};
+        assert_int_equal(seq_render(s, f, &im, &err), TT_OK);
+        snprintf(p, sizeof p, "%s/frames/f%04d.png", d, f);
+        assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
+        tt_image_free(&im);
+    }
+}
+
 /* The camera is knocked mid-game: the tracker looks at the whole frame
  * again, the pose is solved again from the anchors, and the figures stay
  * where they really are on the table. */
@@ -664,7 +681,7 @@ static void test_camera_knocked(void **state)
     seq_options o;
     seq k;
     tt_err err = {0};
-    char kd[700], p[800];
+    char kd[700];
     seq_options_small(&o);
     o.frames = 16;
     o.moving = 0;
@@ -675,16 +692,7 @@ static void test_camera_knocked(void **state)
     o.seed = 5;
     assert_int_equal(seq_init(&o, &k, &err), TT_OK);
     snprintf(kd, sizeof kd, "%s/knock", dir);
-    snprintf(p, sizeof p, "mkdir -p '%s/frames'", kd);
-    assert_int_equal(system(p), 0);
-    assert_int_equal(seq_write_rig(&k, kd, &err), TT_OK);
-    for (int f = 0; f < o.frames; f++) {
-        tt_image im = {0};
-        assert_int_equal(seq_render(&k, f, &im, &err), TT_OK);
-        snprintf(p, sizeof p, "%s/frames/f%04d.png", kd, f);
-        assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
-        tt_image_free(&im);
-    }
+    render_seq(&k, kd);
     char rig[800], src[800], ev[800];
     snprintf(rig, sizeof rig, "%s/rig.json", kd);
     snprintf(src, sizeof src, "%s/frames/*.png", kd);
@@ -739,7 +747,7 @@ static void test_heights(void **state)
     seq_options o;
     seq H;
     tt_err err = {0};
-    char hd[256], p[700];
+    char hd[300], p[700];
     seq_options_small(&o);
     o.moving = 0;
     o.taken_away = 0;
@@ -772,18 +780,8 @@ static void test_heights(void **state)
     }
     H.ntags = m;
     assert_true(raised >= 2 && m - H.nanchors - raised >= 2);
-    snprintf(hd, sizeof hd, "/tmp/tt_track_hill_XXXXXX");
-    assert_non_null(mkdtemp(hd));
-    snprintf(p, sizeof p, "%s/frames", hd);
-    assert_int_equal(mkdir(p, 0755), 0);
-    assert_int_equal(seq_write_rig(&H, hd, &err), TT_OK);
-    for (int f = 0; f < o.frames; f++) {
-        tt_image im = {0};
-        assert_int_equal(seq_render(&H, f, &im, &err), TT_OK);
-        snprintf(p, sizeof p, "%s/frames/frame_%04d.png", hd, f);
-        assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
-        tt_image_free(&im);
-    }
+    snprintf(hd, sizeof hd, "%s/hill", dir);
+    render_seq(&H, hd);
     snprintf(p, sizeof p, "%s/hill.json", hd);
     FILE *sf = fopen(p, "w");
     assert_non_null(sf);
@@ -838,8 +836,6 @@ static void test_heights(void **state)
         }
         json_decref(lines);
     }
-    snprintf(p, sizeof p, "rm -rf '%s'", hd);
-    assert_int_equal(system(p), 0);
     seq_free(&H);
 }
 

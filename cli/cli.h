@@ -8,12 +8,13 @@
 #include "vision.h"
 
 /* The option tables (cli_specs.c). */
-extern const cli_spec cli_spec_detect, cli_spec_locate, cli_spec_calib_camera, cli_spec_calib_projector,
+extern const cli_spec cli_spec_detect, cli_spec_locate, cli_spec_check, cli_spec_calib_camera, cli_spec_calib_projector,
     cli_spec_print_board, cli_spec_print_tags, cli_spec_rules, cli_spec_overlay, cli_spec_track, cli_spec_cameras,
     cli_spec_replay;
 
 int cmd_detect(int argc, char **argv);
 int cmd_locate(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_calib(int argc, char **argv);
 int cmd_print(int argc, char **argv);
 int cmd_rules(int argc, char **argv);

@@ -43,6 +43,24 @@ const cli_spec cli_spec_locate = {
     "tabletrack locate --rig samples/table/rig.json samples/table/frame.png",
 };
 
+const cli_spec cli_spec_check = {
+    "check",
+    "hold the rig against a frame from the camera: can it read every tag on this table?",
+    "--rig RIG [--json] IMAGE",
+    "Run it right after writing the rig file, on a frame from the camera as it will watch the game. Reports the "
+    "anchors seen and the pose's error, how many pixels a cell of the rig's tags (size_in / 8) spans over the "
+    "whole table and at the figure tags seen, and the smallest tag this camera reads everywhere; where a spot is "
+    "below what the detector reads (1.8 px per cell), advice in words. With --json: {\"ok\", \"anchors_seen\", "
+    "\"reprojection_rms_px\", \"min_px_per_cell\", \"min_at\", \"advice\", ...}. Exits 0 when every spot is "
+    "readable, 1 when one is not (the report is printed in both cases).",
+    (const cli_opt[]){
+        {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (table size, anchors, camera.yaml, bases)"},
+        {"--json", NULL, 0, "print the report as one JSON object"},
+        {NULL, NULL, 0, NULL}},
+    NULL,
+    "tabletrack check --rig samples/table/rig.json samples/table/frame.png",
+};
+
 const cli_spec cli_spec_calib_camera = {
     "calib camera",
     "camera intrinsics (camera.yaml) from photos of the printed board",
@@ -64,9 +82,9 @@ const cli_spec cli_spec_calib_projector = {
     "calib projector",
     "map projector pixels to table inches (projector.json)",
     "--rig RIG --width W --height H --patterns-out DIR\n"
-    "--rig RIG --captures DIR --out projector.json [--width W --height H] [--no-grid]\n"
-    "--rig RIG --live --source SRC --window DISPLAY --width W --height H --out projector.json [--settle-ms MS] "
-    "[--keep-captures DIR] [--no-grid]",
+    "--rig RIG --captures DIR --out projector.json [--scenario S] [--width W --height H] [--no-grid]\n"
+    "--rig RIG --live --source SRC --window DISPLAY --width W --height H --out projector.json [--scenario S] "
+    "[--settle-ms MS] [--keep-captures DIR] [--no-grid]",
     "Either write the patterns (--patterns-out), show each full screen and photograph it with the rig's camera, "
     "then solve from the photos (--captures); or let --live show and photograph them itself.",
     (const cli_opt[]){
@@ -82,10 +100,13 @@ const cli_spec cli_spec_calib_projector = {
         {"--window", "DISPLAY", CLI_VALUE, "--live: the X display of the projector (e.g. :0)"},
         {"--settle-ms", "MS", CLI_VALUE, "--live: wait this long after showing a pattern (0-10000, default 400)"},
         {"--keep-captures", "DIR", CLI_VALUE | CLI_OUT, "--live: also save the photos in this folder"},
+        {"--scenario", "S", CLI_VALUE | CLI_FILE,
+         "solve in 3D: the scenario's raised pieces (a box or hill of known height) must be lit in the photos"},
         {NULL, NULL, 0, NULL}},
     "--patterns-out --captures;--live --patterns-out;--live --captures",
     "tabletrack calib projector --rig rig.json --width 1920 --height 1080 --patterns-out patterns\n"
-    "tabletrack calib projector --rig rig.json --captures photos --out projector.json",
+    "tabletrack calib projector --rig rig.json --captures photos --out projector.json\n"
+    "tabletrack calib projector --rig rig.json --captures photos --scenario box.json --out projector.json",
 };
 
 const cli_spec cli_spec_print_board = {

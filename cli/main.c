@@ -16,6 +16,7 @@ static const struct {
 } commands[] = {
     {"detect", cmd_detect, "detect AprilTags in an image, print JSON (pixels)"},
     {"locate", cmd_locate, "locate figures on the table in inches from one camera image"},
+    {"check", cmd_check, "can the camera read every tag on this table? (before a game)"},
     {"calib", cmd_calib, "calibrate: 'calib camera' (intrinsics) or 'calib projector'"},
     {"print", cmd_print, "print true-scale sheets: 'print board', 'print tags'"},
     {"rules", cmd_rules, "answer rules queries (JSON Lines on stdin) for a scenario"},
@@ -27,7 +28,7 @@ static const struct {
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
 const cli_spec *const cli_specs[] = {
-    &cli_spec_detect,     &cli_spec_locate,     &cli_spec_calib_camera, &cli_spec_calib_projector,
+    &cli_spec_detect,     &cli_spec_locate,     &cli_spec_check,        &cli_spec_calib_camera, &cli_spec_calib_projector,
     &cli_spec_print_board, &cli_spec_print_tags, &cli_spec_rules,        &cli_spec_overlay,
     &cli_spec_track,      &cli_spec_cameras,    &cli_spec_replay,
 };

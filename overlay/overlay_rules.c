@@ -43,11 +43,6 @@ void overlay_scene_set_cite(overlay_scene *s, int on)
         s->cite = on != 0;
 }
 
-double overlay_scene_ground_in(const void *s, double x, double y)
-{
-    return s ? rules_scenario_ground_in(((const overlay_scene *)s)->sc, x, y) : 0;
-}
-
 tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
                               const char **figure_id, tt_err *err)
 {
@@ -80,6 +75,12 @@ tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in,
         st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, tag_size_in, z, err);
     }
     return st;
+}
+
+double overlay_scene_ground_in(const void *scene, double x, double y)
+{
+    const overlay_scene *s = scene;
+    return s ? rules_scenario_ground_in(s->sc, x, y) : 0.0;
 }
 
 void overlay_scene_destroy(overlay_scene *s)

@@ -201,6 +201,13 @@ const char *rules_scenario_ruleset(const rules_scenario *sc);
  * (hill, building, ...); 0 on flat ground.  Const: safe beside queries.
  * The signature is tt_ground_fn's, with sc as `user`. */
 double rules_scenario_ground_in(const void *sc, double x, double y);
+/* Terrain pieces, by index 0..rules_scenario_piece_count-1.  For an area
+ * whose kind raises what stands on it (height_in > 0) returns 1 and gives
+ * its id, height_in and outline (n corners, x y pairs in inches; owned by
+ * the scenario); any other piece returns 0.  Any out pointer may be NULL. */
+size_t rules_scenario_piece_count(const rules_scenario *sc);
+int rules_scenario_raised_piece(const rules_scenario *sc, size_t i, const char **id, double *height_in,
+                                const double **xy, int *n);
 
 /* Move a figure (live pipeline: once per frame).  Fails, leaving the figure
  * where it was, if the new position is off the table. */

@@ -805,6 +805,27 @@ tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const 
 
 size_t rules_scenario_figure_count(const rules_scenario *sc) { return sc ? sc->nfigs : 0; }
 
+size_t rules_scenario_piece_count(const rules_scenario *sc) { return sc ? sc->npieces : 0; }
+
+int rules_scenario_raised_piece(const rules_scenario *sc, size_t i, const char **id, double *height_in,
+                                const double **xy, int *n)
+{
+    if (!sc || i >= sc->npieces)
+        return 0;
+    const rules_piece *pc = &sc->pieces[i];
+    if (!pc->closed || !pc->p.raises || !(pc->p.height_in > 0))
+        return 0;
+    if (id)
+        *id = pc->id;
+    if (height_in)
+        *height_in = pc->p.height_in;
+    if (xy)
+        *xy = pc->vin;
+    if (n)
+        *n = pc->n;
+    return 1;
+}
+
 const char *rules_scenario_figure_id(const rules_scenario *sc, size_t i)
 {
     return sc && i < sc->nfigs ? sc->figs[i].id : NULL;

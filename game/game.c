@@ -32,11 +32,12 @@ void game_set_banner(game *g, const char *url)
 }
 
 /* The tracker maps figures at the height of the scenario's raised terrain
- * (the felt without a scenario): after every new scenario, mu held. */
+ * (the felt without a scenario): set at the start, and again after every
+ * new scenario (mu held) so that every figure is mapped again. */
 static void game__ground(game *g)
 {
-    tt_ground gr = {overlay_scene_ground_in, g->sc.scene};
-    track_live_set_ground(g->live, g->sc.scene ? &gr : NULL);
+    tt_ground gr = {game__ground_in, g};
+    track_live_set_ground(g->live, &gr);
 }
 
 /* Open the recording and start a session holding the rig and scenario. */

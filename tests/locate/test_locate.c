@@ -196,22 +196,29 @@ static void test_accuracy_with_hands(void **state)
     le_frame_free(&f);
 }
 
+/* Render a frame for the CLI tests: frame.png and rig.json in f->dir
+ * (img and rig: 512 chars). */
+static void cli_frame(const le_options *o, le_frame *f, char *img, char *rig)
+{
+    tt_err err = {0};
+    if (le_frame_make(o, f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    snprintf(img, 512, "%s/frame.png", f->dir);
+    snprintf(rig, 512, "%s/rig.json", f->dir);
+    assert_int_equal(cvw_image_write(img, &f->image, &err), TT_OK);
+}
+
 /* The CLI on a rendered frame: the JSON contract and the numbers. */
 static void test_cli_end_to_end(void **state)
 {
     (void)state;
     le_options o;
     le_frame f;
-    tt_err err = {0};
     char img[512], rig[512];
     le_options_default(&o);
     o.nbases = 30;
     o.seed = 9;
-    if (le_frame_make(&o, &f, &err) != TT_OK)
-        fail_msg("render: %s", err.msg);
-    snprintf(img, sizeof img, "%s/frame.png", f.dir);
-    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
-    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    cli_frame(&o, &f, img, rig);
     char *argv[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
     run_result r = run_cmd(argv, NULL);
     remove(img);
@@ -287,16 +294,11 @@ static void test_cli_hill(void **state)
     (void)state;
     le_options o;
     le_frame f;
-    tt_err err = {0};
     char img[512], rig[512], scn[3][512];
     le_options_hill(&o);
     o.nbases = 60;
     o.seed = 33;
-    if (le_frame_make(&o, &f, &err) != TT_OK)
-        fail_msg("render: %s", err.msg);
-    snprintf(img, sizeof img, "%s/frame.png", f.dir);
-    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
-    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    cli_frame(&o, &f, img, rig);
     /* name the first 12 bases, some of them on the hill */
     const int named = 12;
     int named_on_hill = 0;
@@ -383,18 +385,13 @@ static void test_cli_tag_size_wrong(void **state)
     (void)state;
     le_options o;
     le_frame f;
-    tt_err err = {0};
     char img[512], rig[512];
     le_options_default(&o);
     o.nbases = 8;
     o.width = 1920;
     o.height = 1080;
     o.seed = 44;
-    if (le_frame_make(&o, &f, &err) != TT_OK)
-        fail_msg("render: %s", err.msg);
-    snprintf(img, sizeof img, "%s/frame.png", f.dir);
-    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
-    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    cli_frame(&o, &f, img, rig);
     json_error_t je;
     json_t *r0 = json_load_file(rig, 0, &je);
     assert_non_null(r0);
@@ -431,17 +428,12 @@ static void test_cli_empty_table(void **state)
     (void)state;
     le_options o;
     le_frame f;
-    tt_err err = {0};
     char img[512], rig[512];
     le_options_default(&o);
     o.nbases = 0;
     o.width = 1920;
     o.height = 1080;
-    if (le_frame_make(&o, &f, &err) != TT_OK)
-        fail_msg("render: %s", err.msg);
-    snprintf(img, sizeof img, "%s/frame.png", f.dir);
-    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
-    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    cli_frame(&o, &f, img, rig);
     char *argv[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
     run_result r = run_cmd(argv, NULL);
     remove(img);

@@ -175,6 +175,10 @@ void game__place_figures(game *g);
 /* Place the figures, answer the questions shown at frame_no (recording and
  * publishing changed answers), and draw the projector image.  Holds mu. */
 tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err);
+/* The ground under (x, y) in the scenario being played now, a tt_ground_fn
+ * with the game as user: read at each call (a viewer may replace the
+ * scenario), so call it with mu held. */
+double game__ground_in(const void *user, double x, double y);
 tt_status game__projector_open(game *g, tt_err *err);
 void game__projector_close(game *g);
 /* The recorder failed: say so once, stop recording, remember it. */

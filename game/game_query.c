@@ -259,9 +259,7 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 
 /* ---- the projector ---- */
 
-/* The ground under (x, y) in the scenario being played now (it may be
- * replaced during the game: read at each call). */
-static double game__ground_in(const void *user, double x, double y)
+double game__ground_in(const void *user, double x, double y)
 {
     const game *g = user;
     return overlay_scene_ground_in(g->sc.scene, x, y);

@@ -158,7 +158,8 @@ def run(srv):
     ids = {f["id"] for f in s["figures"]}
     check({"gun1", "gren1", "fus1"} <= ids, "state: figures named from the scenario's tags")
     f = next(f for f in s["figures"] if f["id"] == "gren1")
-    check(set(f) == {"id", "tag", "side", "unit", "x", "y", "facing_deg", "state"}, "state: figure fields")
+    check(set(f) == {"id", "tag", "side", "unit", "x", "y", "z_in", "facing_deg", "state"}, "state: figure fields")
+    check(f["z_in"] == 0, "state: z_in 0 for a figure on the felt (the scenario raises nothing under it)")
     check(f["tag"] == 23 and f["side"] == "british" and f["unit"] == "grenadiers", "state: tag, side, unit")
     check(abs(f["x"] - round(f["x"], 2)) < 1e-9, "state: positions to 0.01 inch")
     check(len(s["terrain"]) == 4 and s["shown"] == [], "state: terrain, nothing shown yet")

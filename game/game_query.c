@@ -406,7 +406,7 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
         double r = overlay_tag_ring_in(g->rig->base_size_in), a = f->facing_deg * M_PI / 180;
         /* the tag seen or kept this frame stays dark where it is now */
         if ((st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, g->rig->base_size_in,
-                                       g->rig->base_height_mm / 25.4, err)) != TT_OK)
+                                       f->z_in + g->rig->base_height_mm / 25.4, err)) != TT_OK)
             return st;
         if ((st = overlay_add_circle(l, f->x, f->y, r, ring, err)) != TT_OK ||
             (st = overlay_add_line(l, f->x + r * cos(a), f->y + r * sin(a), f->x + (r + 0.4) * cos(a),

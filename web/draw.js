@@ -123,8 +123,12 @@ var TTDraw = (function () {
    * terrain names, each moved to the first nearby spot where its box meets
    * no label already placed and no figure (its own figure's name only has to
    * miss the others).  A terrain name with no room left is hidden; any other
-   * label takes the spot it overlaps least.  Call after drawing a frame. */
-  function declutter(svg) {
+   * label takes the spot it overlaps least.  Call after drawing a frame.
+   * opts.hide (a page that zooms, its labels a fixed size on screen): a
+   * figure's name with no room is hidden too, and so is any label outside
+   * the picture; the spots tried are as far apart as the label is tall. */
+  function declutter(svg, opts) {
+    var hide = !!(opts && opts.hide), view = hide ? svg.getBoundingClientRect() : null;
     var ctm = svg.getScreenCTM();
     if (!ctm) return;
     var k = ctm.a; /* screen pixels per inch */
@@ -157,20 +161,24 @@ var TTDraw = (function () {
         t.removeAttribute('visibility');
         if (!t.textContent || t.closest('[display="none"]')) return;
         var b0 = t.getBoundingClientRect(), own = cls === 'fig-label' ? t.parentNode : null;
-        var pad = 1, best = null;
+        if (hide && !hits(b0, view)) {
+          t.setAttribute('visibility', 'hidden');
+          return;
+        }
+        var pad = 1, best = null, step = hide ? Math.max(1, b0.height / k) : 1;
         for (var i = 0; i < OFFS.length; i++) {
-          var dx = OFFS[i][0] * k, dy = OFFS[i][1] * k;
+          var dx = OFFS[i][0] * k * step, dy = OFFS[i][1] * k * step;
           var b = {left: b0.left + dx - pad, right: b0.right + dx + pad, top: b0.top + dy - pad,
                    bottom: b0.bottom + dy + pad, i: i};
           b.n = overlap(b, own);
           if (!best || b.n < best.n) best = b;
           if (!b.n) break;
         }
-        if (best.n && cls === 'terrain-label') {
+        if (best.n && (cls === 'terrain-label' || (hide && cls === 'fig-label'))) {
           t.setAttribute('visibility', 'hidden');
           return;
         }
-        if (best.i) t.setAttribute('transform', 'translate(' + OFFS[best.i][0] + ' ' + OFFS[best.i][1] + ')');
+        if (best.i) t.setAttribute('transform', 'translate(' + OFFS[best.i][0] * step + ' ' + OFFS[best.i][1] * step + ')');
         placed.push(best);
       });
     });

@@ -1,5 +1,6 @@
 // tt_page.js - what every browser test does on the table page: read its
-// state, tap the table at a spot in inches or on a figure, read the cards.
+// state, tap the table at a spot in inches or on a figure (choosing it in
+// the chooser if one opens), read the cards.
 'use strict';
 
 async function state(page) {
@@ -19,9 +20,13 @@ async function tapTable(page, x, y) {
   await page.touchscreen.tap(p[0], p[1]);
 }
 
+// Tap a figure; where others are within a fingertip's reach a chooser
+// opens: choose it there.
 async function tapFigure(page, id) {
   const f = (await state(page)).figures.find((f) => f.id === id);
   await tapTable(page, f.x, f.y);
+  const choice = await page.$('#menu:not([hidden]) button.choice[data-id="' + id + '"]');
+  if (choice) await choice.tap();
 }
 
 async function cardText(page) {

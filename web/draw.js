@@ -126,7 +126,8 @@ var TTDraw = (function () {
    * label takes the spot it overlaps least.  Call after drawing a frame.
    * opts.hide (a page that zooms, its labels a fixed size on screen): a
    * figure's name with no room is hidden too, and so is any label outside
-   * the picture; the spots tried are as far apart as the label is tall. */
+   * the picture or cut by its edge; the spots tried are as far apart as the
+   * label is tall. */
   function declutter(svg, opts) {
     var hide = !!(opts && opts.hide), view = hide ? svg.getBoundingClientRect() : null;
     var ctm = svg.getScreenCTM();
@@ -171,6 +172,8 @@ var TTDraw = (function () {
           var b = {left: b0.left + dx - pad, right: b0.right + dx + pad, top: b0.top + dy - pad,
                    bottom: b0.bottom + dy + pad, i: i};
           b.n = overlap(b, own);
+          if (hide && (b.left < view.left || b.right > view.right || b.top < view.top || b.bottom > view.bottom))
+            b.n += 3; /* cut by the picture's edge */
           if (!best || b.n < best.n) best = b;
           if (!b.n) break;
         }

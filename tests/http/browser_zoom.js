@@ -259,6 +259,7 @@ function away(c) {
     await page.waitForSelector('#menu:not([hidden]) button[data-q="los"]');
     result.search_hint = await page.$eval('#hint', (e) => e.textContent);
     result.search_zoom = await zoomOf(page);
+    await page.screenshot({path: path.join(outDir, 'zoom-phone-search.png')});
     await page.tap('#menu button[data-q="los"]');
     await page.tap('#fit');
     const fb = (await state(page)).figures.find((f) => f.id === plan.b);

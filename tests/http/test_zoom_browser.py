@@ -44,7 +44,7 @@ def make_table(render, out):
     figs, tags = [], {}
     for i, f in enumerate(truth["figures"]):
         fid = "f%d" % f["id"]
-        figs.append({"id": fid, "side": "red" if f["x"] < 36 else "blue", "unit": "u%d" % (i // 5), "type": "foot",
+        figs.append({"id": fid, "side": "british" if f["x"] < 36 else "french", "unit": "u%d" % (i // 5), "type": "foot",
                      "weapon": "musket", "x": f["x"], "y": f["y"], "facing_deg": f["facing_deg"]})
         tags[str(f["id"])] = fid
     # a and b: 12-30" apart, nothing within 2" of the line between them,
@@ -182,8 +182,8 @@ def main():
         check(r.get("laptop_picked") == [lc.get("id")], "... and it is picked: %s" % r.get("laptop_picked"))
         check(r.get("laptop_fit_zoom") == 1, "laptop: Fit")
         check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
-        for shot in ("zoom-phone-fit", "zoom-phone-chooser", "zoom-phone-menu", "zoom-phone-setup", "zoom-phone-blocked",
-                     "zoom-laptop"):
+        for shot in ("zoom-phone-fit", "zoom-phone-chooser", "zoom-phone-menu", "zoom-phone-setup", "zoom-phone-search",
+                     "zoom-phone-blocked", "zoom-laptop"):
             f = os.path.join(out, shot + ".png")
             check(os.path.exists(f) and os.path.getsize(f) > 10000, "screenshot %s.png" % shot)
     finally:

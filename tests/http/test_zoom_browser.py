@@ -182,14 +182,10 @@ def main():
         check(r.get("laptop_picked") == [lc.get("id")], "... and it is picked: %s" % r.get("laptop_picked"))
         check(r.get("laptop_fit_zoom") == 1, "laptop: Fit")
         check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
-        for shot in ("zoom-phone-fit", "zoom-phone-chooser", "zoom-phone-menu", "zoom-phone-setup", "zoom-phone-search",
-                     "zoom-phone-blocked", "zoom-laptop"):
-            f = os.path.join(out, shot + ".png")
-            check(os.path.exists(f) and os.path.getsize(f) > 10000, "screenshot %s.png" % shot)
+        check.screenshots(out, ("zoom-phone-fit", "zoom-phone-chooser", "zoom-phone-menu", "zoom-phone-setup",
+                                "zoom-phone-search", "zoom-phone-blocked", "zoom-laptop"))
     finally:
-        rc, _ = srv.stop()
-        check(rc == 0, "the server ends cleanly (%d)" % rc)
-        srv.cleanup()
+        srv.end(check)
     return check.verdict()
 
 

@@ -2,6 +2,7 @@
 // state, tap the table at a spot in inches or on a figure (choosing it in
 // the chooser if one opens), read the cards.
 'use strict';
+const fs = require('fs');
 
 async function state(page) {
   return page.evaluate(() => window.ttTable.state());
@@ -34,4 +35,21 @@ async function cardText(page) {
   return page.$eval('#cards', (e) => e.innerText);
 }
 
-module.exports = {state, tapTable, tapFigure, cardText};
+// The RGBA bytes (an array) of the (2r+1)x(2r+1) square around pixel (x, y)
+// of a PNG file (a projector image), read through the page's canvas.
+async function pngSquare(page, file, x, y, r) {
+  const data = 'data:image/png;base64,' + fs.readFileSync(file).toString('base64');
+  return page.evaluate(async (data, x, y, r) => {
+    const img = new Image();
+    img.src = data;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    return Array.from(g.getImageData(Math.round(x - r), Math.round(y - r), 2 * r + 1, 2 * r + 1).data);
+  }, data, x, y, r);
+}
+
+module.exports = {state, tapTable, tapFigure, cardText, pngSquare};

@@ -94,6 +94,12 @@ class Server:
         self.errf.close()
         return self.proc.returncode, out.decode()
 
+    def end(self, check):
+        """Stop (SIGINT), check it ended cleanly, remove the scratch folder."""
+        rc, _ = self.stop()
+        check(rc == 0, "the server ends cleanly (%d)" % rc)
+        self.cleanup()
+
     def cleanup(self):
         if self.proc.poll() is None:
             self.proc.kill()

@@ -209,12 +209,21 @@
     });
   }
 
+  var declutterKey = '';
   function render() {
     if (!state) return;
     drawBoard();
     drawFigures();
     drawAnswers();
-    TTDraw.declutter(svg, {hide: true});
+    /* the names' places: again when the figures, the board or the view
+     * changed (a frame's jitter of a few hundredths is not a change) */
+    var dk = boardKey + (view.box() || []).join(',') + state.figures.map(function (f) {
+      return f.tag + ':' + Math.round(f.x * 5) + ',' + Math.round(f.y * 5) + f.state;
+    }).join(' ');
+    if (dk !== declutterKey || svg.querySelector('.ov-label')) {
+      declutterKey = dk;
+      TTDraw.declutter(svg, {hide: true});
+    }
     syncPick();
     drawCards();
     text($('status'), 'frame ' + state.frame + (state.camera !== 'ok' ? ' \u00b7 camera ' + state.camera : '') +

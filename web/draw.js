@@ -156,34 +156,46 @@ var TTDraw = (function () {
         OFFS.push([d[0] * r, d[1] * r]);
       });
     });
+    /* every label reset first, then every box read, then the places
+     * written: reading a box after each change would lay the picture out
+     * again for each label (a second for 100 figures on a phone) */
+    var labels = [];
     ['ov-label', 'fig-label', 'terrain-label'].forEach(function (cls) {
       Array.prototype.forEach.call(svg.getElementsByClassName(cls), function (t) {
         t.removeAttribute('transform');
         t.removeAttribute('visibility');
-        if (!t.textContent || t.closest('[display="none"]')) return;
-        var b0 = t.getBoundingClientRect(), own = cls === 'fig-label' ? t.parentNode : null;
-        if (hide && !hits(b0, view)) {
-          t.setAttribute('visibility', 'hidden');
-          return;
-        }
-        var pad = 1, best = null, step = hide ? Math.max(1, b0.height / k) : 1;
-        for (var i = 0; i < OFFS.length; i++) {
-          var dx = OFFS[i][0] * k * step, dy = OFFS[i][1] * k * step;
-          var b = {left: b0.left + dx - pad, right: b0.right + dx + pad, top: b0.top + dy - pad,
-                   bottom: b0.bottom + dy + pad, i: i};
-          b.n = overlap(b, own);
-          if (hide && (b.left < view.left || b.right > view.right || b.top < view.top || b.bottom > view.bottom))
-            b.n += 3; /* cut by the picture's edge */
-          if (!best || b.n < best.n) best = b;
-          if (!b.n) break;
-        }
-        if (best.n && (cls === 'terrain-label' || (hide && cls === 'fig-label'))) {
-          t.setAttribute('visibility', 'hidden');
-          return;
-        }
-        if (best.i) t.setAttribute('transform', 'translate(' + OFFS[best.i][0] * step + ' ' + OFFS[best.i][1] * step + ')');
-        placed.push(best);
+        if (t.textContent && !t.closest('[display="none"]')) labels.push({t: t, cls: cls});
       });
+    });
+    labels.forEach(function (l) { l.b0 = l.t.getBoundingClientRect(); });
+    labels.forEach(function (l) {
+      var b0 = l.b0, own = l.cls === 'fig-label' ? l.t.parentNode : null;
+      if (hide && !hits(b0, view)) {
+        l.hidden = true;
+        return;
+      }
+      var pad = 1, best = null;
+      l.step = hide ? Math.max(1, b0.height / k) : 1;
+      for (var i = 0; i < OFFS.length; i++) {
+        var dx = OFFS[i][0] * k * l.step, dy = OFFS[i][1] * k * l.step;
+        var b = {left: b0.left + dx - pad, right: b0.right + dx + pad, top: b0.top + dy - pad,
+                 bottom: b0.bottom + dy + pad, i: i};
+        b.n = overlap(b, own);
+        if (hide && (b.left < view.left || b.right > view.right || b.top < view.top || b.bottom > view.bottom))
+          b.n += 3; /* cut by the picture's edge */
+        if (!best || b.n < best.n) best = b;
+        if (!b.n) break;
+      }
+      if (best.n && (l.cls === 'terrain-label' || (hide && l.cls === 'fig-label'))) {
+        l.hidden = true;
+        return;
+      }
+      l.at = best.i;
+      placed.push(best);
+    });
+    labels.forEach(function (l) {
+      if (l.hidden) l.t.setAttribute('visibility', 'hidden');
+      else if (l.at) l.t.setAttribute('transform', 'translate(' + OFFS[l.at][0] * l.step + ' ' + OFFS[l.at][1] * l.step + ')');
     });
   }
 

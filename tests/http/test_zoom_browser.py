@@ -133,6 +133,12 @@ def main():
         check(any(t["listed"] for t in taps) and all(t["nearest_first"] for t in taps if t["listed"]),
               "the chooser lists the figure tapped first (nearest first): %s" % taps)
 
+        fa = r.get("fit_all", {})
+        sizes = sorted(fa.get("chooser_sizes", [])) or [0]
+        check(fa.get("taps", 0) >= FIGURES - 2 and fa.get("named") == fa.get("taps"),
+              "default zoom, every figure: a tap 4 px off toward its nearest neighbour names it: %s of %s "
+              "(%s directly; choosers of %s-%s, median %s)" % (fa.get("named"), fa.get("taps"), fa.get("direct"),
+                                                               sizes[0], sizes[-1], sizes[len(sizes) // 2]))
         check(r.get("pinch_zoom", 0) >= 7.9, "a pinch 40 -> 320 px zooms to 8x: %s" % r.get("pinch_zoom"))
         check(r.get("pinch_drift_px", 99) <= 2, "the figure under the fingers stays there: %.2f px"
               % r.get("pinch_drift_px", 99))

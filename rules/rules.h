@@ -247,9 +247,12 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
 
 /* Does A (a figure or a unit) reach base contact with B (a figure or a
  * unit) within its charge allowance: the closest pair's charger moves
- * straight at its target's centre until the bases touch; as 'move'
- * (distance_in, allowed_in, ok, crossed, allowed_range_in) plus charger
- * and target.  `roll` as for rules_move where charges are dice moves. */
+ * straight at its target's centre until the bases touch (where the
+ * profile's charge cannot turn, straight ahead along its facing, the pair
+ * that meets soonest; ok 0 with the reason in `rule` where none does); as
+ * 'move' (distance_in, allowed_in, ok, crossed, allowed_range_in) plus
+ * charger and target.  `roll` as for rules_move where charges are dice
+ * moves. */
 tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err);
 
 /* The dice a 'deviate' query carries (RULES_NULL where not rolled): the

@@ -770,6 +770,7 @@ void rules_scenario_destroy(rules_scenario *sc)
     free(sc->fg_start);
     free(sc->fg_idx);
     free(sc->fg_cand);
+    free(sc->fg_copy);
     free(sc->figs);
     free(sc->probe_inside);
     free(sc->tags);

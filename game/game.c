@@ -414,6 +414,8 @@ static tt_status game__idle(game *g, tt_err *err)
     tt_status st = TT_OK;
     game__window_events(g);
     pthread_mutex_lock(&g->mu);
+    if (game__picks_expire(g))
+        g->dirty = 1;
     if (g->dirty)
         st = game__redraw(g, err);
     else
@@ -648,6 +650,7 @@ void game_destroy(game *g)
     if (g->recd)
         rec_close(g->recd, NULL);
     game__queries_free(g);
+    game__picks_free(g);
     game__scenario_free(&g->sc);
     game__projector_close(g);
     overlay_list_destroy(g->list);

@@ -414,6 +414,9 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
                 TT_OK)
             return st;
     }
+    game__picks_expire(g);
+    if (g->pj && (st = game__draw_picks(g, l, err)) != TT_OK)
+        return st;
     /* the anchors the pose is checked on stay dark too */
     for (int i = 0; g->pj && i < g->rig->nanchors; i++) {
         const calib_anchor *an = &g->rig->anchors[i];

@@ -11,13 +11,16 @@
  *   half-pixel offset).
  *
  * Mapping a base tag: undistort its corners -> rays from the camera centre ->
- * intersect with the plane at the base height -> centre = mean of the four
- * corners on that plane (exact for a square); facing from the four edges.
+ * intersect with the plane at its height (the ground under it plus the base
+ * height) -> centre = mean of the four corners on that plane (exact for a
+ * square); facing from the four edges.  Its own shape (the known tag
+ * size) measures that height and its tilt.
  */
 #ifndef TT_CALIB_H
 #define TT_CALIB_H
 
 #include "cvwrap.h"
+#include "tt_ground.h"
 #include "tt_status.h"
 #include "vision.h"
 
@@ -98,20 +101,70 @@ tt_status calib_map_pixels(const cvw_camera *cam, const calib_pose *pose, const 
 tt_status calib_project(const cvw_camera *cam, const calib_pose *pose, const double *xy, int n, double height_in,
                         double *px, tt_err *err);
 
+/* Map n points already undistorted to normalised camera coordinates
+ * (cvw_undistort_points' output, n*2) to table inches (n*2), point i on the
+ * plane heights[i / per] inches above the felt (per = 4: a tag's corners
+ * share one height).  A ray that misses its plane gets NaN. */
+void calib_map_normalized(const calib_pose *pose, const double *norm, int n, const double *heights, int per,
+                          double *out);
+
+/* How a figure's height was chosen (calib_figure.height). */
+typedef enum calib_height {
+    CALIB_HEIGHT_GROUND = 0, /* the ground's (tt_ground; the felt without one): its own measurement agrees */
+    CALIB_HEIGHT_SLOPE,      /* tilted more than CALIB_SLOPE_DEG (a hill's side): at its measured height */
+    CALIB_HEIGHT_OFF,        /* measured more than CALIB_HEIGHT_TOL_IN from the ground (an undeclared hill, a
+                                roof, held in the air): at its measured height; worth a warning */
+    CALIB_HEIGHT_BELOW       /* measured more than CALIB_HEIGHT_TOL_IN below the felt: impossible, so on the
+                                ground; the rig's anchors or base size_in are wrong: worth a warning */
+} calib_height;
+#define CALIB_HEIGHT_TOL_IN 0.75
+#define CALIB_SLOPE_DEG 20.0
+#define CALIB_SLOPE_REACH_IN 3.0 /* a tilted tag is on a slope of any raised ground within this */
+
 typedef struct calib_figure {
     char family[VISION_FAMILY_LEN];
     int id;
     double x, y;       /* centre of the base on the table, inches */
     double facing_deg; /* (-180, 180] */
     int det_index;     /* index into the detections it came from */
+    /* Heights above the felt, inches, of what the base stands on (the tag
+     * is the rig's base height higher).  Always finite. */
+    double z_in;        /* where it was mapped (see height) */
+    double ground_in;   /* the ground's height under it (0 without a ground) */
+    double measured_in; /* its tag's own 3D pose (rig base size_in) minus the base height;
+                           = ground_in when the pose could not be measured */
+    double tilt_deg;    /* the tag's normal from vertical (0 when not measured) */
+    int measured;       /* 1: measured_in and tilt_deg come from the tag's pose */
+    calib_height height;
 } calib_figure;
 
 /* Every detection of a base family that is not an anchor, mapped through
- * the base-height plane.  A tag that maps to no finite point within
- * CALIB_MAX_COORD_IN of the table origin (its ray misses the plane) is left
- * out: no NaN or Inf ever leaves calib.  *out (count *n) is allocated (free()) and sorted
- * by family, then id.  An empty table gives *n = 0 and TT_OK. */
+ * the plane at its height: the ground's height under it (found by mapping,
+ * looking the ground up and mapping again until it no longer changes) plus
+ * the rig's base height; or its own measured height when that disagrees
+ * with the ground by more than CALIB_HEIGHT_TOL_IN or the tag is tilted (see
+ * calib_height).  A tag's height comes from its shape and the rig's base
+ * size_in: in closed form for a level tag (its corners' rays meet any level
+ * plane in a square scaled with the camera's height above it), from its 3D
+ * pose (one batched IPPE_SQUARE solve) for the tags that look tilted.
+ * ground may be NULL: flat felt.
+ * A tag that maps to no finite point within CALIB_MAX_COORD_IN of the table
+ * origin (its ray misses the plane) is left out: no NaN or Inf ever leaves
+ * calib.  *out (count *n) is allocated (free()) and sorted by family, then
+ * id.  An empty table gives *n = 0 and TT_OK. */
 #define CALIB_MAX_COORD_IN 100000.0
+tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                              const tt_ground *ground, calib_figure **out, int *n, tt_err *err);
+/* The warning a player should read about figure f (CALIB_HEIGHT_OFF or
+ * CALIB_HEIGHT_BELOW; else none: returns 0 and buf is ""), naming it `name`
+ * (e.g. its scenario figure, or "tag 105"); z_in: the height to state (f's,
+ * or an average over frames).  has_ground: a ground (scenario) was given.
+ * E.g. 'f12 stands about 2.0" above the felt where the scenario has no
+ * raised terrain'. */
+int calib_height_warning(const calib_figure *f, const char *name, double z_in, int has_ground, double base_size_in,
+                         char *buf, size_t cap);
+
+/* calib_locate_ground on flat felt. */
 tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                        calib_figure **out, int *n, tt_err *err);
 

@@ -1,5 +1,5 @@
-/* pose.c - camera pose from anchor corners, pixel <-> table mapping, and
- * figure positions on the base-height plane. */
+/* pose.c - camera pose from anchor corners and pixel <-> table mapping
+ * (figures: locate.c). */
 #include "calib.h"
 
 #include <math.h>
@@ -174,21 +174,17 @@ done:
     return st;
 }
 
-tt_status calib_map_pixels(const cvw_camera *cam, const calib_pose *pose, const double *px, int n, double height_in,
-                           double *out, tt_err *err)
+void calib_map_normalized(const calib_pose *pose, const double *norm, int n, const double *heights, int per,
+                          double *out)
 {
-    tt_status st = cvw_undistort_points(cam, px, n, out, err);
-    if (st != TT_OK)
-        return st;
     const double *R = pose->R, *C = pose->center;
-    double zp = pose->up * height_in;
     for (int i = 0; i < n; i++) {
-        double xn = out[2 * i], yn = out[2 * i + 1];
+        double xn = norm[2 * i], yn = norm[2 * i + 1];
         /* Ray direction in the table frame: R^T (xn, yn, 1). */
         double dx = R[0] * xn + R[3] * yn + R[6];
         double dy = R[1] * xn + R[4] * yn + R[7];
         double dz = R[2] * xn + R[5] * yn + R[8];
-        double s = (zp - C[2]) / dz;
+        double s = (pose->up * heights[i / per] - C[2]) / dz;
         if (!(s > 0) || !isfinite(s)) {
             out[2 * i] = out[2 * i + 1] = NAN;
             continue;
@@ -196,6 +192,15 @@ tt_status calib_map_pixels(const cvw_camera *cam, const calib_pose *pose, const 
         out[2 * i] = C[0] + s * dx;
         out[2 * i + 1] = C[1] + s * dy;
     }
+}
+
+tt_status calib_map_pixels(const cvw_camera *cam, const calib_pose *pose, const double *px, int n, double height_in,
+                           double *out, tt_err *err)
+{
+    tt_status st = cvw_undistort_points(cam, px, n, out, err);
+    if (st != TT_OK)
+        return st;
+    calib_map_normalized(pose, out, n, &height_in, n > 0 ? n : 1, out);
     return TT_OK;
 }
 
@@ -227,77 +232,4 @@ double calib_facing_deg(const double c[4][2])
     if (deg <= -180.0)
         deg += 360.0;
     return deg;
-}
-
-static int calib__is_base_family(const calib_rig *rig, const char *family)
-{
-    for (int i = 0; i < rig->nbase_families; i++)
-        if (!strcmp(rig->base_families[i], family))
-            return 1;
-    return 0;
-}
-
-tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
-                       calib_figure **out, int *n, tt_err *err)
-{
-    int nf = 0;
-    double *px = NULL, *tab = NULL;
-    calib_figure *figs = NULL;
-    tt_status st = TT_OK;
-
-    *out = NULL;
-    *n = 0;
-    for (int i = 0; i < dets->count; i++)
-        if (calib__is_base_family(rig, dets->items[i].family) &&
-            calib_rig_anchor_index(rig, dets->items[i].family, dets->items[i].id) < 0)
-            nf++;
-    if (nf == 0)
-        return TT_OK;
-    figs = calloc((size_t)nf, sizeof *figs);
-    px = malloc(sizeof(double) * 8 * (size_t)nf);
-    tab = malloc(sizeof(double) * 8 * (size_t)nf);
-    if (!figs || !px || !tab) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
-        goto fail;
-    }
-    nf = 0;
-    for (int i = 0; i < dets->count; i++) {
-        const vision_detection *d = &dets->items[i];
-        if (!calib__is_base_family(rig, d->family) || calib_rig_anchor_index(rig, d->family, d->id) >= 0)
-            continue;
-        snprintf(figs[nf].family, sizeof figs[nf].family, "%s", d->family);
-        figs[nf].id = d->id;
-        figs[nf].det_index = i;
-        memcpy(&px[nf * 8], d->corners, sizeof d->corners);
-        nf++;
-    }
-    /* One batched undistortion for every corner of every figure. */
-    if ((st = calib_map_pixels(&rig->camera, pose, px, nf * 4, rig->base_height_mm / 25.4, tab, err)) != TT_OK)
-        goto fail;
-    /* A tag whose rays miss the base plane (NaN) is no figure on the table:
-     * dropped, so no NaN or Inf ever leaves calib. */
-    int kept = 0;
-    for (int f = 0; f < nf; f++) {
-        double c[4][2];
-        memcpy(c, &tab[f * 8], sizeof c);
-        calib_figure g = figs[f];
-        g.x = (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4;
-        g.y = (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4;
-        g.facing_deg = calib_facing_deg(c);
-        if (isfinite(g.x) && isfinite(g.y) && isfinite(g.facing_deg) && fabs(g.x) < CALIB_MAX_COORD_IN &&
-            fabs(g.y) < CALIB_MAX_COORD_IN)
-            figs[kept++] = g;
-    }
-    nf = kept;
-    free(px);
-    free(tab);
-    *out = figs;
-    *n = nf;
-    return TT_OK;
-
-fail:
-    free(px);
-    free(tab);
-    free(figs);
-    return st;
 }

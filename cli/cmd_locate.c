@@ -4,14 +4,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "calib.h"
 #include "cli.h"
 #include "cvwrap.h"
+#include "rules.h"
 #include "vision.h"
+
+#define LOCATE__WARN_BELOW 5 /* below-the-felt warnings named one by one; then a count */
+
+/* The figure's name for messages and "name": the scenario's figure for its
+ * tag, else "tag <id>" (name stays NULL). */
+static const char *locate__name(const rules_scenario *sc, const calib_figure *f, char *buf, size_t cap)
+{
+    const char *n = sc ? rules_scenario_tag_figure(sc, f->id) : NULL;
+    if (n)
+        return n;
+    snprintf(buf, cap, "tag %d", f->id);
+    return buf;
+}
+
+/* Warnings on stderr: figures off the ground, tags measured below the felt. */
+static void locate__warn(const calib_rig *rig, const rules_scenario *sc, const calib_figure *figs, int n)
+{
+    int below = 0;
+    for (int i = 0; i < n; i++) {
+        char nb[32], msg[512];
+        const char *name = locate__name(sc, &figs[i], nb, sizeof nb);
+        below += figs[i].height == CALIB_HEIGHT_BELOW;
+        if (figs[i].height == CALIB_HEIGHT_BELOW && below > LOCATE__WARN_BELOW)
+            continue;
+        if (calib_height_warning(&figs[i], name, figs[i].z_in, sc != NULL, rig->base_size_in, msg, sizeof msg))
+            fprintf(stderr, "tabletrack locate: %s\n", msg);
+    }
+    if (below > LOCATE__WARN_BELOW)
+        fprintf(stderr, "tabletrack locate: %d more tags measure below the felt\n", below - LOCATE__WARN_BELOW);
+}
 
 int cmd_locate(int argc, char **argv)
 {
-    const char *rigpath = NULL, *image = NULL;
+    const char *rigpath = NULL, *image = NULL, *scenario = NULL;
+    rules_scenario *sc = NULL;
     vision_detector_opts o;
     tt_err err = {0};
     calib_rig *rig = NULL;
@@ -37,6 +71,8 @@ int cmd_locate(int argc, char **argv)
             image = val;
         } else if (!strcmp(name, "--rig")) {
             rigpath = val;
+        } else if (!strcmp(name, "--scenario")) {
+            scenario = val;
         } else if (cli_detector_apply(name, val, &o) < 0) {
             return cli_spec_usage(S, "bad value for %s: '%s'", name, val);
         }
@@ -46,18 +82,30 @@ int cmd_locate(int argc, char **argv)
     if (!image)
         return cli_spec_usage(S, "no IMAGE given");
 
-    if (calib_rig_load(rigpath, &rig, &err) != TT_OK)
+    const char *env = getenv("TABLETRACK_DATA");
+    const char *dirs[] = {env && env[0] ? env : TT_SOURCE_DIR, TT_SOURCE_DIR, NULL};
+    if (calib_rig_load(rigpath, &rig, &err) != TT_OK ||
+        (scenario && rules_scenario_load(scenario, dirs, &sc, &err) != TT_OK))
         goto fail;
+    tt_ground ground = {rules_scenario_ground_in, sc};
     calib_rig_detector_opts(rig, &o);
     if (cvw_image_read(image, 1, &im, &err) != TT_OK || calib_rig_check_image(rig, im.width, im.height, &err) != TT_OK ||
         vision_detector_create(&o, &det, &err) != TT_OK || vision_detect(det, &im, &ds, &err) != TT_OK ||
-        calib_pose_solve(rig, &ds, &pose, &err) != TT_OK || calib_locate(rig, &pose, &ds, &figs, &nfigs, &err) != TT_OK)
+        calib_pose_solve(rig, &ds, &pose, &err) != TT_OK || calib_locate_ground(rig, &pose, &ds, sc ? &ground : NULL, &figs, &nfigs, &err) != TT_OK)
         goto fail;
 
+    locate__warn(rig, sc, figs, nfigs);
     printf("{\"figures\":[");
-    for (int i = 0; i < nfigs; i++)
-        printf("%s{\"family\":\"%s\",\"id\":%d,\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.2f}", i ? "," : "",
-               figs[i].family, figs[i].id, figs[i].x, figs[i].y, figs[i].facing_deg);
+    for (int i = 0; i < nfigs; i++) {
+        const char *fname = sc ? rules_scenario_tag_figure(sc, figs[i].id) : NULL;
+        json_t *js = fname ? json_string(fname) : NULL;
+        char *quoted = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+        json_decref(js);
+        printf("%s{\"family\":\"%s\",\"id\":%d,%s%s%s\"x\":%.4f,\"y\":%.4f,\"z_in\":%.3f,\"facing_deg\":%.2f}",
+               i ? "," : "", figs[i].family, figs[i].id, quoted ? "\"name\":" : "", quoted ? quoted : "",
+               quoted ? "," : "", figs[i].x, figs[i].y, figs[i].z_in, figs[i].facing_deg);
+        free(quoted);
+    }
     printf("],\"anchors_used\":%d,\"reprojection_rms_px\":%.3f}\n", pose.anchors_used, pose.rms_px);
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
@@ -69,5 +117,6 @@ done:
     tt_image_free(&im);
     vision_detector_destroy(det);
     calib_rig_destroy(rig);
+    rules_scenario_destroy(sc);
     return rc;
 }

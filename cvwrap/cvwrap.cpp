@@ -7,6 +7,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -424,6 +425,52 @@ extern "C" tt_status cvw_project_points(const cvw_camera *cam, const double *obj
     }
     return TT_OK;
     CVW_CATCH("projecting points")
+}
+
+extern "C" tt_status cvw_square_poses(const double *norm, int n, double size, double *Rs, double *ts, int *ok,
+                                      tt_err *err)
+{
+    CVW_TRY
+    if (n < 0 || !(size > 0) || !std::isfinite(size))
+        return tt_err_set(err, TT_ERR_ARG, "square poses: %d squares of edge %g", n, size);
+    const double h = size / 2;
+    // IPPE_SQUARE's required object order: (-h, h), (h, h), (h, -h), (-h, -h).
+    std::vector<cv::Point3d> o = {{-h, h, 0}, {h, h, 0}, {h, -h, 0}, {-h, -h, 0}};
+    std::vector<cv::Point2d> p(4);
+    cv::Mat K = cv::Mat::eye(3, 3, CV_64F), rv, tv, R;
+    for (int i = 0; i < n; i++) {
+        bool fin = true;
+        for (int k = 0; k < 4; k++) {
+            p[k] = cv::Point2d(norm[8 * i + 2 * k], norm[8 * i + 2 * k + 1]);
+            fin = fin && std::isfinite(p[k].x) && std::isfinite(p[k].y);
+        }
+        ok[i] = 0;
+        std::fill(Rs + 9 * i, Rs + 9 * i + 9, 0.0);
+        std::fill(ts + 3 * i, ts + 3 * i + 3, 0.0);
+        if (!fin)
+            continue;
+        try {
+            if (!cv::solvePnP(o, p, K, cv::noArray(), rv, tv, false, cv::SOLVEPNP_IPPE_SQUARE))
+                continue;
+        } catch (const cv::Exception &) {
+            continue; // a degenerate square (corners on a line): no pose, the others go on
+        }
+        cv::Rodrigues(rv, R);
+        bool good = true;
+        for (int k = 0; k < 9; k++)
+            good = good && std::isfinite(R.at<double>(k / 3, k % 3));
+        for (int k = 0; k < 3; k++)
+            good = good && std::isfinite(tv.at<double>(k));
+        if (!good)
+            continue;
+        for (int k = 0; k < 9; k++)
+            Rs[9 * i + k] = R.at<double>(k / 3, k % 3);
+        for (int k = 0; k < 3; k++)
+            ts[3 * i + k] = tv.at<double>(k);
+        ok[i] = 1;
+    }
+    return TT_OK;
+    CVW_CATCH("square poses")
 }
 
 extern "C" tt_status cvw_solve_pnp(const cvw_camera *cam, const double *obj, const double *img, int n, int use_guess,

@@ -76,6 +76,19 @@ tt_status cvw_project_points(const cvw_camera *cam, const double *obj, int n, co
 tt_status cvw_solve_pnp(const cvw_camera *cam, const double *obj, const double *img, int n, int use_guess,
                         double rvec[3], double tvec[3], double *rms, tt_err *err);
 
+/* The 3D poses of n squares of edge `size` seen by a pinhole camera, one
+ * OpenCV call for all of them (cv::SOLVEPNP_IPPE_SQUARE, no refinement).
+ * norm holds n*8 doubles: each square's 4 corners as undistorted normalised
+ * camera coordinates (cvw_undistort_points' output), in libapriltag's order
+ * (bottom-left, bottom-right, top-right, top-left of the printed square).
+ * The square's own frame: origin at its centre, x toward its right edge,
+ * y toward its bottom edge, z into the print (away from a camera that sees
+ * it).  Rs (n*9, row-major) and ts (n*3) map that frame into the camera's:
+ * Pc = R P + t.  A square with no finite pose gets ok[i] = 0 (R and t
+ * zeros); ok may not be NULL.  Lengths are in size's unit. */
+tt_status cvw_square_poses(const double *norm, int n, double size, double *Rs, double *ts, int *ok,
+                           tt_err *err);
+
 /* Rodrigues vector -> row-major 3x3 rotation matrix. */
 tt_status cvw_rodrigues(const double rvec[3], double R[9], tt_err *err);
 

@@ -31,6 +31,15 @@ void game_set_banner(game *g, const char *url)
     pthread_mutex_unlock(&g->mu);
 }
 
+/* The tracker maps figures at the height of the scenario's raised terrain
+ * (the felt without a scenario): set at the start, and again after every
+ * new scenario (mu held) so that every figure is mapped again. */
+static void game__ground(game *g)
+{
+    tt_ground gr = {game__ground_in, g};
+    track_live_set_ground(g->live, &gr);
+}
+
 /* Open the recording and start a session holding the rig and scenario. */
 static tt_status game__record_open(game *g, tt_err *err)
 {
@@ -120,6 +129,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
     if ((st = vision_tracker_create(&to, &g->trk, err)) != TT_OK ||
         (st = track_live_create(g->rig, NULL, &g->live, err)) != TT_OK)
         goto fail;
+    game__ground(g);
     if (o->projector && (st = game__projector_open(g, err)) != TT_OK)
         goto fail;
     GAME__CHECK_STOP();
@@ -152,6 +162,11 @@ static int game__event_text(char *buf, size_t cap, int frame, const track_event 
         snprintf(from, sizeof from, "[%.4f,%.4f]", e->from[0], e->from[1]);
     if (e->has_to)
         snprintf(to, sizeof to, "[%.4f,%.4f]", e->to[0], e->to[1]);
+    if (e->kind == TRACK_HEIGHT)
+        return snprintf(buf, cap,
+                        "{\"frame\":%d,\"event\":\"height\",\"family\":\"%s\",\"id\":%d,\"z_in\":%.2f,"
+                        "\"ground_in\":%.2f,\"to\":%s}",
+                        frame, e->family, e->id, e->z_in, e->ground_in, to);
     return snprintf(buf, cap, "{\"frame\":%d,\"event\":\"%s\",\"family\":\"%s\",\"id\":%d,\"from\":%s,\"to\":%s}",
                     frame, track_event_name(e->kind), e->family, e->id, from, to);
 }
@@ -162,8 +177,10 @@ static void game__write_frame(game *g, int frame, double t_ms, const track_figur
     FILE *ev = g->ev;
     fprintf(ev, "{\"frame\":%d,\"t_ms\":%.1f,\"figures\":[", frame, t_ms);
     for (int i = 0; i < n; i++)
-        fprintf(ev, "%s{\"family\":\"%s\",\"id\":%d,\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.2f,\"state\":\"%s\"}",
-                i ? "," : "", figs[i].family, figs[i].id, figs[i].x, figs[i].y, figs[i].facing_deg,
+        fprintf(ev,
+                "%s{\"family\":\"%s\",\"id\":%d,\"x\":%.4f,\"y\":%.4f,\"z_in\":%.2f,\"facing_deg\":%.2f,"
+                "\"state\":\"%s\"}",
+                i ? "," : "", figs[i].family, figs[i].id, figs[i].x, figs[i].y, figs[i].z_in, figs[i].facing_deg,
                 track_state_name(figs[i].state));
     fprintf(ev, "]}\n");
     for (int i = 0; i < ne; i++) {
@@ -226,10 +243,16 @@ static tt_status game__record_frame(game *g, int frame_no, double t_ms, const tr
         rf[i] = (rec_figure){f->family, f->id, f->x, f->y, f->facing_deg,
                              f->state == VISION_TAG_SEEN       ? REC_SEEN
                              : f->state == VISION_TAG_OCCLUDED ? REC_OCCLUDED
-                                                               : REC_LOST};
+                                                               : REC_LOST,
+                             f->z_in};
     }
     tt_status st = rec_frame(g->recd, frame_no, (long long)t_ms, rf, (size_t)g->nfig, &e);
     for (int i = 0; st == TT_OK && i < ne; i++) {
+        if (evs[i].kind == TRACK_HEIGHT) {
+            st = rec_event_height(g->recd, frame_no, (long long)t_ms, evs[i].family, evs[i].id,
+                                  evs[i].has_to ? evs[i].to : NULL, evs[i].z_in, &e);
+            continue;
+        }
         rec_event_kind k = evs[i].kind == TRACK_MOVED      ? REC_EV_MOVED
                            : evs[i].kind == TRACK_APPEARED ? REC_EV_APPEARED
                                                            : REC_EV_REMOVED;
@@ -274,7 +297,11 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     const track_figure *figs = NULL;
     const track_event *evs = NULL;
     int nf = 0, ne = 0, posed = 0;
-    if ((st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err)) != TT_OK)
+    /* the ground reads the scenario, which a viewer may replace meanwhile */
+    pthread_mutex_lock(&g->mu);
+    st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err);
+    pthread_mutex_unlock(&g->mu);
+    if (st != TT_OK)
         return st;
     if (!posed && *first)
         fprintf(stderr, "tabletrack track: waiting for at least 2 anchor tags to be visible\n");
@@ -387,6 +414,8 @@ static tt_status game__idle(game *g, tt_err *err)
     tt_status st = TT_OK;
     game__window_events(g);
     pthread_mutex_lock(&g->mu);
+    if (game__picks_expire(g))
+        g->dirty = 1;
     if (g->dirty)
         st = game__redraw(g, err);
     else
@@ -621,6 +650,7 @@ void game_destroy(game *g)
     if (g->recd)
         rec_close(g->recd, NULL);
     game__queries_free(g);
+    game__picks_free(g);
     game__scenario_free(&g->sc);
     game__projector_close(g);
     overlay_list_destroy(g->list);
@@ -717,6 +747,7 @@ tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
     game__scenario_free(&g->sc);
     g->sc = n;
     g->scenario_rev++;
+    game__ground(g);
     game__place_figures(g); /* questions asked now see the table as it is */
     g->dirty = 1;
     if (g->recd && !g->rec_failed) { /* the replay shows the new terrain from here on */

@@ -98,7 +98,8 @@ void game_set_banner(game *g, const char *url);
  * "terrain":[...],"figures":[{"id","tag","side","unit","x","y","facing_deg",
  * "state"}],"shown":[{"qid","query","answer"}],"scenario_rev" (counts the
  * scenarios applied: a page fetches GET /api/scenario for the roster when it
- * changes),"unassigned":[tag...],"camera":"ok"|"lost"|"ended"}.  Caller frees. */
+ * changes),"unassigned":[tag...],"camera":"ok"|"lost"|"ended","picked":[id...]
+ * (the figures picked on the pages, one per page: game_pick_set)}.  Caller frees. */
 char *game_state_json(game *g);
 
 /* The live feed: messages "state" (the object above), "event" (moved,
@@ -153,6 +154,17 @@ char *game_rules_json(game *g);
  * Applied at once; with a --scenario file it is written there atomically,
  * the old one kept as FILE.bak. */
 tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err);
+
+/* The figure a page has picked (its menu is open): text is {"id": ID}, one
+ * of the scenario's figures (TT_ERR_UNKNOWN if not; TT_ERR_FORMAT if
+ * malformed).  client names the page (up to 64 characters; "" is one page
+ * like any other): one pick per page, a new one replaces it.  The state
+ * lists the picks ("picked") and the projector rings those figures.  A pick
+ * not renewed within GAME_PICK_TTL_MS is dropped (the page went away). */
+#define GAME_PICK_TTL_MS 10000
+tt_status game_pick_set(game *g, const char *client, const char *text, size_t len, tt_err *err);
+/* The page's menu closed: its pick is dropped (nothing if it had none). */
+void game_pick_clear(game *g, const char *client);
 
 #ifdef __cplusplus
 }

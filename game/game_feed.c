@@ -211,11 +211,12 @@ json_t *game__state(game *g)
         if (!info && f->state != VISION_TAG_LOST)
             json_array_append_new(unassigned, json_integer(f->id));
         json_array_append_new(
-            figs, json_pack("{s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:s}", "id", info ? game__str_or_null(info, "id") : json_null(),
-                            "tag", f->id, "side", info ? game__str_or_null(info, "side") : json_null(), "unit",
+            figs, json_pack("{s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "id",
+                            info ? game__str_or_null(info, "id") : json_null(), "tag", f->id, "side",
+                            info ? game__str_or_null(info, "side") : json_null(), "unit",
                             info ? game__str_or_null(info, "unit") : json_null(), "x", game__r2(f->x), "y",
-                            game__r2(f->y), "facing_deg", json_real(round(f->facing_deg * 10) / 10 + 0.0), "state",
-                            track_state_name(f->state)));
+                            game__r2(f->y), "z_in", game__r2(f->z_in), "facing_deg",
+                            json_real(round(f->facing_deg * 10) / 10 + 0.0), "state", track_state_name(f->state)));
     }
     for (int i = 0; i < g->nq; i++) {
         game__query *q = &g->qs[i];
@@ -228,12 +229,13 @@ json_t *game__state(game *g)
     const char *ruleset = json_string_value(json_object_get(g->sc.root, "ruleset"));
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    return json_pack("{s:i,s:f,s:I,s:o,s:{s:f,s:f},s:o,s:o,s:o,s:i,s:o,s:s}", "frame", g->frame_no, "t_ms",
+    return json_pack("{s:i,s:f,s:I,s:o,s:{s:f,s:f},s:o,s:o,s:o,s:i,s:o,s:s,s:o}", "frame", g->frame_no, "t_ms",
                      round(g->t_ms * 10) / 10, "wall_ms", (json_int_t)now.tv_sec * 1000 + now.tv_nsec / 1000000,
                      "ruleset", ruleset ? json_string(ruleset) : json_null(), "table",
                      "width_in", g->rig->width_in, "depth_in", g->rig->depth_in, "terrain",
                      terrain ? json_deep_copy(terrain) : json_array(), "figures", figs, "shown", shown,
-                     "scenario_rev", g->scenario_rev, "unassigned", unassigned, "camera", camera[g->camera_state]);
+                     "scenario_rev", g->scenario_rev, "unassigned", unassigned, "camera", camera[g->camera_state],
+                     "picked", game__picked_json(g));
 }
 
 char *game_state_json(game *g)

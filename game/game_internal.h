@@ -70,6 +70,16 @@ typedef struct game__scenario {
     json_t *profile;      /* its ruleset's profile, for the page's menus (owned) */
 } game__scenario;
 
+/* ---- picks (game_pick.c) ---- */
+
+#define GAME__PICKS 64 /* pages with a pick at once; the oldest gives way */
+
+typedef struct game__pick {
+    char client[65]; /* the page's id */
+    char *id;        /* the figure picked (owned) */
+    double at_ms;    /* when it was last set (game__now_ms) */
+} game__pick;
+
 /* ---- the feed (game_feed.c) ---- */
 
 #define GAME__FEED 512
@@ -101,6 +111,8 @@ struct game {
     game__query *qs;
     int nq, qcap, next_qid, asked_live; /* asked_live: a question came from a viewer */
     char *banner;
+    game__pick picks[GAME__PICKS];
+    int npick;
     double banner_at[2]; /* where the QR code was drawn last, kept while no tag comes near */
     int banner_placed;
     int dirty;                  /* redraw the projector without a new frame */
@@ -175,6 +187,10 @@ void game__place_figures(game *g);
 /* Place the figures, answer the questions shown at frame_no (recording and
  * publishing changed answers), and draw the projector image.  Holds mu. */
 tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err);
+/* The ground under (x, y) in the scenario being played now, a tt_ground_fn
+ * with the game as user: read at each call (a viewer may replace the
+ * scenario), so call it with mu held. */
+double game__ground_in(const void *user, double x, double y);
 tt_status game__projector_open(game *g, tt_err *err);
 void game__projector_close(game *g);
 /* The recorder failed: say so once, stop recording, remember it. */
@@ -195,6 +211,12 @@ void game__feed_end(game *g);
 json_t *game__state(game *g);
 json_t *game__figure_info(game *g, int tag); /* borrowed, or NULL */
 json_t *game__str_or_null(const json_t *o, const char *k); /* new reference */
+
+/* game_pick.c (mu held) */
+int game__picks_expire(game *g); /* drop stale picks: 1 if any went */
+json_t *game__picked_json(game *g); /* new reference */
+tt_status game__draw_picks(game *g, overlay_list *l, tt_err *err);
+void game__picks_free(game *g);
 
 /* game_table.c */
 void game__table_free(game *g);

@@ -259,9 +259,7 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 
 /* ---- the projector ---- */
 
-/* The ground under (x, y) in the scenario being played now (it may be
- * replaced during the game: read at each call). */
-static double game__ground_in(const void *user, double x, double y)
+double game__ground_in(const void *user, double x, double y)
 {
     const game *g = user;
     return overlay_scene_ground_in(g->sc.scene, x, y);
@@ -408,7 +406,7 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
         double r = overlay_tag_ring_in(g->rig->base_size_in), a = f->facing_deg * M_PI / 180;
         /* the tag seen or kept this frame stays dark where it is now */
         if ((st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, g->rig->base_size_in,
-                                       g->rig->base_height_mm / 25.4, err)) != TT_OK)
+                                       f->z_in + g->rig->base_height_mm / 25.4, err)) != TT_OK)
             return st;
         if ((st = overlay_add_circle(l, f->x, f->y, r, ring, err)) != TT_OK ||
             (st = overlay_add_line(l, f->x + r * cos(a), f->y + r * sin(a), f->x + (r + 0.4) * cos(a),
@@ -416,6 +414,9 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
                 TT_OK)
             return st;
     }
+    game__picks_expire(g);
+    if (g->pj && (st = game__draw_picks(g, l, err)) != TT_OK)
+        return st;
     /* the anchors the pose is checked on stay dark too */
     for (int i = 0; g->pj && i < g->rig->nanchors; i++) {
         const calib_anchor *an = &g->rig->anchors[i];

@@ -25,8 +25,9 @@
 #include <jansson.h>
 
 /* The app, compiled in (cmake/embed.cmake). */
-extern const unsigned char http__index[], http__app[], http__style[], http__draw[], http__icon[];
-extern const unsigned long http__index_len, http__app_len, http__style_len, http__draw_len, http__icon_len;
+extern const unsigned char http__index[], http__app[], http__style[], http__draw[], http__view[], http__icon[];
+extern const unsigned long http__index_len, http__app_len, http__style_len, http__draw_len, http__view_len,
+    http__icon_len;
 
 struct http_server {
     struct MHD_Daemon *d;
@@ -210,6 +211,24 @@ static enum MHD_Result http__query(http_server *s, struct MHD_Connection *c, htt
     return http__json(c, 200, out);
 }
 
+/* PUT /api/pick {"id": ID} / DELETE /api/pick: the page (its X-Table-Client
+ * header; none is one more page) has a figure's menu open, or closed it. */
+static enum MHD_Result http__pick(http_server *s, struct MHD_Connection *c, int put, http__req *q)
+{
+    const char *client = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Table-Client");
+    tt_err err = {0};
+    if (!client)
+        client = "";
+    if (!put) {
+        game_pick_clear(s->g, client);
+        return http__json(c, 200, strdup("{\"ok\":true}"));
+    }
+    tt_status st = game_pick_set(s->g, client, q->body ? q->body : "", q->len, &err);
+    if (st != TT_OK)
+        return http__error(c, http__status_code(st), err.msg);
+    return http__json(c, 200, strdup("{\"ok\":true}"));
+}
+
 static enum MHD_Result http__table_png(http_server *s, struct MHD_Connection *c)
 {
     const char *p = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ppi");
@@ -240,6 +259,9 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
     if (get && !strcmp(url, "/draw.js"))
         return http_reply(c, 200, "text/javascript; charset=utf-8", http__draw, http__draw_len,
                           MHD_RESPMEM_PERSISTENT);
+    if (get && !strcmp(url, "/view.js"))
+        return http__send(c, 200, "text/javascript; charset=utf-8", http__view, http__view_len,
+                          MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/style.css"))
         return http_reply(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
     /* the icon, also where browsers look for it unasked */
@@ -259,13 +281,14 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
     int post = !strcmp(method, "POST"), del = !strcmp(method, "DELETE"), put = !strcmp(method, "PUT");
     int is_query = !strcmp(url, "/api/query") || !strncmp(url, "/api/query/", 11);
     int is_scen = !strcmp(url, "/api/scenario"); /* GET is above */
-    if (!is_query && !is_scen)
+    int is_pick = !strcmp(url, "/api/pick");
+    if (!is_query && !is_scen && !is_pick)
         return http__error(c, 404,
                            "no such page: the table is at /, the API at /api/state, /api/live, /api/query, "
-                           "/api/table.png, /api/scenario and /api/rules");
-    if (!(post && !strcmp(url, "/api/query")) && !del && !(put && is_scen))
+                           "/api/pick, /api/table.png, /api/scenario and /api/rules");
+    if (!(post && !strcmp(url, "/api/query")) && !del && !(put && (is_scen || is_pick)))
         return http__error(c, 405, "method not allowed here: POST /api/query, DELETE /api/query[/N], "
-                                   "PUT /api/scenario");
+                                   "PUT /api/scenario, PUT or DELETE /api/pick");
     if (!http__has_key(s, c))
         return http__error(c, 403, "this changes the game and needs the table's key: open the address tabletrack "
                                    "printed (it ends in ?key=...) or send an X-Table-Key header");
@@ -275,6 +298,8 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
         return http__query(s, c, q);
     tt_err err = {0};
     tt_status st;
+    if (is_pick)
+        return http__pick(s, c, put, q);
     if (put) {
         st = game_scenario_put(s->g, q->body ? q->body : "", q->len, &err);
         if (st != TT_OK)

@@ -10,6 +10,10 @@
  *   GET    /api/table.png    the table from above (?ppi=, default 10)
  *   GET    /api/scenario     the scenario now (for the set-up page)
  *   PUT    /api/scenario     a whole new scenario
+ *   PUT    /api/pick         {"id": ID}: this page has ID's menu open (the
+ *                            projector rings it; one per page, named by an
+ *                            X-Table-Client header; renew within
+ *                            GAME_PICK_TTL_MS); DELETE /api/pick: closed
  *
  * Reading needs no key; anything that changes the game needs the key, as
  * ?key=KEY or an X-Table-Key header (else 403).  Errors are JSON

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 /* Schema written by this build; files with a higher version are refused. */
-#define REC_SCHEMA_VERSION 2 /* 2 added scenario_change; version 1 files are read, and appended to as 2 */
+#define REC_SCHEMA_VERSION 3 /* 2 added scenario_change, 3 heights (z_in); older files are read, and appended to as 3 */
 /* PRAGMA application_id of every recording: 'TTRC'. */
 #define REC_APPLICATION_ID 0x54545243
 
@@ -65,6 +65,7 @@ typedef struct rec_figure {
     double x, y;         /* table inches */
     double facing_deg;   /* (-180, 180] */
     rec_state state;
+    double z_in;         /* height it stands at above the felt, inches (0: on the felt) */
 } rec_figure;
 
 typedef struct rec_options {
@@ -78,7 +79,7 @@ typedef struct rec_meta {
     const char *note;    /* free text, e.g. the command line; may be NULL */
 } rec_meta;
 
-typedef enum rec_event_kind { REC_EV_MOVED = 0, REC_EV_APPEARED, REC_EV_REMOVED } rec_event_kind;
+typedef enum rec_event_kind { REC_EV_MOVED = 0, REC_EV_APPEARED, REC_EV_REMOVED, REC_EV_HEIGHT } rec_event_kind;
 
 /* Open (or create) a recording for writing.  An existing file must be a
  * tabletrack recording of schema version <= REC_SCHEMA_VERSION and not be
@@ -111,6 +112,12 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
  * applicable (appeared has no from, removed no to). */
 tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, const char *family, int id,
                     const double *from, const double *to, tt_err *err);
+
+/* A "height" event: the figure settled at `to` ([x, y]) standing z_in
+ * above the felt, off the ground its scenario gives it (REC_EV_HEIGHT;
+ * rec_event refuses that kind, which needs a height). */
+tt_status rec_event_height(rec *r, long frame_no, long long t_ms, const char *family, int id, const double *to,
+                           double z_in, tt_err *err);
 
 /* A rules query and the answer shown on frame frame_no (the frame whose
  * figures it was answered for; -1 = before any frame), both JSON texts (one

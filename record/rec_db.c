@@ -14,7 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The schema, version 2 (version 1 had no scenario_change).  Documented in README.md ("Recording and
+/* The schema, version 3 (version 1 had no scenario_change, 2 no z_in:
+ * NULL in rows older than it, read as 0, on the felt).  Documented in README.md ("Recording and
  * replays"); keep the two in step and bump REC_SCHEMA_VERSION on any
  * change that older readers would misread. */
 #define REC__SCENARIO_CHANGE_SQL                                                                                 \
@@ -56,7 +57,8 @@ static const char rec__schema_sql[] =
     "  x REAL NOT NULL,\n"
     "  y REAL NOT NULL,\n"
     "  facing_deg REAL NOT NULL,\n"
-    "  state TEXT NOT NULL\n"
+    "  state TEXT NOT NULL,\n"
+    "  z_in REAL\n"
     ");\n"
     "CREATE INDEX state_by_figure ON state (figure, t_ms);\n"
     "CREATE TABLE event (\n"
@@ -66,7 +68,8 @@ static const char rec__schema_sql[] =
     "  t_ms INTEGER NOT NULL,\n"
     "  kind TEXT NOT NULL,\n"
     "  figure INTEGER NOT NULL REFERENCES figure(id),\n"
-    "  from_x REAL, from_y REAL, to_x REAL, to_y REAL\n"
+    "  from_x REAL, from_y REAL, to_x REAL, to_y REAL,\n"
+    "  z_in REAL\n"
     ");\n"
     "CREATE TABLE query (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -214,6 +217,17 @@ static tt_status rec__pragma_int(sqlite3 *db, const char *sql, long long *v, con
     *v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return TT_OK;
+}
+
+/* 1 if table has column col (both trusted names). */
+static int rec__has_column(sqlite3 *db, const char *table, const char *col)
+{
+    char sql[128];
+    sqlite3_stmt *st = NULL;
+    snprintf(sql, sizeof sql, "SELECT %s FROM %s LIMIT 0", col, table);
+    int ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    return ok;
 }
 
 int rec__has_table(sqlite3 *db, const char *name)
@@ -418,8 +432,18 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
         if (s == TT_OK && fresh)
             s = rec__create_schema(db, path, err);
         else if (s == TT_OK && ver < REC_SCHEMA_VERSION) /* an older file goes on as this version */
-            s = rec__exec(db, "BEGIN;\n" REC__SCENARIO_CHANGE_SQL "PRAGMA user_version = 2;\n"
-                              "UPDATE meta SET value = '2' WHERE key = 'schema_version';\nCOMMIT;\n", path, err);
+            s = rec__exec(db, "BEGIN;\n" REC__SCENARIO_CHANGE_SQL, path, err);
+        if (s == TT_OK && !fresh && ver < REC_SCHEMA_VERSION) {
+            if (!rec__has_column(db, "state", "z_in"))
+                s = rec__exec(db, "ALTER TABLE state ADD COLUMN z_in REAL", path, err);
+            if (s == TT_OK && !rec__has_column(db, "event", "z_in"))
+                s = rec__exec(db, "ALTER TABLE event ADD COLUMN z_in REAL", path, err);
+            if (s == TT_OK)
+                s = rec__exec(db, "PRAGMA user_version = 3;\n"
+                                  "UPDATE meta SET value = '3' WHERE key = 'schema_version';\nCOMMIT;\n", path, err);
+            else
+                sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        }
         if (s != TT_OK)
             goto fail;
     }

@@ -440,8 +440,13 @@ static tt_status rec__load_states(rec_game *g, sqlite3 *db, const char *path, co
     sqlite3_stmt *st = NULL;
     tt_status s = TT_OK;
     size_t cap = 0;
+    /* recordings before schema 3 have no z_in: every figure on the felt */
     if (sqlite3_prepare_v2(db,
-                           "SELECT figure, frame, t_ms, x, y, facing_deg, state FROM state "
+                           "SELECT figure, frame, t_ms, x, y, facing_deg, state, z_in FROM state "
+                           "WHERE figure IN (SELECT id FROM figure WHERE session = ?1) AND t_ms <= ?2 ORDER BY rowid",
+                           -1, &st, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db,
+                           "SELECT figure, frame, t_ms, x, y, facing_deg, state, NULL FROM state "
                            "WHERE figure IN (SELECT id FROM figure WHERE session = ?1) AND t_ms <= ?2 ORDER BY rowid",
                            -1, &st, NULL) != SQLITE_OK)
         return rec__db_err(db, err, path, "reading figure states");
@@ -469,6 +474,9 @@ static tt_status rec__load_states(rec_game *g, sqlite3 *db, const char *path, co
         x->y = sqlite3_column_double(st, 4);
         x->facing = sqlite3_column_double(st, 5);
         x->state = rec__state_code(sqlite3_column_text(st, 6));
+        x->z = sqlite3_column_double(st, 7); /* NULL: 0 */
+        if (!isfinite(x->z))
+            x->z = 0;
     }
     if (rc != SQLITE_DONE)
         s = rec__db_err(db, err, path, "reading figure states");
@@ -483,7 +491,11 @@ static tt_status rec__load_events(rec_game *g, sqlite3 *db, const char *path, co
     tt_status s = TT_OK;
     size_t cap = 0;
     if (sqlite3_prepare_v2(db,
-                           "SELECT frame, t_ms, kind, figure, from_x, from_y, to_x, to_y FROM event "
+                           "SELECT frame, t_ms, kind, figure, from_x, from_y, to_x, to_y, z_in FROM event "
+                           "WHERE session = ? AND t_ms BETWEEN ? AND ? ORDER BY t_ms, id",
+                           -1, &st, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db,
+                           "SELECT frame, t_ms, kind, figure, from_x, from_y, to_x, to_y, NULL FROM event "
                            "WHERE session = ? AND t_ms BETWEEN ? AND ? ORDER BY t_ms, id",
                            -1, &st, NULL) != SQLITE_OK)
         return rec__db_err(db, err, path, "reading events");
@@ -509,8 +521,13 @@ static tt_status rec__load_events(rec_game *g, sqlite3 *db, const char *path, co
         e->frame = (long)sqlite3_column_int64(st, 0);
         e->t_ms = sqlite3_column_int64(st, 1);
         const char *k = (const char *)sqlite3_column_text(st, 2);
-        e->kind = k && !strcmp(k, "appeared") ? REC_EV_APPEARED : k && !strcmp(k, "removed") ? REC_EV_REMOVED
-                                                                                             : REC_EV_MOVED;
+        e->kind = k && !strcmp(k, "appeared")  ? REC_EV_APPEARED
+                  : k && !strcmp(k, "removed") ? REC_EV_REMOVED
+                  : k && !strcmp(k, "height")  ? REC_EV_HEIGHT
+                                               : REC_EV_MOVED;
+        e->z = sqlite3_column_double(st, 8);
+        if (!isfinite(e->z))
+            e->z = 0;
         e->fig = fig;
         e->has_from = sqlite3_column_type(st, 4) != SQLITE_NULL;
         e->has_to = sqlite3_column_type(st, 6) != SQLITE_NULL;

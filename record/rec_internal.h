@@ -39,7 +39,7 @@ typedef struct rec__slot {
     char family[32];
     int id;
     long long row;        /* figure.id in the database */
-    double x, y, facing;  /* last written */
+    double x, y, facing, z; /* last written */
     int state;            /* last written rec_state */
     unsigned gen;         /* frame generation it was last seen in */
     int used;
@@ -73,7 +73,7 @@ typedef struct rec__state {
     int state;
     long frame;
     long long t_ms;
-    double x, y, facing;
+    double x, y, facing, z;
 } rec__state;
 
 typedef struct rec__event {
@@ -83,6 +83,7 @@ typedef struct rec__event {
     int fig;
     int has_from, has_to;
     double from[2], to[2];
+    double z;        /* REC_EV_HEIGHT: the height it stands at */
 } rec__event;
 
 typedef struct rec__query {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char *const rec__states[] = {"seen", "occluded", "lost"};
-static const char *const rec__events[] = {"moved", "appeared", "removed"};
+static const char *const rec__events[] = {"moved", "appeared", "removed", "height"};
 
 static int rec__emit(FILE *f, json_t *o)
 {
@@ -30,8 +30,8 @@ static json_t *rec__parsed_or_null(const char *text)
 static json_t *rec__fig_json(const rec_game *g, const rec__state *s)
 {
     const rec__fig *f = &g->figs[s->fig];
-    json_t *o = json_pack("{s:s, s:i, s:f, s:f, s:f, s:s}", "family", f->family, "id", f->tag, "x", s->x, "y", s->y,
-                          "facing_deg", s->facing, "state", rec__states[s->state]);
+    json_t *o = json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:s}", "family", f->family, "id", f->tag, "x", s->x, "y",
+                          s->y, "z_in", s->z, "facing_deg", s->facing, "state", rec__states[s->state]);
     if (o && f->name && json_object_set_new(o, "name", json_string(f->name)) != 0) {
         json_decref(o);
         return NULL;
@@ -66,7 +66,10 @@ static int rec__event_line(FILE *f, const rec_game *g, const rec__event *e)
         return -1;
     if (fig->name)
         json_object_set_new(o, "name", json_string(fig->name));
-    json_object_set_new(o, "from", e->has_from ? json_pack("[f,f]", e->from[0], e->from[1]) : json_null());
+    if (e->kind == REC_EV_HEIGHT)
+        json_object_set_new(o, "z_in", json_real(e->z));
+    else
+        json_object_set_new(o, "from", e->has_from ? json_pack("[f,f]", e->from[0], e->from[1]) : json_null());
     json_object_set_new(o, "to", e->has_to ? json_pack("[f,f]", e->to[0], e->to[1]) : json_null());
     return rec__emit(f, o);
 }

@@ -49,7 +49,7 @@ static int rec__wal_hook(void *user, sqlite3 *db, const char *name, int pages)
 }
 
 static const char *const rec__state_names[] = {"seen", "occluded", "lost"};
-static const char *const rec__event_names[] = {"moved", "appeared", "removed"};
+static const char *const rec__event_names[] = {"moved", "appeared", "removed", "height"};
 
 static tt_status rec__prepare(rec *r, const char *sql, sqlite3_stmt **st, tt_err *err)
 {
@@ -79,12 +79,12 @@ tt_status rec_open(const char *path, rec_mode mode, rec **out, tt_err *err)
     s = rec__db_open(path, mode == REC_CREATE_NEW ? REC__WRITE_NEW : REC__WRITE_APPEND, &r->db, err);
     if (s != TT_OK)
         goto fail;
-    if ((s = rec__prepare(r, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)", &r->st_state, err)) != TT_OK ||
+    if ((s = rec__prepare(r, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state, z_in) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &r->st_state, err)) != TT_OK ||
         (s = rec__prepare(r, "INSERT INTO figure (session, family, tag, name, side) VALUES (?, ?, ?, ?, ?)",
                           &r->st_fig, err)) != TT_OK ||
-        (s = rec__prepare(r, "INSERT INTO event (session, frame, t_ms, kind, figure, from_x, from_y, to_x, to_y) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &r->st_event, err)) != TT_OK ||
+        (s = rec__prepare(r, "INSERT INTO event (session, frame, t_ms, kind, figure, from_x, from_y, to_x, to_y, z_in) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &r->st_event, err)) != TT_OK ||
         (s = rec__prepare(r, "INSERT INTO query (session, frame, t_ms, query_json, answer_json) "
                              "VALUES (?, ?, ?, ?, ?)", &r->st_query, err)) != TT_OK ||
         (s = rec__prepare(r, "UPDATE session SET last_frame = ?, last_t_ms = ? WHERE id = ?", &r->st_progress,
@@ -364,7 +364,7 @@ static tt_status rec__figure(rec *r, const char *family, int id, rec__slot **out
 }
 
 static tt_status rec__write_state(rec *r, rec__slot *sl, long frame_no, long long t_ms, double x, double y,
-                                  double facing, int state, tt_err *err)
+                                  double facing, int state, double z, tt_err *err)
 {
     sqlite3_stmt *st = r->st_state;
     sqlite3_bind_int64(st, 1, sl->row);
@@ -374,6 +374,7 @@ static tt_status rec__write_state(rec *r, rec__slot *sl, long frame_no, long lon
     sqlite3_bind_double(st, 5, y);
     sqlite3_bind_double(st, 6, facing);
     sqlite3_bind_text(st, 7, rec__state_names[state], -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 8, z);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
@@ -381,6 +382,7 @@ static tt_status rec__write_state(rec *r, rec__slot *sl, long frame_no, long lon
     sl->x = x;
     sl->y = y;
     sl->facing = facing;
+    sl->z = z;
     sl->state = state;
     r->rows++;
     return TT_OK;
@@ -431,7 +433,7 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
                           frame_no, t_ms, r->last_frame, r->last_tms);
     for (size_t i = 0; i < n; i++)
         if (!rec__coord_ok(figs[i].x) || !rec__coord_ok(figs[i].y) || !isfinite(figs[i].facing_deg) ||
-            (unsigned)figs[i].state > REC_LOST)
+            !rec__coord_ok(figs[i].z_in) || (unsigned)figs[i].state > REC_LOST)
             return tt_err_set(err, TT_ERR_ARG,
                               "rec_frame: figure %d has a non-finite position, one beyond %g inches, or a bad state",
                               figs[i].id, REC_MAX_COORD_IN);
@@ -451,16 +453,17 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
         sl->gen = gen;
         double dx = f->x - sl->x, dy = f->y - sl->y;
         int changed = sl->state != (int)f->state || dx * dx + dy * dy > eps2 ||
-                      rec__angle_diff(f->facing_deg, sl->facing) > r->opt.facing_eps_deg;
-        if (changed && (s = rec__write_state(r, sl, frame_no, t_ms, f->x, f->y, f->facing_deg, (int)f->state, err)) !=
-                           TT_OK)
+                      rec__angle_diff(f->facing_deg, sl->facing) > r->opt.facing_eps_deg ||
+                      fabs(f->z_in - sl->z) > r->opt.pos_eps_in;
+        if (changed && (s = rec__write_state(r, sl, frame_no, t_ms, f->x, f->y, f->facing_deg, (int)f->state, f->z_in,
+                                             err)) != TT_OK)
             return s;
     }
     /* Figures the tracker no longer reports are lost where they were. */
     for (size_t i = 0; i < r->map.cap; i++) {
         rec__slot *sl = &r->map.slots[i];
         if (sl->used && sl->gen != gen && sl->state != REC_LOST && sl->state >= 0 &&
-            (s = rec__write_state(r, sl, frame_no, t_ms, sl->x, sl->y, sl->facing, REC_LOST, err)) != TT_OK)
+            (s = rec__write_state(r, sl, frame_no, t_ms, sl->x, sl->y, sl->facing, REC_LOST, sl->z, err)) != TT_OK)
             return s;
     }
     r->last_frame = frame_no;
@@ -469,14 +472,31 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
     return rec__maybe_commit(r, err);
 }
 
+static tt_status rec__event_write(rec *r, long frame_no, long long t_ms, rec_event_kind kind, const char *family,
+                                  int id, const double *from, const double *to, double z, tt_err *err);
+
 tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, const char *family, int id,
                     const double *from, const double *to, tt_err *err)
+{
+    if ((unsigned)kind > REC_EV_REMOVED)
+        return tt_err_set(err, TT_ERR_ARG, "rec_event: unknown event kind %d (a height: rec_event_height)", (int)kind);
+    return rec__event_write(r, frame_no, t_ms, kind, family, id, from, to, NAN, err);
+}
+
+tt_status rec_event_height(rec *r, long frame_no, long long t_ms, const char *family, int id, const double *to,
+                           double z_in, tt_err *err)
+{
+    if (!rec__coord_ok(z_in))
+        return tt_err_set(err, TT_ERR_ARG, "rec_event_height: figure %d has a non-finite height", id);
+    return rec__event_write(r, frame_no, t_ms, REC_EV_HEIGHT, family, id, NULL, to, z_in, err);
+}
+
+static tt_status rec__event_write(rec *r, long frame_no, long long t_ms, rec_event_kind kind, const char *family,
+                                  int id, const double *from, const double *to, double z, tt_err *err)
 {
     tt_status s = rec__ready(r, "rec_event", err);
     if (s != TT_OK)
         return s;
-    if ((unsigned)kind > REC_EV_REMOVED)
-        return tt_err_set(err, TT_ERR_ARG, "rec_event: unknown event kind %d", (int)kind);
     for (int k = 0; k < 2; k++)
         if ((from && !rec__coord_ok(from[k])) || (to && !rec__coord_ok(to[k])))
             return tt_err_set(err, TT_ERR_ARG,
@@ -501,6 +521,10 @@ tt_status rec_event(rec *r, long frame_no, long long t_ms, rec_event_kind kind, 
         else
             sqlite3_bind_null(st, 8 + k);
     }
+    if (isfinite(z))
+        sqlite3_bind_double(st, 10, z);
+    else
+        sqlite3_bind_null(st, 10);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)

@@ -234,9 +234,9 @@ double rules_scenario_ground_in(const void *scv, double x, double y)
 {
     const rules_scenario *sc = scv;
     double elev = 0;
-    if (!sc || !isfinite(x) || !isfinite(y))
+    if (!sc || !isfinite(x) || !isfinite(y) || fabs(x) > RULES_MAX_IN || fabs(y) > RULES_MAX_IN)
         return 0;
-    rules_pt c = {rules_fx(x), rules_fx(y)}; /* fixed point, as the pieces */
+    rules_pt c = {rules_fx(x), rules_fx(y)}; /* pieces are in fixed point */
     for (size_t i = 0; i < sc->npieces; i++)
         if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > elev && rules_piece_contains(&sc->pieces[i], c))
             elev = sc->pieces[i].p.height_in;

@@ -112,6 +112,12 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
     tt_status st;
     if (!json_is_object(o))
         return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", where);
+    const json_t *hv = json_object_get(o, "height_in");
+    if (json_is_number(hv) && json_number_value(hv) < 0)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: \"height_in\" is %g: a height above the felt cannot be negative; give the piece's "
+                          "height in inches",
+                          where, json_number_value(hv));
     if ((st = rules_json_bool(o, "blocks_los", where, &p->blocks_los, err)) ||
         (st = rules_json_num(o, "los_depth_in", where, 0, RULES_MAX_IN, &p->los_depth_in, err)) ||
         (st = rules_json_bool(o, "shields_blast", where, &p->shields_blast, err)) ||
@@ -135,6 +141,11 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
         (st = rules__names_parse(o, "cross_formations_for", where, p->cross_for, &p->ncross_for, err)) ||
         (st = rules__cite_into(json_object_get(o, "cross_formations"), where, p->cross_src, sizeof p->cross_src, err)))
         return st;
+    if (p->raises && p->height_in > RULES_MAX_RAISE_IN)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: \"height_in\" is %g, more than the %g\" a hill or building that figures stand on can "
+                          "be: is it in millimetres? Give it in inches",
+                          where, p->height_in, RULES_MAX_RAISE_IN);
     double cv = p->cv, tmod = p->target_mod;
     if ((st = rules_json_num(o, "cv", where, 0, 20, &cv, err)) ||
         (st = rules_json_num(o, "target_modifier", where, -20, 20, &tmod, err)))

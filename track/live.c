@@ -8,8 +8,14 @@
 typedef struct live__fig {
     char family[VISION_FAMILY_LEN];
     int id;
-    double x, y, facing;
+    double x, y, facing, z;
     int mapped;
+    calib_height height;
+    double ground;         /* the ground's height under it */
+    double zsum;           /* measured heights while still */
+    int zn;
+    double warned_z;       /* the height last told in a height event */
+    int warned;
     vision_tag_state state;
     double settled[2];
     int has_settled;
@@ -29,6 +35,8 @@ struct track_live {
     int nev, capev;
     vision_detections tmp;
     int captmp;
+    tt_ground ground;
+    int has_ground, remap;
 };
 
 void track_live_opts_default(track_live_opts *o)
@@ -46,7 +54,7 @@ const char *track_state_name(vision_tag_state s)
 
 const char *track_event_name(track_event_kind k)
 {
-    return k == TRACK_MOVED ? "moved" : k == TRACK_APPEARED ? "appeared" : "removed";
+    return k == TRACK_MOVED ? "moved" : k == TRACK_APPEARED ? "appeared" : k == TRACK_REMOVED ? "removed" : "height";
 }
 
 tt_status track_live_create(const calib_rig *rig, const track_live_opts *opts, track_live **out, tt_err *err)
@@ -73,6 +81,14 @@ void track_live_destroy(track_live *l)
     free(l->ev);
     free(l->tmp.items);
     free(l);
+}
+
+void track_live_set_ground(track_live *l, const tt_ground *g)
+{
+    l->has_ground = g && g->height_at;
+    if (l->has_ground)
+        l->ground = *g;
+    l->remap = 1;
 }
 
 const calib_pose *track_live_pose(const track_live *l)
@@ -133,6 +149,28 @@ static tt_status live__event(track_live *l, track_event_kind k, const live__fig 
         e->to[1] = to[1];
         e->has_to = 1;
     }
+    return TT_OK;
+}
+
+/* A settled figure whose averaged measured height is off the ground: a
+ * "height" event when it settles, and again if that average moves by more
+ * than half an inch. */
+static tt_status live__height(track_live *l, live__fig *f, const double pos[2], int settled, tt_err *err)
+{
+    if (settled)
+        f->warned = 0;
+    if (f->zn == 0 || f->height == CALIB_HEIGHT_BELOW || f->height == CALIB_HEIGHT_SLOPE)
+        return TT_OK;
+    double z = f->zsum / f->zn;
+    if (fabs(z - f->ground) <= CALIB_HEIGHT_TOL_IN || (f->warned && fabs(z - f->warned_z) <= 0.5))
+        return TT_OK;
+    tt_status st = live__event(l, TRACK_HEIGHT, f, NULL, pos, err);
+    if (st != TT_OK)
+        return st;
+    l->ev[l->nev - 1].z_in = z > 0 ? z : 0;
+    l->ev[l->nev - 1].ground_in = f->ground;
+    f->warned = 1;
+    f->warned_z = z;
     return TT_OK;
 }
 
@@ -228,12 +266,14 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         live__fig *f = live__fig_get(l, &tr[i].det, err);
         if (!f)
             return TT_ERR_NOMEM;
-        if (tr[i].fresh || resolved || !f->mapped)
+        if (tr[i].fresh || resolved || l->remap || !f->mapped)
             l->tmp.items[l->tmp.count++] = tr[i].det;
     }
+    l->remap = 0;
     calib_figure *cf = NULL;
     int ncf = 0;
-    if (l->tmp.count && (st = calib_locate(l->rig, &l->pose, &l->tmp, &cf, &ncf, err)) != TT_OK)
+    if (l->tmp.count && (st = calib_locate_ground(l->rig, &l->pose, &l->tmp, l->has_ground ? &l->ground : NULL, &cf,
+                                                  &ncf, err)) != TT_OK)
         return st;
     for (int i = 0; i < ncf; i++) {
         live__fig *f = live__fig_get(l, &l->tmp.items[cf[i].det_index], err);
@@ -243,9 +283,21 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         }
         if (!isfinite(cf[i].x) || !isfinite(cf[i].y))
             continue;
+        /* a fresh measurement where it stood still joins the average */
+        if (!f->mapped || hypot(cf[i].x - f->x, cf[i].y - f->y) > l->o.still_in) {
+            f->zsum = 0;
+            f->zn = 0;
+        }
+        if (cf[i].measured) {
+            f->zsum += cf[i].measured_in;
+            f->zn++;
+        }
         f->x = cf[i].x;
         f->y = cf[i].y;
         f->facing = cf[i].facing_deg;
+        f->z = cf[i].z_in;
+        f->height = cf[i].height;
+        f->ground = cf[i].ground_in;
         f->mapped = 1;
     }
     free(cf);
@@ -282,18 +334,23 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
                 f->still_ref[1] = pos[1];
             }
             if (f->still >= l->o.settle_frames) {
+                int settled = 0;
                 if (!f->has_settled) {
                     if ((st = live__event(l, TRACK_APPEARED, f, NULL, pos, err)) != TT_OK)
                         return st;
                     f->settled[0] = pos[0];
                     f->settled[1] = pos[1];
                     f->has_settled = 1;
+                    settled = 1;
                 } else if (hypot(pos[0] - f->settled[0], pos[1] - f->settled[1]) > l->o.move_threshold_in) {
                     if ((st = live__event(l, TRACK_MOVED, f, f->settled, pos, err)) != TT_OK)
                         return st;
                     f->settled[0] = pos[0];
                     f->settled[1] = pos[1];
+                    settled = 1;
                 }
+                if ((st = live__height(l, f, pos, settled, err)) != TT_OK)
+                    return st;
             }
         }
         track_figure *o = &out[no++];
@@ -302,6 +359,7 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         o->x = f->x;
         o->y = f->y;
         o->facing_deg = f->facing;
+        o->z_in = f->height == CALIB_HEIGHT_OFF && f->zn > 0 && f->zsum > 0 ? f->zsum / f->zn : f->z;
         o->state = f->state;
     }
     *figs = out;

@@ -8,6 +8,13 @@
  * Events: a figure "appeared" once it has stood still for a few frames,
  * "moved" when it settles again more than move_threshold_in from where it
  * last settled, and "removed" when its tag is lost.
+ * Heights: each fresh tag is mapped at the height of the ground under it
+ * (track_live_set_ground; the felt without one) and measures its own
+ * height (calib_locate_ground).  While a figure stands still its measured
+ * heights are averaged (the tracker re-measures a still tag only when its
+ * patch changes, so often once); when it settles with that average more
+ * than CALIB_HEIGHT_TOL_IN off the ground it gets a "height" event (once
+ * per settling, again if the average moves by more than half an inch).
  *
  * The track_live is owned by the caller: track_live_destroy (accepts NULL);
  * arrays it returns belong to it and stay valid until the next update.
@@ -35,10 +42,11 @@ typedef struct track_figure {
     char family[VISION_FAMILY_LEN];
     int id;
     double x, y, facing_deg;
+    double z_in; /* height it stands at above the felt, inches */
     vision_tag_state state;
 } track_figure;
 
-typedef enum track_event_kind { TRACK_MOVED = 0, TRACK_APPEARED, TRACK_REMOVED } track_event_kind;
+typedef enum track_event_kind { TRACK_MOVED = 0, TRACK_APPEARED, TRACK_REMOVED, TRACK_HEIGHT } track_event_kind;
 
 typedef struct track_event {
     track_event_kind kind;
@@ -46,6 +54,8 @@ typedef struct track_event {
     int id;
     double from[2], to[2];
     int has_from, has_to;
+    double z_in;   /* TRACK_HEIGHT: its averaged measured height (to: where it stands) */
+    double ground_in; /* TRACK_HEIGHT: the ground's height there */
 } track_event;
 
 typedef struct track_live track_live;
@@ -58,6 +68,12 @@ void track_live_destroy(track_live *l);
  * (fewer than 2 anchors ever seen) *nfig is 0 and *posed is 0. */
 tt_status track_live_update(track_live *l, int frame_no, const vision_track *tracks, int n, const track_figure **figs,
                             int *nfig, const track_event **events, int *nevents, int *posed, tt_err *err);
+
+/* The ground under the figures (e.g. the scenario's raised terrain); NULL:
+ * the felt.  Copied; g->user is borrowed and must stay valid (and not
+ * change under a running update) until the next call.  Every figure is
+ * mapped again on the next update. */
+void track_live_set_ground(track_live *l, const tt_ground *g);
 
 /* Current pose (NULL before the first). */
 const calib_pose *track_live_pose(const track_live *l);

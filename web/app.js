@@ -1,11 +1,16 @@
-/* app.js - the live table page: the table drawn from /api/live, questions
- * asked by tapping figures, answers as cards (and on the felt), and the
- * set-up: terrain traced on the table picture, tags added to the roster,
- * the ruleset, saved with PUT /api/scenario.  The hidden #tt-state holds
- * what the page shows, as JSON, for tests. */
+/* app.js - the live table page: the table drawn from /api/live, zoomed and
+ * panned (view.js), questions asked by tapping figures (the nearest within
+ * a fingertip's reach, or a chooser when several are), the figure picked
+ * told to the server (PUT /api/pick: the projector rings it), answers as
+ * cards (and on the felt), and the set-up: terrain traced on the table
+ * picture (corners snap to the pieces near them and can be dragged), tags
+ * added to the roster, the ruleset, saved with PUT /api/scenario.  The
+ * hidden #tt-state holds what the page shows, as JSON, for tests. */
 (function () {
   'use strict';
   var KEY = new URLSearchParams(location.search).get('key') || '';
+  /* this page, for the server's one pick per page */
+  var CLIENT = 'p' + Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
   var svg = document.getElementById('table');
   var $ = function (id) { return document.getElementById(id); };
   var state = null, layers = null, boardKey = '', figEls = {}, sel = null, pending = null;
@@ -42,6 +47,7 @@
   function api(method, path, body) {
     var h = {};
     if (KEY) h['X-Table-Key'] = KEY;
+    h['X-Table-Client'] = CLIENT;
     if (body !== undefined) h['Content-Type'] = 'application/json';
     return fetch(path, {method: method, headers: h, body: body === undefined ? undefined : JSON.stringify(body)})
       .then(function (r) {
@@ -68,6 +74,15 @@
     return TTDraw.SIDES[sideIndex[side] % TTDraw.SIDES.length];
   }
   function figName(f) { return f.id || ('tag ' + f.tag); }
+  function rosterOf(f) {
+    for (var i = 0; i < roster.length; i++) if (roster[i].id === f.id) return roster[i];
+    return {};
+  }
+  /* id, type and unit: what a player checks before asking */
+  function figTitle(f) {
+    var r = rosterOf(f);
+    return [figName(f), r.type, f.unit].filter(Boolean).join(' \u00b7 ');
+  }
   function findFig(id) {
     if (!state) return null;
     for (var i = 0; i < state.figures.length; i++) if (state.figures[i].id === id) return state.figures[i];
@@ -82,6 +97,7 @@
     if (key === boardKey) return;
     boardKey = key;
     layers = TTDraw.board(svg, state.table.width_in, state.table.depth_in, 1);
+    view.board(svg.getAttribute('viewBox').split(' ').map(Number));
     if (mode === 'setup' && photo)
       TTDraw.el('image', {href: photo, x: 0, y: 0, width: state.table.width_in, height: state.table.depth_in,
                           preserveAspectRatio: 'none', opacity: 0.85}, layers.terrain);
@@ -102,9 +118,11 @@
                                                      title: figName(f) + (f.unit ? ' (' + f.unit + ')' : '')});
         fe.g.setAttribute('data-id', f.id || '');
         fe.g.setAttribute('data-tag', f.tag);
+        fe.label.setAttribute('y', 0.7); /* its size is in screen px (style.css): hung below the disc */
       }
       TTDraw.place(fe, f.x, f.y, f.facing_deg, f.state === 'seen' ? 0 : f.state === 'occluded' ? 1 : 2);
       fe.g.classList.toggle('sel', !!sel && sel.tag === f.tag);
+      fe.g.classList.toggle('cand', choices.some(function (c) { return c.tag === f.tag; }));
     });
     Object.keys(figEls).forEach(function (k) { if (!seen[k]) { figEls[k].g.remove(); delete figEls[k]; } });
   }
@@ -155,7 +173,10 @@
     if (trace.length) {
       TTDraw.el('polyline', {points: trace.map(function (p) { return p.join(','); }).join(' '), fill: 'none',
                              stroke: '#f0e442', 'stroke-width': 0.2}, layers.over);
-      trace.forEach(function (p) { TTDraw.el('circle', {cx: p[0], cy: p[1], r: 0.3, fill: '#f0e442'}, layers.over); });
+      var cr = 6 / view.pxPerInch(); /* 6 px on screen at any zoom */
+      trace.forEach(function (p, i) {
+        TTDraw.el('circle', {cx: p[0], cy: p[1], r: cr, fill: '#f0e442', 'class': 'corner', 'data-i': i}, layers.over);
+      });
     }
   }
 
@@ -188,12 +209,22 @@
     });
   }
 
+  var declutterKey = '';
   function render() {
     if (!state) return;
     drawBoard();
     drawFigures();
     drawAnswers();
-    TTDraw.declutter(svg);
+    /* the names' places: again when the figures, the board or the view
+     * changed (a frame's jitter of a few hundredths is not a change) */
+    var dk = boardKey + (view.box() || []).join(',') + state.figures.map(function (f) {
+      return f.tag + ':' + Math.round(f.x * 5) + ',' + Math.round(f.y * 5) + f.state;
+    }).join(' ');
+    if (dk !== declutterKey || svg.querySelector('.ov-label')) {
+      declutterKey = dk;
+      TTDraw.declutter(svg, {hide: true});
+    }
+    syncPick();
     drawCards();
     text($('status'), 'frame ' + state.frame + (state.camera !== 'ok' ? ' \u00b7 camera ' + state.camera : '') +
          (state.ruleset ? ' \u00b7 ' + state.ruleset : ''));
@@ -207,7 +238,8 @@
     node('span', '', leg, 'blue line: can see \u00b7 orange dashed: blocked \u00b7 faded: hidden or lost');
     if (mode === 'setup') drawSetup();
     $('tt-state').textContent = JSON.stringify({frame: state.frame, figures: state.figures.length,
-                                                cards: state.shown.length, mode: mode, trace: trace.length});
+                                                cards: state.shown.length, mode: mode, trace: trace.length,
+                                                zoom: view.zoom(), picked: picked});
   }
 
   /* ---- asking ---- */
@@ -219,19 +251,66 @@
     box.insertBefore(c, box.firstChild);
     cardsKey = '';
   }
-  function ask(q) {
+  var HINT = 'Tap a figure to ask about it, or an empty spot for a blast. Pinch or scroll to zoom.';
+  function closeMenu() {
     pending = null;
     sel = null;
+    choices = [];
     $('menu').hidden = true;
-    text($('hint'), 'Tap a figure to ask about it, or an empty spot for a blast.');
+    text($('hint'), HINT);
+    render();
+  }
+  function ask(q) {
+    closeMenu();
     api('POST', '/api/query', q).catch(showError);
+  }
+  /* Tell the server which figure this page has picked (its menu is open),
+   * renewed while it stays open, withdrawn when it closes. */
+  var picked = null, pickTimer = null;
+  function syncPick() {
+    var want = sel && sel.id && KEY ? sel.id : null;
+    if (want === picked) return;
+    picked = want;
+    clearInterval(pickTimer);
+    pickTimer = null;
+    if (!want) return void api('DELETE', '/api/pick').catch(function () {});
+    var put = function () { api('PUT', '/api/pick', {id: want}).catch(function () {}); };
+    put();
+    pickTimer = setInterval(put, 4000); /* the server drops a pick not renewed in 10 s */
+  }
+  function closeButton(m) {
+    var x = node('button', 'close', m, 'Close');
+    x.type = 'button';
+    x.setAttribute('data-q', 'close');
+    x.addEventListener('click', closeMenu);
+  }
+  /* Several figures within reach of a tap: which one?  Nearest first;
+   * then then(f) with the one chosen. */
+  var choices = [];
+  function chooser(list, then, what) {
+    var m = $('menu');
+    m.textContent = '';
+    sel = pending ? sel : null;
+    choices = list;
+    text($('hint'), what || 'Which figure?');
+    list.forEach(function (f) {
+      var b = node('button', 'choice', m, [figTitle(f), rosterOf(f).side || f.side].filter(Boolean).join(' \u00b7 '));
+      b.type = 'button';
+      b.setAttribute('data-id', f.id);
+      b.style.borderColor = sideColour(f.side);
+      b.addEventListener('click', function () { choices = []; then(f); });
+    });
+    closeButton(m);
+    m.hidden = false;
+    render();
   }
   function openMenu(f) {
     sel = f;
     pending = null;
+    choices = [];
     var m = $('menu');
     m.textContent = '';
-    text($('hint'), figName(f) + ': what do you want to know?');
+    text($('hint'), figTitle(f) + ': what do you want to know?');
     questionsFor(f).forEach(function (item) {
       var b = node('button', '', m, item.label);
       b.type = 'button';
@@ -240,9 +319,11 @@
         if (!item.needs) return ask({q: item.q, from: f.id});
         pending = item;
         m.hidden = true;
-        text($('hint'), item.label.replace('\u2026', '') + ': tap ' + (item.needs === 'figure' ? 'the target' : 'the spot'));
+        text($('hint'), figName(f) + ', ' + item.label.replace('\u2026', '').toLowerCase() + ': tap ' +
+                        (item.needs === 'figure' ? 'the target' : 'the spot'));
       });
     });
+    closeButton(m);
     m.hidden = false;
     render();
   }
@@ -250,6 +331,7 @@
     var m = $('menu');
     m.textContent = '';
     sel = null;
+    choices = [];
     text($('hint'), 'At (' + pt[0] + ', ' + pt[1] + '):');
     var b = node('button', '', m, 'Blast here');
     b.type = 'button';
@@ -259,7 +341,9 @@
     b.addEventListener('click', function () {
       ask(weapons.mortar ? {q: 'blast', at: pt, weapon: 'mortar'} : {q: 'blast', at: pt, radius_in: 2});
     });
+    closeButton(m);
     m.hidden = false;
+    render();
   }
   /* The dice the players rolled for a shot aimed at pt, by the weapon's
    * kind of deviation; the table answers where it lands. */
@@ -339,43 +423,110 @@
     var first = m.querySelector('input');
     if (first) first.focus();
   }
-  function tablePoint(ev) {
-    var p = svg.createSVGPoint();
-    p.x = ev.clientX;
-    p.y = ev.clientY;
-    var q = p.matrixTransform(svg.getScreenCTM().inverse());
-    return [Math.round(q.x * 100) / 100, Math.round(q.y * 100) / 100];
+  /* ---- taps on the table ---- */
+  function round2(p) { return [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100]; }
+  var FIG_R = 0.55; /* a figure's disc on the page, inches */
+  /* The figures with an id within a fingertip of client (px, py), nearest
+   * first; one of them alone when the tap is on its disc and the next is
+   * well beyond it. */
+  function figuresAt(px, py) {
+    var near = TTView.within(view, state.figures.filter(function (f) { return f.id; }), px, py, FIG_R);
+    var rpx = FIG_R * view.pxPerInch();
+    if (near.length > 1 && near[0].d <= rpx + 2 && near[1].d - near[0].d >= TTView.REACH_PX / 2) near = near.slice(0, 1);
+    return near.slice(0, 8).map(function (n) { return n.item; });
   }
-  svg.addEventListener('click', function (ev) {
+  function onTap(px, py) {
     if (!state) return;
-    var pt = tablePoint(ev);
+    var pt = round2(view.toTable(px, py));
     if (mode === 'setup') {
       if (pt[0] >= 0 && pt[1] >= 0 && pt[0] <= state.table.width_in && pt[1] <= state.table.depth_in) {
-        trace.push(pt);
+        trace.push(round2(snapTo(px, py) || pt));
         render();
       }
       return;
     }
-    var g = ev.target.closest ? ev.target.closest('.fig') : null;
-    var f = null;
-    if (g) state.figures.forEach(function (x) { if (String(x.tag) === g.getAttribute('data-tag')) f = x; });
+    var near = figuresAt(px, py);
     if (pending && sel) {
-      if (pending.needs === 'figure' && f && f.id) return ask({q: pending.q, from: sel.id, to: f.id});
-      if (pending.needs === 'point' && !f) {
+      if (pending.needs === 'figure') {
+        var fire = function (f) { ask({q: pending.q, from: sel.id, to: f.id}); };
+        var others = near.filter(function (f) { return f.id !== sel.id; });
+        if (others.length === 1) return fire(others[0]);
+        if (others.length > 1) return chooser(others, fire, 'Which target?');
+        return;
+      }
+      /* a spot: where the finger is, unless it is on a figure's disc */
+      var onDisc = near.length && Math.hypot.apply(null, view.toScreen(near[0].x, near[0].y).map(function (v, i) {
+        return v - [px, py][i];
+      })) <= FIG_R * view.pxPerInch();
+      if (!onDisc) {
         if (pending.q === 'deviate') return diceForm(pending, pt);
         if (pending.q === 'blast') return ask({q: 'blast', at: pt, weapon: pending.weapon});
         return ask({q: pending.q, from: sel.id, to: pt});
       }
       return;
     }
-    if (f && f.id) return openMenu(f);
-    if (!f) blastMenu(pt);
+    if (near.length === 1) return openMenu(near[0]);
+    if (near.length > 1) return chooser(near, openMenu);
+    blastMenu(pt);
+  }
+  /* Set-up: the corners and edges of the other pieces a corner snaps to. */
+  function snapTo(px, py) {
+    var lines = [];
+    ((scenario && scenario.terrain) || []).forEach(function (t, i) {
+      if (i !== editing) lines.push({pts: t.polygon || t.line || [], closed: !!t.polygon});
+    });
+    return TTView.snap(view, lines, px, py);
+  }
+  /* Set-up: a corner placed can be dragged (snapping as it is placed). */
+  function grab(px, py) {
+    if (mode !== 'setup' || !trace.length) return null;
+    var near = TTView.within(view, trace.map(function (p, i) { return {x: p[0], y: p[1], i: i}; }), px, py, 0);
+    if (!near.length || near[0].d > TTView.REACH_PX / 2) return null;
+    var i = near[0].item.i;
+    var to = function (x, y) { trace[i] = round2(snapTo(x, y) || view.toTable(x, y)); render(); };
+    return {move: to, end: to};
+  }
+  var redrawing = false; /* a zoom redraws (the labels' places) once a frame */
+  var view = TTView.attach(svg, {tap: onTap, grab: grab, changed: function () {
+    if (redrawing) return;
+    redrawing = true;
+    requestAnimationFrame(function () { redrawing = false; render(); });
+  }});
+  $('fit').addEventListener('click', function () { view.fit(); });
+  $('zoom-in').addEventListener('click', function () {
+    var r = svg.getBoundingClientRect();
+    view.zoomAt(r.left + r.width / 2, r.top + r.height / 2, 2);
+  });
+  $('zoom-out').addEventListener('click', function () {
+    var r = svg.getBoundingClientRect();
+    view.zoomAt(r.left + r.width / 2, r.top + r.height / 2, 0.5);
+  });
+  /* Find a figure or a unit by id: its menu (shown close up), or a chooser. */
+  $('find-form').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    var q = $('find').value.trim().toLowerCase();
+    if (!state || !q) return;
+    var figs = state.figures.filter(function (f) { return f.id; });
+    var hit = figs.filter(function (f) { return f.id.toLowerCase() === q; });
+    if (!hit.length) hit = figs.filter(function (f) { return (f.unit || '').toLowerCase() === q; });
+    if (!hit.length)
+      hit = figs.filter(function (f) {
+        return f.id.toLowerCase().indexOf(q) === 0 || (f.unit || '').toLowerCase().indexOf(q) === 0;
+      });
+    if (!hit.length) return text($('hint'), 'No figure or unit ' + $('find').value.trim() + ' on the table.');
+    var cx = 0, cy = 0;
+    hit.forEach(function (f) { cx += f.x; cy += f.y; });
+    view.show(cx / hit.length, cy / hit.length, hit.length === 1 ? 4 : 2);
+    $('find').blur();
+    if (hit.length === 1) return openMenu(hit[0]);
+    chooser(hit.slice(0, 12), openMenu, hit.length + ' found: which one?');
   });
   $('clear').addEventListener('click', function () { api('DELETE', '/api/query').catch(showError); });
 
   /* ---- set-up ---- */
   function setMode(m) {
     mode = m;
+    if (m !== 'play') closeMenu();
     $('play').hidden = m !== 'play';
     $('setup').hidden = m !== 'setup';
     $('tab-play').classList.toggle('on', m === 'play');
@@ -534,5 +685,6 @@
   }
   api('GET', '/api/state').then(onState).catch(function () {});
   connect();
-  window.ttTable = {state: function () { return state; }};
+  window.ttTable = {state: function () { return state; }, view: view, client: CLIENT,
+                    trace: function () { return trace.slice(); }};
 })();

@@ -123,8 +123,13 @@ var TTDraw = (function () {
    * terrain names, each moved to the first nearby spot where its box meets
    * no label already placed and no figure (its own figure's name only has to
    * miss the others).  A terrain name with no room left is hidden; any other
-   * label takes the spot it overlaps least.  Call after drawing a frame. */
-  function declutter(svg) {
+   * label takes the spot it overlaps least.  Call after drawing a frame.
+   * opts.hide (a page that zooms, its labels a fixed size on screen): a
+   * figure's name with no room is hidden too, and so is any label outside
+   * the picture or cut by its edge; the spots tried are as far apart as the
+   * label is tall. */
+  function declutter(svg, opts) {
+    var hide = !!(opts && opts.hide), view = hide ? svg.getBoundingClientRect() : null;
     var ctm = svg.getScreenCTM();
     if (!ctm) return;
     var k = ctm.a; /* screen pixels per inch */
@@ -151,28 +156,46 @@ var TTDraw = (function () {
         OFFS.push([d[0] * r, d[1] * r]);
       });
     });
+    /* every label reset first, then every box read, then the places
+     * written: reading a box after each change would lay the picture out
+     * again for each label (a second for 100 figures on a phone) */
+    var labels = [];
     ['ov-label', 'fig-label', 'terrain-label'].forEach(function (cls) {
       Array.prototype.forEach.call(svg.getElementsByClassName(cls), function (t) {
         t.removeAttribute('transform');
         t.removeAttribute('visibility');
-        if (!t.textContent || t.closest('[display="none"]')) return;
-        var b0 = t.getBoundingClientRect(), own = cls === 'fig-label' ? t.parentNode : null;
-        var pad = 1, best = null;
-        for (var i = 0; i < OFFS.length; i++) {
-          var dx = OFFS[i][0] * k, dy = OFFS[i][1] * k;
-          var b = {left: b0.left + dx - pad, right: b0.right + dx + pad, top: b0.top + dy - pad,
-                   bottom: b0.bottom + dy + pad, i: i};
-          b.n = overlap(b, own);
-          if (!best || b.n < best.n) best = b;
-          if (!b.n) break;
-        }
-        if (best.n && cls === 'terrain-label') {
-          t.setAttribute('visibility', 'hidden');
-          return;
-        }
-        if (best.i) t.setAttribute('transform', 'translate(' + OFFS[best.i][0] + ' ' + OFFS[best.i][1] + ')');
-        placed.push(best);
+        if (t.textContent && !t.closest('[display="none"]')) labels.push({t: t, cls: cls});
       });
+    });
+    labels.forEach(function (l) { l.b0 = l.t.getBoundingClientRect(); });
+    labels.forEach(function (l) {
+      var b0 = l.b0, own = l.cls === 'fig-label' ? l.t.parentNode : null;
+      if (hide && !hits(b0, view)) {
+        l.hidden = true;
+        return;
+      }
+      var pad = 1, best = null;
+      l.step = hide ? Math.max(1, b0.height / k) : 1;
+      for (var i = 0; i < OFFS.length; i++) {
+        var dx = OFFS[i][0] * k * l.step, dy = OFFS[i][1] * k * l.step;
+        var b = {left: b0.left + dx - pad, right: b0.right + dx + pad, top: b0.top + dy - pad,
+                 bottom: b0.bottom + dy + pad, i: i};
+        b.n = overlap(b, own);
+        if (hide && (b.left < view.left || b.right > view.right || b.top < view.top || b.bottom > view.bottom))
+          b.n += 3; /* cut by the picture's edge */
+        if (!best || b.n < best.n) best = b;
+        if (!b.n) break;
+      }
+      if (best.n && (l.cls === 'terrain-label' || (hide && l.cls === 'fig-label'))) {
+        l.hidden = true;
+        return;
+      }
+      l.at = best.i;
+      placed.push(best);
+    });
+    labels.forEach(function (l) {
+      if (l.hidden) l.t.setAttribute('visibility', 'hidden');
+      else if (l.at) l.t.setAttribute('transform', 'translate(' + OFFS[l.at][0] * l.step + ' ' + OFFS[l.at][1] * l.step + ')');
     });
   }
 

@@ -283,6 +283,278 @@ static void test_empty_table(void **state)
     calib_rig_destroy(rig);
 }
 
+/* ---- heights (issue 20) ---- */
+
+/* A tag of edge size whose centre stands height_in above the felt on
+ * ground of gradient (gx, gy) (dh/dx, dh/dy; 0, 0 = level), its printed
+ * top toward facing_deg as seen from above: exact corners, projected with
+ * OpenCV's own model (3D z = -height). */
+static void add_tag3d(vision_detections *ds, const cvw_camera *cam, const double r[3], const double t[3], int id,
+                      double x, double y, double height_in, double size, double facing, double gx, double gy)
+{
+    double n[3] = {-gx, -gy, 1}, nn = sqrt(gx * gx + gy * gy + 1);
+    for (int i = 0; i < 3; i++)
+        n[i] /= nn;
+    double a = facing * M_PI / 180, u[3] = {cos(a), sin(a), 0}, d = u[0] * n[0] + u[1] * n[1];
+    for (int i = 0; i < 3; i++)
+        u[i] -= d * n[i];
+    double un = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int i = 0; i < 3; i++)
+        u[i] /= un;
+    double rr[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
+    const double sr[4] = {-1, 1, 1, -1}, su[4] = {-1, -1, 1, 1};
+    double obj[12], px[8];
+    for (int k = 0; k < 4; k++) {
+        obj[3 * k] = x + size / 2 * (sr[k] * rr[0] + su[k] * u[0]);
+        obj[3 * k + 1] = y + size / 2 * (sr[k] * rr[1] + su[k] * u[1]);
+        obj[3 * k + 2] = -(height_in + size / 2 * (sr[k] * rr[2] + su[k] * u[2]));
+    }
+    assert_int_equal(cvw_project_points(cam, obj, 4, r, t, px, NULL), TT_OK);
+    vision_detection *dt = &ds->items[ds->count++];
+    memset(dt, 0, sizeof *dt);
+    snprintf(dt->family, sizeof dt->family, "tag36h11");
+    dt->id = id;
+    for (int k = 0; k < 4; k++) {
+        dt->corners[k][0] = px[2 * k];
+        dt->corners[k][1] = px[2 * k + 1];
+    }
+}
+
+/* Ground for the tests: axis-aligned boxes, the highest one under a point. */
+typedef struct test_box {
+    double x0, y0, x1, y1, h;
+} test_box;
+typedef struct test_ground {
+    const test_box *b;
+    int n;
+} test_ground;
+
+static double test_ground_at(const void *user, double x, double y)
+{
+    const test_ground *g = user;
+    double h = 0;
+    for (int i = 0; i < g->n; i++)
+        if (x >= g->b[i].x0 && x <= g->b[i].x1 && y >= g->b[i].y0 && y <= g->b[i].y1 && g->b[i].h > h)
+            h = g->b[i].h;
+    return h;
+}
+
+/* The camera 60" straight above (36, 24), no distortion, f = 2000 px:
+ * table -> camera is R = I (camera x, y along the table's; the camera's z
+ * into the felt = the table frame's +z, heights being -z), t = -C with
+ * C = (36, 24, -60). */
+static void overhead(cvw_camera *cam, calib_pose *pose, double r[3], double t[3])
+{
+    memset(cam, 0, sizeof *cam);
+    cam->width = 3840;
+    cam->height = 2160;
+    double K[9] = {2000, 0, 1919.5, 0, 2000, 1079.5, 0, 0, 1};
+    memcpy(cam->K, K, sizeof K);
+    cam->ndist = 5;
+    memset(pose, 0, sizeof *pose);
+    r[0] = r[1] = r[2] = 0;
+    t[0] = -36;
+    t[1] = -24;
+    t[2] = 60;
+    memcpy(pose->rvec, r, sizeof pose->rvec);
+    memcpy(pose->tvec, t, sizeof pose->tvec);
+    pose->R[0] = pose->R[4] = pose->R[8] = 1;
+    pose->center[0] = 36;
+    pose->center[1] = 24;
+    pose->center[2] = -60;
+    pose->up = -1;
+}
+
+/* Hand-computed parallax.  Camera H = 60" straight above (36, 24); a tag
+ * on a 2" hill (base height 0) r = 20" from the point under the camera, at
+ * (56, 24).  Its ray meets the felt at r * H / (H - h) = 20 * 60 / 58 =
+ * 20.6897", so mapped through the felt it is displaced by
+ * h * r / (H - h) = 2 * 20 / 58 = 0.68966" outward.  Declared (a ground of
+ * 2" there) it is mapped where it stands; undeclared, its own pose puts it
+ * at 2" as well, flagged off the ground. */
+static void test_height_parallax_by_hand(void **state)
+{
+    (void)state;
+    cvw_camera cam;
+    calib_pose pose;
+    double r[3], t[3];
+    overhead(&cam, &pose, r, t);
+    calib_rig *rig = make_rig(&cam, 0);
+    vision_detections ds = {calloc(4, sizeof(vision_detection)), 0};
+    add_tag3d(&ds, &cam, r, t, 100, 56, 24, 2.0, 0.8, 30, 0, 0);
+    /* through the felt: 0.68966" outward along +x */
+    double c[2] = {ds.items[0].corners[0][0], ds.items[0].corners[0][1]}, sum[2] = {0, 0};
+    for (int k = 0; k < 4; k++) {
+        double px[2] = {ds.items[0].corners[k][0], ds.items[0].corners[k][1]}, at[2];
+        assert_int_equal(calib_map_pixels(&cam, &pose, px, 1, 0, at, NULL), TT_OK);
+        sum[0] += at[0] / 4;
+        sum[1] += at[1] / 4;
+    }
+    (void)c;
+    assert_true(fabs(sum[0] - 56 - 0.689655) < 1e-5);
+    assert_true(fabs(sum[1] - 24) < 1e-6);
+
+    calib_figure *figs = NULL;
+    int n = 0;
+    test_box hill = {50, 18, 62, 30, 2.0};
+    test_ground tg = {&hill, 1};
+    tt_ground g = {test_ground_at, &tg};
+    assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+    assert_int_equal(n, 1);
+    assert_true(hypot(figs[0].x - 56, figs[0].y - 24) < 1e-6);
+    assert_true(fabs(figs[0].z_in - 2) < 1e-12 && fabs(figs[0].ground_in - 2) < 1e-12);
+    assert_int_equal(figs[0].height, CALIB_HEIGHT_GROUND);
+    assert_true(figs[0].measured && fabs(figs[0].measured_in - 2) < 1e-3 && figs[0].tilt_deg < 0.1);
+    assert_true(fabs(remainder(figs[0].facing_deg - 30, 360)) < 1e-4);
+    free(figs);
+
+    /* undeclared: the felt everywhere; its own height, flagged */
+    assert_int_equal(calib_locate_ground(rig, &pose, &ds, NULL, &figs, &n, NULL), TT_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
+    assert_true(fabs(figs[0].z_in - 2) < 1e-3 && figs[0].ground_in == 0);
+    /* a height error dz moves it by dz * r / (H - h): 1e-3 * 20 / 58 < 4e-4 */
+    assert_true(hypot(figs[0].x - 56, figs[0].y - 24) < 4e-4);
+    free(figs);
+    free(ds.items);
+    calib_rig_destroy(rig);
+}
+
+/* Property: on random tables of raised boxes, tags standing on whatever is
+ * under them (plus a 3 mm base), seen by the tilted, distorted camera: the
+ * mapping finds each one's height and place as a brute-force search does
+ * (the truth it was made from: the one height h whose mapped point has
+ * ground h under it, checked on a 0.01" grid of candidate heights). */
+static void test_height_property(void **state)
+{
+    (void)state;
+    cvw_camera cam;
+    double r[3], t[3];
+    make_camera(&cam, r, t);
+    calib_rig *rig = make_rig(&cam, 3.0);
+    const double base = 3.0 / 25.4;
+    unsigned seed = 2026;
+    for (int round = 0; round < 20; round++) {
+        test_box boxes[4];
+        int nb = 1 + rand_r(&seed) % 4;
+        for (int i = 0; i < nb; i++) {
+            double x0 = 8 + 50 * (rand_r(&seed) / (double)RAND_MAX), y0 = 8 + 26 * (rand_r(&seed) / (double)RAND_MAX);
+            boxes[i] = (test_box){x0, y0, x0 + 4 + 8 * (rand_r(&seed) / (double)RAND_MAX),
+                                  y0 + 4 + 6 * (rand_r(&seed) / (double)RAND_MAX),
+                                  0.5 + 5.5 * (rand_r(&seed) / (double)RAND_MAX)};
+        }
+        test_ground tg = {boxes, nb};
+        tt_ground g = {test_ground_at, &tg};
+        vision_detections ds = {calloc(40, sizeof(vision_detection)), 0};
+        for (int a = 0; a < rig->nanchors; a++)
+            add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
+        double tx[30], ty[30], th[30];
+        for (int i = 0; i < 30; i++) {
+            /* keep 0.5" off every box edge: a base straddling an edge stands on neither */
+            int clear;
+            do {
+                tx[i] = 6 + 60 * (rand_r(&seed) / (double)RAND_MAX);
+                ty[i] = 6 + 36 * (rand_r(&seed) / (double)RAND_MAX);
+                clear = 1;
+                for (int b = 0; b < nb; b++)
+                    for (int e = 0; e < 4; e++) {
+                        double v = e == 0 ? tx[i] - boxes[b].x0 : e == 1 ? tx[i] - boxes[b].x1
+                                 : e == 2 ? ty[i] - boxes[b].y0 : ty[i] - boxes[b].y1;
+                        int along = e < 2 ? ty[i] > boxes[b].y0 - 0.5 && ty[i] < boxes[b].y1 + 0.5
+                                          : tx[i] > boxes[b].x0 - 0.5 && tx[i] < boxes[b].x1 + 0.5;
+                        clear &= !(along && fabs(v) < 0.5);
+                    }
+            } while (!clear);
+            th[i] = test_ground_at(&tg, tx[i], ty[i]);
+            add_tag3d(&ds, &cam, r, t, 100 + i, tx[i], ty[i], th[i] + base, 0.8, 360 * (rand_r(&seed) / (double)RAND_MAX), 0, 0);
+        }
+        calib_pose pose;
+        calib_figure *figs = NULL;
+        int n = 0;
+        assert_int_equal(calib_pose_solve(rig, &ds, &pose, NULL), TT_OK);
+        assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+        assert_int_equal(n, 30);
+        for (int i = 0; i < n; i++) {
+            int k = figs[i].id - 100;
+            /* brute force: the candidate heights whose mapped centre has that ground under it */
+            const vision_detection *d = &ds.items[figs[i].det_index];
+            int found = 0;
+            double hb = -1, near = 1e9;
+            for (int s = 0; s <= 700; s++) {
+                double h = s * 0.01, px[8], at[8];
+                memcpy(px, d->corners, sizeof px);
+                assert_int_equal(calib_map_pixels(&cam, &pose, px, 4, h + base, at, NULL), TT_OK);
+                double cx = (at[0] + at[2] + at[4] + at[6]) / 4, cy = (at[1] + at[3] + at[5] + at[7]) / 4;
+                if (fabs(test_ground_at(&tg, cx, cy) - h) < 0.006) {
+                    found += hb < 0 || h - hb > 0.1; /* a new run of candidates */
+                    hb = h;
+                    near = fmin(near, fabs(h - th[k]));
+                }
+            }
+            /* one or two consistent heights (a tag just beyond a box's
+             * far edge, mapped at the box's height, lands on it): the
+             * truth is one of them, and is the one found */
+            assert_true(found == 1 || found == 2);
+            assert_true(near < 0.006);
+            assert_true(fabs(figs[i].z_in - th[k]) < 1e-9);
+            assert_int_equal(figs[i].height, CALIB_HEIGHT_GROUND);
+            assert_true(hypot(figs[i].x - tx[k], figs[i].y - ty[k]) < 1e-5);
+            assert_true(fabs(figs[i].measured_in - th[k]) < 0.01);
+        }
+        free(figs);
+        free(ds.items);
+    }
+    calib_rig_destroy(rig);
+}
+
+/* A figure held in the air, one on an undeclared roof, one on a slope, one
+ * whose tag is smaller than the rig says (measured below the felt). */
+static void test_height_flags(void **state)
+{
+    (void)state;
+    cvw_camera cam;
+    double r[3], t[3];
+    make_camera(&cam, r, t);
+    calib_rig *rig = make_rig(&cam, 3.0);
+    const double base = 3.0 / 25.4;
+    vision_detections ds = {calloc(20, sizeof(vision_detection)), 0};
+    unsigned seed = 5;
+    for (int a = 0; a < rig->nanchors; a++)
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
+    add_tag3d(&ds, &cam, r, t, 100, 20, 30, 6 + base, 0.8, 10, 0, 0);     /* held 6" up */
+    add_tag3d(&ds, &cam, r, t, 101, 50, 12, 0.5 + base, 0.8, 10, 0, 0);   /* 0.5" up: within the tolerance */
+    add_tag3d(&ds, &cam, r, t, 102, 60, 36, 1.0 + base, 0.8, 70, 0.7, 0); /* a 35 degree slope, 1" up */
+    add_tag3d(&ds, &cam, r, t, 103, 30, 20, base, 0.7, -40, 0, 0);        /* printed 0.7", the rig says 0.8" */
+    test_box hill = {62, 30, 70, 42, 2.0}; /* the slope's top is 2" beside it */
+    test_ground tg = {&hill, 1};
+    tt_ground g = {test_ground_at, &tg};
+    calib_pose pose;
+    calib_figure *figs = NULL;
+    int n = 0;
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, NULL), TT_OK);
+    assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+    assert_int_equal(n, 4);
+    assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
+    assert_true(fabs(figs[0].z_in - 6) < 0.01 && hypot(figs[0].x - 20, figs[0].y - 30) < 0.01);
+    assert_int_equal(figs[1].height, CALIB_HEIGHT_GROUND);
+    assert_true(figs[1].z_in == 0 && fabs(figs[1].measured_in - 0.5) < 0.01);
+    assert_int_equal(figs[2].height, CALIB_HEIGHT_SLOPE);
+    assert_true(fabs(figs[2].tilt_deg - atan(0.7) * 180 / M_PI) < 0.5);
+    assert_true(fabs(figs[2].z_in - 1) < 0.01 && hypot(figs[2].x - 60, figs[2].y - 36) < 0.01);
+    assert_int_equal(figs[3].height, CALIB_HEIGHT_BELOW);
+    assert_true(figs[3].measured_in < -CALIB_HEIGHT_TOL_IN && figs[3].z_in == 0);
+    for (int i = 0; i < n; i++)
+        assert_true(isfinite(figs[i].x) && isfinite(figs[i].y) && isfinite(figs[i].z_in) &&
+                    isfinite(figs[i].measured_in) && isfinite(figs[i].tilt_deg));
+    free(figs);
+    /* the slope without raised ground within reach: off the ground */
+    assert_int_equal(calib_locate_ground(rig, &pose, &ds, NULL, &figs, &n, NULL), TT_OK);
+    assert_int_equal(figs[2].height, CALIB_HEIGHT_OFF);
+    free(figs);
+    free(ds.items);
+    calib_rig_destroy(rig);
+}
+
 /* ---- rig files ---- */
 
 static char tmpdir[256];
@@ -401,6 +673,9 @@ int main(void)
         cmocka_unit_test(test_anchor_outlier_left_out),
         cmocka_unit_test(test_too_few_anchors_named),
         cmocka_unit_test(test_empty_table),
+        cmocka_unit_test(test_height_parallax_by_hand),
+        cmocka_unit_test(test_height_property),
+        cmocka_unit_test(test_height_flags),
         cmocka_unit_test_setup_teardown(test_rig_good, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_rig_malformed_line_column, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_rig_missing_field, setup_dir, teardown_dir),

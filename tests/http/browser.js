@@ -6,7 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const launch = require('./tt_launch');
-const {state, tapTable, tapFigure, cardText} = require('./tt_page');
+const {state, tapTable, tapFigure, cardText, pngSquare} = require('./tt_page');
 
 const [url, projectorJson, overlayDir, outDir] = process.argv.slice(2);
 const H = JSON.parse(fs.readFileSync(projectorJson, 'utf8')).table_to_projector;
@@ -17,23 +17,12 @@ function toProjector(x, y) {
   return [(H[0][0] * x + H[0][1] * y + H[0][2]) / w, (H[1][0] * x + H[1][1] * y + H[1][2]) / w];
 }
 
-// Brightest pixel within r of (x, y) in a PNG, read through a canvas.
+// Brightest pixel within r of (x, y) in a PNG.
 async function brightness(page, file, x, y, r) {
-  const data = 'data:image/png;base64,' + fs.readFileSync(file).toString('base64');
-  return page.evaluate(async (data, x, y, r) => {
-    const img = new Image();
-    img.src = data;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(Math.round(x - r), Math.round(y - r), 2 * r + 1, 2 * r + 1).data;
-    let best = 0;
-    for (let i = 0; i < d.length; i += 4) best = Math.max(best, d[i] + d[i + 1] + d[i + 2]);
-    return best;
-  }, data, x, y, r);
+  const d = await pngSquare(page, file, x, y, r);
+  let best = 0;
+  for (let i = 0; i < d.length; i += 4) best = Math.max(best, d[i] + d[i + 1] + d[i + 2]);
+  return best;
 }
 
 (async () => {

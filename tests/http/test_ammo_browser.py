@@ -58,12 +58,9 @@ def main():
               % (imp, aim))
         check("shot lands at" in r.get("card", ""), "the card says shot: %r" % r.get("card"))
         check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
-        png = os.path.join(out, "phone-ammo.png")
-        check(os.path.exists(png) and os.path.getsize(png) > 10000, "screenshot phone-ammo.png")
+        check.screenshots(out, ("phone-ammo",))
     finally:
-        rc, _ = srv.stop()
-        check(rc == 0, "the server ends cleanly (%d)" % rc)
-        srv.cleanup()
+        srv.end(check)
     return check.verdict()
 
 

@@ -158,7 +158,8 @@ def run(srv):
     ids = {f["id"] for f in s["figures"]}
     check({"gun1", "gren1", "fus1"} <= ids, "state: figures named from the scenario's tags")
     f = next(f for f in s["figures"] if f["id"] == "gren1")
-    check(set(f) == {"id", "tag", "side", "unit", "x", "y", "facing_deg", "state"}, "state: figure fields")
+    check(set(f) == {"id", "tag", "side", "unit", "x", "y", "z_in", "facing_deg", "state"}, "state: figure fields")
+    check(f["z_in"] == 0, "state: z_in 0 for a figure on the felt (the scenario raises nothing under it)")
     check(f["tag"] == 23 and f["side"] == "british" and f["unit"] == "grenadiers", "state: tag, side, unit")
     check(abs(f["x"] - round(f["x"], 2)) < 1e-9, "state: positions to 0.01 inch")
     check(len(s["terrain"]) == 4 and s["shown"] == [], "state: terrain, nothing shown yet")
@@ -292,6 +293,41 @@ def run(srv):
     check(st == 404, "DELETE /api/query/abc: 404")
     st, j = srv.json("DELETE", "/api/query", key="testkey")
     check(st == 200 and srv.json("GET", "/api/state")[1]["shown"] == [], "DELETE /api/query clears the table")
+
+    # the figure a page has picked (its menu open): one per page, named by
+    # its X-Table-Client header; DELETE when the menu closes; dropped when
+    # not renewed (a page that went away)
+    A, B = {"X-Table-Client": "pageA"}, {"X-Table-Client": "pageB"}
+    picked = lambda: srv.json("GET", "/api/state")[1]["picked"]  # noqa: E731
+    check(picked() == [], "state: nothing picked yet")
+    st, j = srv.json("PUT", "/api/pick", json.dumps({"id": "gren1"}), headers=A)
+    check(st == 403 and "key" in j["error"], "PUT /api/pick without a key: 403")
+    st, j = srv.json("PUT", "/api/pick", '{"id": ', key="testkey", headers=A)
+    check(st == 400 and "line 1" in j["error"], "PUT /api/pick malformed: 400 with line: " + j["error"])
+    st, j = srv.json("PUT", "/api/pick", '{"who": "gren1"}', key="testkey", headers=A)
+    check(st == 400 and '"id"' in j["error"], "PUT /api/pick without an id: 400: " + j["error"])
+    st, j = srv.json("PUT", "/api/pick", json.dumps({"id": "nobody"}), key="testkey", headers=A)
+    check(st == 404 and "nobody" in j["error"], "PUT /api/pick of an unknown figure: 404 naming it")
+    check(picked() == [], "a refused pick picks nothing")
+    st, j = srv.json("PUT", "/api/pick", json.dumps({"id": "gren1"}), key="testkey", headers=A)
+    check(st == 200 and picked() == ["gren1"], "PUT /api/pick: state lists it as picked")
+    st, j = srv.json("PUT", "/api/pick", json.dumps({"id": "fus1"}), key="testkey", headers=A)
+    check(st == 200 and picked() == ["fus1"], "one pick per page: a new one replaces it")
+    st, j = srv.json("PUT", "/api/pick", json.dumps({"id": "gun1"}), key="testkey", headers=B)
+    check(st == 200 and sorted(picked()) == ["fus1", "gun1"], "another page's pick is listed too")
+    st, j = srv.json("DELETE", "/api/pick", headers=A)
+    check(st == 403, "DELETE /api/pick without a key: 403")
+    st, j = srv.json("DELETE", "/api/pick", key="testkey", headers=A)
+    check(st == 200 and picked() == ["gun1"], "DELETE /api/pick clears that page's pick only")
+    st, j = srv.json("DELETE", "/api/pick", key="testkey", headers=B)
+    st2, _ = srv.json("DELETE", "/api/pick", key="testkey", headers=B)
+    check(st == 200 and st2 == 200 and picked() == [], "DELETE /api/pick again is fine: nothing picked")
+    st, j = srv.json("GET", "/api/pick")
+    check(st == 405, "GET /api/pick: 405")
+    st, j = srv.json("PUT", "/api/pick", json.dumps({"id": "gren2"}), key="testkey", headers=A)
+    check(st == 200 and picked() == ["gren2"], "picked again")
+    time.sleep(10.5)
+    check(picked() == [], "a pick not renewed for 10 s is dropped (the page went away)")
 
     # the ruleset's profile, for the page's menus
     st, r = srv.json("GET", "/api/rules")

@@ -16,6 +16,12 @@ class Checks:
         if not cond:
             self.failures.append(what)
 
+    def screenshots(self, out, names):
+        """Each screenshot OUT/NAME.png was written (over 10 kB)."""
+        for name in names:
+            f = os.path.join(out, name + ".png")
+            self(os.path.exists(f) and os.path.getsize(f) > 10000, "screenshot %s.png" % name)
+
     def verdict(self):
         """Print the outcome; the exit code (0 all passed, 1 not)."""
         print("%d check(s) failed" % len(self.failures) if self.failures else "all checks passed")

@@ -17,9 +17,11 @@ class Server:
     folder holding a copy of the sample scenario."""
 
     def __init__(self, binary, root, key="testkey", extra=(), projector=True, source=None, scenario=True,
-                 scenario_file=None):
+                 scenario_file=None, rig=None):
         """scenario=False: --scenario names a file that does not exist yet;
-        scenario_file: the scenario to copy instead of the breach sample's."""
+        scenario_file: the scenario to copy instead of the breach sample's;
+        rig: another rig than the breach sample's; projector: True for the
+        breach sample's projector.json, or another's path."""
         self.dir = tempfile.mkdtemp(prefix="tt-http-")
         self.scenario = os.path.join(self.dir, "scenario.json")
         if scenario:
@@ -28,13 +30,13 @@ class Server:
         os.mkdir(self.overlay_dir)
         self.record = os.path.join(self.dir, "game.sqlite")
         self.key = key
-        args = [binary, "track", "--rig", os.path.join(root, "samples/breach/rig.json"),
+        args = [binary, "track", "--rig", rig or os.path.join(root, "samples/breach/rig.json"),
                 "--source", source or os.path.join(root, "samples/breach/game.mp4"),
                 "--scenario", self.scenario, "--record", self.record, "--http", "127.0.0.1:0"]
         if key:
             args += ["--http-key", key]
         if projector:
-            args += ["--projector", os.path.join(root, "samples/breach/projector.json"),
+            args += ["--projector", projector if isinstance(projector, str) else os.path.join(root, "samples/breach/projector.json"),
                      "--overlay-dir", self.overlay_dir]
         args += list(extra)
         env = dict(os.environ)
@@ -91,6 +93,12 @@ class Server:
         out, _ = self.proc.communicate(timeout=timeout)
         self.errf.close()
         return self.proc.returncode, out.decode()
+
+    def end(self, check):
+        """Stop (SIGINT), check it ended cleanly, remove the scratch folder."""
+        rc, _ = self.stop()
+        check(rc == 0, "the server ends cleanly (%d)" % rc)
+        self.cleanup()
 
     def cleanup(self):
         if self.proc.poll() is None:

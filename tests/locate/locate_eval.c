@@ -34,6 +34,66 @@ void le_options_hard(le_options *o)
     o->gradient = 0.5;
 }
 
+void le_options_hill(le_options *o)
+{
+    le_options_default(o);
+    o->overhead60 = 1;
+    o->hill_in = 2.0;
+    o->hill[0] = 40;
+    o->hill[1] = 18;
+    o->hill[2] = 67;
+    o->hill[3] = 43.5;
+}
+
+int le_on_hill(const le_frame *f, double x, double y)
+{
+    return f->hill_in > 0 && x >= f->hill[0] && x <= f->hill[2] && y >= f->hill[1] && y <= f->hill[3];
+}
+
+double le_ground_at(const void *frame, double x, double y)
+{
+    const le_frame *f = frame;
+    return le_on_hill(f, x, y) ? f->hill_in : 0;
+}
+
+/* Distance from (x, y) to the rectangle r's outline grown by g. */
+static double le__outline_dist(const double r[4], double g, double x, double y)
+{
+    double x0 = r[0] - g, y0 = r[1] - g, x1 = r[2] + g, y1 = r[3] + g;
+    double dx = fmax(x0 - x, fmax(0, x - x1)), dy = fmax(y0 - y, fmax(0, y - y1));
+    if (dx > 0 || dy > 0)
+        return hypot(dx, dy);
+    return fmin(fmin(x - x0, x1 - x), fmin(y - y0, y1 - y));
+}
+
+/* The hill as a piece; every base stood on the ground, those straddling
+ * an edge of the top or of the slope's foot left out. */
+static int le__hill_tags(le_frame *f, double slope_in, double base_height_in)
+{
+    rnd_piece *p = &f->piece;
+    memset(p, 0, sizeof *p);
+    const double c[4][2] = {{f->hill[0], f->hill[1]}, {f->hill[2], f->hill[1]}, {f->hill[2], f->hill[3]}, {f->hill[0], f->hill[3]}};
+    memcpy(p->pts, c, sizeof c);
+    p->npts = 4;
+    p->height_in = f->hill_in;
+    p->slope_in = slope_in;
+    p->gray = 120;
+    f->scene.pieces = p;
+    f->scene.npieces = 1;
+    int m = f->nanchors;
+    for (int t = f->nanchors; t < f->ntags; t++) {
+        rnd_tag tag = f->tags[t];
+        double r = tag.base_radius_in + 0.1;
+        if (le__outline_dist(f->hill, 0, tag.x, tag.y) < r ||
+            (slope_in > 0 && le__outline_dist(f->hill, slope_in, tag.x, tag.y) < r))
+            continue;
+        tag.height_in = 0;
+        rnd_place_on_ground(&f->scene, &tag, base_height_in);
+        f->tags[m++] = tag;
+    }
+    return m;
+}
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
 {
     char p[512];
@@ -45,11 +105,18 @@ tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     f->ntags = rnd_standard_tags(f->tags, nanch, o->nbases, o->base_size_in, o->base_height_mm, 72, 48, o->seed);
     f->nanchors = nanch;
+    f->hill_in = o->hill_in;
+    memcpy(f->hill, o->hill, sizeof f->hill);
+    if (f->hill_in > 0)
+        f->ntags = le__hill_tags(f, o->hill_slope_in, o->base_height_mm / 25.4);
     /* ~35 px/inch at the table centre: f = 35 * distance.  The camera sits
      * off-centre toward y = 0 and looks at the middle of the table (tilt),
      * with a typical webcam's barrel distortion. */
     double scale = o->width / 3840.0;
-    rnd_camera_look_at(&f->cam, o->width, o->height, 35.0 * 84.0 * scale, -0.08, 0.02, 36, 12, 80, 36, 24);
+    if (o->overhead60)
+        rnd_camera_look_at(&f->cam, o->width, o->height, 2600.0 * scale, -0.08, 0.02, 36, 24, 60, 36, 24);
+    else
+        rnd_camera_look_at(&f->cam, o->width, o->height, 35.0 * 84.0 * scale, -0.08, 0.02, 36, 12, 80, 36, 24);
     f->scene.width_in = 72;
     f->scene.depth_in = 48;
     f->scene.felt_gray = 90;
@@ -202,11 +269,33 @@ void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const 
                 hit = &figs[i];
         if (vis)
             s->expected++;
+        if (vis && le_on_hill(f, tag->x, tag->y))
+            s->hill_expected++;
+        else if (vis && rnd_ground_height(&f->scene, tag->x, tag->y) > 0)
+            s->slope_expected++;
         if (!hit)
             continue;
         if (vis)
             s->found++;
         double e = hypot(hit->x - tag->x, hit->y - tag->y);
+        int on = le_on_hill(f, tag->x, tag->y);
+        double zt = rnd_ground_height(&f->scene, tag->x, tag->y);
+        int slope = !on && zt > 0;
+        s->z_max = fmax(s->z_max, fabs(hit->z_in - zt));
+        if (vis && slope) {
+            s->slope_found++;
+            s->slope_rms += e * e;
+            s->slope_max = fmax(s->slope_max, e);
+            s->slope_tilted += hit->height == CALIB_HEIGHT_SLOPE;
+        }
+        if (vis && on) {
+            s->hill_found++;
+            s->hill_rms += e * e;
+            s->hill_max = fmax(s->hill_max, e);
+            s->hill_off += hit->height == CALIB_HEIGHT_OFF;
+        }
+        if (!on && !slope)
+            s->felt_off += hit->height == CALIB_HEIGHT_OFF || hit->height == CALIB_HEIGHT_BELOW;
         pe[m] = e;
         fe[m] = fabs(remainder(hit->facing_deg - tag->facing_deg, 360.0));
         s2 += e * e;
@@ -228,6 +317,8 @@ void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const 
         s->spurious += !known;
     }
     s->rms = m ? sqrt(s2 / m) : 0;
+    s->hill_rms = s->hill_found ? sqrt(s->hill_rms / s->hill_found) : 0;
+    s->slope_rms = s->slope_found ? sqrt(s->slope_rms / s->slope_found) : 0;
     s->p95 = le__pct(pe, m, 0.95);
     s->max = m ? pe[m - 1] : 0;
     s->facing_p95 = le__pct(fe, m, 0.95);

@@ -17,7 +17,15 @@ typedef struct le_frame {
     tt_image image;       /* owned */
     calib_rig *rig;       /* owned; written to dir and loaded back */
     char dir[256];        /* temporary folder holding rig.json, camera.yaml */
+    double hill_in, hill[4]; /* from le_options */
+    rnd_piece piece;         /* the hill, when hill_in > 0 */
 } le_frame;
+
+/* 1 if table point (x, y) is on the frame's hill's flat top. */
+int le_on_hill(const le_frame *f, double x, double y);
+/* The hill as a scenario declares it: its top at hill_in, as a tt_ground
+ * callback (user: the le_frame). */
+double le_ground_at(const void *frame, double x, double y);
 
 typedef struct le_options {
     int width, height;
@@ -26,6 +34,17 @@ typedef struct le_options {
     int hands;            /* occluders over the table */
     double blur, noise, gradient;
     unsigned seed;
+    /* Issue 20's table: the camera 60" straight above the table's centre
+     * (f = 2600 px at 3840 wide) instead of issue 2's tilted one 80" up. */
+    int overhead60;
+    /* A hill of hill_in (0 = none) whose flat top is the rectangle hill[0..3]
+     * (x0, y0, x1, y1), drawn by the renderer; its sides vertical, or
+     * sloping to the felt over hill_slope_in.  Every base stands on the
+     * ground under it (tilted on a slope); bases whose round base would
+     * straddle an edge of the top or of the slope are left out. */
+    double hill_in;
+    double hill[4];
+    double hill_slope_in;
 } le_options;
 
 /* The issue's rig: 3840x2160, ~35 px/inch, 120 bases of 0.8" at 3 mm. */
@@ -35,6 +54,9 @@ void le_options_blurry(le_options *o);
 /* Hard frames: blurry, with 0.69" tags (the largest tag36h11 on a 25 mm
  * round base, the README's smallest) and 50 % light falloff. */
 void le_options_hard(le_options *o);
+/* Issue 20's hill table: overhead60, a 2" hill over (40, 18)-(67, 43.5)
+ * in a corner, about 17 of the 120 bases on it. */
+void le_options_hill(le_options *o);
 
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err);
 void le_frame_free(le_frame *f);
@@ -46,6 +68,15 @@ typedef struct le_score {
     double rms, p95, max;        /* position error, inches */
     double facing_p95, facing_max; /* degrees */
     double homography_rms;       /* plain 4-anchor homography, z = 0, distorted pixels */
+    /* the figures on the hill's top (found among those expected) */
+    int hill_expected, hill_found;
+    double hill_rms, hill_max;
+    int hill_off;    /* of those, flagged CALIB_HEIGHT_OFF (worth a warning) */
+    int felt_off;    /* figures on the felt flagged off the ground or below it */
+    /* the figures on its slopes (found among those expected) */
+    int slope_expected, slope_found, slope_tilted; /* tilted: flagged CALIB_HEIGHT_SLOPE */
+    double slope_rms, slope_max;
+    double z_max;    /* worst |z_in - truth| over every figure found (truth: the renderer's ground) */
 } le_score;
 
 /* Score locate's figures (figs, n) against the frame's truth. */

@@ -17,7 +17,9 @@
 #include "run.h"
 #include "vision.h"
 
-static void run_locate(le_frame *f, le_score *s)
+#define SLOPE_MAX_IN 0.15 /* tilted tags: placed at their measured height (0.08" on seed 20) */
+
+static void run_locate_ground(le_frame *f, const tt_ground *g, le_score *s)
 {
     vision_detector_opts o;
     vision_detector *det = NULL;
@@ -35,15 +37,26 @@ static void run_locate(le_frame *f, le_score *s)
     if (calib_pose_solve(f->rig, &ds, &pose, &err) != TT_OK)
         fail_msg("pose: %s", err.msg);
     assert_int_equal(pose.anchors_used, f->nanchors);
-    assert_int_equal(calib_locate(f->rig, &pose, &ds, &figs, &n, &err), TT_OK);
+    assert_int_equal(calib_locate_ground(f->rig, &pose, &ds, g, &figs, &n, &err), TT_OK);
     le_score_figures(f, figs, n, &pose, &ds, s);
     print_message("expected %d found %d spurious %d | pos rms %.4f p95 %.4f max %.4f in | facing p95 %.3f max %.3f deg"
                   " | pose rms %.3f px | 4-anchor homography rms %.3f in\n",
                   s->expected, s->found, s->spurious, s->rms, s->p95, s->max, s->facing_p95, s->facing_max,
                   pose.rms_px, s->homography_rms);
+    if (f->hill_in > 0)
+        print_message("hill: %d of %d found, rms %.4f max %.4f in, %d flagged off the ground | felt: %d flagged | "
+                      "worst z_in error %.3f in\n",
+                      s->hill_found, s->hill_expected, s->hill_rms, s->hill_max, s->hill_off, s->felt_off, s->z_max);
+    for (int i = 0; i < n; i++)
+        assert_true(isfinite(figs[i].z_in) && figs[i].z_in >= 0);
     free(figs);
     vision_detections_free(&ds);
     vision_detector_destroy(det);
+}
+
+static void run_locate(le_frame *f, le_score *s)
+{
+    run_locate_ground(f, NULL, s);
 }
 
 /* Issue 2: 3840x2160, 120 bases of 0.8", blur, noise, uneven light. */
@@ -67,6 +80,95 @@ static void test_accuracy_4k(void **state)
     assert_true(s.facing_p95 <= 0.5);
     /* The naive method is an order of magnitude worse on the same rig. */
     assert_true(s.homography_rms > 10 * s.rms);
+    le_frame_free(&f);
+}
+
+/* Issue 20: a 2" flat-topped hill in a corner, the camera 60" above the
+ * table.  Declared (a ground of 2" there), every figure is found, as
+ * accurate as on flat ground, none on the hill more than 0.02" off, and no
+ * figure is flagged off the ground. */
+static void test_hill_declared(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    le_score s;
+    tt_err err = {0};
+    le_options_hill(&o);
+    o.seed = 20;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    tt_ground g = {le_ground_at, &f};
+    run_locate_ground(&f, &g, &s);
+    assert_int_equal(s.found, s.expected);
+    assert_int_equal(s.spurious, 0);
+    assert_true(s.hill_expected >= 12);
+    assert_int_equal(s.hill_found, s.hill_expected);
+    assert_true(s.rms <= 0.01);
+    assert_true(s.hill_max <= 0.02);
+    assert_int_equal(s.hill_off, 0);
+    assert_int_equal(s.felt_off, 0);
+    assert_true(s.z_max < 1e-9); /* z_in is the declared ground's */
+    le_frame_free(&f);
+}
+
+/* The same hill undeclared: from one frame each figure on it is placed by
+ * its own measured height within 0.15" and flagged (a warning); none on
+ * the felt is. */
+static void test_hill_undeclared(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    le_score s;
+    tt_err err = {0};
+    le_options_hill(&o);
+    o.seed = 20;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    run_locate_ground(&f, NULL, &s);
+    assert_int_equal(s.found, s.expected);
+    assert_int_equal(s.spurious, 0);
+    assert_int_equal(s.hill_found, s.hill_expected);
+    assert_true(s.hill_max <= 0.15);
+    assert_int_equal(s.hill_off, s.hill_found);
+    assert_int_equal(s.felt_off, 0);
+    assert_true(s.z_max < 0.5);
+    le_frame_free(&f);
+}
+
+/* A hill whose sides slope to the felt over 3" (34 degrees), its top
+ * declared: the tags on the slopes tilt; each is found, flagged as on a
+ * slope (no warning), and placed at its measured height. */
+static void test_hill_slopes(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    le_score s;
+    tt_err err = {0};
+    le_options_hill(&o);
+    o.hill_slope_in = 3; /* the slope's foot clear of the anchors */
+    o.hill[0] = 43;
+    o.hill[1] = 21;
+    o.hill[2] = 64;
+    o.hill[3] = 40.5;
+    o.seed = 20;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    tt_ground g = {le_ground_at, &f};
+    run_locate_ground(&f, &g, &s);
+    print_message("slopes: %d of %d found, %d flagged tilted, rms %.4f max %.4f in\n", s.slope_found,
+                  s.slope_expected, s.slope_tilted, s.slope_rms, s.slope_max);
+    assert_int_equal(s.found, s.expected);
+    assert_int_equal(s.spurious, 0);
+    assert_true(s.slope_expected >= 5);
+    assert_int_equal(s.slope_found, s.slope_expected);
+    assert_int_equal(s.slope_tilted, s.slope_found);
+    assert_true(s.slope_max <= SLOPE_MAX_IN);
+    assert_true(s.hill_max <= 0.02);
+    assert_int_equal(s.hill_off, 0);
+    assert_int_equal(s.felt_off, 0);
     le_frame_free(&f);
 }
 
@@ -94,22 +196,29 @@ static void test_accuracy_with_hands(void **state)
     le_frame_free(&f);
 }
 
+/* Render a frame for the CLI tests: frame.png and rig.json in f->dir
+ * (img and rig: 512 chars). */
+static void cli_frame(const le_options *o, le_frame *f, char *img, char *rig)
+{
+    tt_err err = {0};
+    if (le_frame_make(o, f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    snprintf(img, 512, "%s/frame.png", f->dir);
+    snprintf(rig, 512, "%s/rig.json", f->dir);
+    assert_int_equal(cvw_image_write(img, &f->image, &err), TT_OK);
+}
+
 /* The CLI on a rendered frame: the JSON contract and the numbers. */
 static void test_cli_end_to_end(void **state)
 {
     (void)state;
     le_options o;
     le_frame f;
-    tt_err err = {0};
     char img[512], rig[512];
     le_options_default(&o);
     o.nbases = 30;
     o.seed = 9;
-    if (le_frame_make(&o, &f, &err) != TT_OK)
-        fail_msg("render: %s", err.msg);
-    snprintf(img, sizeof img, "%s/frame.png", f.dir);
-    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
-    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    cli_frame(&o, &f, img, rig);
     char *argv[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
     run_result r = run_cmd(argv, NULL);
     remove(img);
@@ -142,23 +251,189 @@ static void test_cli_end_to_end(void **state)
     le_frame_free(&f);
 }
 
+/* Write a scenario for the hill frame: the into-the-breach ruleset, the
+ * hill declared or not, and names for the first `named` base tags (m1,
+ * m2, ...) at their true places. */
+static void write_hill_scenario(const le_frame *f, const char *path, int declare, int named)
+{
+    FILE *o = fopen(path, "w");
+    assert_non_null(o);
+    fprintf(o, "{\"ruleset\": \"into-the-breach\", \"table\": {\"width_in\": 72, \"depth_in\": 48}, \"terrain\": [");
+    if (declare)
+        fprintf(o, "{\"id\": \"hill1\", \"kind\": \"hill\", \"height_in\": %g, \"polygon\": [[%g,%g],[%g,%g],[%g,%g],[%g,%g]]}",
+                f->hill_in, f->hill[0], f->hill[1], f->hill[2], f->hill[1], f->hill[2], f->hill[3], f->hill[0], f->hill[3]);
+    fprintf(o, "], \"figures\": [");
+    for (int i = 0; i < named; i++) {
+        const rnd_tag *t = &f->tags[f->nanchors + i];
+        fprintf(o, "%s{\"id\": \"m%d\", \"side\": \"british\", \"type\": \"foot\", \"weapon\": \"musket\", \"x\": %.3f, "
+                   "\"y\": %.3f, \"facing_deg\": 0}",
+                i ? "," : "", i + 1, t->x, t->y);
+    }
+    fprintf(o, "], \"tags\": {");
+    for (int i = 0; i < named; i++)
+        fprintf(o, "%s\"%d\": \"m%d\"", i ? "," : "", f->tags[f->nanchors + i].id, i + 1);
+    fprintf(o, "}}\n");
+    fclose(o);
+}
+
+/* The name locate gives a figure in its warnings. */
+static void hill_name(const le_frame *f, int k, int named, char *buf, size_t cap)
+{
+    if (k - f->nanchors < named)
+        snprintf(buf, cap, "m%d", k - f->nanchors + 1);
+    else
+        snprintf(buf, cap, "tag %d", f->tags[k].id);
+}
+
+/* locate --scenario on the hill frame: declared, every figure at its height
+ * (z_in 2 on the hill, 0 on the felt), named where the scenario maps its
+ * tag, no warning; a scenario without the hill, and no scenario, warn about
+ * each figure on the hill by name, and only about those. */
+static void test_cli_hill(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    char img[512], rig[512], scn[3][512];
+    le_options_hill(&o);
+    o.nbases = 60;
+    o.seed = 33;
+    cli_frame(&o, &f, img, rig);
+    /* name the first 12 bases, some of them on the hill */
+    const int named = 12;
+    int named_on_hill = 0;
+    for (int k = f.nanchors; k < f.nanchors + named; k++)
+        named_on_hill += le_on_hill(&f, f.tags[k].x, f.tags[k].y);
+    assert_true(named_on_hill > 0);
+    for (int v = 0; v < 2; v++) {
+        snprintf(scn[v], sizeof scn[v], "%s/scenario%d.json", f.dir, v);
+        write_hill_scenario(&f, scn[v], v == 0, named);
+    }
+    for (int v = 0; v < 3; v++) {
+        char *argv_s[] = {TT_BIN, "locate", "--rig", rig, "--scenario", scn[v < 2 ? v : 0], img, NULL};
+        char *argv_n[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
+        run_result r = run_cmd(v < 2 ? argv_s : argv_n, NULL);
+        if (r.status != 0)
+            fail_msg("locate failed: %s", r.err);
+        json_error_t je;
+        json_t *root = json_loads(r.out, 0, &je);
+        assert_non_null(root);
+        json_t *figs = json_object_get(root, "figures");
+        int warned = 0, on_hill = 0;
+        for (size_t i = 0; i < json_array_size(figs); i++) {
+            json_t *g = json_array_get(figs, i);
+            int id = (int)json_integer_value(json_object_get(g, "id")), k = -1;
+            for (int j = f.nanchors; j < f.ntags; j++)
+                if (f.tags[j].id == id)
+                    k = j;
+            assert_true(k >= 0);
+            const rnd_tag *t = &f.tags[k];
+            int on = le_on_hill(&f, t->x, t->y);
+            double x = json_number_value(json_object_get(g, "x")), y = json_number_value(json_object_get(g, "y"));
+            json_t *z = json_object_get(g, "z_in");
+            assert_true(json_is_number(z));
+            const char *nm = json_string_value(json_object_get(g, "name"));
+            char name[32], line[128];
+            if (v < 2)
+                hill_name(&f, k, named, name, sizeof name);
+            else
+                snprintf(name, sizeof name, "tag %d", id);
+            if (v < 2 && k - f.nanchors < named)
+                assert_string_equal(nm, name);
+            else
+                assert_null(nm);
+            on_hill += on;
+            if (v == 0) {
+                assert_true(hypot(x - t->x, y - t->y) < 0.03);
+                assert_true(fabs(json_number_value(z) - (on ? f.hill_in : 0)) < 1e-9);
+            } else {
+                assert_true(hypot(x - t->x, y - t->y) < (on ? 0.15 : 0.03));
+                assert_true(fabs(json_number_value(z) - (on ? f.hill_in : 0)) < (on ? 0.3 : 1e-9));
+            }
+            snprintf(line, sizeof line, "tabletrack locate: %s stands about ", on ? name : "");
+            const char *w = strstr(r.err, line);
+            if (on && v > 0) {
+                assert_non_null(w);
+                double said = strtod(w + strlen(line), NULL);
+                assert_true(fabs(said - f.hill_in) < 0.3);
+                assert_non_null(strstr(w, v == 1 ? "\" above the felt where the scenario has no raised terrain\n"
+                                                 : "\" above the felt, and no scenario declares raised terrain"));
+                warned++;
+            }
+        }
+        assert_true(on_hill >= 3);
+        /* every warning is about a figure on the hill */
+        int lines = 0;
+        for (const char *p = r.err; (p = strstr(p, " stands about ")); p++)
+            lines++;
+        assert_int_equal(lines, v == 0 ? 0 : on_hill);
+        assert_int_equal(warned, v == 0 ? 0 : on_hill);
+        json_decref(root);
+        run_free(&r);
+    }
+    remove(img);
+    remove(scn[0]);
+    remove(scn[1]);
+    le_frame_free(&f);
+}
+
+/* Bad input: a rig whose bases' size_in is larger than the printed tags
+ * puts every tag far below the felt.  locate still answers (on the felt)
+ * and warns, naming the first tags, then counting the rest. */
+static void test_cli_tag_size_wrong(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    char img[512], rig[512];
+    le_options_default(&o);
+    o.nbases = 8;
+    o.width = 1920;
+    o.height = 1080;
+    o.seed = 44;
+    cli_frame(&o, &f, img, rig);
+    json_error_t je;
+    json_t *r0 = json_load_file(rig, 0, &je);
+    assert_non_null(r0);
+    json_object_set_new(json_object_get(r0, "bases"), "size_in", json_real(0.9));
+    assert_int_equal(json_dump_file(r0, rig, 0), 0);
+    json_decref(r0);
+    char *argv[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
+    run_result r = run_cmd(argv, NULL);
+    remove(img);
+    if (r.status != 0)
+        fail_msg("locate failed: %s", r.err);
+    json_t *root = json_loads(r.out, 0, &je);
+    assert_non_null(root);
+    json_t *figs = json_object_get(root, "figures");
+    assert_int_equal(json_array_size(figs), 8);
+    for (size_t i = 0; i < json_array_size(figs); i++)
+        assert_true(json_number_value(json_object_get(json_array_get(figs, i), "z_in")) == 0);
+    int named = 0;
+    for (const char *p = r.err; (p = strstr(p, "\" below the felt, which cannot be: check the rig's anchor positions and "
+                                               "its bases' size_in (0.90\") against the printed tags\n"));
+         p++)
+        named++;
+    assert_int_equal(named, 5);
+    assert_non_null(strstr(r.err, "tabletrack locate: tag 100 measures "));
+    assert_non_null(strstr(r.err, "tabletrack locate: 3 more tags measure below the felt\n"));
+    json_decref(root);
+    run_free(&r);
+    le_frame_free(&f);
+}
+
 /* No figures on the table is a valid answer, not an error. */
 static void test_cli_empty_table(void **state)
 {
     (void)state;
     le_options o;
     le_frame f;
-    tt_err err = {0};
     char img[512], rig[512];
     le_options_default(&o);
     o.nbases = 0;
     o.width = 1920;
     o.height = 1080;
-    if (le_frame_make(&o, &f, &err) != TT_OK)
-        fail_msg("render: %s", err.msg);
-    snprintf(img, sizeof img, "%s/frame.png", f.dir);
-    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
-    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    cli_frame(&o, &f, img, rig);
     char *argv[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
     run_result r = run_cmd(argv, NULL);
     remove(img);
@@ -286,9 +561,14 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accuracy_4k),
+        cmocka_unit_test(test_hill_declared),
+        cmocka_unit_test(test_hill_undeclared),
+        cmocka_unit_test(test_hill_slopes),
         cmocka_unit_test(test_accuracy_with_hands),
         cmocka_unit_test(test_cli_end_to_end),
         cmocka_unit_test(test_cli_empty_table),
+        cmocka_unit_test(test_cli_hill),
+        cmocka_unit_test(test_cli_tag_size_wrong),
         cmocka_unit_test(test_second_pass_finds_missed),
         cmocka_unit_test(test_second_pass_no_false_positives),
     };

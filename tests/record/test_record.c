@@ -48,8 +48,8 @@ static void test_stores_changes_only(void **state)
     tt_err err = {0};
     assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, "{}", NULL, NULL, &err), TT_OK);
-    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN};
-    rec_figure g2 = {"tag36h11", 8, 20.0, 20.0, 0.0, REC_SEEN};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0};
+    rec_figure g2 = {"tag36h11", 8, 20.0, 20.0, 0.0, REC_SEEN, 0};
     rec_figure both[2] = {f, g2};
     long fr = 0;
     assert_int_equal(rec_frame(r, fr++, 0, both, 2, &err), TT_OK); /* appear: 2 rows */
@@ -109,7 +109,7 @@ static void test_api_misuse(void **state)
     char *path = tu_path(&d, "g.sqlite");
     rec *r = NULL;
     tt_err err = {0};
-    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0};
     assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
     assert_int_equal(rec_frame(r, 0, 0, &f, 1, &err), TT_ERR_ARG);
     assert_non_null(strstr(err.msg, "rec_session_begin"));
@@ -144,7 +144,7 @@ static void test_query_frame_and_numbers(void **state)
     char *path = tu_path(&d, "g.sqlite");
     rec *r = NULL;
     tt_err err = {0};
-    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0};
     assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, "{\"table\":{\"width_in\":72.3}}", NULL, NULL, &err), TT_OK);
     assert_int_equal(rec_query(r, -1, 0, "{\"q\":\"los\",\"from\":\"a\",\"to\":\"b\"}", "{\"visible\":true}", &err),
@@ -593,7 +593,7 @@ static void test_scenario_change(void **state)
                         "{\"id\":\"traced\",\"kind\":\"wall\",\"line\":[[10,0],[10,20]]}],"
                         "\"figures\":[{\"id\":\"m1\",\"side\":\"red\"},{\"id\":\"b2\",\"side\":\"blue\"}],"
                         "\"tags\":{\"7\":\"m1\",\"8\":\"b2\"}}";
-    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN}, {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN}};
+    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN, 0}, {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN, 0}};
     assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, NULL, before, NULL, &err), TT_OK);
     assert_int_equal(rec_scenario(r, 1, 0, "{\"terrain\": [", &err), TT_ERR_FORMAT); /* refused, nothing kept */
@@ -603,7 +603,7 @@ static void test_scenario_change(void **state)
         assert_int_equal(rec_frame(r, fr, fr * 100, f, 2, &err), TT_OK);
     }
     assert_int_equal(rec_close(r, &err), TT_OK);
-    assert_int_equal(count_rows(path, "PRAGMA user_version"), 2);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), REC_SCHEMA_VERSION);
     assert_int_equal(count_rows(path, "SELECT count(*) FROM scenario_change WHERE frame = 9 AND t_ms = 900"), 1);
     assert_int_equal(count_rows(path, "SELECT count(*) FROM scenario_change"), 1);
     /* tag 8 was recorded unnamed before the change, named after it */
@@ -649,7 +649,7 @@ static void test_scenario_change(void **state)
     json_decref(data);
 
     /* a version 1 recording (no scenario_change table) is still read, and
-     * appending to it makes it version 2 */
+     * appending to it makes it this version */
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "DROP TABLE scenario_change; PRAGMA user_version = 1", NULL, NULL, NULL),
@@ -661,7 +661,7 @@ static void test_scenario_change(void **state)
     assert_int_equal(rec_session_begin(r, NULL, before, NULL, &err), TT_OK);
     assert_int_equal(rec_scenario(r, -1, 0, after, &err), TT_OK);
     assert_int_equal(rec_close(r, &err), TT_OK);
-    assert_int_equal(count_rows(path, "PRAGMA user_version"), 2);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), REC_SCHEMA_VERSION);
     assert_int_equal(count_rows(path, "SELECT count(*) FROM scenario_change WHERE frame IS NULL"), 1);
     /* a version 2 file without the table is damaged */
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
@@ -671,6 +671,103 @@ static void test_scenario_change(void **state)
     expect_refused(path, "is damaged");
     free(path);
     free(html);
+    tu_dir_remove(&d);
+}
+
+/* Issue 20: heights.  A figure's z_in and a "height" event are stored and
+ * come back in the replay's JSON; a version 2 recording (no z_in columns)
+ * still loads, every figure on the felt, and appending makes it version 3. */
+static void test_heights(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "h.sqlite");
+    rec *r = NULL;
+    rec_game *g = NULL;
+    tt_err err = {0};
+    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN, 2.0}, {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN, 0}};
+    const double to[2] = {5, 5};
+    assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, NULL, NULL, NULL, &err), TT_OK);
+    assert_int_equal(rec_frame(r, 0, 0, f, 2, &err), TT_OK);
+    f[0].z_in = 2.01; /* within pos_eps: not a new row */
+    assert_int_equal(rec_frame(r, 1, 100, f, 2, &err), TT_OK);
+    assert_int_equal(rec_event_height(r, 1, 100, "tag36h11", 7, to, 2.01, &err), TT_OK);
+    assert_int_equal(rec_event_height(r, 1, 100, "tag36h11", 7, to, NAN, &err), TT_ERR_ARG);
+    assert_int_equal(rec_event(r, 1, 100, REC_EV_HEIGHT, "tag36h11", 7, NULL, to, &err), TT_ERR_ARG);
+    f[0].z_in = INFINITY;
+    assert_int_equal(rec_frame(r, 2, 200, f, 2, &err), TT_ERR_ARG);
+    f[0].z_in = 0; /* taken down from the hill: a new row */
+    assert_int_equal(rec_frame(r, 2, 200, f, 2, &err), TT_OK);
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state WHERE z_in = 2"), 1);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state"), 3);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM event WHERE kind = 'height' AND z_in > 2"), 1);
+
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    FILE *o = tmpfile();
+    assert_non_null(o);
+    assert_int_equal(rec_game_write_json(g, o, &err), TT_OK);
+    rec_game_destroy(g);
+    json_t *lines = read_lines(o);
+    fclose(o);
+    int frames = 0, heights = 0;
+    for (size_t i = 0; i < json_array_size(lines); i++) {
+        json_t *l = json_array_get(lines, i), *figs = json_object_get(l, "figures");
+        const char *ev = json_string_value(json_object_get(l, "event"));
+        if (ev && !strcmp(ev, "height")) {
+            heights++;
+            assert_true(fabs(json_number_value(json_object_get(l, "z_in")) - 2.01) < 1e-9);
+            assert_true(json_number_value(json_array_get(json_object_get(l, "to"), 0)) == 5);
+        }
+        for (size_t k = 0; k < json_array_size(figs); k++) {
+            json_t *fg = json_array_get(figs, k);
+            double z = json_number_value(json_object_get(fg, "z_in"));
+            assert_true(json_is_number(json_object_get(fg, "z_in")));
+            long fr = (long)json_integer_value(json_object_get(l, "frame"));
+            int id = (int)json_integer_value(json_object_get(fg, "id"));
+            assert_true(z == (id == 7 && fr == 0 ? 2.0 : 0.0));
+            frames += fr == 0 && id == 7;
+        }
+    }
+    assert_int_equal(heights, 1);
+    assert_int_equal(frames, 1);
+    json_decref(lines);
+
+    /* as a version 2 file: no z_in columns */
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; DELETE FROM event WHERE kind = 'height'; "
+                                      "ALTER TABLE state DROP COLUMN z_in; ALTER TABLE event DROP COLUMN z_in; "
+                                      "PRAGMA user_version = 2",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    o = tmpfile();
+    assert_non_null(o);
+    assert_int_equal(rec_game_write_json(g, o, &err), TT_OK);
+    rec_game_destroy(g);
+    lines = read_lines(o);
+    fclose(o);
+    int seen = 0;
+    for (size_t i = 0; i < json_array_size(lines); i++) {
+        json_t *figs = json_object_get(json_array_get(lines, i), "figures");
+        for (size_t k = 0; k < json_array_size(figs); k++) {
+            assert_true(json_number_value(json_object_get(json_array_get(figs, k), "z_in")) == 0);
+            seen++;
+        }
+    }
+    assert_true(seen >= 2);
+    json_decref(lines);
+    assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, NULL, NULL, NULL, &err), TT_OK);
+    f[0].z_in = 1.5;
+    assert_int_equal(rec_frame(r, 0, 0, f, 2, &err), TT_OK);
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), REC_SCHEMA_VERSION);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state WHERE z_in = 1.5"), 1);
+    free(path);
     tu_dir_remove(&d);
 }
 
@@ -766,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_json_lines),           cmocka_unit_test(test_html_page),
         cmocka_unit_test(test_video),                cmocka_unit_test(test_readme_queries),
         cmocka_unit_test(test_scenario_change),      cmocka_unit_test(test_html_deviate_charge_unit),
+        cmocka_unit_test(test_heights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

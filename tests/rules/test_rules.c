@@ -222,6 +222,24 @@ static void test_scenario_errors(void **state)
     rules_scenario_destroy(load_ok("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                                    "\"terrain\":[{\"id\":\"h\",\"kind\":\"hill\",\"height_in\":3,"
                                    "\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}"));
+    /* heights: never negative; a piece figures stand on at most RULES_MAX_RAISE_IN */
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"h\",\"kind\":\"hill\",\"height_in\":-2,\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}",
+                      TT_ERR_FORMAT, "terrain \"h\": \"height_in\" is -2: a height above the felt cannot be negative");
+    expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                      "\"terrain\":[{\"id\":\"h\",\"kind\":\"building\",\"height_in\":50,\"polygon\":[[0,0],[4,0],[4,4],[0,4]]}]}",
+                      TT_ERR_FORMAT, "terrain \"h\": \"height_in\" is 50, more than the 24\" a hill or building that "
+                                     "figures stand on can be: is it in millimetres?");
+    rules_scenario *hs = load_ok("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                 "\"terrain\":[{\"id\":\"h\",\"kind\":\"hill\",\"height_in\":24,"
+                                 "\"polygon\":[[10,10],[20,10],[20,20],[10,20]]},"
+                                 "{\"id\":\"w\",\"kind\":\"woods\",\"polygon\":[[30,10],[40,10],[40,20],[30,20]]}]}");
+    /* the ground under a point: the hill's height on it, the felt elsewhere (woods do not raise) */
+    assert_true(rules_scenario_ground_in(hs, 15.5, 12.25) == 24);
+    assert_true(rules_scenario_ground_in(hs, 9.99, 12.25) == 0);
+    assert_true(rules_scenario_ground_in(hs, 35, 15) == 0);
+    assert_true(rules_scenario_ground_in(hs, NAN, 15) == 0 && rules_scenario_ground_in(hs, 1e300, 15) == 0);
+    rules_scenario_destroy(hs);
     expect_load_error("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
                       "\"figures\":[" FIG("m1", 80, 23) "]}",
                       TT_ERR_FORMAT, "off the 72 x 48 table");

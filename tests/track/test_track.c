@@ -655,6 +655,23 @@ static void test_corrupt_video(void **state)
     json_decref(lines);
 }
 
+/* Render every frame of s into d/frames/ and write d/rig.json. */
+static void render_seq(const seq *s, const char *d)
+{
+    char p[800];
+    tt_err err = {0};
+    snprintf(p, sizeof p, "mkdir -p '%s/frames'", d);
+    assert_int_equal(system(p), 0);
+    assert_int_equal(seq_write_rig(s, d, &err), TT_OK);
+    for (int f = 0; f < s->o.frames; f++) {
+        tt_image im = {0};
+        assert_int_equal(seq_render(s, f, &im, &err), TT_OK);
+        snprintf(p, sizeof p, "%s/frames/f%04d.png", d, f);
+        assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
+        tt_image_free(&im);
+    }
+}
+
 /* The camera is knocked mid-game: the tracker looks at the whole frame
  * again, the pose is solved again from the anchors, and the figures stay
  * where they really are on the table. */
@@ -664,7 +681,7 @@ static void test_camera_knocked(void **state)
     seq_options o;
     seq k;
     tt_err err = {0};
-    char kd[700], p[800];
+    char kd[700];
     seq_options_small(&o);
     o.frames = 16;
     o.moving = 0;
@@ -675,16 +692,7 @@ static void test_camera_knocked(void **state)
     o.seed = 5;
     assert_int_equal(seq_init(&o, &k, &err), TT_OK);
     snprintf(kd, sizeof kd, "%s/knock", dir);
-    snprintf(p, sizeof p, "mkdir -p '%s/frames'", kd);
-    assert_int_equal(system(p), 0);
-    assert_int_equal(seq_write_rig(&k, kd, &err), TT_OK);
-    for (int f = 0; f < o.frames; f++) {
-        tt_image im = {0};
-        assert_int_equal(seq_render(&k, f, &im, &err), TT_OK);
-        snprintf(p, sizeof p, "%s/frames/f%04d.png", kd, f);
-        assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
-        tt_image_free(&im);
-    }
+    render_seq(&k, kd);
     char rig[800], src[800], ev[800];
     snprintf(rig, sizeof rig, "%s/rig.json", kd);
     snprintf(src, sizeof src, "%s/frames/*.png", kd);
@@ -729,6 +737,108 @@ static void test_camera_knocked(void **state)
     seq_free(&k);
 }
 
+/* Issue 20: a 2" box (an undeclared hill) with figures on it.  Without a
+ * scenario each figure on it gets one "height" event (its averaged measured
+ * height) and z_in about 2 in the frame lines, the others z_in 0 and no
+ * event; with a scenario declaring the hill no event, z_in exactly 2. */
+static void test_heights(void **state)
+{
+    (void)state;
+    seq_options o;
+    seq H;
+    tt_err err = {0};
+    char hd[300], p[700];
+    seq_options_small(&o);
+    o.moving = 0;
+    o.taken_away = 0;
+    o.anchor_hand = 0;
+    o.frames = 10;
+    o.nbases = 16;
+    o.seed = 8;
+    assert_int_equal(seq_init(&o, &H, &err), TT_OK);
+    const double box[4] = {17, 9, 31, 21}, hill = 2.0;
+    rnd_piece pc;
+    memset(&pc, 0, sizeof pc);
+    const double pts[4][2] = {{box[0], box[1]}, {box[2], box[1]}, {box[2], box[3]}, {box[0], box[3]}};
+    memcpy(pc.pts, pts, sizeof pts);
+    pc.npts = 4;
+    pc.height_in = hill;
+    pc.gray = 120;
+    H.scene.pieces = &pc;
+    H.scene.npieces = 1;
+    int m = H.nanchors, raised = 0;
+    for (int k = H.nanchors; k < H.ntags; k++) {
+        rnd_tag t = H.base_tags[k];
+        double r = t.base_radius_in + 0.1;
+        int in = t.x > box[0] + r && t.x < box[2] - r && t.y > box[1] + r && t.y < box[3] - r;
+        int out = t.x < box[0] - r || t.x > box[2] + r || t.y < box[1] - r || t.y > box[3] + r;
+        if (!in && !out)
+            continue;
+        t.height_in += in ? hill : 0;
+        raised += in;
+        H.base_tags[m++] = t;
+    }
+    H.ntags = m;
+    assert_true(raised >= 2 && m - H.nanchors - raised >= 2);
+    snprintf(hd, sizeof hd, "%s/hill", dir);
+    render_seq(&H, hd);
+    snprintf(p, sizeof p, "%s/hill.json", hd);
+    FILE *sf = fopen(p, "w");
+    assert_non_null(sf);
+    fprintf(sf, "{\"ruleset\": \"into-the-breach\", \"table\": {\"width_in\": 36, \"depth_in\": 24}, \"terrain\": "
+                "[{\"id\": \"hill1\", \"kind\": \"hill\", \"height_in\": %g, \"polygon\": [[%g,%g],[%g,%g],[%g,%g],[%g,%g]]}]}\n",
+            hill, box[0], box[1], box[2], box[1], box[2], box[3], box[0], box[3]);
+    fclose(sf);
+    for (int declared = 0; declared < 2; declared++) {
+        char rig[600], src[600], ev[600], scn[600];
+        snprintf(rig, sizeof rig, "%s/rig.json", hd);
+        snprintf(src, sizeof src, "%s/frames/*.png", hd);
+        snprintf(ev, sizeof ev, "%s/ev%d.jsonl", hd, declared);
+        snprintf(scn, sizeof scn, "%s/hill.json", hd);
+        char *argv[] = {TT_BIN, "track", "--rig", rig, "--source", src, "--events", ev, NULL, NULL, NULL};
+        if (declared) {
+            argv[8] = "--scenario";
+            argv[9] = scn;
+        }
+        run_result r = run_cmd(argv, NULL);
+        if (r.status != 0)
+            fail_msg("track failed: %s", r.err);
+        run_free(&r);
+        json_t *lines = read_jsonl(ev);
+        int events[200] = {0}, last = -1;
+        for (size_t i = 0; i < json_array_size(lines); i++) {
+            json_t *l = json_array_get(lines, i);
+            const char *e = json_string_value(json_object_get(l, "event"));
+            int id = (int)json_integer_value(json_object_get(l, "id"));
+            if (e && !strcmp(e, "height")) {
+                assert_true(id >= 100 && id < 300);
+                events[id - 100]++;
+                double z = json_number_value(json_object_get(l, "z_in"));
+                assert_true(fabs(z - hill) < 0.3);
+                assert_true(json_number_value(json_object_get(l, "ground_in")) == 0);
+            } else if (!e)
+                last = (int)i;
+        }
+        assert_true(last >= 0);
+        json_t *fl = json_array_get(lines, (size_t)last);
+        for (int k = H.nanchors; k < H.ntags; k++) {
+            const rnd_tag *t = &H.base_tags[k];
+            int on = t->height_in > hill;
+            json_t *g = figure_in(fl, t->id);
+            assert_non_null(g);
+            double z = json_number_value(json_object_get(g, "z_in"));
+            assert_true(json_is_number(json_object_get(g, "z_in")));
+            if (declared || !on)
+                assert_true(fabs(z - (on ? hill : 0)) < 1e-9);
+            else
+                assert_true(fabs(z - hill) < 0.3);
+            assert_int_equal(events[t->id - 100], on && !declared ? 1 : 0);
+        }
+        json_decref(lines);
+    }
+    seq_free(&H);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -738,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_status_line),         cmocka_unit_test(test_tuio),
         cmocka_unit_test(test_live_overlay),        cmocka_unit_test(test_record),
         cmocka_unit_test(test_corrupt_video),       cmocka_unit_test(test_camera_knocked),
+        cmocka_unit_test(test_heights),
     };
     return cmocka_run_group_tests_name("track", tests, setup_all, teardown_all);
 }

@@ -1,0 +1,339 @@
+/* locate.c - figures in table inches: each base tag mapped through the
+ * plane at the height it stands at, and that height checked by the tag's
+ * own 3D pose (see calib_locate_ground in calib.h). */
+#include "calib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CALIB__GROUND_ITERS 6
+
+static int calib__is_base_family(const calib_rig *rig, const char *family)
+{
+    for (int i = 0; i < rig->nbase_families; i++)
+        if (!strcmp(rig->base_families[i], family))
+            return 1;
+    return 0;
+}
+
+/* A ground that answers NaN, Inf or below the felt is read as the felt. */
+static double calib__ground(const tt_ground *g, double x, double y)
+{
+    double h = tt_ground_height(g, x, y);
+    return isfinite(h) && h > 0 ? h : 0;
+}
+
+/* Centre of a tag whose undistorted corners (norm, 8) lie on the plane at
+ * tag height h; NaN if a ray misses it. */
+static void calib__centre(const calib_pose *pose, const double *norm, double h, double c[2])
+{
+    double t[8];
+    calib_map_normalized(pose, norm, 4, &h, 4, t);
+    c[0] = (t[0] + t[2] + t[4] + t[6]) / 4;
+    c[1] = (t[1] + t[3] + t[5] + t[7]) / 4;
+}
+
+/* Iterate from stand height h: map the tag at h, look the ground up there,
+ * map again at that height, until it stays (a fixed point).  A tag at a
+ * terrain edge can swing between two heights (mapped high it lands off the
+ * piece, low on it): then the height met nearest to `measured`. */
+static double calib__fixed_ground(const calib_pose *pose, const double *norm, double base_in, const tt_ground *g,
+                                  double h, double measured)
+{
+    double seen[CALIB__GROUND_ITERS], c[2];
+    int n = 0;
+    for (; n < CALIB__GROUND_ITERS; n++) {
+        seen[n] = h;
+        calib__centre(pose, norm, h + base_in, c);
+        if (!isfinite(c[0]) || !isfinite(c[1]))
+            return h;
+        double next = calib__ground(g, c[0], c[1]);
+        if (fabs(next - h) < 1e-9)
+            return h;
+        h = next;
+    }
+    double best = seen[0];
+    for (int i = 1; i < n; i++)
+        if (fabs(seen[i] - measured) < fabs(best - measured))
+            best = seen[i];
+    return best;
+}
+
+/* The ground's height under a tag.  More than one height can be
+ * consistent (a tag on the felt just beyond a hill's far edge, mapped at
+ * the hill's height, lands on the hill): the fixed points reached from the
+ * felt and from the tag's measured height, the one nearer the measurement. */
+static double calib__settle_ground(const calib_pose *pose, const double *norm, double base_in, const tt_ground *g,
+                                   int measured, double stand)
+{
+    if (!g || !g->height_at)
+        return 0;
+    double a = calib__fixed_ground(pose, norm, base_in, g, 0, stand);
+    if (!measured || fabs(a - stand) <= 1e-9)
+        return a;
+    double b = calib__fixed_ground(pose, norm, base_in, g, stand > 0 ? stand : 0, stand);
+    return fabs(b - stand) < fabs(a - stand) ? b : a;
+}
+
+/* Where the diagonals of quad q (4 points, 8 doubles) cross: the image of
+ * a square's centre whatever its pose.  0 if they are parallel. */
+static int calib__diagonals(const double q[8], double m[2])
+{
+    double ax = q[4] - q[0], ay = q[5] - q[1], bx = q[6] - q[2], by = q[7] - q[3];
+    double den = ax * by - ay * bx;
+    if (!(fabs(den) > 1e-18))
+        return 0;
+    double t = ((q[2] - q[0]) * by - (q[3] - q[1]) * bx) / den;
+    m[0] = q[0] + t * ax;
+    m[1] = q[1] + t * ay;
+    return isfinite(m[0]) && isfinite(m[1]);
+}
+
+/* The highest ground within CALIB_SLOPE_REACH_IN of (x, y): the top of the
+ * slope a tilted tag may be on. */
+static double calib__ground_near(const tt_ground *g, double x, double y)
+{
+    double top = calib__ground(g, x, y);
+    for (int k = 0; k < 8; k++) {
+        double a = k * (M_PI / 4), h = calib__ground(g, x + CALIB_SLOPE_REACH_IN * cos(a), y + CALIB_SLOPE_REACH_IN * sin(a));
+        top = h > top ? h : top;
+    }
+    return top;
+}
+
+/* A tag's height and tilt from its shape, in closed form.  Its corners'
+ * rays meet any level plane in the same quad, scaled about the point under
+ * the camera in proportion to the camera's height above that plane; a
+ * level tag meets the plane at its own height in the printed square
+ * itself.  So with q the corners on the plane D0 below the camera and G =
+ * (right edge, up edge) their mean edge vectors, the tag is D0 * size / s
+ * below the camera, s^2 = trace(G'G) / 2.  A tag tilted by a on a slope is
+ * foreshortened across the slope: the eigenvalues of G'G are s^2 and about
+ * s^2 cos^2 a, which gives the tilt; a tilted tag's scale is then the
+ * larger eigenvalue's.  Exact for a level tag; IPPE_SQUARE (its full 3D
+ * pose) measured level tags' heights with 2-3 times the spread on 0.8" tags
+ * and flipped to its mirror pose, 30 degrees off, on one tag in ten at
+ * 0.1 px of noise.  But a tilted tag's corners stand at different heights,
+ * which perspective turns into shape: tilted tags are measured by their
+ * pose (calib__pose_height). */
+static void calib__measure(const calib_pose *pose, const double q[8], double plane_in, double size_in, double base_in,
+                           double *stand, double *tilt_deg)
+{
+    double rx = (q[2] - q[0] + q[4] - q[6]) / 2, ry = (q[3] - q[1] + q[5] - q[7]) / 2;
+    double ux = (q[6] - q[0] + q[4] - q[2]) / 2, uy = (q[7] - q[1] + q[5] - q[3]) / 2;
+    double a = rx * rx + ry * ry, c = ux * ux + uy * uy, b = rx * ux + ry * uy;
+    double half = (a + c) / 2, disc = sqrt(fmax(0, half * half - (a * c - b * b)));
+    double lmax = half + disc, lmin = half - disc;
+    double cosa = lmax > 0 ? sqrt(fmax(0, lmin / lmax)) : 1;
+    *tilt_deg = acos(fmin(1, cosa)) * (180.0 / M_PI);
+    double s = sqrt(*tilt_deg > CALIB_SLOPE_DEG ? lmax : half);
+    double cam = pose->up * pose->center[2]; /* camera above the felt */
+    *stand = cam - (cam - plane_in) * size_in / s - base_in;
+}
+
+/* Stand height and tilt from a tag's 3D pose in the camera frame (R, t:
+ * see cvw_square_poses). */
+static void calib__pose_height(const calib_pose *pose, const double R[9], const double t[3], double base_in,
+                               double *stand, double *tilt_deg)
+{
+    const double *Rp = pose->R;
+    double d[3] = {t[0] - pose->tvec[0], t[1] - pose->tvec[1], t[2] - pose->tvec[2]};
+    /* table frame = Rp^T (camera - tvec); the tag's up normal is -(its z axis) = -R[:, 2] */
+    double z = Rp[2] * d[0] + Rp[5] * d[1] + Rp[8] * d[2];
+    double nz = -(Rp[2] * R[2] + Rp[5] * R[5] + Rp[8] * R[8]);
+    *stand = pose->up * z - base_in;
+    double c = pose->up * nz;
+    *tilt_deg = acos(c > 1 ? 1 : c < -1 ? -1 : c) * (180.0 / M_PI);
+}
+
+/* Measure every tag: its shape, then one batched pose solve for the ones
+ * that look tilted.  stand, tilt, ok: nf each. */
+static tt_status calib__measure_all(const calib_rig *rig, const calib_pose *pose, const double *norm, int nf,
+                                    double *stand, double *tilt, int *ok, tt_err *err)
+{
+    const double base_in = rig->base_height_mm / 25.4, cam = pose->up * pose->center[2];
+    double *buf = malloc(sizeof(double) * 8 * (size_t)nf), *Rs = NULL, *ts = NULL;
+    int *idx = malloc(sizeof(int) * (size_t)nf), *pok = NULL, nt = 0;
+    tt_status st = TT_OK;
+    if (!buf || !idx) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
+        goto done;
+    }
+    calib_map_normalized(pose, norm, nf * 4, &base_in, nf * 4, buf);
+    for (int f = 0; f < nf; f++) {
+        calib__measure(pose, &buf[f * 8], base_in, rig->base_size_in, base_in, &stand[f], &tilt[f]);
+        if (tilt[f] > CALIB_SLOPE_DEG)
+            idx[nt++] = f;
+    }
+    if (nt) {
+        Rs = malloc(sizeof(double) * 9 * (size_t)nt);
+        ts = malloc(sizeof(double) * 3 * (size_t)nt);
+        pok = malloc(sizeof(int) * (size_t)nt);
+        if (!Rs || !ts || !pok) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
+            goto done;
+        }
+        for (int k = 0; k < nt; k++)
+            memcpy(&buf[k * 8], &norm[idx[k] * 8], sizeof(double) * 8);
+        if ((st = cvw_square_poses(buf, nt, rig->base_size_in, Rs, ts, pok, err)) != TT_OK)
+            goto done;
+        for (int k = 0; k < nt; k++) {
+            double h, a;
+            calib__pose_height(pose, &Rs[k * 9], &ts[k * 3], base_in, &h, &a);
+            if (pok[k] && isfinite(h) && isfinite(a)) {
+                stand[idx[k]] = h;
+                tilt[idx[k]] = a > CALIB_SLOPE_DEG ? a : tilt[idx[k]];
+            }
+        }
+    }
+    /* a shape that puts the tag at or above the camera is no measurement */
+    for (int f = 0; f < nf; f++)
+        ok[f] = isfinite(stand[f]) && isfinite(tilt[f]) && stand[f] + base_in < 0.9 * cam;
+done:
+    free(buf);
+    free(idx);
+    free(Rs);
+    free(ts);
+    free(pok);
+    return st;
+}
+
+tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                       calib_figure **out, int *n, tt_err *err)
+{
+    return calib_locate_ground(rig, pose, dets, NULL, out, n, err);
+}
+
+tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                              const tt_ground *ground, calib_figure **out, int *n, tt_err *err)
+{
+    int nf = 0, *ok = NULL;
+    double *norm = NULL, *stand = NULL, *tilt = NULL;
+    calib_figure *figs = NULL;
+    tt_status st = TT_OK;
+    const double base_in = rig->base_height_mm / 25.4;
+
+    *out = NULL;
+    *n = 0;
+    for (int i = 0; i < dets->count; i++)
+        if (calib__is_base_family(rig, dets->items[i].family) &&
+            calib_rig_anchor_index(rig, dets->items[i].family, dets->items[i].id) < 0)
+            nf++;
+    if (nf == 0)
+        return TT_OK;
+    figs = calloc((size_t)nf, sizeof *figs);
+    norm = malloc(sizeof(double) * 8 * (size_t)nf);
+    stand = malloc(sizeof(double) * (size_t)nf);
+    tilt = malloc(sizeof(double) * (size_t)nf);
+    ok = malloc(sizeof(int) * (size_t)nf);
+    if (!figs || !norm || !stand || !tilt || !ok) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
+        goto done;
+    }
+    nf = 0;
+    for (int i = 0; i < dets->count; i++) {
+        const vision_detection *d = &dets->items[i];
+        if (!calib__is_base_family(rig, d->family) || calib_rig_anchor_index(rig, d->family, d->id) >= 0)
+            continue;
+        snprintf(figs[nf].family, sizeof figs[nf].family, "%s", d->family);
+        figs[nf].id = d->id;
+        figs[nf].det_index = i;
+        memcpy(&norm[nf * 8], d->corners, sizeof d->corners);
+        nf++;
+    }
+    /* One batched undistortion for every corner of every figure. */
+    if ((st = cvw_undistort_points(&rig->camera, norm, nf * 4, norm, err)) != TT_OK ||
+        (st = calib__measure_all(rig, pose, norm, nf, stand, tilt, ok, err)) != TT_OK)
+        goto done;
+    int kept = 0;
+    for (int f = 0; f < nf; f++) {
+        calib_figure g = figs[f];
+        const double *q = &norm[f * 8];
+        g.measured = ok[f];
+        g.ground_in = calib__settle_ground(pose, q, base_in, ground, g.measured, stand[f]);
+        g.measured_in = g.measured ? stand[f] : g.ground_in;
+        g.tilt_deg = g.measured ? tilt[f] : 0;
+        g.z_in = g.ground_in;
+        g.height = CALIB_HEIGHT_GROUND;
+        double off = fabs(g.measured_in - g.ground_in);
+        if (!g.measured) {
+        } else if (g.measured_in < -CALIB_HEIGHT_TOL_IN) {
+            g.height = CALIB_HEIGHT_BELOW;
+        } else if (g.tilt_deg > CALIB_SLOPE_DEG || off > CALIB_HEIGHT_TOL_IN) {
+            /* On a slope a tag may stand anywhere from the felt to the top
+             * of the raised ground beside it: not worth a warning. */
+            int slope = g.tilt_deg > CALIB_SLOPE_DEG;
+            if (slope && off > CALIB_HEIGHT_TOL_IN) {
+                double c[2];
+                calib__centre(pose, q, g.ground_in + base_in, c);
+                slope = isfinite(c[0]) && isfinite(c[1]) &&
+                        g.measured_in <= calib__ground_near(ground, c[0], c[1]) + CALIB_HEIGHT_TOL_IN;
+            }
+            g.height = slope ? CALIB_HEIGHT_SLOPE : CALIB_HEIGHT_OFF;
+            g.z_in = g.measured_in > 0 ? g.measured_in : 0;
+        }
+        double h = g.z_in + base_in, c[8], corners[4][2];
+        calib_map_normalized(pose, q, 4, &h, 4, c);
+        memcpy(corners, c, sizeof corners);
+        g.x = (c[0] + c[2] + c[4] + c[6]) / 4;
+        g.y = (c[1] + c[3] + c[5] + c[7]) / 4;
+        g.facing_deg = calib_facing_deg(corners);
+        if (g.tilt_deg > CALIB_SLOPE_DEG) {
+            /* a tilted tag's corners stand at different heights: its centre
+             * is seen where the image's diagonals cross */
+            double m[2];
+            if (calib__diagonals(q, m)) {
+                calib_map_normalized(pose, m, 1, &h, 1, c);
+                g.x = c[0];
+                g.y = c[1];
+            }
+        }
+        /* A tag whose rays miss its plane (NaN) is no figure on the table:
+         * dropped, so no NaN or Inf ever leaves calib. */
+        if (isfinite(g.x) && isfinite(g.y) && isfinite(g.facing_deg) && fabs(g.x) < CALIB_MAX_COORD_IN &&
+            fabs(g.y) < CALIB_MAX_COORD_IN && isfinite(g.z_in) && isfinite(g.measured_in))
+            figs[kept++] = g;
+    }
+    *out = figs;
+    *n = kept;
+    figs = NULL;
+done:
+    free(norm);
+    free(stand);
+    free(tilt);
+    free(ok);
+    free(figs);
+    return st;
+}
+
+int calib_height_warning(const calib_figure *f, const char *name, double z_in, int has_ground, double base_size_in,
+                         char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (f->height == CALIB_HEIGHT_BELOW)
+        return snprintf(buf, cap,
+                        "%s measures %.1f\" below the felt, which cannot be: check the rig's anchor positions and its "
+                        "bases' size_in (%.2f\") against the printed tags",
+                        name, -f->measured_in, base_size_in) > 0;
+    if (f->height != CALIB_HEIGHT_OFF)
+        return 0;
+    if (f->ground_in <= 0 && has_ground)
+        return snprintf(buf, cap, "%s stands about %.1f\" above the felt where the scenario has no raised terrain",
+                        name, z_in) > 0;
+    if (f->ground_in <= 0)
+        return snprintf(buf, cap,
+                        "%s stands about %.1f\" above the felt, and no scenario declares raised terrain (give "
+                        "--scenario with its hills and buildings)",
+                        name, z_in) > 0;
+    if (z_in > f->ground_in)
+        return snprintf(buf, cap,
+                        "%s stands about %.1f\" above the felt where the scenario's terrain is %.1f\" high (on a roof, "
+                        "or held in the air?)",
+                        name, z_in, f->ground_in) > 0;
+    return snprintf(buf, cap,
+                    "%s stands about %.1f\" above the felt where the scenario's terrain is %.1f\" high: is that piece "
+                    "where the scenario puts it, and that high?",
+                    name, z_in, f->ground_in) > 0;
+}

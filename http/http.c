@@ -260,7 +260,7 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
         return http_reply(c, 200, "text/javascript; charset=utf-8", http__draw, http__draw_len,
                           MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/view.js"))
-        return http__send(c, 200, "text/javascript; charset=utf-8", http__view, http__view_len,
+        return http_reply(c, 200, "text/javascript; charset=utf-8", http__view, http__view_len,
                           MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/style.css"))
         return http_reply(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);

@@ -41,9 +41,10 @@ tt_status rec_copy_open(const char *path, rec_copy **out, tt_err *err)
         {&c->st_find, "SELECT id FROM figure WHERE session = ? AND family = ? AND tag = ?"},
         {&c->st_fig, "INSERT INTO figure (session, family, tag, name, side) VALUES (?, ?, ?, ?, ?)"},
         {&c->st_rename, "UPDATE figure SET name = ?, side = ? WHERE id = ?"},
-        {&c->st_state, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state) VALUES (?, ?, ?, ?, ?, ?, ?)"},
-        {&c->st_event, "INSERT INTO event (session, frame, t_ms, kind, figure, from_x, from_y, to_x, to_y) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&c->st_state, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state, z_in) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&c->st_event, "INSERT INTO event (session, frame, t_ms, kind, figure, from_x, from_y, to_x, to_y, z_in) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
         {&c->st_query, "INSERT INTO query (session, frame, t_ms, query_json, answer_json) VALUES (?, ?, ?, ?, ?)"},
         {&c->st_change, "INSERT INTO scenario_change (session, frame, t_ms, scenario_json) VALUES (?, ?, ?, ?)"},
         {&c->st_progress, "UPDATE session SET last_frame = ?, last_t_ms = ?, ended_utc = ? WHERE id = ?"},
@@ -169,6 +170,20 @@ static int rec__copy_coord(const json_t *v, double *out)
     return isfinite(*out) && fabs(*out) <= REC_MAX_COORD_IN;
 }
 
+/* A height (z_in, schema 3) into column i: NULL when absent. */
+static int rec__copy_bind_z(sqlite3_stmt *st, int i, const json_t *v)
+{
+    double z;
+    if (!v || json_is_null(v)) {
+        sqlite3_bind_null(st, i);
+        return 1;
+    }
+    if (!rec__copy_coord(v, &z))
+        return 0;
+    sqlite3_bind_double(st, i, z);
+    return 1;
+}
+
 /* The copy's figure row of (family, tag), added when new. */
 static tt_status rec__copy_figure(rec_copy *c, const json_t *fam, const json_t *tag, long long *row, tt_err *err)
 {
@@ -264,6 +279,8 @@ static tt_status rec__copy_frames(rec_copy *c, const json_t *frames, tt_err *err
             sqlite3_bind_double(st, 5, y);
             sqlite3_bind_double(st, 6, facing);
             sqlite3_bind_text(st, 7, state, -1, SQLITE_TRANSIENT);
+            if (!rec__copy_bind_z(st, 8, json_object_get(f, "z_in")))
+                return rec__copy_bad(err, "a figure's height");
             if (!rec__copy_step(st))
                 return rec__db_err(c->db, err, c->path, "writing a figure state");
         }
@@ -294,7 +311,7 @@ static tt_status rec__copy_events(rec_copy *c, const json_t *events, tt_err *err
     json_array_foreach(events, i, e) {
         const char *kind = json_string_value(json_object_get(e, "event"));
         if (!json_is_integer(json_object_get(e, "frame")) || !json_is_integer(json_object_get(e, "t_ms")) || !kind ||
-            (strcmp(kind, "moved") && strcmp(kind, "appeared") && strcmp(kind, "removed")))
+            (strcmp(kind, "moved") && strcmp(kind, "appeared") && strcmp(kind, "removed") && strcmp(kind, "height")))
             return rec__copy_bad(err, "an event needs \"frame\", \"t_ms\" and a known \"event\"");
         long long row;
         tt_status s = rec__copy_figure(c, json_object_get(e, "family"), json_object_get(e, "id"), &row, err);
@@ -306,7 +323,8 @@ static tt_status rec__copy_events(rec_copy *c, const json_t *events, tt_err *err
         sqlite3_bind_int64(st, 3, json_integer_value(json_object_get(e, "t_ms")));
         sqlite3_bind_text(st, 4, kind, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 5, row);
-        if (!rec__copy_bind_xy(st, 6, json_object_get(e, "from")) || !rec__copy_bind_xy(st, 8, json_object_get(e, "to"))) {
+        if (!rec__copy_bind_xy(st, 6, json_object_get(e, "from")) || !rec__copy_bind_xy(st, 8, json_object_get(e, "to")) ||
+            !rec__copy_bind_z(st, 10, json_object_get(e, "z_in"))) {
             sqlite3_clear_bindings(st);
             return rec__copy_bad(err, "an event's \"from\" or \"to\"");
         }

@@ -12,8 +12,8 @@
  *                "rig", "scenario"                         when from is empty},
  *    "figures": [{"family","id","name","side"}],      new figures (all of the
  *                                                     session's after a scenario change)
- *    "frames":  [{"frame","t_ms","figures":[{"family","id","x","y","facing_deg","state"}]}],
- *    "events":  [{"frame","t_ms","event","family","id","from","to"}],
+ *    "frames":  [{"frame","t_ms","figures":[{"family","id","x","y","facing_deg","state","z_in"}]}],
+ *    "events":  [{"frame","t_ms","event","family","id","from","to","z_in"}],
  *    "queries": [{"frame","t_ms","query","answer"}],
  *    "changes": [{"frame","t_ms","scenario"}]}
  *

@@ -263,7 +263,7 @@ static tt_status rec__feed_scan_rows(rec_feed *f, const char *sql, long long aft
 
 static const char *const rec__feed_states[] = {"seen", "occluded", "lost"};
 
-/* state: rowid, t_ms, frame, figure, family, tag, x, y, facing, state.
+/* state: rowid, t_ms, frame, figure, family, tag, x, y, facing, state, z_in.
  * Rows of one frame and time share one frame object, as in replay --json. */
 static json_t *rec__feed_state_row(sqlite3_stmt *st, json_t *frames)
 {
@@ -280,12 +280,14 @@ static json_t *rec__feed_state_row(sqlite3_stmt *st, json_t *frames)
                             "id", (json_int_t)sqlite3_column_int64(st, 5), "x", sqlite3_column_double(st, 6), "y",
                             sqlite3_column_double(st, 7), "facing_deg", sqlite3_column_double(st, 8), "state",
                             state ? state : rec__feed_states[0]);
+    if (fig && sqlite3_column_type(st, 10) != SQLITE_NULL) /* the height it stands at (schema 3) */
+        json_object_set_new(fig, "z_in", json_real(sqlite3_column_double(st, 10)));
     if (!fig || json_array_append_new(json_object_get(last, "figures"), fig) != 0)
         return NULL;
     return fig;
 }
 
-/* event: id, t_ms, frame, figure, family, tag, kind, from_x, from_y, to_x, to_y */
+/* event: id, t_ms, frame, figure, family, tag, kind, from_x, from_y, to_x, to_y, z_in */
 static json_t *rec__feed_event_row(sqlite3_stmt *st, json_t *arr)
 {
     json_t *o = json_pack("{s:I, s:I, s:s, s:s, s:I, s:o, s:o}", "frame", (json_int_t)sqlite3_column_int64(st, 2),
@@ -293,6 +295,8 @@ static json_t *rec__feed_event_row(sqlite3_stmt *st, json_t *arr)
                           (const char *)sqlite3_column_text(st, 6), "family", (const char *)sqlite3_column_text(st, 4),
                           "id", (json_int_t)sqlite3_column_int64(st, 5), "from", rec__feed_xy(st, 7), "to",
                           rec__feed_xy(st, 9));
+    if (o && sqlite3_column_type(st, 11) != SQLITE_NULL) /* a "height" event */
+        json_object_set_new(o, "z_in", json_real(sqlite3_column_double(st, 11)));
     return o && json_array_append_new(arr, o) == 0 ? o : NULL;
 }
 
@@ -400,12 +404,12 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
     if ((s = rec__feed_session(f, header, &sess, &last_frame, &last_t, &ended, err)) != TT_OK ||
         (s = rec__feed_scan_rows(f,
                                  "SELECT s.rowid, s.t_ms, s.frame, s.figure, g.family, g.tag, s.x, s.y, s.facing_deg, "
-                                 "s.state FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?1 AND "
+                                 "s.state, s.z_in FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?1 AND "
                                  "s.rowid > ?2 ORDER BY s.rowid LIMIT ?3",
                                  from->state, until_ms, max_rows, rec__feed_state_row, frames, &sc[0], err)) != TT_OK ||
         (s = rec__feed_scan_rows(f,
                                  "SELECT e.id, e.t_ms, e.frame, e.figure, g.family, g.tag, e.kind, e.from_x, e.from_y, "
-                                 "e.to_x, e.to_y FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ?1 "
+                                 "e.to_x, e.to_y, e.z_in FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ?1 "
                                  "AND e.id > ?2 ORDER BY e.id LIMIT ?3",
                                  from->event, until_ms, max_rows, rec__feed_event_row, events, &sc[1], err)) != TT_OK ||
         (s = rec__feed_scan_rows(f,

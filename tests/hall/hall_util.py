@@ -151,10 +151,12 @@ def session_rows(path, session=0):
                                 "last_frame, last_t_ms, ended_utc FROM session WHERE id = ?", (session,)).fetchall()
     out["figure"] = db.execute("SELECT family, tag, name, side FROM figure WHERE session = ? ORDER BY id",
                                (session,)).fetchall()
-    out["state"] = db.execute("SELECT g.family, g.tag, s.frame, s.t_ms, s.x, s.y, s.facing_deg, s.state FROM state s "
+    out["state"] = db.execute("SELECT g.family, g.tag, s.frame, s.t_ms, s.x, s.y, s.facing_deg, s.state, s.z_in "
+                              "FROM state s "
                               "JOIN figure g ON g.id = s.figure WHERE g.session = ? ORDER BY s.rowid",
                               (session,)).fetchall()
-    out["event"] = db.execute("SELECT e.frame, e.t_ms, e.kind, g.family, g.tag, e.from_x, e.from_y, e.to_x, e.to_y "
+    out["event"] = db.execute("SELECT e.frame, e.t_ms, e.kind, g.family, g.tag, e.from_x, e.from_y, e.to_x, e.to_y, "
+                              "e.z_in "
                               "FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ? ORDER BY e.id",
                               (session,)).fetchall()
     out["query"] = db.execute("SELECT frame, t_ms, query_json, answer_json FROM query WHERE session = ? ORDER BY id",

@@ -34,6 +34,17 @@ void le_options_hard(le_options *o)
     o->gradient = 0.5;
 }
 
+void le_options_1080p(le_options *o)
+{
+    le_options_default(o);
+    o->width = 1920;
+    o->height = 1080;
+    o->nbases = 90;
+    o->base_size_in = 0.88;
+    o->blur = 0.7;
+    o->gradient = 0.2;
+}
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
 {
     char p[512];

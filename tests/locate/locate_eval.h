@@ -36,6 +36,11 @@ void le_options_blurry(le_options *o);
  * round base, the README's smallest) and 50 % light falloff. */
 void le_options_hard(le_options *o);
 
+/* Issue 22's club webcam: 1920x1080 (~17.5 px/inch at the table's centre),
+ * 90 bases with 1.1" tags (size_in 0.88: 1.7 to 2.1 px per cell), blur
+ * 0.7 px, noise 2, 20 % light falloff. */
+void le_options_1080p(le_options *o);
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err);
 void le_frame_free(le_frame *f);
 

@@ -274,7 +274,8 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     const track_figure *figs = NULL;
     const track_event *evs = NULL;
     int nf = 0, ne = 0, posed = 0;
-    if ((st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err)) != TT_OK)
+    if ((st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err)) != TT_OK ||
+        (st = track_live_scale_update(&g->scale, g->rig, g->live, g->trk, im->width, im->height, err)) != TT_OK)
         return st;
     if (!posed && *first)
         fprintf(stderr, "tabletrack track: waiting for at least 2 anchor tags to be visible\n");

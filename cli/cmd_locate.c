@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "calib.h"
+#include "phantom.h"
 #include "scale.h"
 #include "cli.h"
 #include "cvwrap.h"
@@ -57,6 +58,7 @@ int cmd_locate(int argc, char **argv)
         calib_detect(rig, det, &im, rescale && o.decimate > 1, &ds, &pose, NULL, &err) != TT_OK ||
         calib_locate(rig, &pose, &ds, &figs, &nfigs, &err) != TT_OK)
         goto fail;
+    calib_drop_phantoms(rig, &ds, figs, &nfigs); /* noise decodes, tags off the table */
 
     printf("{\"figures\":[");
     for (int i = 0; i < nfigs; i++)

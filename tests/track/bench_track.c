@@ -6,7 +6,11 @@
  * still tags), against raw apriltag_detector_detect (decimate 2, 2 threads) on
  * the same frames in the same run.  Frames are rendered into memory first,
  * so both sides measure detection/tracking, not decoding.
- *   bench_track [--frames N] [--threads T] [--cache DIR] */
+ * Then issue 22's figures: the steady-state ratio (frames after the first)
+ * and where the work goes; --res 1080 runs a 1920x1080 sequence with tags
+ * too small for the half-size search.
+ *   bench_track [--frames N] [--threads T] [--cache DIR] [--res 2160|1080] [--baselines 0|1]
+ *               [--sweep-idle N] [--scale 0|1]  (1 and 0: the tracker before issue 22) */
 #include <apriltag/apriltag.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +22,16 @@
 #include "live_scale.h"
 #include "seq.h"
 #include "tracker.h"
+
+/* Under valgrind --tool=callgrind --collect-atstart=no, only the tracker
+ * and live table on the frames after the first are counted (instructions:
+ * steady on a busy machine).  Run with --threads 1: callgrind collects per
+ * thread. */
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 
 static double now_ms(void)
 {
@@ -155,7 +169,7 @@ int main(int argc, char **argv)
     tt_err err = {0};
     int threads = 2;
     const char *cache = NULL;
-    int res = 2160, skip_baselines = 0;
+    int res = 2160, skip_baselines = 0, sweep_idle = -1, use_scale = 1;
     for (int i = 1; i + 1 < argc; i += 2)
         if (!strcmp(argv[i], "--res"))
             res = atoi(argv[i + 1]);
@@ -168,6 +182,10 @@ int main(int argc, char **argv)
             o.frames = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--baselines"))
             skip_baselines = !atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sweep-idle")) /* 1: a sweep tile every frame, as before issue 22 */
+            sweep_idle = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--scale")) /* 0: no full-resolution rectangle, as before issue 22 */
+            use_scale = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--cache"))
             cache = argv[i + 1];
         else if (!strcmp(argv[i], "--threads"))
@@ -175,7 +193,7 @@ int main(int argc, char **argv)
     }
     if (o.frames < 8 || threads < 1 || (res != 1080 && res != 2160)) {
         fprintf(stderr, "usage: bench_track [--frames N>=8] [--threads T] [--res 2160|1080] [--cache DIR] "
-                        "[--baselines 0|1]\n");
+                        "[--baselines 0|1] [--sweep-idle N] [--scale 0|1]\n");
         return 2;
     }
     char dir[] = "/tmp/tt_bench_track_XXXXXX";
@@ -269,6 +287,8 @@ int main(int argc, char **argv)
     vision_tracker_opts_default(&to);
     calib_rig_detector_opts(rig, &to.det);
     to.threads = threads;
+    if (sweep_idle > 0)
+        to.sweep_idle = sweep_idle;
     if (vision_tracker_create(&to, &trk, &err) != TT_OK || track_live_create(rig, NULL, &live, &err) != TT_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
@@ -301,12 +321,16 @@ int main(int argc, char **argv)
         const track_event *evs;
         vision_tracker_stats vs;
         double t0 = now_ms();
+        if (f > 0)
+            CALLGRIND_TOGGLE_COLLECT;
         if (vision_tracker_update(trk, &fr[f], f, &tr, &n, &vs, &err) != TT_OK ||
             track_live_update(live, f, tr, n, &figs, &nf, &evs, &nev, &posed, &err) != TT_OK ||
-            track_live_scale_update(&scale, rig, live, trk, fr[f].width, fr[f].height, &err) != TT_OK) {
+            (use_scale && track_live_scale_update(&scale, rig, live, trk, fr[f].width, fr[f].height, &err) != TT_OK)) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
+        if (f > 0)
+            CALLGRIND_TOGGLE_COLLECT;
         lat[f] = now_ms() - t0;
         pix[f] = (double)vs.pixels;
         if (!vs.full_frame) {

@@ -23,10 +23,14 @@ typedef struct track_live_scale {
 void track_live_scale_init(track_live_scale *s);
 
 /* After track_live_update on a width x height frame: when the pose was
- * solved since the last call, give the tracker its fine rectangle.
- * Errors: TT_ERR_NOMEM. */
+ * solved since the last call, give the tracker its fine rectangle, and set
+ * *search_again (may be NULL) when there is one: on a frame that ran the
+ * full-frame detection, the caller then updates the tracker and the live
+ * table again with the same frame, so the tags too small for the half-size
+ * search are in the first frame's figures too (that frame's figures settle
+ * one update early).  Errors: TT_ERR_NOMEM. */
 tt_status track_live_scale_update(track_live_scale *s, const calib_rig *rig, const track_live *live,
-                                  vision_tracker *trk, int width, int height, tt_err *err);
+                                  vision_tracker *trk, int width, int height, int *search_again, tt_err *err);
 
 #ifdef __cplusplus
 }

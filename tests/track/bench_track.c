@@ -323,11 +323,16 @@ int main(int argc, char **argv)
         double t0 = now_ms();
         if (f > 0)
             CALLGRIND_TOGGLE_COLLECT;
-        if (vision_tracker_update(trk, &fr[f], f, &tr, &n, &vs, &err) != TT_OK ||
-            track_live_update(live, f, tr, n, &figs, &nf, &evs, &nev, &posed, &err) != TT_OK ||
-            (use_scale && track_live_scale_update(&scale, rig, live, trk, fr[f].width, fr[f].height, &err) != TT_OK)) {
-            fprintf(stderr, "%s\n", err.msg);
-            return 1;
+        for (int pass = 0, again = 0; pass < 2; pass++) { /* as game/game.c does */
+            if (vision_tracker_update(trk, &fr[f], f, &tr, &n, pass ? NULL : &vs, &err) != TT_OK ||
+                track_live_update(live, f, tr, n, &figs, &nf, &evs, &nev, &posed, &err) != TT_OK ||
+                (use_scale &&
+                 track_live_scale_update(&scale, rig, live, trk, fr[f].width, fr[f].height, &again, &err) != TT_OK)) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            if (!again || !vs.full_frame)
+                break;
         }
         if (f > 0)
             CALLGRIND_TOGGLE_COLLECT;

@@ -1,4 +1,5 @@
 #include "locate_eval.h"
+#include "scale.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -105,6 +106,20 @@ tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
     return TT_OK;
 fail:
     le_frame_free(f);
+    return st;
+}
+
+tt_status le_detect(const le_frame *f, vision_detections *ds, calib_pose *pose, int rect[4], tt_err *err)
+{
+    vision_detector_opts vo;
+    vision_detector *det = NULL;
+    vision_detector_opts_default(&vo);
+    calib_rig_detector_opts(f->rig, &vo);
+    vo.nthreads = 2;
+    tt_status st = vision_detector_create(&vo, &det, err);
+    if (st == TT_OK)
+        st = calib_detect(f->rig, det, &f->image, 1, ds, pose, rect, err);
+    vision_detector_destroy(det);
     return st;
 }
 

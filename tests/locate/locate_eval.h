@@ -53,6 +53,11 @@ typedef struct le_score {
     double homography_rms;       /* plain 4-anchor homography, z = 0, distorted pixels */
 } le_score;
 
+/* The frame's tags read as locate reads them (calib_detect: the rig's
+ * detector on 2 threads, with rescale), its pose, and the rectangle read
+ * again at full resolution (rect may be NULL).  ds: vision_detections_free. */
+tt_status le_detect(const le_frame *f, vision_detections *ds, calib_pose *pose, int rect[4], tt_err *err);
+
 /* Score locate's figures (figs, n) against the frame's truth. */
 void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const calib_pose *pose,
                       const vision_detections *dets, le_score *s);

@@ -376,16 +376,11 @@ static void test_1080p_large_tags(void **state)
     o.seed = 24;
     if (le_frame_make(&o, &f, &err) != TT_OK)
         fail_msg("render: %s", err.msg);
-    vision_detector_opts vo;
-    vision_detector *det = NULL;
     vision_detections ds = {0};
     calib_pose pose;
     calib_figure *figs = NULL;
     int n = 0, rect[4] = {-1, -1, -1, -1};
-    vision_detector_opts_default(&vo);
-    calib_rig_detector_opts(f.rig, &vo);
-    assert_int_equal(vision_detector_create(&vo, &det, &err), TT_OK);
-    assert_int_equal(calib_detect(f.rig, det, &f.image, 1, &ds, &pose, rect, &err), TT_OK);
+    assert_int_equal(le_detect(&f, &ds, &pose, rect, &err), TT_OK);
     assert_int_equal(rect[2], 0); /* nothing to read again at full resolution */
     assert_int_equal(rect[3], 0);
     assert_int_equal(calib_locate(f.rig, &pose, &ds, &figs, &n, &err), TT_OK);
@@ -399,7 +394,6 @@ static void test_1080p_large_tags(void **state)
     assert_true((double)rect[2] * rect[3] > 0.3 * f.image.width * f.image.height);
     free(figs);
     vision_detections_free(&ds);
-    vision_detector_destroy(det);
     le_frame_free(&f);
 }
 

@@ -17,7 +17,6 @@
 #include "live.h"
 #include "locate_eval.h"
 #include "phantom.h"
-#include "scale.h"
 #include "vision.h"
 
 /* A frame of random gray cells of cell x cell px. */
@@ -86,15 +85,9 @@ static void real_margins(void (*options)(le_options *), unsigned seed, double *l
     o.seed = seed;
     if (le_frame_make(&o, &f, &err) != TT_OK)
         fail_msg("render: %s", err.msg);
-    vision_detector_opts vo;
-    vision_detector *det = NULL;
     vision_detections ds = {0};
     calib_pose pose;
-    vision_detector_opts_default(&vo);
-    calib_rig_detector_opts(f.rig, &vo);
-    vo.nthreads = 2;
-    assert_int_equal(vision_detector_create(&vo, &det, &err), TT_OK);
-    assert_int_equal(calib_detect(f.rig, det, &f.image, 1, &ds, &pose, NULL, &err), TT_OK);
+    assert_int_equal(le_detect(&f, &ds, &pose, NULL, &err), TT_OK);
     double *m = calloc((size_t)ds.count + 1, sizeof *m);
     int k = 0;
     for (int i = 0; i < ds.count; i++)
@@ -115,7 +108,6 @@ static void real_margins(void (*options)(le_options *), unsigned seed, double *l
     *n = k;
     free(m);
     vision_detections_free(&ds);
-    vision_detector_destroy(det);
     le_frame_free(&f);
 }
 
@@ -178,17 +170,11 @@ static void test_off_table(void **state)
     tt_image_free(&f.image);
     assert_int_equal(rnd_render(&f.scene, &f.cam, &f.image, &err), TT_OK);
 
-    vision_detector_opts vo;
-    vision_detector *det = NULL;
     vision_detections ds = {0};
     calib_pose pose;
     calib_figure *figs = NULL;
     int n = 0, seen = 0;
-    vision_detector_opts_default(&vo);
-    calib_rig_detector_opts(f.rig, &vo);
-    vo.nthreads = 2;
-    assert_int_equal(vision_detector_create(&vo, &det, &err), TT_OK);
-    assert_int_equal(calib_detect(f.rig, det, &f.image, 1, &ds, &pose, NULL, &err), TT_OK);
+    assert_int_equal(le_detect(&f, &ds, &pose, NULL, &err), TT_OK);
     for (int i = 0; i < ds.count; i++)
         seen += ds.items[i].id == 450;
     assert_int_equal(seen, 1); /* the detector reads it */
@@ -201,7 +187,6 @@ static void test_off_table(void **state)
     assert_true(n >= f.ntags - f.nanchors - 1 - 1); /* the real figures stay (all but at most one) */
     free(figs);
     vision_detections_free(&ds);
-    vision_detector_destroy(det);
 
     /* live: three frames through the tracker */
     vision_tracker_opts to;

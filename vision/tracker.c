@@ -101,7 +101,7 @@ tt_status vision_tracker_create(const vision_tracker_opts *opts, vision_tracker 
         d.nthreads = 1;
         if ((st = vision_detector_create(&d, &t->sweep[i], err)) != TT_OK)
             goto fail;
-        d.decimate = 1; /* windows are small: full resolution */
+        d.decimate = 1; /* windows where tags are small: full resolution */
         if ((st = vision_detector_create(&d, &t->roi[i], err)) != TT_OK)
             goto fail;
     }
@@ -482,7 +482,9 @@ static void *trk__work(void *arg)
         if (i >= t->nwin)
             break;
         trk__window *wd = &t->win[i];
-        vision_detector *d = wd->kind == TRK__WIN_SWEEP && !wd->fine ? t->sweep[w->idx] : t->roi[w->idx];
+        /* each window at the scale its tags need: full resolution where
+         * they are small (vision_tracker_set_fine), else half size */
+        vision_detector *d = wd->fine ? t->roi[w->idx] : t->sweep[w->idx];
         wd->st = vision_detect_rect(d, t->frame, wd->x, wd->y, wd->w, wd->h, &wd->found, NULL);
     }
     return NULL;
@@ -651,7 +653,7 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
          * latency do not also pay for the sweep. */
         long busy = 0;
         for (int w = 0; w < t->nwin; w++)
-            busy += (long)t->win[w].w * t->win[w].h * 4; /* at full resolution: 4x the cost a pixel */
+            busy += (long)t->win[w].w * t->win[w].h * (t->win[w].fine ? 4 : 1); /* full resolution: 4x a pixel */
         t->idle++;
         int ti = trk__sweep_tile(t);
         if (ti >= 0) {

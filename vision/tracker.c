@@ -378,6 +378,7 @@ static void trk__settled_windows(vision_tracker *t, int margin)
         int sp = 0, bx0 = t->bw, by0 = t->bh, bx1 = -1, by1 = -1;
         stack[sp++] = b;
         t->pending[b] = 0;
+        t->dirty[b] = 0; /* searched now: the sweep need not look again */
         while (sp) {
             int c = stack[--sp], cx = c % t->bw, cy = c / t->bw;
             bx0 = cx < bx0 ? cx : bx0;
@@ -392,6 +393,7 @@ static void trk__settled_windows(vision_tracker *t, int margin)
                 int n = ny * t->bw + nx;
                 if (t->pending[n] && t->quiet[n] >= TRK__SETTLE) {
                     t->pending[n] = 0;
+                    t->dirty[n] = 0;
                     stack[sp++] = n;
                 }
             }

@@ -8,8 +8,9 @@
  *   (a figure put down, a hand gone) and detects there;
  * - a round-robin sweep, one tile a frame, finds anything else -- but only
  *   tiles where the picture changed since they were last swept (and has
- *   been still for a moment); a tile nothing changed in is swept again only
- *   every opts.sweep_idle frames, so a still table costs almost nothing.
+ *   been still for a moment) and no settled region's window has searched
+ *   it since; a tile nothing changed in is swept again only every
+ *   opts.sweep_idle frames, so a still table costs almost nothing.
  *   On a busy frame (as much to search around changes as the tile would
  *   cost) the tile waits for up to opts.sweep_wait frames;
  * - each window is read at the scale its tags need: at the detector's

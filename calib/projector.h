@@ -3,10 +3,14 @@
  * measure it, and the solver that turns camera photos of those patterns
  * into the map.  No rules, no drawing.
  *
- * The map is a homography table (x, y, 1) -> projector pixels, plus an
- * optional correction grid: projector-pixel offsets sampled on a regular
+ * The map is a homography table (x, y, 1) -> projector pixels ("plane":
+ * exact on the felt only), or a 3D pinhole P (x, y, height_in, 1) ->
+ * projector pixels ("pinhole": exact at any height above the felt; its
+ * homography is P at height 0), plus an optional correction grid: projector-pixel offsets sampled on a regular
  * grid in table inches and interpolated bilinearly, for projector lens
- * distortion or a mat that is not flat.  Pixels follow OpenCV's convention
+ * distortion or a mat that is not flat.  Under a pinhole the grid is looked
+ * up where the projector pixel's ray meets the felt (it follows the lens,
+ * not the table point).  Pixels follow OpenCV's convention
  * (the centre of projector pixel (0,0) is at (0,0)).
  *
  * Patterns (see README, "Projector"): black, white, Gray-code stripes in x
@@ -38,8 +42,21 @@ typedef struct calib_projector calib_projector;
 tt_status calib_projector_create(int width, int height, const double H[9], calib_projector **out, tt_err *err);
 void calib_projector_destroy(calib_projector *pj);
 
+/* A 3D map from a 3x4 projection P (row-major): table point (x, y,
+ * height_in above the felt, 1) -> projector pixels.  *out owned by the
+ * caller (calib_projector_destroy). */
+tt_status calib_projector_create_pinhole(int width, int height, const double P[12], calib_projector **out,
+                                         tt_err *err);
+/* 1 when the map is a 3D pinhole (then calib_projector_pinhole fills P and
+ * returns 1), 0 for a plane-only map. */
+int calib_projector_is_3d(const calib_projector *pj);
+int calib_projector_pinhole(const calib_projector *pj, double P[12]);
+
 /* Load projector.json.  JSON errors carry line and column; missing or
- * malformed fields are named.  *out owned by the caller. */
+ * malformed fields are named.  *out owned by the caller.  Format: width,
+ * height, table_to_projector (3 rows of 3), optional correction grid; a 3D
+ * projector adds "model": "pinhole" and "P" (3 rows of 4).  Files without
+ * "P" (written before the 3D model) load as plane-only maps. */
 tt_status calib_projector_load(const char *path, calib_projector **out, tt_err *err);
 
 /* Write projector.json (temporary file + rename: never half-written). */
@@ -62,6 +79,11 @@ void calib_projector_residual(const calib_projector *pj, double *rms_px, double 
 /* Table inches (n*2) -> projector pixels (n*2).  in and out may alias.
  * Points behind the projector's horizon give NaN. */
 void calib_projector_map(const calib_projector *pj, const double *xy, int n, double *px);
+
+/* Table points with heights (n*3: x, y, height_in above the felt) ->
+ * projector pixels (n*2).  A plane-only map ignores the height (what it
+ * draws on raised terrain lands where the felt would be).  NaN as above. */
+void calib_projector_map3(const calib_projector *pj, const double *xyz, int n, double *px);
 
 /* Projector pixel -> table inches through the homography only (no grid;
  * for diagnostics).  Returns 0 if the pixel's ray misses the table plane. */
@@ -105,12 +127,30 @@ int calib_projector_pattern_parse(const char *name, int *width, int *height, int
 
 /* ---- solving ---------------------------------------------------------- */
 
+/* A raised flat-topped surface the projector lights during calibration (a
+ * hill, or a box of known height): its outline on the table and the height
+ * of its top.  Borrowed: the caller keeps id and xy alive during the
+ * solve. */
+typedef struct calib_projector_surface {
+    const char *id;   /* named in messages (the scenario's piece id) */
+    const double *xy; /* outline, n corners (x y pairs, table inches) */
+    int n;            /* >= 3 */
+    double height_in; /* > 0 */
+} calib_projector_surface;
+
 typedef struct calib_projector_opts {
     int step_px;          /* use every step-th camera pixel in x and y (default 2) */
     double min_contrast;  /* white - black, gray levels, for a usable pixel (default 12) */
     int min_points;       /* fewer decoded pixels -> "pattern not visible" (default 2000) */
     int correction_grid;  /* 1 = fit a correction grid when it helps (default 1) */
     double grid_step_in;  /* grid spacing, inches (default 3) */
+    /* raised surfaces (NULL/0 = none: a plane-only map).  With any, the
+     * projector is solved as a 3D pinhole from the pixels on the felt and on
+     * their tops; each must be seen lit (else TT_ERR_MISMATCH naming it). */
+    const calib_projector_surface *surfaces;
+    int nsurfaces;
+    double trim_in;        /* drop pixels this close to a surface's edge: walls, shadows (default 0.5) */
+    int min_surface_points; /* decoded pixels a surface's top needs to count as lit (default 200) */
 } calib_projector_opts;
 
 void calib_projector_opts_default(calib_projector_opts *opts);
@@ -126,6 +166,9 @@ typedef struct calib_projector_report {
     double covered[4];     /* table area lit: xmin, ymin, xmax, ymax (inches) */
     int grid_used;         /* 1 if a correction grid was kept */
     double rms_px_homography; /* residual before the grid */
+    int pinhole;           /* 1 if solved as a 3D pinhole */
+    int raised;            /* inliers on raised surfaces */
+    double rms_px_raised;  /* residual of those, projector pixels */
 } calib_projector_report;
 
 /* Solve the map from one camera photo per pattern (caps[i] is the photo of

@@ -1,5 +1,6 @@
-/* projector_map.c - the table -> projector map: homography plus optional
- * correction grid, and projector.json reading and writing. */
+/* projector_map.c - the table -> projector map: homography (the felt) or a
+ * 3D pinhole P (any height), plus an optional correction grid, and
+ * projector.json reading and writing. */
 #include "projector.h"
 
 #include <errno.h>
@@ -15,6 +16,8 @@
 struct calib_projector {
     int width, height;
     double H[9], Hinv[9];
+    int pinhole;  /* 1: P is the model; H is P at height 0 */
+    double P[12]; /* (x, y, height_in, 1) -> projector px, row-major */
     int nx, ny; /* 0 when there is no grid */
     double x0, y0, step;
     double *dx, *dy; /* owned, nx*ny */
@@ -68,6 +71,34 @@ tt_status calib_projector_create(int width, int height, const double H[9], calib
 fail:
     calib_projector_destroy(pj);
     return err ? err->status : TT_ERR_FORMAT;
+}
+
+tt_status calib_projector_create_pinhole(int width, int height, const double P[12], calib_projector **out,
+                                         tt_err *err)
+{
+    double H[9] = {P[0], P[1], P[3], P[4], P[5], P[7], P[8], P[9], P[11]};
+    for (int i = 0; i < 12; i++)
+        if (!isfinite(P[i]))
+            return tt_err_set(err, TT_ERR_ARG, "the projector's P has a value that is not a finite number");
+    tt_status st = calib_projector_create(width, height, H, out, err);
+    if (st != TT_OK)
+        return st;
+    (*out)->pinhole = 1;
+    memcpy((*out)->P, P, sizeof (*out)->P);
+    return TT_OK;
+}
+
+int calib_projector_is_3d(const calib_projector *pj)
+{
+    return pj && pj->pinhole;
+}
+
+int calib_projector_pinhole(const calib_projector *pj, double P[12])
+{
+    if (!pj || !pj->pinhole)
+        return 0;
+    memcpy(P, pj->P, sizeof pj->P);
+    return 1;
 }
 
 void calib_projector_destroy(calib_projector *pj)
@@ -190,6 +221,38 @@ void calib_projector_map(const calib_projector *pj, const double *xy, int n, dou
     }
 }
 
+void calib_projector_map3(const calib_projector *pj, const double *xyz, int n, double *px)
+{
+    if (!pj->pinhole) {
+        for (int i = 0; i < n; i++) {
+            double xy[2] = {xyz[3 * i], xyz[3 * i + 1]};
+            calib_projector_map(pj, xy, 1, px + 2 * i);
+        }
+        return;
+    }
+    const double *P = pj->P, *M = pj->Hinv;
+    for (int i = 0; i < n; i++) {
+        double x = xyz[3 * i], y = xyz[3 * i + 1], h = xyz[3 * i + 2];
+        double w = P[8] * x + P[9] * y + P[10] * h + P[11];
+        if (!(w > 1e-12) || !isfinite(h)) {
+            px[2 * i] = px[2 * i + 1] = NAN;
+            continue;
+        }
+        double u = (P[0] * x + P[1] * y + P[2] * h + P[3]) / w, v = (P[4] * x + P[5] * y + P[6] * h + P[7]) / w;
+        if (pj->nx > 0) {
+            /* the grid is a function of the projector pixel, stored where
+             * that pixel's ray meets the felt */
+            double wf = M[6] * u + M[7] * v + M[8], ox = 0, oy = 0;
+            if (fabs(wf) > 1e-300)
+                projector__grid(pj, (M[0] * u + M[1] * v + M[2]) / wf, (M[3] * u + M[4] * v + M[5]) / wf, &ox, &oy);
+            u += ox;
+            v += oy;
+        }
+        px[2 * i] = u;
+        px[2 * i + 1] = v;
+    }
+}
+
 int calib_projector_unmap(const calib_projector *pj, double u, double v, double xy[2])
 {
     const double *M = pj->Hinv;
@@ -206,21 +269,21 @@ int calib_projector_unmap(const calib_projector *pj, double u, double v, double 
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static tt_status projector__read_matrix(const json_t *m, const char *where, double H[9], tt_err *err)
+/* rows x cols numbers under `key` (row-major into out). */
+static tt_status projector__read_matrix(const json_t *m, const char *key, int rows, int cols, const char *where,
+                                        double *out, tt_err *err)
 {
-    if (!json_is_array(m) || json_array_size(m) != 3)
-        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"table_to_projector\" must be 3 rows of 3 numbers", where);
-    for (size_t r = 0; r < 3; r++) {
-        const json_t *row = json_array_get(m, r);
-        if (!json_is_array(row) || json_array_size(row) != 3)
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"table_to_projector\" row %zu must have 3 numbers", where,
-                              r + 1);
-        for (size_t c = 0; c < 3; c++) {
-            const json_t *v = json_array_get(row, c);
+    if (!json_is_array(m) || json_array_size(m) != (size_t)rows)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" must be %d rows of %d numbers", where, key, rows, cols);
+    for (int r = 0; r < rows; r++) {
+        const json_t *row = json_array_get(m, (size_t)r);
+        if (!json_is_array(row) || json_array_size(row) != (size_t)cols)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" row %d must have %d numbers", where, key, r + 1, cols);
+        for (int c = 0; c < cols; c++) {
+            const json_t *v = json_array_get(row, (size_t)c);
             if (!json_is_number(v))
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"table_to_projector\"[%zu][%zu] is not a number", where,
-                                  r, c);
-            H[r * 3 + c] = json_number_value(v);
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\"[%d][%d] is not a number", where, key, r, c);
+            out[r * cols + c] = json_number_value(v);
         }
     }
     return TT_OK;
@@ -278,15 +341,35 @@ tt_status calib_projector_load(const char *path, calib_projector **out, tt_err *
     if ((st = projector__read_int(root, "width", path, 1, CALIB_PROJECTOR_MAX_SIDE, &w, err)) != TT_OK ||
         (st = projector__read_int(root, "height", path, 1, CALIB_PROJECTOR_MAX_SIDE, &h, err)) != TT_OK)
         goto fail;
-    if (!json_object_get(root, "table_to_projector")) {
-        st = tt_err_set(err, TT_ERR_FORMAT,
-                        "%s: missing \"table_to_projector\" (run 'tabletrack calib projector' to make this file)",
-                        path);
+    const json_t *model = json_object_get(root, "model"), *Pj = json_object_get(root, "P");
+    if (model && !(json_is_string(model) && (!strcmp(json_string_value(model), "plane") ||
+                                             !strcmp(json_string_value(model), "pinhole")))) {
+        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"model\" must be \"plane\" or \"pinhole\"", path);
         goto fail;
     }
-    if ((st = projector__read_matrix(json_object_get(root, "table_to_projector"), path, H, err)) != TT_OK)
+    if (model && !strcmp(json_string_value(model), "pinhole") && !Pj) {
+        st = tt_err_set(err, TT_ERR_FORMAT,
+                        "%s: model \"pinhole\" needs \"P\" (3 rows of 4 numbers): recalibrate the projector", path);
         goto fail;
-    if ((st = calib_projector_create(w, h, H, &pj, err)) != TT_OK) {
+    }
+    if (Pj) {
+        double P[12];
+        if ((st = projector__read_matrix(Pj, "P", 3, 4, path, P, err)) != TT_OK)
+            goto fail;
+        st = calib_projector_create_pinhole(w, h, P, &pj, err);
+    } else {
+        if (!json_object_get(root, "table_to_projector")) {
+            st = tt_err_set(err, TT_ERR_FORMAT,
+                            "%s: missing \"table_to_projector\" (run 'tabletrack calib projector' to make this file)",
+                            path);
+            goto fail;
+        }
+        if ((st = projector__read_matrix(json_object_get(root, "table_to_projector"), "table_to_projector", 3, 3,
+                                         path, H, err)) != TT_OK)
+            goto fail;
+        st = calib_projector_create(w, h, H, &pj, err);
+    }
+    if (st != TT_OK) {
         tt_err_prefix(err, "%s", path);
         goto fail;
     }
@@ -368,6 +451,17 @@ tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_e
         json_array_append_new(m, row);
     }
     json_object_set_new(root, "table_to_projector", m);
+    json_object_set_new(root, "model", json_string(pj->pinhole ? "pinhole" : "plane"));
+    if (pj->pinhole) {
+        json_t *P = json_array();
+        for (int r = 0; P && r < 3; r++) {
+            json_t *row = json_array();
+            for (int c = 0; row && c < 4; c++)
+                json_array_append_new(row, json_real(pj->P[r * 4 + c]));
+            json_array_append_new(P, row);
+        }
+        json_object_set_new(root, "P", P);
+    }
     if (pj->nx > 0) {
         json_t *g = json_object();
         json_object_set_new(g, "x0", json_real(pj->x0));

@@ -10,15 +10,14 @@
  * from the rig's anchors.  The homography is fitted by least squares with
  * outliers dropped over a few rounds; then a correction grid of residual
  * offsets is kept if it makes the fit clearly better. */
-#include "projector.h"
+#include "projector_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vision.h"
-
-#define SOLVE__ROUNDS 5
 
 void calib_projector_opts_default(calib_projector_opts *o)
 {
@@ -27,12 +26,18 @@ void calib_projector_opts_default(calib_projector_opts *o)
     o->min_points = 2000;
     o->correction_grid = 1;
     o->grid_step_in = 3;
+    o->surfaces = NULL;
+    o->nsurfaces = 0;
+    o->trim_in = 0.5;
+    o->min_surface_points = 200;
 }
 
 typedef struct solve__pts {
     double *cam;   /* camera pixels (n*2) */
     double *table; /* table inches (n*2) */
     double *proj;  /* projector pixels (n*2) */
+    double *z;     /* height of the surface hit, inches (n; NULL = all felt) */
+    int *surf;     /* raised surface hit (n; -1 = the felt) */
     int n, cap;
 } solve__pts;
 
@@ -41,6 +46,8 @@ static void solve__pts_free(solve__pts *p)
     free(p->cam);
     free(p->table);
     free(p->proj);
+    free(p->z);
+    free(p->surf);
     memset(p, 0, sizeof *p);
 }
 
@@ -115,12 +122,6 @@ static void solve__apply_h(const double H[9], double x, double y, double *u, dou
     *v = (H[3] * x + H[4] * y + H[5]) / w;
 }
 
-static int solve__cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The points marked in inl, table side into src and projector side into
  * dst (x y pairs); returns how many. */
 static int solve__inliers(const solve__pts *p, const unsigned char *inl, double *src, double *dst)
@@ -148,7 +149,7 @@ static tt_status solve__fit(const solve__pts *p, double H[9], unsigned char *inl
         goto done;
     }
     memset(inl, 1, (size_t)n);
-    for (int round_ = 0; round_ < SOLVE__ROUNDS; round_++) {
+    for (int round_ = 0; round_ < CALIB_PROJECTOR__ROUNDS; round_++) {
         m = solve__inliers(p, inl, src, dst);
         if ((st = cvw_find_homography(src, dst, m, H, err)) != TT_OK)
             goto done;
@@ -159,26 +160,8 @@ static tt_status solve__fit(const solve__pts *p, double H[9], unsigned char *inl
             if (!isfinite(res[i]))
                 res[i] = 1e9;
         }
-        memcpy(tmp, res, (size_t)n * sizeof *tmp);
-        qsort(tmp, (size_t)n, sizeof *tmp, solve__cmp_double);
-        double med = tmp[n / 2];
-        /* residual magnitudes of 2-D Gaussian noise: median ~ 1.18 sigma */
-        double thr = 3.5 * med / 1.18 * 1.5;
-        if (thr < 1.0)
-            thr = 1.0;
-        if (round_ == 0 && thr < 4.0)
-            thr = 4.0;
-        m = 0;
-        for (int i = 0; i < n; i++) {
-            inl[i] = res[i] <= thr;
-            m += inl[i];
-        }
-        *ninl = m;
-        if (m < 8) {
-            st = tt_err_set(err, TT_ERR_MISMATCH,
-                            "projector patterns decode inconsistently: is the camera or projector moving?");
+        if ((st = calib_projector__keep(res, tmp, n, round_, 8, inl, ninl, err)) != TT_OK)
             goto done;
-        }
     }
     /* final fit on the final inliers */
     m = solve__inliers(p, inl, src, dst);
@@ -229,6 +212,43 @@ static void solve__residuals(const calib_projector *pj, const solve__pts *p, con
     *rms_px = m ? sqrt(s_px / m) : 0;
     *rms_in = m ? sqrt(s_in / m) : 0;
     *max_px = sqrt(mx);
+}
+
+/* Under a 3D model, each point's table position becomes where its
+ * projector pixel's ray (through the fitted P) meets the felt: there the
+ * felt map (P at height 0) gives the same pixel, so the residuals and the
+ * correction grid - looked up there by calib_projector_map3 - work as on
+ * a flat table. */
+static void solve__to_felt(const calib_projector *pj, solve__pts *p)
+{
+    double P[12];
+    calib_projector_pinhole(pj, P);
+    for (int i = 0; i < p->n; i++) {
+        double u, v, xy[2];
+        if (p->z[i] == 0 || !calib_projector__apply_p(P, p->table[2 * i], p->table[2 * i + 1], p->z[i], &u, &v) ||
+            !calib_projector_unmap(pj, u, v, xy))
+            continue;
+        p->table[2 * i] = xy[0];
+        p->table[2 * i + 1] = xy[1];
+    }
+}
+
+/* Inliers on raised surfaces: how many, and their RMS in projector px. */
+static void solve__raised_rms(const calib_projector *pj, const solve__pts *p, const unsigned char *inl, int *count,
+                              double *rms)
+{
+    double s = 0;
+    int m = 0;
+    for (int i = 0; i < p->n; i++) {
+        if (!inl[i] || p->surf[i] < 0)
+            continue;
+        double q[2];
+        calib_projector_map(pj, p->table + 2 * i, 1, q);
+        s += (q[0] - p->proj[2 * i]) * (q[0] - p->proj[2 * i]) + (q[1] - p->proj[2 * i + 1]) * (q[1] - p->proj[2 * i + 1]);
+        m++;
+    }
+    *count = m;
+    *rms = m ? sqrt(s / m) : 0;
 }
 
 /* Correction grid: residual offsets splatted bilinearly onto nodes over the
@@ -328,6 +348,92 @@ done:
     return st;
 }
 
+/* Point in polygon (even-odd) and distance to its outline. */
+static int solve__inside(const double *xy, int n, double x, double y)
+{
+    int in = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        double xi = xy[2 * i], yi = xy[2 * i + 1], xj = xy[2 * j], yj = xy[2 * j + 1];
+        if ((yi > y) != (yj > y) && x < xj + (y - yj) * (xi - xj) / (yi - yj))
+            in = !in;
+    }
+    return in;
+}
+
+static double solve__edge_dist(const double *xy, int n, double x, double y)
+{
+    double best = INFINITY;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        double ax = xy[2 * j], ay = xy[2 * j + 1], ex = xy[2 * i] - ax, ey = xy[2 * i + 1] - ay;
+        double l2 = ex * ex + ey * ey, t = l2 > 0 ? ((x - ax) * ex + (y - ay) * ey) / l2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        double d = hypot(x - ax - t * ex, y - ay - t * ey);
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+/* What each decoded camera pixel sees, from its ray: the top of the
+ * highest raised surface whose outline holds the ray's hit at that
+ * height, else the felt (p->table holds the felt hits on entry).  A ray
+ * whose felt hit is under a surface but whose hit at the top is not on
+ * it met a wall; pixels within trim_in of an outline (walls, the
+ * projector's shadow, the outline's own error) are dropped. */
+static tt_status solve__surfaces(const calib_rig *rig, const calib_pose *pose, const calib_projector_opts *o,
+                                 solve__pts *p, tt_err *err)
+{
+    size_t nn = (size_t)(p->n > 0 ? p->n : 1);
+    double *top = malloc(nn * 2 * sizeof *top), *felt = malloc(nn * 2 * sizeof *felt);
+    unsigned char *drop = calloc(nn, 1);
+    tt_status st = TT_OK;
+    p->z = calloc((size_t)(p->cap > 0 ? p->cap : 1), sizeof *p->z);
+    p->surf = malloc((size_t)(p->cap > 0 ? p->cap : 1) * sizeof *p->surf);
+    if (!top || !felt || !drop || !p->z || !p->surf) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(felt, p->table, (size_t)p->n * 2 * sizeof *felt);
+    for (int i = 0; i < p->n; i++)
+        p->surf[i] = -1;
+    for (int k = 0; k < o->nsurfaces; k++) {
+        const calib_projector_surface *sf = &o->surfaces[k];
+        if ((st = calib_map_pixels(&rig->camera, pose, p->cam, p->n, sf->height_in, top, err)) != TT_OK)
+            goto done;
+        for (int i = 0; i < p->n; i++) {
+            double tx = top[2 * i], ty = top[2 * i + 1], fx = felt[2 * i], fy = felt[2 * i + 1];
+            int on_top = solve__inside(sf->xy, sf->n, tx, ty);
+            if (solve__edge_dist(sf->xy, sf->n, tx, ty) <= o->trim_in ||
+                (!on_top && (solve__inside(sf->xy, sf->n, fx, fy) ||
+                             solve__edge_dist(sf->xy, sf->n, fx, fy) <= o->trim_in))) {
+                drop[i] = 1;
+            } else if (on_top && sf->height_in > p->z[i]) {
+                p->z[i] = sf->height_in;
+                p->surf[i] = k;
+                p->table[2 * i] = tx;
+                p->table[2 * i + 1] = ty;
+            }
+        }
+    }
+    int m = 0;
+    for (int i = 0; i < p->n; i++) {
+        if (drop[i])
+            continue;
+        memmove(p->cam + 2 * m, p->cam + 2 * i, 2 * sizeof *p->cam);
+        memmove(p->table + 2 * m, p->table + 2 * i, 2 * sizeof *p->table);
+        memmove(p->proj + 2 * m, p->proj + 2 * i, 2 * sizeof *p->proj);
+        p->z[m] = p->z[i];
+        p->surf[m] = p->surf[i];
+        m++;
+    }
+    p->n = m;
+done:
+    free(top);
+    free(felt);
+    free(drop);
+    return st;
+}
+
 tt_status calib_projector_solve(const calib_rig *rig, int width, int height, const tt_image *caps, int ncaps,
                                 const calib_projector_opts *opts_in, calib_projector **out,
                                 calib_projector_report *report, tt_err *err)
@@ -342,7 +448,7 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
     tt_status st;
     int count = calib_projector_pattern_count(width, height);
     calib_projector_pattern info;
-    double H[9];
+    double H[9], P[12];
 
     *out = NULL;
     memset(&rep, 0, sizeof rep);
@@ -442,6 +548,8 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
     rep.decoded = pts.n;
     if ((st = calib_map_pixels(&rig->camera, &pose, pts.cam, pts.n, 0.0, pts.table, err)) != TT_OK)
         goto fail;
+    if (opts.nsurfaces > 0 && (st = solve__surfaces(rig, &pose, &opts, &pts, err)) != TT_OK)
+        goto fail;
     {
         /* keep points on the table */
         int m = 0;
@@ -452,6 +560,10 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
             memmove(pts.table + 2 * m, pts.table + 2 * i, 2 * sizeof *pts.table);
             memmove(pts.proj + 2 * m, pts.proj + 2 * i, 2 * sizeof *pts.proj);
             memmove(pts.cam + 2 * m, pts.cam + 2 * i, 2 * sizeof *pts.cam);
+            if (pts.z) {
+                pts.z[m] = pts.z[i];
+                pts.surf[m] = pts.surf[i];
+            }
             m++;
         }
         pts.n = m;
@@ -464,12 +576,31 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
                         pts.n, opts.min_points);
         goto fail;
     }
+    for (int k = 0; k < opts.nsurfaces; k++) {
+        const calib_projector_surface *sf = &opts.surfaces[k];
+        int on = 0;
+        for (int i = 0; i < pts.n; i++)
+            on += pts.surf[i] == k;
+        if (on < opts.min_surface_points) {
+            st = tt_err_set(err, TT_ERR_MISMATCH,
+                            "raised piece \"%s\" (%.2g\" high) is not seen lit in the photos: %d camera pixels decoded on "
+                            "its top, need %d; is it under the projector's light and in the camera's view, and does "
+                            "its outline in the scenario match where it stands?",
+                            sf->id ? sf->id : "?", sf->height_in, on, opts.min_surface_points);
+            goto fail;
+        }
+    }
     inl = malloc((size_t)pts.n);
     if (!inl) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    if ((st = solve__fit(&pts, H, inl, &rep.inliers, err)) != TT_OK)
+    if (opts.nsurfaces > 0) {
+        if ((st = calib_projector__fit_pinhole(pts.table, pts.z, pts.proj, pts.n, P, inl, &rep.inliers, err)) !=
+            TT_OK)
+            goto fail;
+        rep.pinhole = 1;
+    } else if ((st = solve__fit(&pts, H, inl, &rep.inliers, err)) != TT_OK)
         goto fail;
     if (rep.inliers < opts.min_points) {
         st = tt_err_set(err, TT_ERR_MISMATCH,
@@ -478,7 +609,8 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
                         rep.inliers, pts.n);
         goto fail;
     }
-    if ((st = calib_projector_create(width, height, H, &pj, err)) != TT_OK)
+    if ((st = rep.pinhole ? calib_projector_create_pinhole(width, height, P, &pj, err)
+                          : calib_projector_create(width, height, H, &pj, err)) != TT_OK)
         goto fail;
     rep.covered[0] = rep.covered[1] = 1e300;
     rep.covered[2] = rep.covered[3] = -1e300;
@@ -491,11 +623,14 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
         rep.covered[2] = fmax(rep.covered[2], x);
         rep.covered[3] = fmax(rep.covered[3], y);
     }
+    if (rep.pinhole)
+        solve__to_felt(pj, &pts);
     solve__residuals(pj, &pts, inl, &rep.rms_px, &rep.rms_in, &rep.max_px);
     rep.rms_px_homography = rep.rms_px;
 
     if (opts.correction_grid && opts.grid_step_in > 0) {
-        if ((st = calib_projector_create(width, height, H, &pj_grid, err)) != TT_OK ||
+        if ((st = rep.pinhole ? calib_projector_create_pinhole(width, height, P, &pj_grid, err)
+                              : calib_projector_create(width, height, H, &pj_grid, err)) != TT_OK ||
             (st = solve__grid(pj_grid, &pts, inl, rep.covered, opts.grid_step_in, err)) != TT_OK)
             goto fail;
         if (calib_projector_has_grid(pj_grid)) {
@@ -512,6 +647,8 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
             }
         }
     }
+    if (rep.pinhole)
+        solve__raised_rms(pj, &pts, inl, &rep.raised, &rep.rms_px_raised);
     calib_projector_set_residual(pj, rep.rms_px, rep.rms_in, rep.inliers);
     *out = pj;
     pj = NULL;

@@ -78,9 +78,9 @@ const cli_spec cli_spec_calib_projector = {
     "calib projector",
     "map projector pixels to table inches (projector.json)",
     "--rig RIG --width W --height H --patterns-out DIR\n"
-    "--rig RIG --captures DIR --out projector.json [--width W --height H] [--no-grid]\n"
-    "--rig RIG --live --source SRC --window DISPLAY --width W --height H --out projector.json [--settle-ms MS] "
-    "[--keep-captures DIR] [--no-grid]",
+    "--rig RIG --captures DIR --out projector.json [--scenario S] [--width W --height H] [--no-grid]\n"
+    "--rig RIG --live --source SRC --window DISPLAY --width W --height H --out projector.json [--scenario S] "
+    "[--settle-ms MS] [--keep-captures DIR] [--no-grid]",
     "Either write the patterns (--patterns-out), show each full screen and photograph it with the rig's camera, "
     "then solve from the photos (--captures); or let --live show and photograph them itself.",
     (const cli_opt[]){
@@ -96,10 +96,13 @@ const cli_spec cli_spec_calib_projector = {
         {"--window", "DISPLAY", CLI_VALUE, "--live: the X display of the projector (e.g. :0)"},
         {"--settle-ms", "MS", CLI_VALUE, "--live: wait this long after showing a pattern (0-10000, default 400)"},
         {"--keep-captures", "DIR", CLI_VALUE | CLI_OUT, "--live: also save the photos in this folder"},
+        {"--scenario", "S", CLI_VALUE | CLI_FILE,
+         "solve in 3D: the scenario's raised pieces (a box or hill of known height) must be lit in the photos"},
         {NULL, NULL, 0, NULL}},
     "--patterns-out --captures;--live --patterns-out;--live --captures",
     "tabletrack calib projector --rig rig.json --width 1920 --height 1080 --patterns-out patterns\n"
-    "tabletrack calib projector --rig rig.json --captures photos --out projector.json",
+    "tabletrack calib projector --rig rig.json --captures photos --out projector.json\n"
+    "tabletrack calib projector --rig rig.json --captures photos --scenario box.json --out projector.json",
 };
 
 const cli_spec cli_spec_print_board = {

@@ -1,6 +1,7 @@
 /* cmd_calib_projector.c - 'tabletrack calib projector': write the pattern
  * images (--patterns-out) or solve projector.json from camera photos of
- * them (--captures). */
+ * them (--captures); with --scenario, the scenario's raised pieces (a box
+ * or hill of known height under the projector) make the solve 3D. */
 #include "cmd_calib_projector.h"
 
 #include <dirent.h>
@@ -17,6 +18,9 @@
 #include "overlay.h"
 #include "projector.h"
 #include "source.h"
+#ifdef TT_HAVE_RULES
+#include "rules.h"
+#endif
 #include <cairo.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,9 +114,56 @@ static int calibpj__find_size(const char *dir, int *w, int *h)
     return 0;
 }
 
+/* The raised pieces of --scenario, as the solver's surfaces (they borrow
+ * the scenario's ids and outlines: keep sc until the solve is done). */
+typedef struct calibpj__raised {
+    void *sc; /* rules_scenario, owned */
+    calib_projector_surface *surf;
+    int n;
+    int given; /* --scenario was given */
+} calibpj__raised;
+
+static void calibpj__raised_free(calibpj__raised *r)
+{
+#ifdef TT_HAVE_RULES
+    rules_scenario_destroy(r->sc);
+#endif
+    free(r->surf);
+    memset(r, 0, sizeof *r);
+}
+
+static tt_status calibpj__raised_load(const char *path, calibpj__raised *r, tt_err *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!path)
+        return TT_OK;
+    r->given = 1;
+#ifdef TT_HAVE_RULES
+    const char *env = getenv("TABLETRACK_DATA");
+    const char *dirs[] = {env && env[0] ? env : TT_SOURCE_DIR, TT_SOURCE_DIR, NULL};
+    rules_scenario *sc = NULL;
+    tt_status st = rules_scenario_load(path, dirs, &sc, err);
+    if (st != TT_OK)
+        return st;
+    r->sc = sc;
+    size_t np = rules_scenario_piece_count(sc);
+    r->surf = calloc(np ? np : 1, sizeof *r->surf);
+    if (!r->surf)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < np; i++) {
+        calib_projector_surface *f = &r->surf[r->n];
+        if (rules_scenario_raised_piece(sc, i, &f->id, &f->height_in, &f->xy, &f->n))
+            r->n++;
+    }
+    return TT_OK;
+#else
+    return tt_err_set(err, TT_ERR_ARG, "this build has no rules engine (rules/) to read the scenario %s", path);
+#endif
+}
+
 /* Solve from the photos, print the figures, save projector.json. */
 static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const tt_image *caps, int n, int grid,
-                                       const char *out, tt_err *err)
+                                       const calibpj__raised *raised, const char *out, tt_err *err)
 {
     calib_projector *pj = NULL;
     calib_projector_report rep;
@@ -120,6 +171,8 @@ static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const
     tt_status st;
     calib_projector_opts_default(&opts);
     opts.correction_grid = grid;
+    opts.surfaces = raised->surf;
+    opts.nsurfaces = raised->n;
     if ((st = calib_projector_solve(rig, w, h, caps, n, &opts, &pj, &rep, err)) != TT_OK)
         return st;
     printf("projector %dx%d: %d photos, camera pose from %d anchors (%.3f px rms)\n", w, h, n, rep.anchors_used,
@@ -132,6 +185,18 @@ static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const
         printf("correction grid: no (not needed)\n");
     printf("residual: %.3f projector px rms (max %.2f px), %.4f in rms on the table\n", rep.rms_px, rep.max_px,
            rep.rms_in);
+    if (rep.pinhole) {
+        printf("model: 3D pinhole, from the felt and %d pixels on the tops of", rep.raised);
+        for (int i = 0; i < raised->n; i++)
+            printf("%s %s (%.2g in)", i ? "," : "", raised->surf[i].id, raised->surf[i].height_in);
+        printf(" (%.3f px rms there): drawings land on raised terrain at its height\n", rep.rms_px_raised);
+    } else {
+        printf("model: plane (the felt only)%s: drawings on raised terrain (hills, buildings) will be offset.\n"
+               "To calibrate in 3D, put a box or hill of known height under the projector, declare it in a scenario "
+               "as a piece that raises (with its height_in), and run again with --scenario SCENARIO (README: "
+               "\"Calibrating the projector in 3D\").\n",
+               raised->given ? ": the scenario has no raised pieces" : "");
+    }
     if (rep.rms_px > 1.0)
         fprintf(stderr,
                 "warning: residual %.2f px is high: is the mat flat, the projector focused, and did anything move "
@@ -147,7 +212,7 @@ static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const
 /* The live procedure: show each pattern fullscreen on the projector, let
  * the camera settle, grab a frame, then solve as from photos. */
 static int calibpj__live(const char *rigpath, const char *srcspec, const char *display, int w, int h, int grid,
-                         int settle_ms, const char *keep, const char *out)
+                         int settle_ms, const char *keep, const calibpj__raised *raised, const char *out)
 {
     tt_err err = {0};
     calib_rig *rig = NULL;
@@ -254,7 +319,7 @@ static int calibpj__live(const char *rigpath, const char *srcspec, const char *d
     overlay_window_close(win);
     win = NULL;
     cli_progress_end(&prog);
-    if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
+    if (calibpj__solve_report(rig, w, h, caps, n, grid, raised, out, &err) != TT_OK)
         goto fail;
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
@@ -273,7 +338,8 @@ done:
     return rc;
 }
 
-static int calibpj__solve(const char *rigpath, const char *dir, const char *out, int w, int h, int grid)
+static int calibpj__solve(const char *rigpath, const char *dir, const char *out, int w, int h, int grid,
+                          const calibpj__raised *raised)
 {
     tt_err err = {0};
     calib_rig *rig = NULL;
@@ -321,7 +387,7 @@ static int calibpj__solve(const char *rigpath, const char *dir, const char *out,
         }
     }
     cli_progress_end(&prog);
-    if (calibpj__solve_report(rig, w, h, caps, n, grid, out, &err) != TT_OK)
+    if (calibpj__solve_report(rig, w, h, caps, n, grid, raised, out, &err) != TT_OK)
         goto fail;
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
@@ -336,10 +402,29 @@ done:
     return rc;
 }
 
+/* Read the scenario's raised pieces first (a bad scenario fails before
+ * any photo), then solve live or from the captures folder. */
+static int calibpj__with_raised(const char *scenario, const char *rigpath, const char *source, const char *window,
+                                const char *cap_dir, int w, int h, int grid, int settle_ms, const char *keep,
+                                const char *out)
+{
+    calibpj__raised raised;
+    tt_err err = {0};
+    int rc;
+    if (calibpj__raised_load(scenario, &raised, &err) != TT_OK) {
+        calibpj__raised_free(&raised);
+        return cli_fail(CMD, &err);
+    }
+    rc = cap_dir ? calibpj__solve(rigpath, cap_dir, out, w, h, grid, &raised)
+                 : calibpj__live(rigpath, source, window, w, h, grid, settle_ms, keep, &raised, out);
+    calibpj__raised_free(&raised);
+    return rc;
+}
+
 int cmd_calib_projector(int argc, char **argv)
 {
     const char *rigpath = NULL, *pat_dir = NULL, *cap_dir = NULL, *out = NULL, *source = NULL, *window = NULL,
-               *keep = NULL;
+               *keep = NULL, *scenario = NULL;
     int w = 0, h = 0, grid = 1, live = 0, settle_ms = 400;
     const cli_spec *S = &cli_spec_calib_projector;
     cli_args args;
@@ -361,6 +446,8 @@ int cmd_calib_projector(int argc, char **argv)
             window = v;
         else if (!strcmp(a, "--keep-captures"))
             keep = v;
+        else if (!strcmp(a, "--scenario"))
+            scenario = v;
         else if (!strcmp(a, "--settle-ms")) {
             if (!cli_int(v, 0, 10000, &settle_ms))
                 return cli_spec_usage(S, "--settle-ms takes 0 to 10000 milliseconds (got '%s')", v);
@@ -383,7 +470,7 @@ int cmd_calib_projector(int argc, char **argv)
             return cli_spec_usage(S, "--live shows and photographs the patterns itself: no --patterns-out/--captures");
         if (!source || !window || !out || w == 0 || h == 0)
             return cli_spec_usage(S, "--live needs --source, --window, --width, --height and --out");
-        return calibpj__live(rigpath, source, window, w, h, grid, settle_ms, keep, out);
+        return calibpj__with_raised(scenario, rigpath, source, window, NULL, w, h, grid, settle_ms, keep, out);
     }
     if (pat_dir && cap_dir)
         return cli_spec_usage(S, "give either --patterns-out (write the patterns) or --captures (solve), not both");
@@ -392,6 +479,8 @@ int cmd_calib_projector(int argc, char **argv)
     if ((w > 0) != (h > 0))
         return cli_spec_usage(S, "give both --width and --height");
     if (pat_dir) {
+        if (scenario)
+            return cli_spec_usage(S, "--scenario goes with --captures or --live (the solve)");
         if (w == 0)
             return cli_spec_usage(S, "--patterns-out needs the projector's --width and --height in pixels");
         if (out)
@@ -405,5 +494,5 @@ int cmd_calib_projector(int argc, char **argv)
     }
     if (!out)
         return cli_spec_usage(S, "no --out given (where to write projector.json)");
-    return calibpj__solve(rigpath, cap_dir, out, w, h, grid);
+    return calibpj__with_raised(scenario, rigpath, NULL, NULL, cap_dir, w, h, grid, settle_ms, NULL, out);
 }

@@ -173,7 +173,11 @@ int cmd_overlay(int argc, char **argv)
         if (overlay_render_on_image(l, &m, &frame, &surf, &err) != TT_OK)
             goto fail;
     } else {
-        overlay_mapper_projector(&m, pj);
+        /* each mark at the height of the scenario's ground under it (a
+         * projector calibrated in 3D; a plane map draws on the felt) */
+        tt_ground ground = {overlay_scene_ground_in, sc};
+        overlay_projector_map pj_state;
+        overlay_mapper_projector_ground(&m, &pj_state, pj, &ground);
         if (overlay_render(l, &m, &surf, &err) != TT_OK)
             goto fail;
     }

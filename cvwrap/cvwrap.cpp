@@ -543,6 +543,24 @@ tt_status cvw_find_homography(const double *src, const double *dst, int n, doubl
     CVW_CATCH("homography")
 }
 
+tt_status cvw_null_vector(const double *A, int rows, int cols, double *x, tt_err *err)
+{
+    CVW_TRY
+    if (!A || !x || cols < 1 || rows < cols)
+        return tt_err_set(err, TT_ERR_ARG, "null vector: need at least %d rows (got %d)", cols, rows);
+    cv::Mat a(rows, cols, CV_64F, const_cast<double *>(A)), z;
+    cv::SVD::solveZ(a, z);
+    if (z.empty() || z.total() != (size_t)cols)
+        return tt_err_set(err, TT_ERR_CV, "null vector: the SVD failed");
+    for (int i = 0; i < cols; i++) {
+        x[i] = z.at<double>(i);
+        if (!std::isfinite(x[i]))
+            return tt_err_set(err, TT_ERR_CV, "null vector: the SVD failed");
+    }
+    return TT_OK;
+    CVW_CATCH("null vector")
+}
+
 tt_status cvw_contrast_blobs(const tt_image *gray, int min_side, int max_side, int level, int *boxes, int max_boxes,
                              int *n, tt_err *err)
 {

@@ -95,6 +95,11 @@ tt_status cvw_calibrate_camera(cvw_camera *cam, int nviews, const int *counts, c
  * TT_ERR_CV. */
 tt_status cvw_find_homography(const double *src, const double *dst, int n, double H[9], tt_err *err);
 
+/* The unit vector x (cols doubles) minimising |A x| for a rows x cols
+ * row-major matrix A (rows >= cols): its right singular vector of the
+ * smallest singular value (a DLT's solution).  TT_ERR_CV if the SVD fails. */
+tt_status cvw_null_vector(const double *A, int rows, int cols, double *x, tt_err *err);
+
 /* Compact regions of strong local contrast in an 8-bit gray image (channels
  * 1; may be a view into a larger frame through its stride): the image is
  * halved (area average), pixels whose 3x3 neighbourhood spans at least

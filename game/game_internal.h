@@ -103,6 +103,8 @@ struct game {
     game__query *qs;
     int nq, qcap, next_qid, asked_live; /* asked_live: a question came from a viewer */
     char *banner;
+    double banner_at[2]; /* where the QR code was drawn last, kept while no tag comes near */
+    int banner_placed;
     int dirty;                  /* redraw the projector without a new frame */
     track_figure *figs;         /* the figures now (copied each frame) */
     rec_figure *recf;           /* the recorder's copy of them (kept, grown as needed) */
@@ -128,6 +130,7 @@ struct game {
     /* projector (game thread only) */
     calib_projector *pj;
     overlay_mapper map;
+    overlay_projector_map map_state; /* map's: marks at the scenario's ground height */
     overlay_list *list;         /* this frame's drawing (also without a projector: answers) */
     overlay_list *scratch;      /* for a viewer's question (mu held) */
     overlay_window *win;

@@ -259,6 +259,14 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 
 /* ---- the projector ---- */
 
+/* The ground under (x, y) in the scenario being played now (it may be
+ * replaced during the game: read at each call). */
+static double game__ground_in(const void *user, double x, double y)
+{
+    const game *g = user;
+    return overlay_scene_ground_in(g->sc.scene, x, y);
+}
+
 tt_status game__projector_open(game *g, tt_err *err)
 {
     tt_status st;
@@ -266,7 +274,8 @@ tt_status game__projector_open(game *g, tt_err *err)
         return st;
     int w, h;
     calib_projector_size(g->pj, &w, &h);
-    overlay_mapper_projector(&g->map, g->pj);
+    tt_ground ground = {game__ground_in, g};
+    overlay_mapper_projector_ground(&g->map, &g->map_state, g->pj, &ground);
     if (g->o.window && (st = overlay_window_open(g->o.window, w, h, &g->win, err)) != TT_OK)
         return st;
     return TT_OK;
@@ -285,12 +294,58 @@ void game__projector_close(game *g)
 /* The table server's address as a QR code (libqrencode), light modules
  * projected white and dark ones left unlit, in the table's near-left corner,
  * with the address written under it. */
+/* Does a square of side `side` at (x0, y0) keep clear of every tag's dark
+ * mask (the anchors' and the figures' seen now)? */
+static int game__clear_of_tags(const game *g, double x0, double y0, double side)
+{
+    for (int i = 0; i < g->rig->nanchors + g->nfig; i++) {
+        int a = i < g->rig->nanchors;
+        const calib_anchor *an = a ? &g->rig->anchors[i] : NULL;
+        const track_figure *f = a ? NULL : &g->figs[i - g->rig->nanchors];
+        if (f && f->state == VISION_TAG_LOST)
+            continue;
+        double x = a ? an->x : f->x, y = a ? an->y : f->y, size = a ? an->size_in : g->rig->base_size_in;
+        double r = 0.5 * OVERLAY_TAG_MASK_FACTOR * size * M_SQRT2; /* the mask's half diagonal */
+        double dx = fmax(fmax(x0 - x, x - (x0 + side)), 0), dy = fmax(fmax(y0 - y, y - (y0 + side)), 0);
+        if (dx * dx + dy * dy < r * r)
+            return 0;
+    }
+    return 1;
+}
+
+/* Where the QR code goes: where it was, while no tag comes near; else in
+ * the corner at (1, 1) if no tag is there, else the free spot nearest it
+ * (the tags are masked dark, and a QR code with a hole does not decode). */
+static void game__banner_spot(game *g, double side, double *x0, double *y0)
+{
+    if (g->banner_placed && game__clear_of_tags(g, g->banner_at[0], g->banner_at[1], side)) {
+        *x0 = g->banner_at[0];
+        *y0 = g->banner_at[1];
+        return;
+    }
+    double best = INFINITY;
+    *x0 = *y0 = 1.0;
+    for (double y = 0.5; y + side <= g->rig->depth_in - 0.5; y += 0.5)
+        for (double x = 0.5; x + side <= g->rig->width_in - 0.5; x += 0.5) {
+            double d = hypot(x - 1, y - 1);
+            if (d < best && game__clear_of_tags(g, x, y, side)) {
+                best = d;
+                *x0 = x;
+                *y0 = y;
+            }
+        }
+    g->banner_at[0] = *x0;
+    g->banner_at[1] = *y0;
+    g->banner_placed = 1;
+}
+
 static tt_status game__draw_banner(game *g, tt_err *err)
 {
     QRcode *qr = QRcode_encodeString(g->banner, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
     if (!qr)
         return TT_OK; /* too long to encode: the address is still on stderr */
-    double side = 6.0, quiet = 4, mod = side / (qr->width + 2 * quiet), x0 = 1.0, y0 = 1.0;
+    double side = 6.0, quiet = 4, mod = side / (qr->width + 2 * quiet), x0, y0;
+    game__banner_spot(g, side, &x0, &y0);
     overlay_style fill = overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0);
     fill.fill_alpha = 1;
     tt_status st = TT_OK;

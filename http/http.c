@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
@@ -23,8 +24,8 @@
 #include <jansson.h>
 
 /* The app, compiled in (cmake/embed.cmake). */
-extern const unsigned char http__index[], http__app[], http__style[], http__draw[];
-extern const unsigned long http__index_len, http__app_len, http__style_len, http__draw_len;
+extern const unsigned char http__index[], http__app[], http__style[], http__draw[], http__icon[];
+extern const unsigned long http__index_len, http__app_len, http__style_len, http__draw_len, http__icon_len;
 
 struct http_server {
     struct MHD_Daemon *d;
@@ -240,6 +241,9 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
                           MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/style.css"))
         return http__send(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
+    /* the icon, also where browsers look for it unasked */
+    if (get && (!strcmp(url, "/favicon.svg") || !strcmp(url, "/favicon.ico")))
+        return http__send(c, 200, "image/svg+xml", http__icon, http__icon_len, MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/api/state"))
         return http__json(c, 200, game_state_json(s->g));
     if (get && !strcmp(url, "/api/scenario"))
@@ -303,10 +307,20 @@ static enum MHD_Result http__handler(void *cls, struct MHD_Connection *c, const 
             return MHD_NO;
         *con_cls = q;
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY) {
-            q->too_big = 1; /* refused at once, without reading it */
+        unsigned long long n = cl ? strtoull(cl, NULL, 10) : 0;
+        /* Answering before the body is read makes libmicrohttpd close while
+         * the client still sends: it sees a broken pipe, not the 413.  So a
+         * body over the limit is read and dropped (too_big), and refused
+         * when it has all arrived.  Refused at once: a client that waits
+         * for our word before sending (Expect: 100-continue), or an absurd
+         * body. */
+        const char *ex = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+        int waits = ex && !strcasecmp(ex, "100-continue");
+        if (n > HTTP_MAX_DRAIN || (n > HTTP_MAX_BODY && waits)) {
+            q->too_big = 1;
             return http__error(c, 413, "the body is over 1 MB: send one question or one scenario");
         }
+        q->too_big = n > HTTP_MAX_BODY;
         return MHD_YES;
     }
     if (*upload_size) {

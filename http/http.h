@@ -32,6 +32,9 @@ extern "C" {
 #endif
 
 #define HTTP_MAX_BODY (1024 * 1024)
+/* A body over HTTP_MAX_BODY is still read (and dropped) up to this, so the
+ * client reads its 413; a larger one is refused at once. */
+#define HTTP_MAX_DRAIN (16 * 1024 * 1024)
 #define HTTP_MAX_CLIENTS 128
 #define HTTP_MAX_VIEWERS 100 /* of which on /api/live at once */
 #define HTTP_TIMEOUT_S 10

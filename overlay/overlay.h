@@ -24,6 +24,7 @@
 
 #include "calib.h"
 #include "projector.h"
+#include "tt_ground.h"
 #include "tt_image.h"
 #include "tt_status.h"
 
@@ -130,10 +131,30 @@ typedef struct overlay_mapper {
     void (*map)(const void *user, const double *xy, int n, double *px);
     const void *user;
     int width, height; /* target image size */
+    /* Optional (NULL: every mark on the felt): table points with heights
+     * (n*3: x, y, height_in) -> pixels, and the ground under each point.
+     * Then `map` is map3 at the ground's height, the drawing cuts edges
+     * where the ground changes height (a line from a hill to the felt
+     * follows it) and sizes strokes and text at their own height. */
+    void (*map3)(const void *user, const double *xyz, int n, double *px);
+    tt_ground ground;
 } overlay_mapper;
 
-/* Through projector.json's map (projector pixels). */
+/* Through projector.json's map (projector pixels), on the felt. */
 void overlay_mapper_projector(overlay_mapper *m, const calib_projector *pj);
+
+/* Through projector.json's map with every mark at the height of the ground
+ * under it (a blast on a hill lands on the hill's top; a figure's ring at
+ * the height it stands at).  A plane-only projector (calibrated without a
+ * raised piece), or a NULL ground, gives overlay_mapper_projector's
+ * mapper.  `state` is caller storage that must outlive the mapper; the
+ * ground's `user` likewise. */
+typedef struct overlay_projector_map {
+    const calib_projector *pj;
+    tt_ground ground;
+} overlay_projector_map;
+void overlay_mapper_projector_ground(overlay_mapper *m, overlay_projector_map *state, const calib_projector *pj,
+                                     const tt_ground *ground);
 
 /* Through a camera and its pose (camera pixels, with lens distortion), at
  * height 0.  `state` is caller storage that must outlive the mapper. */

@@ -46,6 +46,9 @@
 
 #define DRAW__TOL_IN 0.003     /* chord error allowed on curves */
 #define DRAW__MAX_SEG_IN 1.0   /* longest straight piece before mapping */
+#define DRAW__GROUND_STEP_IN 0.5 /* with a ground: edges sampled this often for a change of height */
+#define DRAW__GROUND_TOL_IN 0.01 /* height off a straight slope that makes a cut */
+#define DRAW__GROUND_MIN_IN 0.01 /* a step in the ground is found to this length */
 #define DRAW__SHARP_COS 0.906  /* cos 25 deg: sharper turns get a round join */
 #define DRAW__DISC_SEGS 16
 #define DRAW__MASK_FILL 0.5    /* translucent fills go through the mask below this fill ratio */
@@ -92,6 +95,8 @@ typedef struct draw__ctx {
     draw__buf rq, rpx, rhw; /* scratch: points to map, mapped, half widths */
     int untracked; /* cairo drew on the target (not noted in the coverage's tiles) */
     int straight;  /* the map takes straight lines to straight lines */
+    const overlay_mapper *g; /* the mapper when it has a ground (map3), else NULL */
+    draw__buf rz;            /* scratch: x, y, height triples for map3 */
 } draw__ctx;
 
 static int draw__reserve(draw__ctx *c, draw__buf *b, int n)
@@ -186,9 +191,27 @@ static void draw__arc_pts(draw__ctx *c, draw__buf *b, double cx, double cy, doub
     b->v[2 * (b->n - 1) + 1] = cy + r * sin(a1);
 }
 
+/* Points strictly between a and b (heights ha, hb) where the ground under
+ * the segment is not a straight slope: halves until it is, or until the
+ * piece is DRAW__GROUND_MIN_IN long (a step: a point each side of it). */
+static void draw__ground_split(draw__ctx *c, draw__buf *out, double ax, double ay, double ha, double bx, double by,
+                               double hb, int depth)
+{
+    double mx = 0.5 * (ax + bx), my = 0.5 * (ay + by);
+    if (depth > 16 || hypot(bx - ax, by - ay) < DRAW__GROUND_MIN_IN)
+        return;
+    double hm = tt_ground_height(&c->g->ground, mx, my);
+    if (fabs(hm - 0.5 * (ha + hb)) <= DRAW__GROUND_TOL_IN)
+        return;
+    draw__ground_split(c, out, ax, ay, ha, mx, my, hm, depth + 1);
+    draw__push(c, out, mx, my);
+    draw__ground_split(c, out, mx, my, hm, bx, by, hb, depth + 1);
+}
+
 /* Copy pts into out with straight pieces cut to DRAW__MAX_SEG_IN (not
  * when the map keeps straight lines straight: a projector without a
- * correction grid) and
+ * correction grid), cut where the ground under them changes height (with
+ * a ground: sampled every DRAW__GROUND_STEP_IN), and
  * repeated points dropped.  closed: the closing edge is cut too (the first
  * point is not repeated). */
 static void draw__densify(draw__ctx *c, const double *pts, int n, int closed, draw__buf *out)
@@ -203,13 +226,62 @@ static void draw__densify(draw__ctx *c, const double *pts, int n, int closed, dr
         int k = c->straight ? 1 : (int)ceil(len / DRAW__MAX_SEG_IN);
         if (k > 1000)
             k = 1000;
-        for (int j = 0; j < k; j++)
-            draw__push(c, out, a[0] + (b[0] - a[0]) * j / k, a[1] + (b[1] - a[1]) * j / k);
+        if (!c->g) {
+            for (int j = 0; j < k; j++)
+                draw__push(c, out, a[0] + ex * j / k, a[1] + ey * j / k);
+            continue;
+        }
+        /* with a ground: samples every DRAW__GROUND_STEP_IN, each kept
+         * where the map bends lines (k) or the ground bends under it */
+        int ks = (int)ceil(len / DRAW__GROUND_STEP_IN);
+        ks = ks < k ? k : ks > 4000 ? 4000 : ks;
+        double px = a[0], py = a[1], ph = tt_ground_height(&c->g->ground, px, py);
+        int prev_in = 1; /* the previous sample is in out */
+        draw__push(c, out, px, py);
+        for (int j = 1; j <= ks; j++) {
+            double x = a[0] + ex * j / ks, y = a[1] + ey * j / ks, h = tt_ground_height(&c->g->ground, x, y);
+            int before = out->n;
+            if (!prev_in) /* a bend here needs both ends of the piece */
+                draw__push(c, out, px, py);
+            int mid = out->n;
+            draw__ground_split(c, out, px, py, ph, x, y, h, 0);
+            int bent = out->n > mid || h != ph;
+            if (!bent)
+                out->n = before;
+            prev_in = j < ks && (k > 1 || bent);
+            if (prev_in)
+                draw__push(c, out, x, y);
+            px = x;
+            py = y;
+            ph = h;
+        }
     }
     if (!closed)
         draw__push(c, out, pts[2 * (n - 1)], pts[2 * (n - 1) + 1]);
     else if (out->n == 0 && n > 0)
         draw__push(c, out, pts[0], pts[1]);
+}
+
+/* Map points through the mapper; with a ground, triples of points (a
+ * point and two near it, for the local Jacobian) all at the height of the
+ * ground under the first: the Jacobian of the surface the mark lies on,
+ * also at the edge of a hill. */
+static void draw__map_triples(draw__ctx *c, const double *in, int ntriples, double *px)
+{
+    if (!c->g || !draw__reserve(c, &c->rz, (9 * ntriples + 1) / 2)) {
+        c->m->map(c->m->user, in, 3 * ntriples, px);
+        return;
+    }
+    double *z = c->rz.v;
+    for (int i = 0; i < ntriples; i++) {
+        double h = tt_ground_height(&c->g->ground, in[6 * i], in[6 * i + 1]);
+        for (int j = 0; j < 3; j++) {
+            z[9 * i + 3 * j] = in[6 * i + 2 * j];
+            z[9 * i + 3 * j + 1] = in[6 * i + 2 * j + 1];
+            z[9 * i + 3 * j + 2] = h;
+        }
+    }
+    c->g->map3(c->g->user, z, 3 * ntriples, px);
 }
 
 static void draw__disc(draw__ctx *c, double x, double y, double r)
@@ -335,7 +407,7 @@ static void draw__raster_run(draw__ctx *c, const double *q, int k, int closed, d
         o[4] = x;
         o[5] = y + e;
     }
-    c->m->map(c->m->user, in, 3 * k, px);
+    draw__map_triples(c, in, k, px);
     for (int i = 0; i < k; i++) {
         /* tangent in inches: across the neighbours (one-sided at open ends) */
         int i0 = i > 0 ? i - 1 : closed ? k - 1 : 0, i1 = i < k - 1 ? i + 1 : closed ? 0 : k - 1;
@@ -1067,7 +1139,7 @@ static void draw__text(draw__ctx *c, const overlay__prim *p)
 {
     const double e = 0.05;
     double pts[6] = {p->cx, p->cy, p->cx + e, p->cy, p->cx, p->cy + e}, px[6];
-    c->m->map(c->m->user, pts, 3, px);
+    draw__map_triples(c, pts, 1, px);
     for (int i = 0; i < 6; i++)
         if (!isfinite(px[i]))
             return;
@@ -1287,6 +1359,7 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     c.mask_ok = -1;
     c.rast_ok = -1;
     c.straight = overlay__mapper_straight(m);
+    c.g = m->map3 && m->ground.height_at ? m : NULL;
     cairo_save(cr);
     cairo_new_path(cr);
     /* what cairo still draws (targets that are not plain image surfaces,
@@ -1324,6 +1397,7 @@ tt_status overlay_draw(const overlay_list *l, const overlay_mapper *m, cairo_t *
     free(c.rq.v);
     free(c.rpx.v);
     free(c.rhw.v);
+    free(c.rz.v);
     if (c.oom)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory while drawing the overlay");
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)

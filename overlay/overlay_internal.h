@@ -42,8 +42,8 @@ struct overlay_list {
 void overlay__apply_masks(const overlay_list *l, const overlay_mapper *m, cairo_t *cr);
 
 /* 1 when the mapper takes straight lines to straight lines (projector.json
- * without a correction grid): straight edges need not be cut before
- * mapping. */
+ * without a correction grid; with a ground, where the ground's height
+ * changes linearly): straight edges need not be cut before mapping. */
 int overlay__mapper_straight(const overlay_mapper *m);
 
 /* For overlay_render_into: clear to opaque black what the last drawing on

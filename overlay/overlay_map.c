@@ -4,6 +4,7 @@
 #include "overlay_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 static void map__projector(const void *user, const double *xy, int n, double *px)
 {
@@ -12,13 +13,53 @@ static void map__projector(const void *user, const double *xy, int n, double *px
 
 void overlay_mapper_projector(overlay_mapper *m, const calib_projector *pj)
 {
+    memset(m, 0, sizeof *m);
     m->map = map__projector;
     m->user = pj;
     calib_projector_size(pj, &m->width, &m->height);
 }
 
+static void map__projector3(const void *user, const double *xyz, int n, double *px)
+{
+    const overlay_projector_map *st = user;
+    calib_projector_map3(st->pj, xyz, n, px);
+}
+
+/* Each point at the ground's height under it, a few at a time. */
+static void map__projector_ground(const void *user, const double *xy, int n, double *px)
+{
+    const overlay_projector_map *st = user;
+    double xyz[3 * 64];
+    for (int i = 0; i < n; i += 64) {
+        int k = n - i < 64 ? n - i : 64;
+        for (int j = 0; j < k; j++) {
+            double x = xy[2 * (i + j)], y = xy[2 * (i + j) + 1];
+            xyz[3 * j] = x;
+            xyz[3 * j + 1] = y;
+            xyz[3 * j + 2] = tt_ground_height(&st->ground, x, y);
+        }
+        calib_projector_map3(st->pj, xyz, k, px + 2 * i);
+    }
+}
+
+void overlay_mapper_projector_ground(overlay_mapper *m, overlay_projector_map *state, const calib_projector *pj,
+                                     const tt_ground *ground)
+{
+    overlay_mapper_projector(m, pj);
+    if (!ground || !ground->height_at || !calib_projector_is_3d(pj))
+        return;
+    state->pj = pj;
+    state->ground = *ground;
+    m->map = map__projector_ground;
+    m->map3 = map__projector3;
+    m->user = state;
+    m->ground = *ground;
+}
+
 int overlay__mapper_straight(const overlay_mapper *m)
 {
+    if (m->map == map__projector_ground)
+        return !calib_projector_has_grid(((const overlay_projector_map *)m->user)->pj);
     return m->map == map__projector && !calib_projector_has_grid(m->user);
 }
 
@@ -34,6 +75,7 @@ static void map__camera(const void *user, const double *xy, int n, double *px)
 void overlay_mapper_camera(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
                            const calib_pose *pose)
 {
+    memset(m, 0, sizeof *m);
     state->cam = cam;
     state->pose = *pose;
     m->map = map__camera;

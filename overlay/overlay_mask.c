@@ -1,8 +1,9 @@
 /* overlay_mask.c - tags kept dark: the projector's light must not fall on
  * the tags the camera reads (Folk Computer masks each tag 2.1x its size).
- * A mask is a square in table inches, mapped corner by corner (a square of
- * two inches is straight enough under any projector map) and painted
- * opaque black over whatever the list drew. */
+ * A mask is a square in table inches at its tag's height, mapped corner by
+ * corner (a square of two inches is straight enough under any projector
+ * map; through the 3D projector when there is one) and painted opaque
+ * black over whatever the list drew. */
 #include "overlay_internal.h"
 
 #include <math.h>
@@ -144,7 +145,16 @@ void overlay__apply_masks(const overlay_list *l, const overlay_mapper *m, cairo_
         double xy[8] = {k->x + c - s, k->y + s + c, k->x - c - s, k->y - s + c,
                         k->x - c + s, k->y - s - c, k->x + c + s, k->y + s - c};
         double px[8];
-        m->map(m->user, xy, 4, px);
+        if (m->map3) { /* at the tag's own height (a figure on a hill) */
+            double xyz[12];
+            for (int j = 0; j < 4; j++) {
+                xyz[3 * j] = xy[2 * j];
+                xyz[3 * j + 1] = xy[2 * j + 1];
+                xyz[3 * j + 2] = k->z_in;
+            }
+            m->map3(m->user, xyz, 4, px);
+        } else
+            m->map(m->user, xy, 4, px);
         int ok = 1;
         for (int j = 0; j < 8; j++)
             ok = ok && isfinite(px[j]) && fabs(px[j]) < 1e6;

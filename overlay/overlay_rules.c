@@ -77,6 +77,12 @@ tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in,
     return st;
 }
 
+double overlay_scene_ground_in(const void *scene, double x, double y)
+{
+    const overlay_scene *s = scene;
+    return s ? rules_scenario_ground_in(s->sc, x, y) : 0.0;
+}
+
 void overlay_scene_destroy(overlay_scene *s)
 {
     if (!s)
@@ -571,8 +577,9 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
         if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK ||
             (st = orl__arrow_head(l, r.line[0], r.line[1], line, err)) != TT_OK)
             goto done;
-        if (r.ok == 0 && r.allowed_known && r.allowed_in > 0 && r.distance_in > 0) {
-            /* short: the part the allowance covers, solid, and a bar where it ends */
+        if (r.ok == 0 && r.allowed_known && r.allowed_in > 0 && r.distance_in > r.allowed_in) {
+            /* short: the part the allowance covers, solid, and a bar where it ends (a charge
+             * refused within reach, one that would have to turn, has none: its rule says why) */
             double f = r.allowed_in / r.distance_in, dx = r.line[1].x - r.line[0].x, dy = r.line[1].y - r.line[0].y;
             rules_point e = {r.line[0].x + f * dx, r.line[0].y + f * dy};
             double nx = -dy / r.distance_in * 0.5, ny = dx / r.distance_in * 0.5;

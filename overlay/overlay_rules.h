@@ -52,6 +52,12 @@ tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, 
 tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in, double base_height_in,
                                      overlay_list *l, tt_err *err);
 
+/* Height above the felt (inches) of the ground at table point (x, y): the
+ * scenario's highest raising piece there (hill, building), else 0.  The
+ * signature is tt_ground_fn's, with the overlay_scene as `user` (NULL: the
+ * felt), for overlay_mapper_projector_ground. */
+double overlay_scene_ground_in(const void *scene, double x, double y);
+
 /* Line and text sizes used by the adapter, inches. */
 #define OVERLAY_LINE_IN 0.08
 #define OVERLAY_THIN_IN 0.05

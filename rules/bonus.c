@@ -232,6 +232,8 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
         rules__add(out->bonus_dice, &out->n_bonus_dice, w->bonus_within, "%s within %g\"", w->name, w->bonus_within_in);
     if (w && w->still_bonus && !sc->q_moved) /* repeating rifles fired standing still */
         rules__add(out->bonus_dice, &out->n_bonus_dice, w->still_bonus, "%s, not moved", w->name);
+    if (out->to_hit == RULES_NULL) /* a shot that is not allowed has no bonus */
+        out->n_bonus_dice = 0;
     if (out->dice > 0)
         out->dice += rules__sum(out->bonus_dice, out->n_bonus_dice);
     /* the defender's roll: its own dice (a die a soldier, not its officer

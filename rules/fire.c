@@ -206,21 +206,44 @@ int rules_fires_plain(const rules_profile *p, const rules_figure *f)
     return rules_type_in(p->plain_fire_types, p->nplain_fire_types, f->type);
 }
 
-tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int as_target, tt_err *err)
+tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, tt_err *err)
 {
     const rules_profile *p = sc->prof;
-    if (!as_target && rules_type_in(p->no_fire_types, p->nno_fire_types, f->type))
+    if (rules_type_in(p->no_fire_types, p->nno_fire_types, f->type))
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire: figures of type \"%s\" do not shoot in ruleset %s",
                           f->id, f->type, p->name);
-    if (as_target && rules_type_in(p->no_target_types, p->nno_target_types, f->type))
-        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot be fired at: figures of type \"%s\" are not targets in "
-                                           "ruleset %s; name another figure or unit in \"to\"",
-                          f->id, f->type, p->name);
-    if (as_target && f->formation >= 0 && p->form_not_target[f->formation])
-        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot be fired at: figures in formation \"%s\" are not targets in "
-                                           "ruleset %s; name another figure or unit in \"to\"",
-                          f->id, p->form_name[f->formation], p->name);
     return TT_OK;
+}
+
+int rules_not_target(const rules_scenario *sc, const rules_figure *f, char *why, size_t n)
+{
+    const rules_profile *p = sc->prof;
+    const char *src = NULL;
+    char what[64];
+    if (rules_type_in(p->no_target_types, p->nno_target_types, f->type)) {
+        snprintf(what, sizeof what, "of type \"%s\"", f->type);
+        src = p->no_target_src;
+    } else if (f->formation >= 0 && p->form_not_target[f->formation]) {
+        snprintf(what, sizeof what, "in formation \"%s\"", p->form_name[f->formation]);
+        src = p->form_not_target_src[f->formation];
+    } else {
+        return 0;
+    }
+    if (why)
+        snprintf(why, n, "%s%sfigure \"%s\" cannot be fired at: figures %s are not targets in ruleset %s", src ? src : "",
+                 src ? ": " : "", f->id, what, p->name);
+    return 1;
+}
+
+tt_status rules_fire_refused(rules_scenario *sc, const rules_figure *f, rules_result *out, tt_err *err)
+{
+    char why[600];
+    rules_not_target(sc, f, why, sizeof why);
+    out->to_hit = out->dice = RULES_NULL;
+    out->n_firers = out->n_ids = 0;
+    out->n_bonus_dice = 0;
+    out->defender_dice = out->defender_to_hit = RULES_NULL;
+    return rules_result_set_rule(out, why, err);
 }
 
 /* The to-hit modifiers that hang on the target's ground and the firer's
@@ -430,8 +453,8 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         return rules_fire_unit(sc, from, i, to, j, weapon, out, err);
     if (i == j)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
-    if ((st = rules_fire_enemy(sc, from, to, i, j, err)) || (st = rules_fire_barred(sc, &sc->figs[i], 0, err)) ||
-        (st = rules_fire_barred(sc, &sc->figs[j], 1, err)) || (st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
+    if ((st = rules_fire_enemy(sc, from, to, i, j, err)) || (st = rules_fire_barred(sc, &sc->figs[i], err)) ||
+        (st = rules_weapon_of(sc, &sc->figs[i], weapon, &w, err)))
         return st;
     /* a stand of a line wide enough rolls its extra dice, as in its unit's fire */
     int base = rules_fire_dice(sc, i, j, w), bonus = base > 0 ? rules_unit_rof_bonus(sc, i) : 0, rest = base;
@@ -459,6 +482,8 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         free(T);
     }
     rules_fire_bonus(sc, &i, 1, &j, 1, j, w, i, j, out);
+    if (rules_not_target(sc, &sc->figs[j], NULL, 0)) /* a shot that is not allowed, as any other */
+        return rules_fire_refused(sc, &sc->figs[j], out, err);
     return TT_OK;
 }
 

@@ -35,7 +35,8 @@ typedef struct rules__schema {
         {"stops_ball", NULL}, {"height_in", NULL}, {"raises", NULL}, {"keeps_cv_from_above", NULL}, \
         {"hides_inside", NULL}, {"see_through_within_in", NULL}, {"max_range_in", NULL}, \
         {"hides_behind", NULL}, {"revealable", NULL}, {"located_within_in", NULL}, {"arc_behind_deg", NULL}, \
-        {"arc_behind_for", NULL}, {"target_modifier", NULL}
+        {"arc_behind_for", NULL}, {"target_modifier", NULL}, {"move_factor", NULL}, {"move_factor_for", NULL}, \
+        {"cross_formations", NULL}, {"cross_formations_for", NULL}
 
 /* A value written with its citation: {"value": V, "src": ...}. */
 static const rules__field rules__value_f[] = {{"value", NULL}, {NULL, NULL}};
@@ -47,7 +48,7 @@ static const rules__field rules__bracket_f[] = {
 static const rules__schema rules__bracket_s = {"bracket", "name", rules__bracket_f, NULL, 1};
 static const rules__field rules__grape_moved_f[] = {{"to_hit_modifier", NULL}, {"keeps_dice", NULL}, {"rof", NULL}, {NULL, NULL}};
 static const rules__schema rules__grape_moved_s = {"after_moving", NULL, rules__grape_moved_f, NULL, 1};
-static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {"dice", NULL}, {"not_over_friends", NULL}, {"needs_los", NULL}, {"roll_each", NULL}, {"fire_modifiers", NULL}, {"after_moving", &rules__grape_moved_s}, {NULL, NULL}};
+static const rules__field rules__grape_f[] = {{"range_in", NULL}, {"arc_deg", NULL}, {"to_hit", NULL}, {"dice", NULL}, {"not_over_friends", NULL}, {"enemies_only", NULL}, {"needs_los", NULL}, {"roll_each", NULL}, {"fire_modifiers", NULL}, {"after_moving", &rules__grape_moved_s}, {NULL, NULL}};
 static const rules__schema rules__grape_s = {"grape", NULL, rules__grape_f, NULL, 1};
 static const rules__field rules__dice_within_f[] = {{"range_in", NULL}, {"dice", NULL}, {NULL, NULL}};
 static const rules__schema rules__dice_within_s = {"dice_within", NULL, rules__dice_within_f, NULL, 1};
@@ -174,7 +175,8 @@ static const rules__schema rules__formations_s = {"formations", NULL, NULL, &rul
 static const rules__schema rules__charge_in_s = {"inches", NULL, NULL, &rules__value_s, 1};
 static const rules__field rules__charge_f[] = {{"factor", NULL}, {"inches", &rules__charge_in_s},
                                                {"formations", &rules__value_s}, {"formations_by_type", &rules__by_type_s},
-                                               {"not_at", &rules__by_type_s}, {"not_types", NULL}, {"from", &rules__value_s}, {NULL, NULL}};
+                                               {"not_at", &rules__by_type_s}, {"not_types", NULL}, {"from", &rules__value_s},
+                                               {"straight_ahead", &rules__value_s}, {NULL, NULL}};
 static const rules__schema rules__charge_s = {"charge", NULL, rules__charge_f, NULL, 1};
 static const rules__field rules__after_moving_f[] = {{"to_hit_modifier", NULL}, {"drops_bonuses", NULL}, {"rof", NULL},
                                                      {"only_at_rof", NULL}, {NULL, NULL}};

@@ -188,13 +188,34 @@ static int rules__figure_in_the_way(rules_scenario *sc, int i, int j, int k, rul
     return rules_geom_shape_seg_blocks(&fk->shape, a, b);
 }
 
+int rules_piece_located(const rules_scenario *sc, int i, const rules_piece *pc)
+{
+    if (pc->p.located_within_in <= 0)
+        return 0;
+    int64_t L = rules_fx(pc->p.located_within_in);
+    const rules_figure *fi = &sc->figs[i];
+    if (rules_piece_near_shape(pc, &fi->shape, L))
+        return 1;
+    /* any figure of the viewer's side that came that close (a figure of no
+     * side locates for itself only) */
+    int64_t reach = L + (fi->w > fi->d ? fi->w : fi->d);
+    for (size_t k = 0; fi->side[0] && k < sc->nfigs; k++) {
+        const rules_figure *fk = &sc->figs[k];
+        int64_t r = reach + fk->w + fk->d; /* cheap rejection by the piece's box */
+        if ((int)k == i || fk->shape.c.x + r < pc->lo.x || fk->shape.c.x - r > pc->hi.x ||
+            fk->shape.c.y + r < pc->lo.y || fk->shape.c.y - r > pc->hi.y || strcmp(fk->side, fi->side))
+            continue;
+        if (rules_piece_near_shape(pc, &fk->shape, L))
+            return 1;
+    }
+    return 0;
+}
+
 /* The figures piece pc hides are seen by figure i: they were revealed
- * (the query's "target_revealed") or i stands close enough to locate them. */
+ * (the query's "target_revealed") or located by i's side. */
 static int rules__unhidden(const rules_scenario *sc, int i, const rules_piece *pc)
 {
-    return (sc->q_revealed && pc->p.revealable) ||
-           (pc->p.located_within_in > 0 &&
-            rules_piece_near_shape(pc, &sc->figs[i].shape, rules_fx(pc->p.located_within_in)));
+    return (sc->q_revealed && pc->p.revealable) || rules_piece_located(sc, i, pc);
 }
 
 /* Figure j is hidden from i behind piece pc (one of its hides_behind,

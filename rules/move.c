@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int rules_dice_parse(const char *d, int *n, int *s, int *k)
@@ -521,7 +522,8 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
     /* the terrain on the way: difficult & 1 difficult, & 2 very difficult
      * going (for the whole move); per inch, what each difficult area costs
      * an inch */
-    int difficult = 0, impassable = 0, obstacles = 0, any_difficult = 0;
+    int difficult = 0, impassable = 0, obstacles = 0, any_difficult = 0, refused = -1;
+    double slow = 1; /* going that slows this type only (a ford, artillery) */
     double *prices = p->per_inch ? calloc(sc->npieces + 1, sizeof *prices) : NULL;
     if (p->per_inch && !prices)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -552,6 +554,14 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
                     ? !rules_piece_contains(pc, a) && (rules_piece_contains(pc, b) || rules_piece_cuts(pc, a, b))
                 : mv == RULES_MOVE_VERY_DIFFICULT ? (p->very_difficult_factor >= 0 ? 2 : 1)
                                                   : 0;
+        if (pc->p.move_factor > 0 && pc->p.move_factor < slow &&
+            rules_figure_named(f, pc->p.move_factor_for, pc->p.nmove_factor_for)) {
+            slow = pc->p.move_factor;
+            rules__cite_add(&cite, pc->p.move_factor_src);
+        }
+        if (refused < 0 && f->formation >= 0 && rules_figure_named(f, pc->p.cross_for, pc->p.ncross_for) &&
+            !rules_type_in(pc->p.cross_forms, pc->p.ncross_forms, p->form_name[f->formation]))
+            refused = (int)k; /* going it crosses in other formations only */
         if (al->impassable_in & (1u << mv)) { /* going this type cannot enter */
             impassable = 1;
             rules__cite_add(&cite, al->impassable_src);
@@ -595,14 +605,16 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         out->allowed_known = 0;
         out->ok = RULES_NULL;
         out->has_allowed_range = 1; /* what the lowest and the highest roll allow */
-        out->allowed_range_in[0] = rules__after_terrain(sc, al, fm, dn + dk, difficult, obstacles, not_fwd, &cite);
-        out->allowed_range_in[1] = rules__after_terrain(sc, al, fm, dn * ds + dk, difficult, obstacles, not_fwd, NULL);
+        out->allowed_range_in[0] =
+            rules__after_terrain(sc, al, fm, (dn + dk) * slow, difficult, obstacles, not_fwd, &cite);
+        out->allowed_range_in[1] =
+            rules__after_terrain(sc, al, fm, (dn * ds + dk) * slow, difficult, obstacles, not_fwd, NULL);
         for (int r = 0; r < 2 && prices; r++)
             if ((out->allowed_range_in[r] =
                      rules__reach(sc, prices, a, b, out->allowed_range_in[r] - per_inch_cost)) < 0)
                 goto oom;
     } else {
-        double allowed = rules__after_terrain(sc, al, fm, base, difficult, obstacles, not_fwd, &cite) - turn_cost;
+        double allowed = rules__after_terrain(sc, al, fm, base * slow, difficult, obstacles, not_fwd, &cite) - turn_cost;
         if (allowed < 0)
             allowed = 0;
         if (prices && (allowed = rules__reach(sc, prices, a, b, allowed - per_inch_cost)) < 0)
@@ -622,12 +634,16 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
     out->line[0] = rules_pt_in(a);
     out->line[1] = rules_pt_in(b);
     rules__cite_done(&cite);
-    if (cite.s[0]) {
-        if (!(out->rule_owned = strdup(cite.s)))
-            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        out->rule = out->rule_owned;
+    if (refused >= 0) { /* not in a formation that may cross it: the reason is the answer's rule */
+        const rules_piece *pc = &sc->pieces[refused];
+        char forms[160] = "";
+        for (int m = 0; m < pc->p.ncross_forms; m++)
+            snprintf(forms + strlen(forms), sizeof forms - strlen(forms), "%s%s", m ? " or " : "", pc->p.cross_forms[m]);
+        out->ok = 0;
+        snprintf(cite.s, sizeof cite.s, "%s%s\"%s\" is in %s: a %s crosses %s \"%s\" only in %s", pc->p.cross_src,
+                 pc->p.cross_src[0] ? ": " : "", f->id, p->form_name[f->formation], f->type, pc->kind, pc->id, forms);
     }
-    return TT_OK;
+    return cite.s[0] ? rules_result_set_rule(out, cite.s, err) : TT_OK;
 oom:
     free(prices);
     return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -717,6 +733,49 @@ static rules_pt rules__nearest(const rules_shape *s, rules_pt p)
     return best;
 }
 
+/* How far (fixed-point units) figure f goes straight ahead along its
+ * facing before its base touches g's (0: touching already), or -1 where
+ * it never does: g lies behind it or beside the path its base sweeps.
+ * The distance between the moved base and g is convex in the distance
+ * moved, so its least value is found by ternary search and the first
+ * contact before it by halving; contact is within 1/1000in (README,
+ * geometry ties). */
+static double rules__ahead(const rules_figure *f, const rules_figure *g)
+{
+    double ux = cos(f->facing_deg * (M_PI / 180.0)), uy = sin(f->facing_deg * (M_PI / 180.0));
+    const double touch = 10; /* 1/1000in */
+    if (rules_geom_shape_shape_dist(&f->shape, &g->shape) <= touch)
+        return 0;
+    double lo = 0, hi = hypot((double)(g->shape.c.x - f->shape.c.x), (double)(g->shape.c.y - f->shape.c.y)) +
+                        (double)(f->w + f->d + g->w + g->d);
+    while (hi - lo > 1) {
+        double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        rules_shape s1 = rules__shifted(&f->shape, llround(ux * m1), llround(uy * m1));
+        rules_shape s2 = rules__shifted(&f->shape, llround(ux * m2), llround(uy * m2));
+        if (rules_geom_shape_shape_dist(&s1, &g->shape) <= rules_geom_shape_shape_dist(&s2, &g->shape))
+            hi = m2;
+        else
+            lo = m1;
+    }
+    double t = (lo + hi) / 2;
+    rules_shape s = rules__shifted(&f->shape, llround(ux * t), llround(uy * t));
+    double least = rules_geom_shape_shape_dist(&s, &g->shape);
+    if (least > touch)
+        return -1;
+    /* the first contact, before the closest approach (a base that only
+     * grazes g's: where it comes closest) */
+    double reach = least > 0 ? least + 1 : 0;
+    for (lo = 0, hi = t; hi - lo > 1;) {
+        double m = (lo + hi) / 2;
+        s = rules__shifted(&f->shape, llround(ux * m), llround(uy * m));
+        if (rules_geom_shape_shape_dist(&s, &g->shape) <= reach)
+            hi = m;
+        else
+            lo = m;
+    }
+    return hi;
+}
+
 tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err)
 {
     int *F = NULL, *T = NULL, nF = 0, nT = 0;
@@ -734,7 +793,7 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
      * unit's charge runs from its front-centre (probe P) to the nearest of
      * those, its charger the soldier nearest that point */
     int bi = -1, bj = -1, P = -1, ncontact = rules_aim_first(sc, T, nT);
-    double best = INFINITY;
+    double best = INFINITY, ahead = -1; /* ahead: a charge straight ahead, how far it goes (fixed point) */
     if (p->charge_from_front && nF > 1) {
         for (int a = 0; a < nF; a++)
             for (int b = 0; b < nT; b++)
@@ -770,6 +829,16 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
                     bj = T[b];
                 }
             }
+        /* a charge that cannot turn: the pair met soonest straight ahead */
+        for (int a = 0; p->charge_straight && a < nF; a++)
+            for (int b = 0; b < ncontact; b++) {
+                double d = F[a] == T[b] ? -1 : rules__ahead(&sc->figs[F[a]], &sc->figs[T[b]]);
+                if (d >= 0 && (ahead < 0 || d < ahead)) {
+                    ahead = d;
+                    bi = F[a];
+                    bj = T[b];
+                }
+            }
     }
     if (bi < 0 || bj < 0) {
         st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot charge itself", from);
@@ -796,6 +865,10 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
         /* the front-centre straight to the nearest point of the target's base */
         rules_pt o = sc->figs[P].shape.c;
         dest = rules_pt_in(rules__nearest(&g->shape, o));
+    } else if (ahead >= 0) { /* straight ahead along its facing until the bases touch */
+        double a = f->facing_deg * (M_PI / 180.0);
+        dest = (rules_point){rules_in(f->shape.c.x + llround(cos(a) * ahead)),
+                             rules_in(f->shape.c.y + llround(sin(a) * ahead))};
     } else {
         /* straight at the target's centre until the bases touch: the
          * shortest such move, found by halving (to 1/10000in) */
@@ -818,11 +891,23 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
         dest = (rules_point){rules_in(f->shape.c.x + llround(ux * hi)), rules_in(f->shape.c.y + llround(uy * hi))};
     }
     if ((st = rules__move(sc, P >= 0 ? P : bi, dest, roll, p->charge_factor > 0 ? p->charge_factor : 1, fixed,
-                          p->charge_src, P >= 0 ? p->charge_from_src : NULL, out, err)))
+                          p->charge_src, P >= 0 ? p->charge_from_src : p->charge_straight ? p->charge_straight_src : NULL,
+                          out, err)))
         goto done;
     out->kind = RULES_Q_CHARGE;
     out->charger = f->id;
     out->target = g->id;
+    if (p->charge_straight && ahead < 0) { /* it would have to turn: the reason is the answer's rule */
+        char why[700];
+        const char *src = p->charge_straight_src;
+        snprintf(why, sizeof why,
+                 "%s%s\"%s\" would have to turn to reach \"%s\": a charge cannot turn (house reading: it goes straight "
+                 "ahead, and the charger's base swept along its facing must meet the target's)",
+                 src ? src : "", src ? ": " : "", f->id, g->id);
+        if ((st = rules_result_set_rule(out, why, err)))
+            goto done;
+        out->ok = 0;
+    }
     /* the melee it starts, where the book gives its dice: none when it
      * does not reach */
     if ((st = rules_melee_dice(sc, F, nF, T, nT, bi, bj, out, err)))

@@ -11,142 +11,9 @@
 static const char *const rules__required_kinds[] = {"building", "wall",  "hedge", "woods",
                                                     "hill",     "river", "rough", "breastworks"};
 
-/* A list of up to 6 figure type or weapon names: ["foot", "light-artillery"]. */
-static tt_status rules__names_parse(const json_t *o, const char *key, const char *where, char (*names)[24], int *n,
-                                    tt_err *err)
-{
-    const json_t *a = rules_json_value(json_object_get(o, key));
-    if (!json_object_get(o, key))
-        return TT_OK;
-    if (!json_is_array(a) || json_array_size(a) > 6)
-        return tt_err_set(err, TT_ERR_FORMAT,
-                          "%s: \"%s\" must be a list of up to 6 figure types or weapon names, e.g. [\"foot\"]", where, key);
-    *n = 0;
-    for (size_t k = 0; k < json_array_size(a); k++) {
-        const json_t *v = json_array_get(a, k);
-        if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) >= 24)
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"%s\" item %zu must be a figure type or weapon name", where,
-                              key, k + 1);
-        snprintf(names[(*n)++], 24, "%s", json_string_value(v));
-    }
-    return TT_OK;
-}
-
-tt_status rules_terrain_names_check(const rules_profile *pr, const rules_terrain_props *p, const char *where,
-                                    tt_err *err)
-{
-    for (int l = 0; l < 2; l++) {
-        const char(*names)[24] = l ? p->arc_behind_for : p->hides_behind;
-        int n = l ? p->narc_behind_for : p->nhides_behind;
-        for (int k = 0; k < n; k++) {
-            int known = rules_profile_weapon(pr, names[k]) != NULL;
-            for (size_t m = 0; m < pr->nmoves && !known; m++)
-                known = !strcmp(pr->moves[m].type, names[k]);
-            if (!known) {
-                char wn[512];
-                rules_profile_weapon_names(pr, wn, sizeof wn);
-                return tt_err_set(err, TT_ERR_FORMAT,
-                                  "%s: \"%s\" names \"%s\", neither a figure type of the ruleset's \"movement\" "
-                                  "nor one of its weapons (%s)",
-                                  where, l ? "arc_behind_for" : "hides_behind", names[k], wn);
-            }
-        }
-    }
-    if ((p->arc_behind_deg > 0) != (p->narc_behind_for > 0))
-        return tt_err_set(err, TT_ERR_FORMAT, "%s: give \"arc_behind_deg\" and \"arc_behind_for\" together", where);
-    return TT_OK;
-}
-
-int rules_figure_named(const rules_figure *f, const char (*names)[24], int n)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(names[k], f->type) || (f->weapon && !strcmp(names[k], f->weapon->name)))
-            return 1;
-    return 0;
-}
-
-tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err)
-{
-    const char *s;
-    tt_status st;
-    if (!json_is_object(o))
-        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", where);
-    if ((st = rules_json_bool(o, "blocks_los", where, &p->blocks_los, err)) ||
-        (st = rules_json_num(o, "los_depth_in", where, 0, RULES_MAX_IN, &p->los_depth_in, err)) ||
-        (st = rules_json_bool(o, "shields_blast", where, &p->shields_blast, err)) ||
-        (st = rules_json_bool(o, "stops_ball", where, &p->stops_ball, err)) ||
-        (st = rules_json_bool(o, "raises", where, &p->raises, err)) ||
-        (st = rules_json_bool(o, "keeps_cv_from_above", where, &p->keeps_cv_from_above, err)) ||
-        (st = rules_json_bool(o, "hides_inside", where, &p->hides_inside, err)) ||
-        (st = rules_json_num(o, "see_through_within_in", where, 0, RULES_MAX_IN, &p->see_through_within_in, err)) ||
-        (st = rules_json_num(o, "max_range_in", where, 0, RULES_MAX_IN, &p->max_range_in, err)) ||
-        (st = rules_json_num(o, "height_in", where, 0, RULES_MAX_IN, &p->height_in, err)) ||
-        (st = rules_json_bool(o, "revealable", where, &p->revealable, err)) ||
-        (st = rules_json_num(o, "located_within_in", where, 0, RULES_MAX_IN, &p->located_within_in, err)) ||
-        (st = rules_json_num(o, "arc_behind_deg", where, 0, 360, &p->arc_behind_deg, err)) ||
-        (st = rules__names_parse(o, "hides_behind", where, p->hides_behind, &p->nhides_behind, err)) ||
-        (st = rules__names_parse(o, "arc_behind_for", where, p->arc_behind_for, &p->narc_behind_for, err)))
-        return st;
-    double cv = p->cv, tmod = p->target_mod;
-    if ((st = rules_json_num(o, "cv", where, 0, 20, &cv, err)) ||
-        (st = rules_json_num(o, "target_modifier", where, -20, 20, &tmod, err)))
-        return st;
-    p->cv = (int)cv;
-    p->target_mod = (int)tmod;
-    s = NULL;
-    if ((st = rules_json_str(o, "cover", where, &s, err)))
-        return st;
-    if (s) {
-        if (!strcmp(s, "none"))
-            p->cover = RULES_COVER_NONE;
-        else if (!strcmp(s, "soft"))
-            p->cover = RULES_COVER_SOFT;
-        else if (!strcmp(s, "hard"))
-            p->cover = RULES_COVER_HARD;
-        else
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: cover \"%s\" must be none, soft or hard", where, s);
-    }
-    s = NULL;
-    if ((st = rules_json_str(o, "movement", where, &s, err)))
-        return st;
-    if (s) {
-        if (!strcmp(s, "open"))
-            p->movement = RULES_MOVE_OPEN;
-        else if (!strcmp(s, "difficult"))
-            p->movement = RULES_MOVE_DIFFICULT;
-        else if (!strcmp(s, "obstacle"))
-            p->movement = RULES_MOVE_OBSTACLE;
-        else if (!strcmp(s, "impassable"))
-            p->movement = RULES_MOVE_IMPASSABLE;
-        else if (!strcmp(s, "very-difficult"))
-            p->movement = RULES_MOVE_VERY_DIFFICULT;
-        else if (!strcmp(s, "road"))
-            p->movement = RULES_MOVE_ROAD;
-        else if (!strcmp(s, "uphill"))
-            p->movement = RULES_MOVE_UPHILL;
-        else
-            return tt_err_set(err, TT_ERR_FORMAT,
-                              "%s: movement \"%s\" must be open, road, uphill, difficult, very-difficult, obstacle "
-                              "or impassable",
-                              where, s);
-    }
-    return TT_OK;
-}
-
 const char *const rules_move_cite_key[RULES_MC_N] = {
     "difficult_factor", "very_difficult_factor", "obstacle_cost_in", "not_forward_factor", "free_turn_deg",
     "least_factor",     "road_factor",           "round_up",         "per_inch",           "by_base"};
-
-/* A terrain "movement" name as rules_move_kind, -1 when unknown. */
-static int rules__move_kind(const char *s)
-{
-    static const char *const names[] = {"open", "difficult", "obstacle", "impassable", "very-difficult", "road",
-                                        "uphill"};
-    for (int k = 0; k < (int)(sizeof names / sizeof *names); k++)
-        if (!strcmp(s, names[k]))
-            return k;
-    return -1;
-}
 
 /* A movement entry's "inches_by_quality" / "inches_by_weapon": {"NAME":
  * inches, ..., "src": ...} into names / inches (up to 4), its citation
@@ -213,7 +80,7 @@ static tt_status rules__move_extra(const rules_profile *p, const json_t *val, co
                           "very-difficult, obstacle, uphill)", at);
     for (size_t k = 0; k < json_array_size(iv); k++) {
         const json_t *e = json_array_get(iv, k);
-        int m = json_is_string(e) ? rules__move_kind(json_string_value(e)) : -1;
+        int m = json_is_string(e) ? rules_move_kind_named(json_string_value(e)) : -1;
         if (m < 0 || m == RULES_MOVE_OPEN || m == RULES_MOVE_ROAD || m == RULES_MOVE_IMPASSABLE)
             return tt_err_set(err, TT_ERR_FORMAT, "%s: \"impassable_in\" must list terrain movements (difficult, "
                               "very-difficult, obstacle, uphill)", at);
@@ -583,6 +450,7 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
             (st = rules_json_num(g, "to_hit", gat, 0, 20, &gth, err)) ||
             (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)) ||
             (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)) ||
+            (st = rules_json_bool(g, "enemies_only", gat, &w->grape_enemies_only, err)) ||
             (st = rules_json_bool(g, "needs_los", gat, &w->grape_needs_los, err)) ||
             (st = rules_json_bool(g, "roll_each", gat, &w->grape_roll_each, err)) ||
             (st = rules_json_bool(g, "fire_modifiers", gat, &w->grape_fire_mods, err)) ||
@@ -955,6 +823,7 @@ static tt_status rules__bonus_parse(rules_profile *p, const json_t *j, const cha
                                p->no_fire_types, &p->nno_fire_types, err)) ||
         (st = rules__type_list(rules_json_value(json_object_get(j, "not_target_types")), where, "not_target_types", 2,
                                p->no_target_types, &p->nno_target_types, err)) ||
+        (st = rules_json_cite(json_object_get(j, "not_target_types"), where, &p->no_target_src, err)) ||
         (st = rules__type_list(rules_json_value(json_object_get(j, "unmodified_fire_types")), where,
                                "unmodified_fire_types", 4, p->plain_fire_types, &p->nplain_fire_types, err)))
         return st;
@@ -1486,6 +1355,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_str(val, "attacker_colour", at, &acol, err)) ||
             (st = rules_json_bool(val, "cannot_fire", at, &p->form_no_fire[f], err)) ||
             (st = rules_json_bool(val, "not_target", at, &p->form_not_target[f], err)) ||
+            (st = rules_json_cite(json_object_get(val, "not_target"), at, &p->form_not_target_src[f], err)) ||
             (st = rules_json_bool(val, "no_flank", at, &p->form_no_flank[f], err)) ||
             (st = rules_json_bool(val, "road", at, &p->form_road[f], err)) ||
             (st = rules__form_bonus(p, val, at, f, err)) ||
@@ -1571,7 +1441,9 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
             (st = rules_json_cite(ch, at, &p->charge_src, err)) || (st = rules__charge_forms(p, ch, at, err)) ||
             (st = rules__type_list(rules_json_value(json_object_get(ch, "not_types")), at, "not_types", 4,
                                    p->charge_not, &p->ncharge_not, err)) ||
-            (st = rules_json_cite(json_object_get(ch, "not_types"), at, &p->charge_not_src, err)))
+            (st = rules_json_cite(json_object_get(ch, "not_types"), at, &p->charge_not_src, err)) ||
+            (st = rules_json_bool(ch, "straight_ahead", at, &p->charge_straight, err)) ||
+            (st = rules_json_cite(json_object_get(ch, "straight_ahead"), at, &p->charge_straight_src, err)))
             goto fail;
         const char *cfrom = NULL;
         if ((st = rules_json_str(ch, "from", at, &cfrom, err)))
@@ -1730,12 +1602,12 @@ void rules_profile_destroy(rules_profile *p)
     free(p->moves);
     free(p->charge_src);
     free(p->charge_not_src);
-    free(p->charge_from_src);
+    free(p->charge_from_src), free(p->charge_straight_src);
     for (int k = 0; k < RULES_MC_N; k++)
         free(p->move_cite[k]);
     for (int k = 0; k < 6; k++)
-        free(p->form_difficult_src[k]), free(p->form_inches_src[k]);
-    free(p->los_src);
+        free(p->form_difficult_src[k]), free(p->form_inches_src[k]), free(p->form_not_target_src[k]);
+    free(p->los_src), free(p->no_target_src);
     free(p->command_src);
     free(p->aspect_src);
     free(p->name);

@@ -38,6 +38,16 @@ tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_e
     return TT_OK;
 }
 
+tt_status rules_result_set_rule(rules_result *r, const char *text, tt_err *err)
+{
+    char *t = strdup(text);
+    if (!t)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    free(r->rule_owned);
+    r->rule = r->rule_owned = t;
+    return TT_OK;
+}
+
 static int rules__cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);

@@ -200,6 +200,13 @@ const char *rules_scenario_ruleset(const rules_scenario *sc);
  * (hill, building, ...); 0 on flat ground.  Const: safe beside queries.
  * The signature is tt_ground_fn's, with sc as `user`. */
 double rules_scenario_ground_in(const void *sc, double x, double y);
+/* Terrain pieces, by index 0..rules_scenario_piece_count-1.  For an area
+ * whose kind raises what stands on it (height_in > 0) returns 1 and gives
+ * its id, height_in and outline (n corners, x y pairs in inches; owned by
+ * the scenario); any other piece returns 0.  Any out pointer may be NULL. */
+size_t rules_scenario_piece_count(const rules_scenario *sc);
+int rules_scenario_raised_piece(const rules_scenario *sc, size_t i, const char **id, double *height_in,
+                                const double **xy, int *n);
 
 /* Move a figure (live pipeline: once per frame).  Fails, leaving the figure
  * where it was, if the new position is off the table. */
@@ -240,9 +247,12 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
 
 /* Does A (a figure or a unit) reach base contact with B (a figure or a
  * unit) within its charge allowance: the closest pair's charger moves
- * straight at its target's centre until the bases touch; as 'move'
- * (distance_in, allowed_in, ok, crossed, allowed_range_in) plus charger
- * and target.  `roll` as for rules_move where charges are dice moves. */
+ * straight at its target's centre until the bases touch (where the
+ * profile's charge cannot turn, straight ahead along its facing, the pair
+ * that meets soonest; ok 0 with the reason in `rule` where none does); as
+ * 'move' (distance_in, allowed_in, ok, crossed, allowed_range_in) plus
+ * charger and target.  `roll` as for rules_move where charges are dice
+ * moves. */
 tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err);
 
 /* The dice a 'deviate' query carries (RULES_NULL where not rolled): the

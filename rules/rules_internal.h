@@ -61,6 +61,19 @@ typedef struct rules_terrain_props {
     char arc_behind_for[6][24];
     int narc_behind_for;
     int target_mod;       /* to-hit modifier for firing at a figure whose centre is in it (troops crossing a river) */
+    /* going that slows only some types (artillery at half rate in a ford):
+     * a move of one of move_factor_for that meets it has its allowance
+     * times move_factor (> 0) */
+    double move_factor;
+    char move_factor_for[6][24];
+    int nmove_factor_for;
+    char move_factor_src[128]; /* its citation, "" when none */
+    /* going some types cross only in some formations (infantry in a ford
+     * in column): a move of one of cross_for, in a formation not among
+     * cross_forms, that meets it is refused */
+    char cross_forms[6][24], cross_for[6][24];
+    int ncross_forms, ncross_for;
+    char cross_src[128];
 } rules_terrain_props;
 
 /* Pieces whose blocking depends on more than their edges (a depth of
@@ -116,7 +129,9 @@ typedef struct rules_weapon {
     double grape_range_in; /* 0: no grape */
     double grape_arc_deg;
     int grape_to_hit, grape_dice; /* the score grape needs and its dice (ROF), 0: not given */
-    int grape_not_over_friends;   /* no grape while a friend of another unit is in the arc */
+    int grape_not_over_friends;   /* no grape while a friend of another unit stands on the line from
+                                     the gun to a figure of the enemy it would hit */
+    int grape_enemies_only;       /* it hits the enemy only: the firer's own side is no target */
     int grape_needs_los;          /* grape hits only figures the gun has a clear line of fire to */
     int grape_roll_each;          /* a roll on every figure in the arc, its cover counted (the answer's shots) */
     int grape_fire_mods;          /* each target's score (the answer's shots) after every modifier fire counts */
@@ -388,6 +403,10 @@ typedef struct rules_profile {
      * ("charge": {"from": "front-centre"}), not figure to figure */
     int charge_from_front;
     char *charge_from_src;
+    /* a charger cannot turn: it goes straight ahead along its facing, and
+     * reaches only a target its base so swept meets ("straight_ahead") */
+    int charge_straight;
+    char *charge_straight_src;
     /* moves: inches inside difficult areas cost 1/factor each (per_inch),
      * instead of the factor slowing the whole move; terrain is met by the
      * base's swept area (by_base), not the path of its centre */
@@ -397,6 +416,7 @@ typedef struct rules_profile {
     char *move_cite[RULES_MC_N];
     char *form_difficult_src[6];
     char *form_inches_src[6];   /* the formation's "inches" line to cite, NULL: none */
+    char *form_not_target_src[6], *no_target_src; /* why a formation / the not_target_types are no target */
     /* the citations (src, or "house: note") of sight, command and aspect */
     char *los_src, *command_src, *aspect_src;
 } rules_profile;
@@ -480,6 +500,8 @@ struct rules_scenario {
     /* figgrid.c: figures by cell, rebuilt when fg_dirty */
     uint32_t *fg_start;
     int *fg_idx, *fg_cand;
+    int *fg_copy;            /* scratch: a copy of candidates (2 per figure), kept across queries */
+    size_t fg_copy_cap;
     int fg_nx, fg_ny, fg_dirty;
     int64_t fg_ext;
     unsigned *piece_mark;    /* scratch, one per piece */
@@ -494,6 +516,17 @@ struct rules_scenario {
     const char *q_gait;      /* the move query being answered: the mount's gait, or NULL */
 };
 
+/* ---- terrain.c ---- */
+/* A terrain "movement" name ("open", "difficult", ...) as its
+ * rules_move_kind, -1 when unknown. */
+int rules_move_kind_named(const char *s);
+/* Override *p with the members present in o (terrain kind or piece). */
+tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err);
+/* The figure types and weapons a terrain's hides_behind / arc_behind_for
+ * name are the profile's. */
+tt_status rules_terrain_names_check(const rules_profile *pr, const rules_terrain_props *p, const char *where,
+                                    tt_err *err);
+
 /* ---- profile.c ---- */
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err);
 void rules_profile_destroy(rules_profile *p);
@@ -501,12 +534,6 @@ const rules_weapon *rules_profile_weapon(const rules_profile *p, const char *nam
 const rules_terrain_kind *rules_profile_kind(const rules_profile *p, const char *name);
 /* "pistol, musket, ..." for messages. */
 void rules_profile_weapon_names(const rules_profile *p, char *buf, size_t n);
-/* Override *p with the members present in o (terrain kind or piece). */
-tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_terrain_props *p, tt_err *err);
-/* The figure types and weapons a terrain's hides_behind / arc_behind_for
- * name are the profile's. */
-tt_status rules_terrain_names_check(const rules_profile *pr, const rules_terrain_props *p, const char *where,
-                                    tt_err *err);
 /* {"round_in": D} or {"rect_in": [W, D]}. */
 tt_status rules_base_parse(const json_t *o, const char *where, int *round, double *w, double *d, tt_err *err);
 
@@ -593,6 +620,10 @@ double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b);
 int rules_piece_contains(const rules_piece *pc, rules_pt p); /* closed, incl. boundary */
 /* Some part of the base s lies within L of the piece (or inside it). */
 int rules_piece_near_shape(const rules_piece *pc, const rules_shape *s, int64_t L);
+/* The troops piece pc hides (its located_within_in > 0) are located for
+ * figure i: a figure of i's side (or i itself) is within that distance of
+ * the piece. */
+int rules_piece_located(const rules_scenario *sc, int i, const rules_piece *pc);
 /* The point a line of fire from figure i starts at. */
 rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f);
 /* Full LOS decision between figures i and j.  blocker: piece index >= 0,
@@ -649,9 +680,15 @@ int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d);
 /* Figure f's type fires unmodified (profile unmodified_fire_types): no
  * to-hit modifiers, no formation dice. */
 int rules_fires_plain(const rules_profile *p, const rules_figure *f);
-/* An error where f's type cannot fire (as_target 0) or cannot be fired
- * at (as_target 1) in the ruleset. */
-tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, int as_target, tt_err *err);
+/* An error where f's type cannot fire in the ruleset. */
+tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, tt_err *err);
+/* f cannot be fired at (its type or its formation is no target): 1, and
+ * why (with the book's line) written into why (n bytes, may be NULL). */
+int rules_not_target(const rules_scenario *sc, const rules_figure *f, char *why, size_t n);
+/* The answer to a shot that cannot be made because its target is no
+ * target (rules_not_target): no score, no dice, no firers nor targets,
+ * the reason in `rule`. */
+tt_status rules_fire_refused(rules_scenario *sc, const rules_figure *f, rules_result *out, tt_err *err);
 /* The dice figure i rolls at j with w, 0 where the rules do not fix them. */
 int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
 /* Fill the fire answer's per-shot fields for i -> j with w; dj: the figure
@@ -795,6 +832,8 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
 
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);
+/* The answer's `rule`, a copy of text composed for it (owned by r). */
+tt_status rules_result_set_rule(rules_result *r, const char *text, tt_err *err);
 void rules_result_sort_ids(rules_result *r);
 const char *rules_cover_name(rules_cover c);
 

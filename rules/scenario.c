@@ -234,9 +234,9 @@ double rules_scenario_ground_in(const void *scv, double x, double y)
 {
     const rules_scenario *sc = scv;
     double elev = 0;
-    rules_pt c = {x, y};
     if (!sc || !isfinite(x) || !isfinite(y))
         return 0;
+    rules_pt c = {rules_fx(x), rules_fx(y)}; /* fixed point, as the pieces */
     for (size_t i = 0; i < sc->npieces; i++)
         if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > elev && rules_piece_contains(&sc->pieces[i], c))
             elev = sc->pieces[i].p.height_in;
@@ -770,6 +770,7 @@ void rules_scenario_destroy(rules_scenario *sc)
     free(sc->fg_start);
     free(sc->fg_idx);
     free(sc->fg_cand);
+    free(sc->fg_copy);
     free(sc->figs);
     free(sc->probe_inside);
     free(sc->tags);
@@ -804,6 +805,27 @@ tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const 
 }
 
 size_t rules_scenario_figure_count(const rules_scenario *sc) { return sc ? sc->nfigs : 0; }
+
+size_t rules_scenario_piece_count(const rules_scenario *sc) { return sc ? sc->npieces : 0; }
+
+int rules_scenario_raised_piece(const rules_scenario *sc, size_t i, const char **id, double *height_in,
+                                const double **xy, int *n)
+{
+    if (!sc || i >= sc->npieces)
+        return 0;
+    const rules_piece *pc = &sc->pieces[i];
+    if (!pc->closed || !pc->p.raises || !(pc->p.height_in > 0))
+        return 0;
+    if (id)
+        *id = pc->id;
+    if (height_in)
+        *height_in = pc->p.height_in;
+    if (xy)
+        *xy = pc->vin;
+    if (n)
+        *n = pc->n;
+    return 1;
+}
 
 const char *rules_scenario_figure_id(const rules_scenario *sc, size_t i)
 {

@@ -39,30 +39,55 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
     rules_arc a;
     rules_arc_init(&a, apex, g->facing_deg, w->grape_arc_deg, rules_fx(w->grape_range_in));
-    const int *near;
-    int nn = rules_figs_near(sc, apex, a.R, &near);
+    const int *cand;
+    int nn = rules_figs_near(sc, apex, a.R, &cand);
+    /* the figures in the arc, copied (a line of fire traced below may ask
+     * the figure grid again): targets first, then the friends that may
+     * stand in the way */
     if (nn < 0)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    const char *friend_in_arc = NULL;
+    if (sc->fg_copy_cap < 2 * (size_t)nn + 1) { /* kept for the next query */
+        int *c = realloc(sc->fg_copy, (2 * (size_t)nn + 1) * sizeof *c);
+        if (!c)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        sc->fg_copy = c;
+        sc->fg_copy_cap = 2 * (size_t)nn + 1;
+    }
+    int *near = sc->fg_copy;
+    int nt = 0, nf = 2 * nn;
     for (int m = 0; m < nn; m++) {
-        int k = near[m];
+        int k = cand[m];
         const rules_figure *fk = &sc->figs[k];
         /* in the arc, and within range by the ruleset's measure (centre to
          * centre where it measures so; the arc's radius reaches the base) */
         if (k == i || !rules_arc_meets(&a, &fk->shape) ||
             (sc->prof->centre_measure && !rules_figure_within(sc, g, fk, a.R)))
             continue;
-        int bl; /* a figure out of the gun's sight is not a target (left out) */
-        if ((!w->grape_needs_los || rules_fire_decide(sc, i, k, 1, 0, &bl, NULL)) &&
-            (st = rules_result_add_id(out, fk->id, &cap, err)))
-            return st;
-        if (w->grape_not_over_friends && !strcmp(fk->side, g->side) && strcmp(fk->unit, g->unit) &&
-            (!friend_in_arc || strcmp(fk->id, friend_in_arc) < 0))
-            friend_in_arc = fk->id;
+        int friend = g->side[0] && !strcmp(fk->side, g->side);
+        if (friend && w->grape_not_over_friends && strcmp(fk->unit, g->unit))
+            near[--nf] = k; /* may stand between the gun and the enemy */
+        int bl; /* a figure out of the gun's sight is not a target (left out), nor a friend where it hits the enemy only */
+        if (!(friend && w->grape_enemies_only) && (!w->grape_needs_los || rules_fire_decide(sc, i, k, 1, 0, &bl, NULL)))
+            near[nt++] = k;
     }
-    if (friend_in_arc) { /* the battery cannot fire grape over its friends */
+    const char *friend_in_way = NULL;
+    for (int m = 0; m < nt; m++) {
+        const rules_figure *ft = &sc->figs[near[m]];
+        if ((st = rules_result_add_id(out, ft->id, &cap, err)))
+            return st;
+        if (g->side[0] && !strcmp(ft->side, g->side))
+            continue;
+        /* a friend of another unit on the line from the gun to an enemy it would hit */
+        for (int q = nf; q < 2 * nn; q++) {
+            const rules_figure *ff = &sc->figs[near[q]];
+            if ((!friend_in_way || strcmp(ff->id, friend_in_way) < 0) &&
+                rules_geom_shape_seg_blocks(&ff->shape, apex, ft->shape.c))
+                friend_in_way = ff->id;
+        }
+    }
+    if (friend_in_way) { /* the battery cannot fire grape over its friends */
         out->to_hit = RULES_NULL;
-        out->blocked_by = friend_in_arc;
+        out->blocked_by = friend_in_way;
     }
     rules_result_sort_ids(out);
     /* where grape rolls on every figure, the score each needs with its
@@ -82,7 +107,7 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
                                              : rules_fire_moved_mod(sc, w, w->grape_dice);
         for (size_t k = 0; k < out->n_ids; k++) {
             int t = -1; /* the target's index: near[] holds every figure added (ids are their figures' own) */
-            for (int m = 0; m < nn && t < 0; m++)
+            for (int m = 0; m < nt && t < 0; m++)
                 if (sc->figs[near[m]].id == out->ids[k])
                     t = near[m];
             out->shot_to[k] = out->ids[k];

@@ -329,15 +329,13 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         int mine = 0;
         for (int b = 0; b < nF && !mine; b++)
             mine = T[a] == F[b];
-        if (!mine && rules_fire_barred(sc, &sc->figs[T[a]], 1, NULL) != TT_OK)
+        if (!mine && rules_not_target(sc, &sc->figs[T[a]], NULL, 0))
             barred = T[a];
         else if (!mine)
             T[nt++] = T[a];
     }
-    if (nt == 0 && barred >= 0) {
-        st = rules_fire_barred(sc, &sc->figs[barred], 1, err);
-        goto done;
-    }
+    if (nt == 0 && barred >= 0) /* no target but those: answered as a shot that is not allowed */
+        T[nt++] = barred;
     if (nt == 0) {
         st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire at itself: name another unit or figure in \"to\"", from);
         goto done;
@@ -377,7 +375,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     rules__keys K = {sc, S, T, ns, key};
     int ranks = 0, armed = 0, no_fire = -1;
     for (int a = 0; a < nF; a++) {
-        if (rules_fire_barred(sc, &sc->figs[F[a]], 0, NULL) != TT_OK) { /* a type that does not shoot */
+        if (rules_fire_barred(sc, &sc->figs[F[a]], NULL) != TT_OK) { /* a type that does not shoot */
             no_fire = F[a];
             continue;
         }
@@ -392,7 +390,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
         }
     }
     if (!armed && no_fire >= 0) {
-        st = rules_fire_barred(sc, &sc->figs[no_fire], 0, err);
+        st = rules_fire_barred(sc, &sc->figs[no_fire], err);
         goto done;
     }
     if (!armed) {
@@ -617,7 +615,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     }
     out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
     rules_fire_bonus(sc, F, nF, T, nt, dj, W[pf], S[pf], T[pt], out);
-    st = TT_OK;
+    st = nt == 1 && T[0] == barred ? rules_fire_refused(sc, &sc->figs[barred], out, err) : TT_OK;
 done:
     if (st != TT_OK) /* nothing half-made is handed back */
         rules_result_free(out);

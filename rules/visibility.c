@@ -467,9 +467,8 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
             if (!in && !rules_piece_near_shape(pc, &v.f->shape, rules_fx(pc->p.see_through_within_in)))
                 v.extra[v.nextra++] = (int)p;
         } else if (pc->p.los_depth_in > 0) {
-            /* a viewer close enough to locate what it hides sees into it */
-            int located = pc->p.located_within_in > 0 &&
-                          rules_piece_near_shape(pc, &v.f->shape, rules_fx(pc->p.located_within_in));
+            /* a viewer whose side located what it hides sees into it */
+            int located = rules_piece_located(sc, i, pc);
             if (pc->p.hides_inside && !in && !located)
                 v.extra[v.nextra++] = (int)p;
             else if (pc->closed) { /* (a line has no depth to see into) */

@@ -205,8 +205,9 @@ var TTDraw = (function () {
       return {big: a.aspect ? a.aspect.charAt(0).toUpperCase() + a.aspect.slice(1) : '?'};
     case 'move':
       if (a.allowed_in !== null && a.allowed_in !== undefined)
-        return {big: a.ok ? 'Can move there' : 'Too far', bad: !a.ok,
-                small: a.distance_in + '" of ' + a.allowed_in + '"'};
+        /* refused though near enough (a formation that may not cross): the reason is the card's rule */
+        return {big: a.ok ? 'Can move there' : a.distance_in <= a.allowed_in ? 'Cannot move there' : 'Too far',
+                bad: !a.ok, small: a.distance_in + '" of ' + a.allowed_in + '"'};
       return {big: a.distance_in + '"', small: a.allowed_range_in ? 'a roll allows ' + a.allowed_range_in[0] +
                                                                        ' to ' + a.allowed_range_in[1] + '"' : ''};
     case 'grape':
@@ -239,7 +240,10 @@ var TTDraw = (function () {
                             a.defender_dice !== null && a.defender_dice !== undefined
                                 ? ['defender rolls ' + a.defender_dice + ' dice at ' + a.defender_to_hit + '+'] : [])
                       : [];
-      return {big: a.ok ? 'Charge reaches ' + a.target : 'Charge falls short', bad: !a.ok,
+      return {big: a.ok ? 'Charge reaches ' + a.target
+                        : a.distance_in <= a.allowed_in ? 'Cannot charge ' + a.target /* the reason: the rule */
+                                                        : 'Charge falls short',
+              bad: !a.ok,
               small: [a.distance_in + '" of ' + a.allowed_in + '"' +
                       ((a.crossed || []).length ? ', through ' + a.crossed.join(', ') : '')].concat(melee).join(', ')};
     case 'deviate':

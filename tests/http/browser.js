@@ -54,11 +54,14 @@ async function brightness(page, file, x, y, r) {
 
     // the projector image where the line of fire will be, before asking
     const g1 = s0.figures.find((f) => f.id === 'gren1'), f1 = s0.figures.find((f) => f.id === 'fus1');
-    // three points along the line (a dashed line has gaps), away from the rings
+    // three points along the line (a dashed line has gaps), away from the rings:
+    // a ring circles the tag's dark mask (2.1x the 0.8" tag, any turn: radius
+    // 1.29") and its facing tick reaches 0.4" beyond
     const along = [];
-    for (let k = 0.1; k < 0.91; k += 0.05) {
+    const ringReach = 0.8 * 2.1 * Math.SQRT1_2 + 0.1 + 0.4 + 0.2;
+    for (let k = 0.05; k < 0.96; k += 0.025) {
       const x = g1.x + k * (f1.x - g1.x), y = g1.y + k * (f1.y - g1.y);
-      if (s0.figures.every((f) => Math.hypot(f.x - x, f.y - y) > 1.3)) along.push(toProjector(x, y));
+      if (s0.figures.every((f) => Math.hypot(f.x - x, f.y - y) > ringReach)) along.push(toProjector(x, y));
     }
     result.points_checked = along.length;
     const overlay = path.join(overlayDir, 'overlay_' + String(s0.frame).padStart(5, '0') + '.png');

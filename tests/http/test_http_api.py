@@ -5,6 +5,7 @@ sample (a video: the server stays up with the last state after it ends).
 
 usage: test_http_api.py TABLETRACK SOURCE_ROOT"""
 import json
+import http.client
 import re
 import os
 import socket
@@ -214,8 +215,34 @@ def run(srv):
     check(st == 400 and j.get("error"), "unknown question: 400 with a JSON error")
     st, j = srv.json("POST", "/api/query", "[1,2]", key="testkey")
     check(st == 400 and j.get("error"), "not an object: 400")
-    st, body = raw(srv, "POST /api/query?key=testkey HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n")
-    check(st == 413 and "1 MB" in json.loads(body)["error"], "a body announced over 1 MB: 413 before it is sent")
+    st, body = raw(srv, "POST /api/query?key=testkey HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n"
+                        "Expect: 100-continue\r\n\r\n")
+    check(st == 413 and "1 MB" in json.loads(body)["error"],
+          "a body announced over 1 MB by a client that waits (Expect: 100-continue): 413 before it is sent")
+    st, body = raw(srv, "POST /api/query?key=testkey HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\n\r\n")
+    check(st == 413 and "1 MB" in json.loads(body)["error"], "a body announced over 16 MB: 413 before it is sent")
+    # Python's http.client sends the body straight after the headers: each
+    # of three 1.1 MB posts, on new connections while a viewer holds
+    # /api/live, reads its 413 (the server drains the body before answering;
+    # it used to close first, and the client saw a broken pipe)
+    host, port = srv.base[len("http://"):].split(":")
+    viewer = socket.create_connection((host, int(port)), timeout=10)
+    viewer.sendall(b"GET /api/live HTTP/1.1\r\nHost: x\r\n\r\n")
+    viewer.recv(64)
+    for i in range(3):
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        try:
+            conn.request("POST", "/api/query?key=testkey", body=b"x" * (1100 * 1024),
+                         headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            st, body = resp.status, resp.read()
+        except OSError as e:
+            st, body = None, str(e).encode()
+        conn.close()
+        check(st == 413 and b"1 MB" in body, "1.1 MB post %d with a viewer on /api/live: 413 (%s)" % (i + 1, st))
+    viewer.close()
+    st, h, body = srv.request("GET", "/favicon.ico")
+    check(st == 200 and h.get("Content-Type") == "image/svg+xml" and b"<svg" in body, "GET /favicon.ico: an icon")
     chunk = b"x" * 65536
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(17)) + b"0\r\n\r\n"
     st, body = raw(srv, "POST /api/query?key=testkey HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",

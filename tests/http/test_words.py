@@ -74,6 +74,16 @@ def main():
                     unscored.append("%s %s: %s" % (fx, json.dumps(q), s["to"]))
     check(miscount == [], "ball and grape cards count the figures in the way: %s" % miscount[:5])
     check(unscored == [], "ball and grape cards give each figure's score: %s" % unscored[:5])
+    # a move or charge refused though near enough (a formation that may not
+    # cross a ford, a charge that would have to turn) is not called too far
+    misnamed = [("%s %s -> %r" % (fx, json.dumps(q), w.get("big")))
+                for (q, a, fx), w in zip(pairs, said)
+                if q.get("q") in ("move", "charge") and a.get("ok") is False and a.get("allowed_in") is not None
+                and a["distance_in"] <= a["allowed_in"] and ("Too far" in w.get("big", "") or "short" in w.get("big", ""))]
+    refused = sum(1 for q, a, _ in pairs if q.get("q") in ("move", "charge") and a.get("ok") is False
+                  and a.get("allowed_in") is not None and a["distance_in"] <= a["allowed_in"])
+    check(misnamed == [] and refused >= 5,
+          "%d moves and charges refused though near enough are not called too far: %s" % (refused, misnamed[:5]))
     kinds = sorted({q.get("q") for q, _, _ in pairs})
     check(len(kinds) >= 10, "every kind of question is covered: %s" % kinds)
     return check.verdict()

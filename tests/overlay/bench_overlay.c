@@ -5,8 +5,10 @@
  * cairo fill of the whole surface, and cairo drawing 50 shapes already
  * mapped to pixels (what a pre-mapped bitmap approach would cost).  Also
  * the same frame with every label moved (labels are kept rendered with the
- * surface while they stay put), and the time to map and composite onto a
- * camera frame. */
+ * surface while they stay put), the time to map and composite onto a
+ * camera frame, and the live frame through a 3D projector with terrain
+ * (every mark at the height of the ground under it: issue 20) beside the
+ * same frame through the plane map. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,41 @@ static void typical(overlay_list *l)
         snprintf(t, sizeof t, "%d+ %d.%d\"", 4 + i % 3, 6 + i, i);
         overlay_add_text(l, 20 + 3 * i, 40 - i, t, 0.4, 0, OVERLAY_ROLE_NEUTRAL, &err);
     }
+}
+
+/* The ground: three flat-topped hills (polygons, vertical sides) under
+ * part of the typical frame - the blast, LOS lines and rings cross their
+ * edges.  Found as a scenario would: bounding box, then the polygon. */
+typedef struct bench__hill {
+    double xy[12];
+    int n;
+    double h, lo[2], hi[2];
+} bench__hill;
+
+static const bench__hill bench__hills[3] = {
+    {{28, 12, 40, 13, 39, 24, 30, 25, 27, 19}, 5, 3.0, {27, 12}, {40, 25}},
+    {{45, 20, 55, 20, 55, 30, 45, 30}, 4, 2.0, {45, 20}, {55, 30}},
+    {{10, 35, 20, 33, 24, 42, 12, 44, 9, 40}, 5, 2.0, {9, 33}, {24, 44}},
+};
+
+static double bench__ground(const void *user, double x, double y)
+{
+    (void)user;
+    double best = 0;
+    for (int k = 0; k < 3; k++) {
+        const bench__hill *hl = &bench__hills[k];
+        if (x < hl->lo[0] || y < hl->lo[1] || x > hl->hi[0] || y > hl->hi[1] || hl->h <= best)
+            continue;
+        int in = 0;
+        for (int i = 0, j = hl->n - 1; i < hl->n; j = i++) {
+            double xi = hl->xy[2 * i], yi = hl->xy[2 * i + 1], xj = hl->xy[2 * j], yj = hl->xy[2 * j + 1];
+            if ((yi > y) != (yj > y) && x < xj + (y - yj) * (xi - xj) / (yi - yj))
+                in = !in;
+        }
+        if (in)
+            best = hl->h;
+    }
+    return best;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -157,17 +194,30 @@ int main(int argc, char **argv)
             moved->p[i].cx += 0.01;
     overlay_mapper m;
     overlay_mapper_projector(&m, pj);
+    /* the 3D projector: the same map on the felt (its P at height 0 is H),
+     * a third column for heights (a projector ~80" up), and the hills */
+    const double P[12] = {H[0], H[1], -10.0, H[2], H[3], H[4], -12.0, H[5], H[6], H[7], -0.0125, H[8]};
+    calib_projector *pj3 = NULL;
+    if (calib_projector_create_pinhole(1920, 1080, P, &pj3, &err) != TT_OK)
+        return 1;
+    overlay_mapper m3;
+    overlay_projector_map m3_state;
+    tt_ground ground = {bench__ground, NULL};
+    overlay_mapper_projector_ground(&m3, &m3_state, pj3, &ground);
+    if (!m3.map3)
+        return 1;
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
     cairo_t *cr = cairo_create(s);
     const int N = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 200;
     double *t_clear = calloc((size_t)N, sizeof(double)), *t_draw = calloc((size_t)N, sizeof(double));
     double *t_pre = calloc((size_t)N, sizeof(double)), *t_fresh = calloc((size_t)N, sizeof(double));
-    double *t_live = calloc((size_t)N, sizeof(double));
-    if (!t_clear || !t_draw || !t_pre || !t_fresh || !t_live)
+    double *t_live = calloc((size_t)N, sizeof(double)), *t_live3 = calloc((size_t)N, sizeof(double));
+    if (!t_clear || !t_draw || !t_pre || !t_fresh || !t_live || !t_live3)
         return 1;
     /* the live tracker's way: its own kept surface, overlay_render_into
      * (clears only what the last frame lit) */
     cairo_surface_t *live = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+    cairo_surface_t *live3 = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
     if (argc > 2 && strcmp(argv[2], "live") == 0) {
         for (int i = 0; i < N; i++)
             if (overlay_render_into(l, &m, live, &err) != TT_OK)
@@ -175,8 +225,10 @@ int main(int argc, char **argv)
         printf("drew %d frames the live tracker's way\n", N);
         return 0;
     }
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 5; i++) {
         overlay_render_into(l, &m, live, &err);
+        overlay_render_into(l, &m3, live3, &err);
+    }
 
     /* warm-up (font cache, allocations) */
     for (int i = 0; i < 5; i++)
@@ -230,6 +282,11 @@ int main(int argc, char **argv)
             overlay_render_into(l, &m, live, &err);
             t_live[i] = now() - t0;
         }
+        for (int i = i0; i < i1; i++) {
+            double t0 = now();
+            overlay_render_into(l, &m3, live3, &err);
+            t_live3[i] = now() - t0;
+        }
         /* every label moved since the last frame: rendered afresh */
         for (int i = i0; i < i1; i++) {
             double t0 = now();
@@ -240,7 +297,7 @@ int main(int argc, char **argv)
         }
     }
     stats sc = summarise(t_clear, N), sd = summarise(t_draw, N), sp = summarise(t_pre, N),
-          sf = summarise(t_fresh, N), sl = summarise(t_live, N);
+          sf = summarise(t_fresh, N), sl = summarise(t_live, N), sl3 = summarise(t_live3, N);
 
     /* map + composite onto a 1920x1080 camera frame */
     tt_image frame = {0};
@@ -262,6 +319,10 @@ int main(int argc, char **argv)
     printf("  draw one frame as the live tracker does (overlay_render_into: clear what the last frame lit, draw):\n"
            "                                                              %.3f ms  (p10 %.3f, p90 %.3f, mean %.3f)\n",
            sl.median * 1e3, sl.p10 * 1e3, sl.p90 * 1e3, sl.mean * 1e3);
+    printf("  the same through the 3D projector, marks at the height of 3 hills under them:\n"
+           "                                                              %.3f ms  (p10 %.3f, p90 %.3f, mean %.3f)"
+           " (3D/plane ratio %.2f)\n",
+           sl3.median * 1e3, sl3.p10 * 1e3, sl3.p90 * 1e3, sl3.mean * 1e3, sl3.median / sl.median);
     printf("  draw one frame (clear + shapes in inches -> projector px): %.3f ms  (p10 %.3f, p90 %.3f, mean %.3f)\n",
            sd.median * 1e3, sd.p10 * 1e3, sd.p90 * 1e3, sd.mean * 1e3);
     printf("  the same, every label moved (labels rendered afresh):     %.3f ms  (p10 %.3f, p90 %.3f, mean %.3f)\n",
@@ -277,7 +338,10 @@ int main(int argc, char **argv)
     free(t_pre);
     free(t_fresh);
     free(t_live);
+    free(t_live3);
     cairo_surface_destroy(live);
+    cairo_surface_destroy(live3);
+    calib_projector_destroy(pj3);
     tt_image_free(&frame);
     cairo_destroy(cr);
     cairo_surface_destroy(s);

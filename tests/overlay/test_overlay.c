@@ -868,6 +868,36 @@ static void test_cli_deviate_charge_unit(void **state)
     tt_image_free(&im);
 }
 
+/* A charge refused within its reach (Fixed Bay'net, L77: a target behind
+ * would need a turn) is drawn dashed to the target and no further: no solid
+ * reach running on past it and no bar where the allowance would end. */
+static void test_cli_charge_refused_in_reach(void **state)
+{
+    (void)state;
+    write_pj("flat.json", "{\"width\":1920,\"height\":1080,\"table_to_projector\":[[22.5,0,150],[0,22.5,0],[0,0,1]]}");
+    write_pj("fb.json", "{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":72,\"depth_in\":48},\"terrain\":[],"
+                        "\"figures\":[{\"id\":\"c\",\"side\":\"a\",\"x\":14,\"y\":20,\"facing_deg\":0},"
+                        "{\"id\":\"t\",\"side\":\"b\",\"x\":10,\"y\":20,\"facing_deg\":0}]}");
+    char *argv[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("flat.json"), "--scenario",
+                    (char *)tpath("fb.json"), "--query", "{\"q\":\"charge\",\"from\":\"c\",\"to\":\"t\"}", "--out",
+                    (char *)tpath("refused.png"), NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "\"distance_in\":3.0,\"allowed_in\":10.0,\"ok\":false"));
+    run_free(&r);
+    tt_image im = {0};
+    tt_err err = {0};
+    assert_int_equal(cvw_image_read(tpath("refused.png"), 3, &im, &err), TT_OK);
+    int dashed = 0; /* the path, 14 -> 11, dashed vermillion */
+    for (int k = 0; k < 20; k++)
+        dashed += IS_VERMILLION(px_near(&im, 13.6 - 0.12 * k, 20));
+    assert_true(dashed >= 5);
+    for (double x = 4.5; x <= 8.5; x += 0.5) /* beyond the target, where 10in of reach would run on */
+        assert_false(IS_SKY(px_near(&im, x, 20)));
+    tt_image_free(&im);
+}
+
 /* White pixels (a label's text) in the table box [x0,x1] x [y0,y1] on the
  * flat projector of px_near. */
 static int white_in(const tt_image *im, double x0, double y0, double x1, double y1)
@@ -997,6 +1027,7 @@ int main(void)
         cmocka_unit_test(test_render_into_sequence),
         cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_deviate_charge_unit),
+        cmocka_unit_test(test_cli_charge_refused_in_reach),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

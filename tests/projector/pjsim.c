@@ -135,6 +135,8 @@ tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err)
     s->scene.noise_sigma = s->o.noise;
     s->scene.supersample = s->o.supersample;
     s->scene.seed = s->o.seed;
+    s->scene.pieces = s->o.pieces;
+    s->scene.npieces = s->o.npieces;
     s->scene.light = pjsim__light;
     s->scene.light_user = s;
     snprintf(s->dir, sizeof s->dir, "/tmp/tt_pjsim_XXXXXX");
@@ -188,6 +190,11 @@ int pjsim_truth(const pjsim *s, double x, double y, double px[2])
     return pjsim__project(s, x, y, 0, px);
 }
 
+int pjsim_truth3(const pjsim *s, double x, double y, double height_in, double px[2])
+{
+    return pjsim__project(s, x, y, height_in, px);
+}
+
 void pjsim_captures_free(tt_image *caps, int count)
 {
     if (!caps)
@@ -218,4 +225,18 @@ tt_status pjsim_capture_all(pjsim *s, tt_image **caps, int *count, tt_err *err)
     *caps = c;
     *count = n;
     return TT_OK;
+}
+
+void pjsim_flat_hill(rnd_piece *p, double x, double y, double rx, double ry, double h)
+{
+    memset(p, 0, sizeof *p);
+    p->npts = RND_PIECE_MAX_PTS;
+    for (int i = 0; i < p->npts; i++) {
+        double a = 2 * M_PI * i / p->npts;
+        p->pts[i][0] = x + rx * cos(a);
+        p->pts[i][1] = y + ry * sin(a);
+    }
+    p->height_in = h;
+    p->slope_in = 0;
+    p->gray = 160;
 }

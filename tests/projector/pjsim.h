@@ -32,6 +32,10 @@ typedef struct pjsim_options {
     int supersample;        /* default 1 (the blur smooths) */
     unsigned seed;
     int projector_off;      /* 1: no projector light at all */
+    /* raised terrain (borrowed; must outlive the sim): the renderer's
+     * pieces, lit by the projector at their height (tops and sides) */
+    const rnd_piece *pieces;
+    int npieces;
 } pjsim_options;
 
 void pjsim_options_default(pjsim_options *o);
@@ -55,12 +59,20 @@ typedef struct pjsim {
 tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err);
 void pjsim_destroy(pjsim *s);
 
+/* A flat-topped hill with vertical sides for pjsim_options.pieces: its top
+ * a 16-gon inscribed in the ellipse (x, y, rx, ry), h inches up, light
+ * gray.  p->pts (npts x y pairs, contiguous) is its outline as a scenario
+ * declares it. */
+void pjsim_flat_hill(rnd_piece *p, double x, double y, double rx, double ry, double h);
+
 /* The camera photo of the table while the projector shows `pattern` (8-bit
  * gray at the projector's size; NULL = projector dark). */
 tt_status pjsim_capture(pjsim *s, const tt_image *pattern, tt_image *out, tt_err *err);
 
 /* Truth: table point on the felt -> projector pixel.  0 if behind. */
 int pjsim_truth(const pjsim *s, double x, double y, double px[2]);
+/* The same for a point at height_in above the felt. */
+int pjsim_truth3(const pjsim *s, double x, double y, double height_in, double px[2]);
 
 /* Every pattern photographed: caps[count] allocated (free with
  * pjsim_captures_free). */

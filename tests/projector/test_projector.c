@@ -135,6 +135,61 @@ static void test_json_roundtrip(void **state)
     remove(tmp_path("pj.json"));
 }
 
+/* A 3D projector's P survives projector.json; a file in the format from
+ * before the 3D model (no "model", no "P") still loads, as a plane map
+ * that ignores heights. */
+static void test_json_pinhole_and_old_format(void **state)
+{
+    (void)state;
+    /* a pinhole 60" over (36, 30) looking down, 1750 px focal:
+     * u = 640 + 1750 (x - 36) / (60 - h), v = 400 - 1750 (y - 30) / (60 - h) */
+    double Pm[12] = {1750, 0, -640, 640 * 60 - 1750 * 36, 0, -1750, -400, 400 * 60 + 1750 * 30, 0, 0, -1, 60};
+    calib_projector *pj = NULL, *back = NULL;
+    tt_err err = {0};
+    assert_int_equal(calib_projector_create_pinhole(1280, 800, Pm, &pj, &err), TT_OK);
+    assert_true(calib_projector_is_3d(pj));
+    double xyz[6] = {36, 30, 3, 50, 20, 3}, q[4];
+    calib_projector_map3(pj, xyz, 2, q);
+    assert_true(fabs(q[0] - 640) < 1e-9 && fabs(q[1] - 400) < 1e-9);
+    assert_true(fabs(q[2] - (640 + 1750 * 14 / 57.0)) < 1e-9 && fabs(q[3] - (400 + 1750 * 10 / 57.0)) < 1e-9);
+    /* the felt map is P at height 0 */
+    double xy[2] = {50, 20}, f[2], xyz0[3] = {50, 20, 0}, f3[2];
+    calib_projector_map(pj, xy, 1, f);
+    calib_projector_map3(pj, xyz0, 1, f3);
+    assert_true(fabs(f[0] - f3[0]) < 1e-9 && fabs(f[1] - f3[1]) < 1e-9);
+    assert_true(fabs(f[0] - (640 + 1750 * 14 / 60.0)) < 1e-9);
+    assert_int_equal(calib_projector_save(pj, tmp_path("pj3.json"), &err), TT_OK);
+    if (calib_projector_load(tmp_path("pj3.json"), &back, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    assert_true(calib_projector_is_3d(back));
+    double b[4];
+    calib_projector_map3(back, xyz, 2, b);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(b[i] - q[i]) < 1e-6);
+    calib_projector_destroy(pj);
+    calib_projector_destroy(back);
+
+    /* the old format, as written before issue 20 */
+    write_text(tmp_path("old.json"), "{\n \"width\": 1280,\n \"height\": 800,\n \"table_to_projector\": [\n"
+                                     "  [29.1, 0.2, -408.0],\n  [0.1, -29.3, 1280.5],\n  [0.0001, 0.0002, 1.0]\n ],\n"
+                                     " \"residual_px\": 0.21,\n \"residual_in\": 0.008,\n \"points\": 120000\n}\n");
+    if (calib_projector_load(tmp_path("old.json"), &back, &err) != TT_OK)
+        fail_msg("old format: %s", err.msg);
+    assert_false(calib_projector_is_3d(back));
+    assert_false(calib_projector_pinhole(back, Pm));
+    double o3[6] = {36, 30, 0, 36, 30, 3}, oq[4];
+    calib_projector_map3(back, o3, 2, oq); /* a plane map ignores the height */
+    assert_true(fabs(oq[0] - oq[2]) < 1e-12 && fabs(oq[1] - oq[3]) < 1e-12);
+    double w0 = 0.0001 * 36 + 0.0002 * 30 + 1;
+    assert_true(fabs(oq[0] - (29.1 * 36 + 0.2 * 30 - 408.0) / w0) < 1e-9);
+    double rpx;
+    calib_projector_residual(back, &rpx, NULL, NULL);
+    assert_true(fabs(rpx - 0.21) < 1e-12);
+    calib_projector_destroy(back);
+    remove(tmp_path("pj3.json"));
+    remove(tmp_path("old.json"));
+}
+
 static void expect_load_error(const char *text, tt_status want, const char *needle)
 {
     calib_projector *pj = NULL;
@@ -163,6 +218,15 @@ static void test_json_errors(void **state)
                       " \"correction\": {\"x0\": 0, \"y0\": 0, \"step_in\": 2, \"nx\": 2, \"ny\": 2, \"dx\": [[0,0]],"
                       " \"dy\": [[0,0],[0,0]]}}",
                       TT_ERR_FORMAT, "correction.dx");
+    expect_load_error("{\"width\": 1920, \"height\": 1080, \"model\": \"pinhole\", "
+                      "\"table_to_projector\": [[1,0,0],[0,1,0],[0,0,1]]}",
+                      TT_ERR_FORMAT, "\"P\"");
+    expect_load_error("{\"width\": 1920, \"height\": 1080, \"model\": \"pinhole\", "
+                      "\"P\": [[1,0,0,0],[0,1,0,0]]}",
+                      TT_ERR_FORMAT, "3 rows of 4");
+    expect_load_error("{\"width\": 1920, \"height\": 1080, \"model\": \"cubist\", "
+                      "\"table_to_projector\": [[1,0,0],[0,1,0],[0,0,1]]}",
+                      TT_ERR_FORMAT, "model");
     calib_projector *pj = NULL;
     tt_err err = {0};
     assert_int_equal(calib_projector_load(tmp_path("missing.json"), &pj, &err), TT_ERR_IO);
@@ -281,6 +345,207 @@ static void test_solve_sim_lens(void **state)
     calib_projector_destroy(pj);
 }
 
+/* ---- the projector in 3D (issue 20) ----------------------------------- */
+
+/* A flat-topped hill with vertical sides (the renderer's terrain), lit by
+ * the projector on its top and sides, and its top's outline as a scenario
+ * would declare it. */
+typedef struct raised {
+    rnd_piece piece;
+    calib_projector_surface surf;
+} raised;
+
+static void raised_make(raised *r, const char *id, double x, double y, double rx, double ry, double h)
+{
+    memset(r, 0, sizeof *r);
+    pjsim_flat_hill(&r->piece, x, y, rx, ry, h);
+    r->surf.id = id;
+    r->surf.xy = &r->piece.pts[0][0];
+    r->surf.n = r->piece.npts;
+    r->surf.height_in = h;
+}
+
+/* The distance, projector px, between where the map puts (x, y, h) and
+ * where the simulated projector's own pinhole puts it. */
+static double err3(const pjsim *s, const calib_projector *pj, double x, double y, double h)
+{
+    double xyz[3] = {x, y, h}, q[2], t[2];
+    calib_projector_map3(pj, xyz, 1, q);
+    assert_true(pjsim_truth3(s, x, y, h, t));
+    return hypot(q[0] - t[0], q[1] - t[1]);
+}
+
+typedef struct setup3 {
+    const char *label;
+    unsigned seed;
+    double eye[3], target[2];
+    double hill[2]; /* centre of the 3" top */
+    double felt[2]; /* a spot on the felt */
+    double k1;      /* projector lens distortion */
+} setup3;
+
+/* Solve one rig twice from the same photos: plane only (today) and with
+ * the raised top declared (3D).  Blast spots on the hill's top and on the
+ * felt against the truth; then the 3D model against its own calibration
+ * captures at random points on the felt and on the top. */
+static void run_setup3(const setup3 *su, int property)
+{
+    pjsim_options o;
+    pjsim *s = NULL;
+    tt_image *caps = NULL;
+    int n = 0;
+    tt_err err = {0};
+    raised hill;
+    raised_make(&hill, "hill-1", su->hill[0], su->hill[1], 6, 4.5, 3.0);
+    pjsim_options_default(&o);
+    o.seed = su->seed;
+    memcpy(o.pj_eye, su->eye, sizeof o.pj_eye);
+    memcpy(o.pj_target, su->target, sizeof o.pj_target);
+    o.pj_k1 = su->k1;
+    o.pieces = &hill.piece;
+    o.npieces = 1;
+    if (pjsim_create(&o, &s, &err) != TT_OK || pjsim_capture_all(s, &caps, &n, &err) != TT_OK)
+        fail_msg("sim: %s", err.msg);
+    calib_projector *flat = NULL, *pj = NULL;
+    calib_projector_report rf, r3;
+    calib_projector_opts opts;
+    calib_projector_opts_default(&opts);
+    if (calib_projector_solve(s->rig, o.pj_w, o.pj_h, caps, n, &opts, &flat, &rf, &err) != TT_OK)
+        fail_msg("plane solve (%s): %s", su->label, err.msg);
+    opts.surfaces = &hill.surf;
+    opts.nsurfaces = 1;
+    if (calib_projector_solve(s->rig, o.pj_w, o.pj_h, caps, n, &opts, &pj, &r3, &err) != TT_OK)
+        fail_msg("3D solve (%s): %s", su->label, err.msg);
+    assert_false(rf.pinhole);
+    assert_false(calib_projector_is_3d(flat));
+    assert_true(r3.pinhole);
+    assert_true(calib_projector_is_3d(pj));
+    assert_true(r3.raised >= opts.min_surface_points);
+    double hill_before = err3(s, flat, su->hill[0], su->hill[1], 3.0);
+    double felt_before = err3(s, flat, su->felt[0], su->felt[1], 0.0);
+    double hill_after = err3(s, pj, su->hill[0], su->hill[1], 3.0);
+    double felt_after = err3(s, pj, su->felt[0], su->felt[1], 0.0);
+    if (su->k1 != 0)
+        assert_true(r3.grid_used);
+    print_message("%s: blast on the 3\" hill %.2f px off (plane) -> %.2f px (3D); on the felt %.2f -> %.2f px; "
+                  "fit %.3f px rms, %d of them on the top (%.3f px rms), grid %s\n",
+                  su->label, hill_before, hill_after, felt_before, felt_after, r3.rms_px, r3.raised, r3.rms_px_raised,
+                  r3.grid_used ? "yes" : "no");
+    assert_true(hill_before > 5);   /* the plane map misses the hill's top */
+    assert_true(hill_after <= 2.0); /* issue 20's target */
+    assert_true(felt_after <= 2.0);
+    assert_true(r3.rms_px <= 0.5);
+    if (property) {
+        /* property: the 3D model against the captures it was solved from,
+         * at random points of the lit felt and of the top (0.5" inside it) */
+        uint64_t rng = rnd_rng_seed(su->seed + 100);
+        double s2 = 0, mx = 0;
+        int m = 0;
+        for (int tries = 0; m < 400 && tries < 100000; tries++) {
+            int on_top = tries % 2;
+            double x, y, h = on_top ? 3.0 : 0.0, t[2];
+            if (on_top) {
+                double a = 2 * M_PI * rnd_rng_uniform(&rng), r = sqrt(rnd_rng_uniform(&rng));
+                x = su->hill[0] + (6 - 0.7) * r * cos(a);
+                y = su->hill[1] + (4.5 - 0.7) * r * sin(a);
+            } else {
+                x = 2 + 68 * rnd_rng_uniform(&rng);
+                y = 2 + 44 * rnd_rng_uniform(&rng);
+                if (hypot((x - su->hill[0]) / 8, (y - su->hill[1]) / 6.5) < 1)
+                    continue; /* under or beside the hill: not lit */
+            }
+            if (!pjsim_truth3(s, x, y, h, t) || t[0] < 4 || t[1] < 4 || t[0] > o.pj_w - 5 || t[1] > o.pj_h - 5)
+                continue;
+            double e = err3(s, pj, x, y, h);
+            s2 += e * e;
+            mx = fmax(mx, e);
+            m++;
+        }
+        print_message("%s: 3D model vs truth at %d random points on felt and top: %.3f px rms, %.3f px max\n",
+                      su->label, m, sqrt(s2 / m), mx);
+        assert_true(m >= 300);
+        assert_true(sqrt(s2 / m) <= 0.5);
+        assert_true(mx <= 2.0);
+    }
+    calib_projector_destroy(flat);
+    calib_projector_destroy(pj);
+    pjsim_captures_free(caps, n);
+    pjsim_destroy(s);
+}
+
+/* The standard rig with a 3" top declared, and a held-out one: another
+ * seed, the projector above the near edge, the hill elsewhere. */
+static void test_solve_3d(void **state)
+{
+    (void)state;
+    const setup3 a = {"standard rig", 1, {36, 30, 60}, {36, 24}, {28, 21}, {46, 28}, 0};
+    run_setup3(&a, 1);
+}
+
+static void test_solve_3d_held_out(void **state)
+{
+    (void)state;
+    const setup3 b = {"held out: projector over the near edge", 7, {40, 52, 58}, {35, 22}, {44, 17}, {27, 30}, 0};
+    run_setup3(&b, 1);
+}
+
+/* A projector lens with barrel distortion under the 3D model: the
+ * correction grid (looked up where each projector pixel's ray meets the
+ * felt) follows the lens on the hill's top as on the felt. */
+static void test_solve_3d_lens(void **state)
+{
+    (void)state;
+    const setup3 c = {"3D with lens distortion", 5, {36, 30, 60}, {36, 24}, {44, 27}, {24, 18}, -0.06};
+    run_setup3(&c, 0);
+}
+
+/* A raised piece declared but not lit (outside the projector's light):
+ * the error names it. */
+static void test_surface_not_lit(void **state)
+{
+    (void)state;
+    pjsim_options o;
+    pjsim *s = NULL;
+    tt_image *caps = NULL;
+    int n = 0;
+    tt_err err = {0};
+    raised lit, dark;
+    raised_make(&lit, "knoll", 30, 22, 5, 4, 3.0);
+    raised_make(&dark, "far-hill", 66, 42, 4, 3, 2.0);
+    rnd_piece pieces[2] = {lit.piece, dark.piece};
+    calib_projector_surface surf[2] = {lit.surf, dark.surf};
+    surf[0].xy = &pieces[0].pts[0][0];
+    surf[1].xy = &pieces[1].pts[0][0];
+    pjsim_options_default(&o);
+    o.pj_w = 640;
+    o.pj_h = 400;
+    o.pj_f = 1750.0 / 2;
+    o.pieces = pieces;
+    o.npieces = 2;
+    assert_int_equal(pjsim_create(&o, &s, &err), TT_OK);
+    assert_int_equal(pjsim_capture_all(s, &caps, &n, &err), TT_OK);
+    calib_projector_opts opts;
+    calib_projector *pj = NULL;
+    calib_projector_opts_default(&opts);
+    opts.surfaces = surf;
+    opts.nsurfaces = 2;
+    tt_status st = calib_projector_solve(s->rig, o.pj_w, o.pj_h, caps, n, &opts, &pj, NULL, &err);
+    print_message("not lit: %s\n", err.msg);
+    assert_int_equal(st, TT_ERR_MISMATCH);
+    assert_null(pj);
+    assert_non_null(strstr(err.msg, "\"far-hill\""));
+    assert_non_null(strstr(err.msg, "not seen lit"));
+    assert_null(strstr(err.msg, "knoll"));
+    /* the lit one alone solves in 3D (the far one still stands there) */
+    opts.nsurfaces = 1;
+    if (calib_projector_solve(s->rig, o.pj_w, o.pj_h, caps, n, &opts, &pj, NULL, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    assert_true(calib_projector_is_3d(pj));
+    calib_projector_destroy(pj);
+    pjsim_captures_free(caps, n);
+    pjsim_destroy(s);
+}
+
 /* ---- bad input -------------------------------------------------------- */
 
 static tt_status solve_bad(const pjsim_options *o, tt_err *err)
@@ -390,6 +655,9 @@ int main(void)
         cmocka_unit_test(test_solve_sim),           cmocka_unit_test(test_solve_sim_lens),
         cmocka_unit_test(test_projector_off),       cmocka_unit_test(test_room_too_bright),
         cmocka_unit_test(test_projector_off_table), cmocka_unit_test(test_wrong_captures),
+        cmocka_unit_test(test_json_pinhole_and_old_format), cmocka_unit_test(test_solve_3d),
+        cmocka_unit_test(test_solve_3d_held_out),   cmocka_unit_test(test_solve_3d_lens),
+        cmocka_unit_test(test_surface_not_lit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     remove(tmpdir);

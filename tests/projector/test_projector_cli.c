@@ -104,6 +104,10 @@ static void test_patterns_and_solve(void **state)
     if (r.status != 0)
         fail_msg("solve: exit %d: %s", r.status, r.err);
     print_message("%s", r.out);
+    /* no --scenario: the plane map, and how to calibrate in 3D */
+    assert_non_null(strstr(r.out, "model: plane"));
+    assert_non_null(strstr(r.out, "will be offset"));
+    assert_non_null(strstr(r.out, "--scenario"));
     double px = -1, in = -1;
     const char *res = strstr(r.out, "residual: ");
     assert_non_null(res);
@@ -169,11 +173,151 @@ static void test_bad_captures(void **state)
     assert_false(exists(tp("out3.json")));
 }
 
+/* ---- --scenario: the projector in 3D ---- */
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A scenario with the given terrain pieces (JSON array text). */
+static void write_scenario(const char *path, const char *terrain)
+{
+    char text[8192];
+    snprintf(text, sizeof text,
+             "{\"title\": \"projector calibration\", \"ruleset\": \"thin-red-line\",\n"
+             " \"table\": {\"width_in\": 72, \"depth_in\": 48},\n \"terrain\": %s,\n \"figures\": []}\n",
+             terrain);
+    write_file(path, text);
+}
+
+/* A piece's polygon as JSON: [[x, y], ...]. */
+static void polygon_json(const double *xy, int n, char *out, size_t cap)
+{
+    size_t k = (size_t)snprintf(out, cap, "[");
+    for (int i = 0; i < n && k < cap; i++)
+        k += (size_t)snprintf(out + k, cap - k, "%s[%.4f, %.4f]", i ? ", " : "", xy[2 * i], xy[2 * i + 1]);
+    if (k < cap)
+        snprintf(out + k, cap - k, "]");
+}
+
+static run_result solve_scenario(const pjsim *s, const char *caps, const char *scenario, const char *out)
+{
+    char *a[] = {TT_BIN, "calib", "projector", "--rig", (char *)s->rig_path, "--captures", (char *)caps, "--scenario",
+                 (char *)scenario, "--out", (char *)out, NULL};
+    return run_cmd(a, NULL);
+}
+
+/* A 3" box declared as a hill in the scenario, lit by the projector: the
+ * CLI solves in 3D and its projector.json lands a blast on the box's top
+ * within 2 px; a scenario without raised pieces keeps the plane and says
+ * so; a declared piece out of the light is named. */
+static void test_scenario_3d(void **state)
+{
+    (void)state;
+    pjsim_options o;
+    pjsim *s3 = NULL;
+    tt_image *caps = NULL;
+    int n = 0;
+    tt_err err = {0};
+    /* a 12" x 8" box, 3" high, with vertical sides; another piece far
+     * from the projector's light */
+    rnd_piece box = {{{24, 18}, {36, 18}, {36, 26}, {24, 26}}, 4, 3.0, 0, 160}, far_hill;
+    pjsim_flat_hill(&far_hill, 64, 42, 4, 3, 2.0);
+    pjsim_options_default(&o);
+    o.pj_w = PW;
+    o.pj_h = PH;
+    o.pj_f = 1750.0 * PW / 1280;
+    o.seed = 11;
+    o.pieces = &box;
+    o.npieces = 1;
+    assert_int_equal(pjsim_create(&o, &s3, &err), TT_OK);
+    assert_int_equal(pjsim_capture_all(s3, &caps, &n, &err), TT_OK);
+    mkdir(tp("caps3"), 0777);
+    for (int i = 0; i < n; i++) {
+        calib_projector_pattern info;
+        char dst[400];
+        assert_int_equal(calib_projector_pattern_info(PW, PH, i, &info, &err), TT_OK);
+        snprintf(dst, sizeof dst, "%s/caps3/%s", dir, info.name);
+        assert_int_equal(cvw_image_write(dst, &caps[i], &err), TT_OK);
+    }
+    pjsim_captures_free(caps, n);
+    char poly[2048], far_poly[2048], terrain[8192];
+    polygon_json(&box.pts[0][0], box.npts, poly, sizeof poly);
+    polygon_json(&far_hill.pts[0][0], far_hill.npts, far_poly, sizeof far_poly);
+
+    /* the box declared: 3D */
+    snprintf(terrain, sizeof terrain, "[{\"id\": \"box\", \"kind\": \"hill\", \"height_in\": 3, \"polygon\": %s}]",
+             poly);
+    write_scenario(tp("box.json"), terrain);
+    run_result r = solve_scenario(s3, tp("caps3"), tp("box.json"), tp("pj3.json"));
+    if (r.status != 0)
+        fail_msg("3D solve: exit %d: %s", r.status, r.err);
+    print_message("%s", r.out);
+    assert_non_null(strstr(r.out, "model: 3D pinhole"));
+    assert_non_null(strstr(r.out, "box (3 in)"));
+    assert_null(strstr(r.out, "will be offset"));
+    run_free(&r);
+    calib_projector *pj = NULL;
+    if (calib_projector_load(tp("pj3.json"), &pj, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    assert_true(calib_projector_is_3d(pj));
+    double top[3] = {30, 22, 3}, felt[3] = {44, 28, 0}, q[2], t[2];
+    calib_projector_map3(pj, top, 1, q);
+    assert_true(pjsim_truth3(s3, 30, 22, 3, t));
+    print_message("blast on the box: %.3f px from the truth\n", hypot(q[0] - t[0], q[1] - t[1]));
+    assert_true(hypot(q[0] - t[0], q[1] - t[1]) <= 2.0);
+    calib_projector_map3(pj, felt, 1, q);
+    assert_true(pjsim_truth3(s3, 44, 28, 0, t));
+    assert_true(hypot(q[0] - t[0], q[1] - t[1]) <= 2.0);
+    calib_projector_destroy(pj);
+
+    /* a scenario without raised pieces: the plane, and the message */
+    write_scenario(tp("flat.json"), "[{\"id\": \"wood\", \"kind\": \"woods\", \"polygon\": [[4, 4], [14, 4], [14, 12], "
+                                    "[4, 12]]}]");
+    r = solve_scenario(s3, tp("caps3"), tp("flat.json"), tp("pjflat.json"));
+    if (r.status != 0)
+        fail_msg("flat solve: exit %d: %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "model: plane (the felt only): the scenario has no raised pieces"));
+    assert_non_null(strstr(r.out, "will be offset"));
+    run_free(&r);
+    assert_int_equal(calib_projector_load(tp("pjflat.json"), &pj, &err), TT_OK);
+    assert_false(calib_projector_is_3d(pj));
+    calib_projector_destroy(pj);
+
+    /* a second raised piece out of the projector's light: named */
+    snprintf(terrain, sizeof terrain,
+             "[{\"id\": \"box\", \"kind\": \"hill\", \"height_in\": 3, \"polygon\": %s},\n"
+             " {\"id\": \"far-knoll\", \"kind\": \"hill\", \"height_in\": 2, \"polygon\": %s}]",
+             poly, far_poly);
+    write_scenario(tp("two.json"), terrain);
+    r = solve_scenario(s3, tp("caps3"), tp("two.json"), tp("pjtwo.json"));
+    print_message("%s", r.err);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "\"far-knoll\""));
+    assert_non_null(strstr(r.err, "not seen lit"));
+    run_free(&r);
+    assert_false(exists(tp("pjtwo.json")));
+
+    /* --scenario goes with the solve, not with writing patterns */
+    char *a[] = {TT_BIN, "calib", "projector", "--rig", sim->rig_path, "--width", "640", "--height", "400",
+                 "--patterns-out", (char *)tp("p2"), "--scenario", (char *)tp("box.json"), NULL};
+    r = run_cmd(a, NULL);
+    assert_int_not_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "--scenario"));
+    run_free(&r);
+    pjsim_destroy(s3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_patterns_and_solve),
         cmocka_unit_test(test_bad_captures),
+        cmocka_unit_test(test_scenario_3d),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

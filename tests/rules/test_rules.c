@@ -1130,15 +1130,18 @@ static int los_answer(rules_scenario *sc, const char *a, const char *b, int reve
  * facing along x: "target_revealed" changes a los answer only where the
  * reference hides the target (its centre in a wood; or foot, light infantry
  * or light guns with a work crossing the line within 1" of the base) from a
- * viewer more than 1" from that piece; revealing never hides; and what the
- * reference hides from such a viewer is not seen.  The grid answers as the
- * brute force does on these tables. */
-static void test_property_hidden_reference(void **state)
+ * viewer none of whose side stands within 1" of that piece (the location
+ * holds for the whole side); revealing never hides; and what the reference
+ * hides from such a viewer is not seen.  The grid answers as the brute
+ * force does on these tables (`tables` of them).  two_sides 0: each
+ * figure its own side; 1: two sides, every other figure.  *by_side counts
+ * the pairs seen only because another figure of the viewer's side came
+ * within 1" of the wood. */
+static void hidden_reference(int two_sides, int tables, int *by_side)
 {
-    (void)state;
     int checked = 0, changed = 0, hid = 0, differ = 0;
     const char *types[4] = {"foot", "light", "horse", "artillery"};
-    for (int t = 0; t < 5; t++) {
+    for (int t = 0; t < tables; t++) {
         double wd[3][4], ln[8][4];
         int emp[8], ty[30], lg[30];
         double fx[30], fy[30];
@@ -1167,7 +1170,7 @@ static void test_property_hidden_reference(void **state)
             lg[i] = ty[i] == 3 && rnd() % 2;
             fx[i] = round(rndu(1.5, 46.5) * 100) / 100, fy[i] = round(rndu(1.5, 34.5) * 100) / 100;
             OUT("%s{\"id\":\"f%02d\",\"side\":\"s%d\",\"unit\":\"u%d\",\"type\":\"%s\",\"x\":%g,\"y\":%g,\"facing_deg\":%d%s}",
-                i ? "," : "", i, i, i, types[ty[i]], fx[i], fy[i], i % 2 ? 180 : 0,
+                i ? "," : "", i, two_sides ? i % 2 : i, i, types[ty[i]], fx[i], fy[i], i % 2 ? 180 : 0,
                 ty[i] == 3 ? (lg[i] ? ",\"weapon\":\"light-artillery\"" : ",\"weapon\":\"heavy-artillery\"") : "");
         }
         OUT("]}");
@@ -1186,25 +1189,43 @@ static void test_property_hidden_reference(void **state)
                 if (vh && !vr)
                     fail_msg("table %d: %s sees %s, but not once it is revealed", t, ia, ib);
                 /* the reference: is b hidden from a by some piece a has not located? (-1: too close to call) */
-                int hidden = 0, unsure = 0;
+                int hidden = 0, unsure = 0, located = 0;
                 for (int k = 0; k < 3; k++) {
                     double in = fmin(fmin(fx[b] - wd[k][0], wd[k][2] - fx[b]), fmin(fy[b] - wd[k][1], wd[k][3] - fy[b]));
-                    double dx = fmax(0, fmax(wd[k][0] - (fx[a] + hx), (fx[a] - hx) - wd[k][2]));
-                    double dy = fmax(0, fmax(wd[k][1] - (fy[a] + hy), (fy[a] - hy) - wd[k][3]));
-                    double away = hypot(dx, dy);
-                    if (fabs(in) < M || fabs(away - 1) < M)
+                    double away = 1e9, own = 0; /* the nearest of a's side to the wood, and a itself */
+                    for (int c = 0; c < 30; c++) {
+                        if (c != a && (!two_sides || c % 2 != a % 2))
+                            continue;
+                        double dx = fmax(0, fmax(wd[k][0] - (fx[c] + hx), (fx[c] - hx) - wd[k][2]));
+                        double dy = fmax(0, fmax(wd[k][1] - (fy[c] + hy), (fy[c] - hy) - wd[k][3]));
+                        double d = hypot(dx, dy);
+                        if (fabs(d - 1) < M)
+                            unsure = 1;
+                        away = fmin(away, d);
+                        if (c == a)
+                            own = d;
+                    }
+                    if (fabs(in) < M)
                         unsure = 1;
                     else if (in > 0 && away > 1)
                         hidden = 1;
+                    else if (in > 0 && own > 1 && !(fx[a] > wd[k][0] && fx[a] < wd[k][2] && fy[a] > wd[k][1] && fy[a] < wd[k][3]))
+                        located++; /* seen into only because a friend came close */
                 }
                 for (int k = 0; k < 8 && (ty[b] <= 1 || lg[b]); k++) {
                     double tc = seg_cross(ln[k][0], ln[k][1], ln[k][2], ln[k][3], fx[a], fy[a], fx[b], fy[b]);
-                    double away = base_seg(fx[a], fy[a], hx, hy, ln[k][0], ln[k][1], ln[k][2], ln[k][3]);
+                    double away = 1e9;
+                    for (int c = 0; c < 30; c++)
+                        if (c == a || (two_sides && c % 2 == a % 2)) {
+                            double d = base_seg(fx[c], fy[c], hx, hy, ln[k][0], ln[k][1], ln[k][2], ln[k][3]);
+                            unsure |= fabs(d - 1) < M;
+                            away = fmin(away, d);
+                        }
                     double ux = fx[a] - fx[b], uy = fy[a] - fy[b], L = hypot(ux, uy);
                     double ext = fmin(fabs(ux) > 0 ? hx * L / fabs(ux) : 1e9, fabs(uy) > 0 ? hy * L / fabs(uy) : 1e9);
                     double behind = tc >= 0 ? (1 - tc) * L - (ext + 1) : 1;
                     int onit = base_seg(fx[b], fy[b], 0, 0, ln[k][0], ln[k][1], ln[k][2], ln[k][3]) < M;
-                    if (fabs(behind) < M || fabs(away - 1) < M || onit)
+                    if (fabs(behind) < M || onit)
                         unsure = 1;
                     else if (behind < 0 && away > 1)
                         hidden = 1;
@@ -1218,6 +1239,7 @@ static void test_property_hidden_reference(void **state)
                     fail_msg("table %d: %s sees %s, hidden from it (L232)", t, ia, ib);
                 changed += vh != vr;
                 hid += hidden;
+                *by_side += located > 0 && !hidden && vh;
             }
         rules_scenario_destroy(sc);
         free(s);
@@ -1226,6 +1248,19 @@ static void test_property_hidden_reference(void **state)
     assert_true(checked > 3000);
     assert_true(changed > 20);
     assert_true(hid > 100);
+}
+
+static void test_property_hidden_reference(void **state)
+{
+    (void)state;
+    int by_side = 0;
+    hidden_reference(0, 5, &by_side);
+    assert_int_equal(by_side, 0); /* each figure its own side: only the viewer locates */
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0x6A09E667F3BCC909ull;
+    hidden_reference(1, 20, &by_side); /* (fewer pairs hidden: more tables) */
+    g_rng = others;
+    assert_true(by_side > 20); /* seen into woods only because another figure of the viewer's side came close */
 }
 
 /* Blasts and command radius against plain floating-point distances on
@@ -2399,13 +2434,14 @@ static void test_property_unit_fire_reference(void **state)
  * aspect query's answer (skirmishers and mobs excepted), the high ground
  * goes to the higher figure (attacking or defending), a mob gives +4,
  * enfilade (+2 at a column's front) only with the option on; the dice are
- * the figure's own plus its bonus dice, the defender's one die plus its. */
+ * the figure's own plus its bonus dice, the defender's one die plus its.
+ * A shot that is not allowed (to_hit null) lists no bonus dice. */
 static void test_property_atkm_bonus(void **state)
 {
     (void)state;
     static const char *const forms[] = {"line", "column", "loose", "mob", "square"};
     int compared = 0, flank = 0, rear = 0, high = 0, mobs = 0, enfilade = 0;
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < 32; t++) { /* (a shot not allowed has no bonus: enough tables to see each) */
         size_t cap = 1 << 15, n = 0;
         char *txt = malloc(cap);
         assert_non_null(txt);
@@ -2455,15 +2491,16 @@ static void test_property_atkm_bonus(void **state)
                 char want[4][64];
                 int nwant = 0;
                 int no_flank = sk || !strcmp(form, "mob") || !strcmp(form, "square"); /* (a square: house) */
-                if (!no_flank && !strcmp(as.aspect, "flank"))
+                int allowed = r.to_hit != RULES_NULL; /* a shot that is not allowed has no bonus dice */
+                if (allowed && !no_flank && !strcmp(as.aspect, "flank"))
                     snprintf(want[nwant++], 64, "flank attack"), want_bonus += 2, flank++;
-                if (!no_flank && !strcmp(as.aspect, "rear"))
+                if (allowed && !no_flank && !strcmp(as.aspect, "rear"))
                     snprintf(want[nwant++], 64, "rear attack"), want_bonus += 4, rear++;
-                if (opt && !strcmp(form, "column") && !strcmp(as.aspect, "front"))
+                if (allowed && opt && !strcmp(form, "column") && !strcmp(as.aspect, "front"))
                     snprintf(want[nwant++], 64, "enfilade: the front of a column"), want_bonus += 2, enfilade++;
-                if (!strcmp(form, "mob"))
+                if (allowed && !strcmp(form, "mob"))
                     snprintf(want[nwant++], 64, "firing on a mob"), want_bonus += 4, mobs++;
-                if (ha && !hb)
+                if (allowed && ha && !hb)
                     snprintf(want[nwant++], 64, "high ground"), want_bonus += 2, high++;
                 assert_int_equal(r.n_bonus_dice, nwant);
                 for (int k = 0; k < r.n_bonus_dice; k++) {
@@ -2492,7 +2529,7 @@ static void test_property_atkm_bonus(void **state)
         rules_scenario_destroy(sc);
         free(txt);
     }
-    assert_int_equal(compared, 8 * 24 * 12); /* the pairs of figures of two sides */
+    assert_int_equal(compared, 32 * 24 * 12); /* the pairs of figures of two sides */
     assert_true(flank > 100 && rear > 50 && high > 50 && mobs > 100 && enfilade > 5);
 }
 
@@ -2904,6 +2941,275 @@ static void test_property_trl_aspect_grape(void **state)
         rules_scenario_destroy(sc);
     }
     assert_true(front > 300 && rear > 300 && in > 100 && out > 300);
+}
+
+/* Thin Red Line grape beside friends (L238) against a plain reference on
+ * random tables: a gun and stands of both sides around it (facing along x,
+ * well inside or well outside the 90 degree arc and the 12in reach); the
+ * targets are the enemy stands in the arc, never a friend; the grape is
+ * forbidden exactly where a friend's base crosses the line from the gun's
+ * centre to the centre of an enemy target, blocked_by the first such friend
+ * by id; a friend anywhere else does not forbid it. */
+static void test_property_trl_grape_friends(void **state)
+{
+    (void)state;
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0xBB67AE8584CAA73Bull;
+    const double hx = 0.625, hy = 1.0, M = 1e-3, gx = 36, gy = 24;
+    int tables = 0, forbidden = 0, fired = 0, aside = 0;
+    for (int t = 0; t < 200; t++) {
+        char buf[8192];
+        size_t n = 0;
+        double gf = rndu(0, 360), px[14], py[14];
+        int in[14];
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},\"figures\":["
+                              "{\"id\":\"g\",\"side\":\"red\",\"unit\":\"g\",\"type\":\"artillery\","
+                              "\"weapon\":\"light-artillery\",\"x\":%.4f,\"y\":%.4f,\"facing_deg\":%.4f,"
+                              "\"base\":{\"rect_in\":[2,2.5]}}",
+                              gx, gy, gf);
+        for (int k = 0; k < 14; k++) {
+            /* f: friends (red), e: enemies (blue); in the arc within reach, or well out of either */
+            in[k] = rnd() % 2;
+            double a = gf + (in[k] ? rndu(-35, 35) : rndu(60, 300)), r = in[k] ? rndu(3, 11.5) : rndu(5, 16);
+            if (!in[k] && r > 11 && r < 13)
+                r += 2;
+            px[k] = gx + r * cos(a * M_PI / 180);
+            py[k] = gy + r * sin(a * M_PI / 180);
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  ",{\"id\":\"%c%02d\",\"side\":\"%s\",\"unit\":\"u%d\",\"x\":%.4f,\"y\":%.4f,"
+                                  "\"facing_deg\":0}",
+                                  k % 3 ? 'e' : 'f', k, k % 3 ? "blue" : "red", k, px[k], py[k]);
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(buf, &sc, &err) != TT_OK) /* overlapping stands: another table */
+            continue;
+        /* the reference: the enemy stands in the arc; a friend in the way of one of them */
+        int tg[14], nw = 0, unsure = 0, way = -1, any_friend_in = 0;
+        for (int k = 0; k < 14; k++)
+            if (k % 3 && in[k])
+                tg[nw++] = k;
+        for (int k = 0; k < 14; k += 3) {
+            any_friend_in |= in[k];
+            for (int m = 0; m < nw; m++) {
+                int e = tg[m];
+                double d = base_seg(px[k], py[k], hx, hy, gx, gy, px[e], py[e]);
+                if (d > 0 && d < M)
+                    unsure = 1;
+                else if (d == 0 && way < 0)
+                    way = k; /* friends in id order: f00, f03, ... */
+            }
+        }
+        rules_result r;
+        assert_int_equal(rules_grape(sc, "g", &r, &err), TT_OK);
+        if (!unsure) {
+            char ids[14][16];
+            assert_int_equal(r.n_ids, (size_t)nw);
+            for (int m = 0; m < nw; m++) {
+                snprintf(ids[m], sizeof ids[m], "e%02d", tg[m]);
+                assert_string_equal(r.ids[m], ids[m]); /* ids sorted, as the reference's */
+            }
+            if (way >= 0) {
+                char fid[16];
+                snprintf(fid, sizeof fid, "f%02d", way);
+                assert_int_equal(r.to_hit, RULES_NULL);
+                assert_non_null(r.blocked_by);
+                assert_string_equal(r.blocked_by, fid);
+                forbidden++;
+            } else {
+                assert_int_equal(r.to_hit, 3);
+                assert_null(r.blocked_by);
+                fired++;
+                aside += any_friend_in && nw > 0;
+            }
+            tables++;
+        }
+        rules_result_free(&r);
+        rules_scenario_destroy(sc);
+    }
+    g_rng = others;
+    assert_true(tables > 100 && forbidden > 10 && fired > 10 && aside > 10);
+}
+
+/* Fixed Bay'net charges cannot turn (L77) against a plain reference on
+ * random open tables of round 1in bases facing anywhere: a foe is reached
+ * straight ahead when its centre lies ahead of the charger within 1in of
+ * the line along its facing (the swept bases meet, the house reading),
+ * after along - sqrt(1 - across^2) inches, within the 10in charge (SP 5
+ * doubled, L74), or at once where the bases touch; any other foe is
+ * answered ok false, the reason in rule. */
+static void test_property_fb_charge_straight(void **state)
+{
+    (void)state;
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0x3C6EF372FE94F82Bull;
+    const double M = 1e-3;
+    int checked = 0, reached = 0, short_ = 0, turn = 0;
+    for (int t = 0; t < 6; t++) {
+        char buf[8192];
+        size_t n = 0;
+        double x[30], y[30], f[30];
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":30,\"depth_in\":30},\"figures\":[");
+        for (int k = 0; k < 30; k++) {
+            x[k] = round(rndu(1, 29) * 1000) / 1000, y[k] = round(rndu(1, 29) * 1000) / 1000;
+            f[k] = round(rndu(-180, 180) * 100) / 100;
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  "%s{\"id\":\"c%02d\",\"side\":\"%s\",\"x\":%g,\"y\":%g,\"facing_deg\":%g}",
+                                  k ? "," : "", k, k % 2 ? "b" : "a", x[k], y[k], f[k]);
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        if (load_text(buf, &sc, &err) != TT_OK) { /* overlapping bases: another table */
+            redraw(&t, &err);
+            continue;
+        }
+        for (int a = 0; a < 30; a++)
+            for (int b = 1 - a % 2; b < 30; b += 2) {
+                double ux = cos(f[a] * M_PI / 180), uy = sin(f[a] * M_PI / 180);
+                double along = (x[b] - x[a]) * ux + (y[b] - y[a]) * uy, across = -(x[b] - x[a]) * uy + (y[b] - y[a]) * ux;
+                double dc = hypot(along, across); /* bases touching (or laid over each other): reached at once */
+                int ahead = dc <= 1 || (along > 0 && fabs(across) < 1);
+                double go = dc <= 1 ? 0 : ahead ? along - sqrt(1 - across * across) : 0;
+                if (fabs(fabs(across) - 1) < M || fabs(go - 10) < M || fabs(along) < M || fabs(dc - 1) < M)
+                    continue;
+                char ia[16], ib[16];
+                snprintf(ia, sizeof ia, "c%02d", a);
+                snprintf(ib, sizeof ib, "c%02d", b);
+                rules_result r;
+                assert_int_equal(rules_charge(sc, ia, ib, -1, &r, &err), TT_OK);
+                if (ahead) {
+                    if (fabs(r.distance_in - go) > 2e-3)
+                        fail_msg("table %d: %s -> %s goes %.4fin, reference %.4fin", t, ia, ib, r.distance_in, go);
+                    assert_int_equal(r.ok, go <= 10);
+                    reached += go <= 10;
+                    short_ += go > 10;
+                } else {
+                    assert_int_equal(r.ok, 0);
+                    assert_non_null(r.rule);
+                    assert_non_null(strstr(r.rule, "would have to turn"));
+                    turn++;
+                }
+                checked++;
+                rules_result_free(&r);
+            }
+        rules_scenario_destroy(sc);
+    }
+    g_rng = others;
+    assert_true(checked > 2000 && reached > 20 && short_ > 20 && turn > 1000);
+}
+
+/* Segment a-b meets the closed rectangle [x0, x1] x [y0, y1] (clipping). */
+static int seg_meets_rect(double ax, double ay, double bx, double by, double x0, double y0, double x1, double y1)
+{
+    double t0 = 0, t1 = 1, d[2] = {bx - ax, by - ay}, p[2] = {ax, ay}, lo[2] = {x0, y0}, hi[2] = {x1, y1};
+    for (int k = 0; k < 2; k++) {
+        if (fabs(d[k]) < 1e-12) {
+            if (p[k] < lo[k] || p[k] > hi[k])
+                return 0;
+            continue;
+        }
+        double u = (lo[k] - p[k]) / d[k], v = (hi[k] - p[k]) / d[k];
+        if (u > v) {
+            double w = u;
+            u = v;
+            v = w;
+        }
+        t0 = fmax(t0, u);
+        t1 = fmin(t1, v);
+    }
+    return t0 <= t1;
+}
+
+/* Thin Red Line fords (L230) against a plain reference on random tables:
+ * a stand whose centre's path meets the ford (a rectangle) is slowed to
+ * half rate if a gun (light 3in to 1.5in, heavy 2in to 1in), refused (ok
+ * false, the reason in rule) if infantry in line or loose order, and moves
+ * as in the open otherwise (a column 6in, foot with no formation 4in,
+ * cavalry 8in); a path that misses the ford is not changed. */
+static void test_property_trl_fords(void **state)
+{
+    (void)state;
+    uint64_t others = g_rng; /* its own stream: the tests after it draw the tables they always drew */
+    g_rng = 0xA54FF53A5F1D36F1ull;
+    static const struct {
+        const char *type, *weapon, *form;
+        double open, in; /* inches in the open and meeting the ford, < 0: refused */
+    } kinds[] = {{"artillery", "light-artillery", NULL, 3, 1.5}, {"artillery", "heavy-artillery", NULL, 2, 1},
+                 {"foot", NULL, "line", 4, -1},                 {"light", NULL, "loose", 6, -1},
+                 {"foot", NULL, "column", 6, 6},                {"foot", NULL, NULL, 4, 4},
+                 {"horse", NULL, NULL, 8, 8}};
+    const double M = 1e-3;
+    int checked = 0, slowed = 0, refused = 0, open = 0;
+    for (int t = 0; t < 40; t++) {
+        char buf[16384];
+        size_t n = 0;
+        double x0 = round(rndu(8, 30)), y0 = round(rndu(6, 20)), x1 = x0 + round(rndu(3, 8)), y1 = y0 + round(rndu(4, 12));
+        double fx[40], fy[40];
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":48,\"depth_in\":36},"
+                              "\"terrain\":[{\"id\":\"fd\",\"kind\":\"ford\",\"polygon\":[[%g,%g],[%g,%g],[%g,%g],[%g,%g]]}],"
+                              "\"figures\":[",
+                              x0, y0, x1, y0, x1, y1, x0, y1);
+        for (int k = 0; k < 40; k++) { /* on a 4.5in grid, so no two bases meet */
+            int kk = k % 7;
+            fx[k] = 3 + 4.5 * (k % 10) + rndu(-0.4, 0.4), fy[k] = 3 + 4.5 * (k / 10) * 2 + rndu(-0.4, 0.4);
+            char extra[96] = "";
+            if (kinds[kk].weapon)
+                snprintf(extra, sizeof extra, ",\"weapon\":\"%s\"", kinds[kk].weapon);
+            if (kinds[kk].form)
+                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",\"formation\":\"%s\"", kinds[kk].form);
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  "%s{\"id\":\"s%02d\",\"side\":\"blue\",\"unit\":\"u%d\",\"type\":\"%s\",\"x\":%.4f,"
+                                  "\"y\":%.4f,\"facing_deg\":0%s}",
+                                  k ? "," : "", k, k, kinds[kk].type, fx[k], fy[k], extra);
+        }
+        snprintf(buf + n, sizeof buf - n, "]}");
+        rules_scenario *sc = load_ok(buf);
+        for (int k = 0; k < 40; k++) {
+            int kk = k % 7;
+            /* every other move heads for the ford */
+            double a = rnd() % 2 ? atan2((y0 + y1) / 2 - fy[k], (x0 + x1) / 2 - fx[k]) + rndu(-0.3, 0.3) : rndu(0, 2 * M_PI);
+            double L = rndu(0.5, 10);
+            double bx = fmin(47.5, fmax(0.5, fx[k] + L * cos(a))), by = fmin(35.5, fmax(0.5, fy[k] + L * sin(a)));
+            int big = seg_meets_rect(fx[k], fy[k], bx, by, x0 - M, y0 - M, x1 + M, y1 + M);
+            int small = seg_meets_rect(fx[k], fy[k], bx, by, x0 + M, y0 + M, x1 - M, y1 - M);
+            if (big != small)
+                continue; /* too close to the ford's edge to call */
+            double allowed = big ? kinds[kk].in : kinds[kk].open, len = hypot(bx - fx[k], by - fy[k]);
+            if (allowed >= 0 && fabs(len - allowed) < M)
+                continue;
+            char id[16], q[160];
+            snprintf(id, sizeof id, "s%02d", k);
+            snprintf(q, sizeof q, "{\"q\":\"move\",\"from\":\"%s\",\"to\":[%.4f,%.4f]}", id, bx, by);
+            rules_result r;
+            tt_err err = {0};
+            json_t *qj = json_loads(q, 0, NULL);
+            assert_int_equal(rules_query(sc, qj, &r, &err), TT_OK);
+            json_decref(qj);
+            if (allowed < 0) {
+                assert_int_equal(r.ok, 0);
+                assert_non_null(r.rule);
+                assert_non_null(strstr(r.rule, "only in column"));
+                refused++;
+            } else {
+                if (fabs(r.allowed_in - allowed) > 1e-9)
+                    fail_msg("table %d: %s (%s) to (%.4f, %.4f): allowed %.4fin, reference %.4fin", t, id, kinds[kk].type,
+                             bx, by, r.allowed_in, allowed);
+                assert_int_equal(r.ok, len <= allowed);
+                slowed += big && kinds[kk].in < kinds[kk].open;
+                open += !big;
+            }
+            checked++;
+            rules_result_free(&r);
+        }
+        rules_scenario_destroy(sc);
+    }
+    g_rng = others;
+    assert_true(checked > 1000 && slowed > 30 && refused > 30 && open > 600);
 }
 
 /* The movement keys (inches by quality or weapon, terrain a type cannot
@@ -3335,6 +3641,9 @@ int main(void)
         cmocka_unit_test(test_after_moving_profile_errors),
         cmocka_unit_test(test_trl_profile_errors),
         cmocka_unit_test(test_property_trl_aspect_grape),
+        cmocka_unit_test(test_property_trl_grape_friends),
+        cmocka_unit_test(test_property_fb_charge_straight),
+        cmocka_unit_test(test_property_trl_fords),
         cmocka_unit_test(test_property_trl_grape_fire_mods),
         cmocka_unit_test(test_trl_grape_moved_errors),
         cmocka_unit_test(test_ammo_profile_errors),

@@ -467,10 +467,11 @@ int main(int argc, char **argv)
            pix[1 + nt_frames / 2] / 1e3, pix[1 + (int)ceil(0.95 * nt_frames) - 1] / 1e3, pix[o.frames - 1] / 1e3,
            pix[0] / 1e3);
     if (!skip_baselines)
-        printf("tracker alone, sweep tile on every frame (baseline) vs only where changed, waiting on busy frames (sweep_wait %d): p95 "
-           "latency %.1f vs %.1f ms (ratio %.2f), p95 pixels searched %.0f k vs %.0f k (ratio %.2f)\n",
-           to.sweep_wait, p95_lat[0], p95_lat[1], p95_lat[1] / p95_lat[0], p95_pix[0] / 1e3, p95_pix[1] / 1e3,
-           p95_pix[1] / p95_pix[0]);
+        printf("tracker alone, sweep tile on every frame (baseline) vs only where changed, waiting on busy frames "
+               "(sweep_wait %d): p95 latency %.1f vs %.1f ms (ratio %.2f), p95 pixels searched %.0f k vs %.0f k "
+               "(ratio %.2f)\n",
+               to.sweep_wait, p95_lat[0], p95_lat[1], p95_lat[1] / p95_lat[0], p95_pix[0] / 1e3, p95_pix[1] / 1e3,
+               p95_pix[1] / p95_pix[0]);
     printf("visible tags reported within 0.05\": %ld/%ld = %.3f%%, worst frame %.3f%% (target >= 99.5%%), "
            "position rms %.4f in\n",
            reported, visible, 100.0 * reported / visible, 100 * min_frame_recall, sqrt(e2 / (ne ? ne : 1)));

@@ -272,7 +272,8 @@ tt_status vision_tracker_set_fine(vision_tracker *t, const int *rects, int n, tt
         if (rects[4 * i + 2] < 1 || rects[4 * i + 3] < 1)
             return tt_err_set(err, TT_ERR_ARG, "full-resolution rectangle %d is empty (%dx%d)", i, rects[4 * i + 2],
                               rects[4 * i + 3]);
-    memcpy(t->fine, rects, sizeof(int) * 4 * (size_t)n);
+    if (n > 0)
+        memcpy(t->fine, rects, sizeof(int) * 4 * (size_t)n);
     t->nfine = n;
     t->fine_pending = n > 0;
     if (t->fineblk)

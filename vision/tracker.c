@@ -253,9 +253,9 @@ static int trk__is_fine(const vision_tracker *t, int x, int y, int w, int h)
     if (!t->nfine)
         return 0;
     int px = TRK__STEP * TRK__BLOCK;
-    int bx0 = x / px, by0 = y / px, bx1 = (x + w - 1) / px, by1 = (y + h - 1) / px;
-    bx1 = bx1 >= t->bw ? t->bw - 1 : bx1;
-    by1 = by1 >= t->bh ? t->bh - 1 : by1;
+    /* clipped to the block grid (a sweep tile reaches past the frame) */
+    int bx0 = trk__clampi(x / px, 0, t->bw - 1), by0 = trk__clampi(y / px, 0, t->bh - 1);
+    int bx1 = trk__clampi((x + w - 1) / px, 0, t->bw - 1), by1 = trk__clampi((y + h - 1) / px, 0, t->bh - 1);
     for (int by = by0; by <= by1; by++)
         for (int bx = bx0; bx <= bx1; bx++)
             if (t->fineblk[by * t->bw + bx])

@@ -1,6 +1,8 @@
 /* check.c - see check.h. */
 #include "check.h"
 
+#include "phantom.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -128,6 +130,7 @@ tt_status calib_check(const calib_rig *rig, const calib_pose *pose, const vision
         int nfig = 0;
         if ((st = calib_locate(rig, pose, dets, &figs, &nfig, err)) != TT_OK)
             return st;
+        r->phantoms = calib_drop_phantoms(rig, dets, figs, &nfig);
         r->figures = calloc((size_t)nfig + 1, sizeof *r->figures);
         if (!r->figures) {
             free(figs);

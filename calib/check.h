@@ -46,6 +46,7 @@ typedef struct calib_check_report {
     calib_check_figure *figures; /* the figure tags seen, owned */
     int nfigures;
     int figures_min;          /* index of the smallest among them, or -1 */
+    int phantoms;             /* detections that are no figure (calib/phantom.h), left out of figures */
     char advice[CALIB_CHECK_ADVICE][320];
     int nadvice;
 } calib_check_report;

@@ -4,8 +4,8 @@
 #include "cli.h"
 
 #define DETECTOR_OPTS                                                                                              \
-    {"--decimate", "D", CLI_VALUE, "detect on an image D times smaller first (1-8; default 2: faster, small tags " \
-                                   "may be missed above 2)"},                                                     \
+    {"--decimate", "D", CLI_VALUE, "search on an image D times smaller first (1-8); default: half size, and full " \
+                                   "resolution where the tags are too small for it; D forces one scale"},      \
         {"--refine-edges", "0|1", CLI_VALUE, "refine tag edges on the full image (default 1)"},                     \
         {"--threads", "N", CLI_VALUE, "detector threads (default 1)"}
 

@@ -24,7 +24,7 @@ static void check__print_json(const calib_check_report *r)
     }
     for (int i = 0; i < r->nadvice; i++)
         json_array_append_new(adv, json_string(r->advice[i]));
-    json_t *o = json_pack("{s:b, s:i, s:i, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:f, s:f, s:o, s:o}", "ok", r->ok,
+    json_t *o = json_pack("{s:b, s:i, s:i, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:f, s:f, s:o, s:i, s:o}", "ok", r->ok,
                           "anchors_seen", r->anchors_seen, "anchors_total", r->anchors_total, "reprojection_rms_px",
                           round(r->reprojection_rms_px * 1e3) / 1e3, "reprojection_rms_in",
                           round(r->reprojection_rms_in * 1e4) / 1e4, "min_px_per_cell",
@@ -32,7 +32,7 @@ static void check__print_json(const calib_check_report *r)
                           round(r->min_at[1] * 100) / 100, "max_px_per_cell", round(r->max_px_per_cell * 100) / 100,
                           "limit_px_per_cell", CALIB_MIN_PX_PER_CELL, "smallest_tag_in",
                           round(r->smallest_tag_in * 100) / 100, "camera_height_in",
-                          round(r->camera_height_in * 10) / 10, "figures", figs, "advice", adv);
+                          round(r->camera_height_in * 10) / 10, "figures", figs, "phantoms", r->phantoms, "advice", adv);
     char *s = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
     printf("%s\n", s ? s : "{\"ok\":false,\"advice\":[\"out of memory\"]}");
     free(s);
@@ -54,6 +54,8 @@ static void check__print_words(const calib_check_report *r, double size_in)
                f->px_per_cell, f->family, f->id, f->x, f->y);
     } else
         printf("figure tags seen: none\n");
+    if (r->phantoms)
+        printf("not figures: %d detection(s) too weak to trust or beyond the table's edge (ignored)\n", r->phantoms);
     printf("smallest tag read everywhere on this table: %.2f\"\n", r->smallest_tag_in);
     if (r->ok)
         printf("ready: every spot of the table is readable\n");

@@ -23,6 +23,7 @@ int cmd_detect(int argc, char **argv)
     const char *name, *val;
     int k;
     vision_detector_opts_default(&o);
+    o.auto_scale = 1; /* small tags found: look again at full resolution (vision.h) */
     cli_args_init(&args, S, argc, argv);
     while ((k = cli_args_next(&args, &name, &val)) != CLI_END) {
         if (k == CLI_STOP)
@@ -33,6 +34,8 @@ int cmd_detect(int argc, char **argv)
             image = val;
         } else if (cli_detector_apply(name, val, &o) < 0) {
             return cli_spec_usage(S, "bad value for %s: '%s'", name, val);
+        } else if (!strcmp(name, "--decimate")) {
+            o.auto_scale = 0; /* an explicit scale: used as given */
         }
     }
     if (!image)

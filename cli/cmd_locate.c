@@ -7,6 +7,8 @@
 #include <jansson.h>
 
 #include "calib.h"
+#include "phantom.h"
+#include "scale.h"
 #include "cli.h"
 #include "cvwrap.h"
 #include "rules.h"
@@ -54,7 +56,7 @@ int cmd_locate(int argc, char **argv)
     vision_detections ds = {0};
     calib_pose pose;
     calib_figure *figs = NULL;
-    int nfigs = 0, rc = 1;
+    int nfigs = 0, rc = 1, rescale = 1;
 
     const cli_spec *S = &cli_spec_locate;
     cli_args args;
@@ -75,6 +77,8 @@ int cmd_locate(int argc, char **argv)
             scenario = val;
         } else if (cli_detector_apply(name, val, &o) < 0) {
             return cli_spec_usage(S, "bad value for %s: '%s'", name, val);
+        } else if (!strcmp(name, "--decimate")) {
+            rescale = 0; /* an explicit scale: used as given */
         }
     }
     if (!rigpath)
@@ -90,9 +94,11 @@ int cmd_locate(int argc, char **argv)
     tt_ground ground = {rules_scenario_ground_in, sc};
     calib_rig_detector_opts(rig, &o);
     if (cvw_image_read(image, 1, &im, &err) != TT_OK || calib_rig_check_image(rig, im.width, im.height, &err) != TT_OK ||
-        vision_detector_create(&o, &det, &err) != TT_OK || vision_detect(det, &im, &ds, &err) != TT_OK ||
-        calib_pose_solve(rig, &ds, &pose, &err) != TT_OK || calib_locate_ground(rig, &pose, &ds, sc ? &ground : NULL, &figs, &nfigs, &err) != TT_OK)
+        vision_detector_create(&o, &det, &err) != TT_OK ||
+        calib_detect(rig, det, &im, rescale && o.decimate > 1, &ds, &pose, NULL, &err) != TT_OK ||
+        calib_locate_ground(rig, &pose, &ds, sc ? &ground : NULL, &figs, &nfigs, &err) != TT_OK)
         goto fail;
+    calib_drop_phantoms(rig, &ds, figs, &nfigs); /* noise decodes, tags off the table */
 
     locate__warn(rig, sc, figs, nfigs);
     printf("{\"figures\":[");

@@ -290,19 +290,27 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
         tt_err_prefix(err, "frame %d", frame_no);
         return st;
     }
-    if ((st = vision_tracker_update(g->trk, im, frame_no, &tracks, &ntr, &vst, err)) != TT_OK)
-        return st;
-    if (vst.full_frame && g->full_ms == 0)
-        g->full_ms = game__now_ms() - t0;
     const track_figure *figs = NULL;
     const track_event *evs = NULL;
-    int nf = 0, ne = 0, posed = 0;
-    /* the ground reads the scenario, which a viewer may replace meanwhile */
-    pthread_mutex_lock(&g->mu);
-    st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err);
-    pthread_mutex_unlock(&g->mu);
-    if (st != TT_OK)
-        return st;
+    int nf = 0, ne = 0, posed = 0, again = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        /* a second pass when the first frame's pose says some tags need full
+         * resolution (track/live_scale.h) */
+        if ((st = vision_tracker_update(g->trk, im, frame_no, &tracks, &ntr, pass ? NULL : &vst, err)) != TT_OK)
+            return st;
+        /* the ground reads the scenario, which a viewer may replace meanwhile */
+        pthread_mutex_lock(&g->mu);
+        st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err);
+        pthread_mutex_unlock(&g->mu);
+        if (st != TT_OK ||
+            (st = track_live_scale_update(&g->scale, g->rig, g->live, g->trk, im->width, im->height, &again,
+                                          err)) != TT_OK)
+            return st;
+        if (!again || !vst.full_frame)
+            break;
+    }
+    if (vst.full_frame && g->full_ms == 0)
+        g->full_ms = game__now_ms() - t0;
     if (!posed && *first)
         fprintf(stderr, "tabletrack track: waiting for at least 2 anchor tags to be visible\n");
     *first = 0;

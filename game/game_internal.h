@@ -9,6 +9,7 @@
 #include "calib.h"
 #include "game.h"
 #include "live.h"
+#include "live_scale.h"
 #include "overlay.h"
 #include "overlay_rules.h"
 #include "projector.h"
@@ -98,6 +99,7 @@ struct game {
     vision_source *src;
     vision_tracker *trk;
     track_live *live;
+    track_live_scale scale; /* where the tracker reads at full resolution */
     track_tuio *tuio;
     rec *recd;
     FILE *ev;

@@ -1,6 +1,8 @@
 /* live.c - see live.h. */
 #include "live.h"
 
+#include "phantom.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,8 +283,9 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
             free(cf);
             return TT_ERR_NOMEM;
         }
-        if (!isfinite(cf[i].x) || !isfinite(cf[i].y))
-            continue;
+        if (!isfinite(cf[i].x) || !isfinite(cf[i].y) ||
+            calib_phantom(l->rig, &l->tmp.items[cf[i].det_index], cf[i].x, cf[i].y) != CALIB_NOT_PHANTOM)
+            continue; /* a phantom is no figure: never mapped, never out */
         /* a fresh measurement where it stood still joins the average */
         if (!f->mapped || hypot(cf[i].x - f->x, cf[i].y - f->y) > l->o.still_in) {
             f->zsum = 0;

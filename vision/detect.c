@@ -17,7 +17,7 @@ struct vision_detector {
     apriltag_family_t *fams[VISION_MAX_FAMILIES];
     int famidx[VISION_MAX_FAMILIES];
     int nfams;
-    int second_pass;
+    int second_pass, auto_scale;
     int windows, found; /* of the last call's second pass */
 };
 
@@ -62,6 +62,7 @@ tt_status vision_detector_create(const vision_detector_opts *opts, vision_detect
     det->td->refine_edges = opts->refine_edges != 0;
     det->td->nthreads = opts->nthreads;
     det->second_pass = opts->second_pass != 0;
+    det->auto_scale = opts->auto_scale != 0;
     for (int i = 0; i < n; i++) {
         int k = vision_family_index(names[i]);
         int dup = 0;
@@ -174,6 +175,38 @@ static double vision__side(const vision_detection *d)
     return s / 4;
 }
 
+double vision_detection_px_per_cell(const vision_detector *det, const vision_detection *d)
+{
+    for (int i = 0; det && i < det->nfams; i++)
+        if (!strcmp(det->fams[i]->name, d->family) && det->fams[i]->width_at_border > 0)
+            return vision__side(d) / det->fams[i]->width_at_border;
+    return 0;
+}
+
+/* Full-resolution detection of n windows (x, y, w, h relative to the view
+ * im at x0, y0, already clipped), appended to out without duplicates. */
+static tt_status vision__full_res(vision_detector *det, const image_u8_t *im, int x0, int y0, const int *boxes,
+                                  int n, vision_detections *out, tt_err *err)
+{
+    tt_status st = TT_OK;
+    float dec = det->td->quad_decimate;
+    det->td->quad_decimate = 1;
+    for (int w = 0; w < n && st == TT_OK; w++) {
+        const int *a = boxes + 4 * w;
+        image_u8_t sub = {.width = a[2], .height = a[3], .stride = im->stride,
+                          .buf = im->buf + (size_t)a[1] * im->stride + a[0]};
+        zarray_t *zs = apriltag_detector_detect(det->td, &sub);
+        if (!zs) {
+            st = tt_err_set(err, TT_ERR_NOMEM, "tag detection failed (out of memory?)");
+            break;
+        }
+        st = vision__append(zs, x0 + a[0], y0 + a[1], 1, out, err);
+        apriltag_detections_destroy(zs);
+    }
+    det->td->quad_decimate = dec;
+    return st;
+}
+
 static int vision__box_cmp(const void *a, const void *b)
 {
     const int *x = a, *y = b;
@@ -249,21 +282,7 @@ static tt_status vision__second_pass(vision_detector *det, const image_u8_t *im,
         a[3] = wy1 - wy0;
     }
     det->windows = nwin;
-    float dec = det->td->quad_decimate;
-    det->td->quad_decimate = 1;
-    for (int w = 0; w < nwin && st == TT_OK; w++) {
-        const int *a = boxes + 4 * w;
-        image_u8_t sub = {.width = a[2], .height = a[3], .stride = im->stride,
-                          .buf = im->buf + (size_t)a[1] * im->stride + a[0]};
-        zarray_t *zs = apriltag_detector_detect(det->td, &sub);
-        if (!zs) {
-            st = tt_err_set(err, TT_ERR_NOMEM, "tag detection failed (out of memory?)");
-            break;
-        }
-        st = vision__append(zs, x0 + a[0], y0 + a[1], 1, out, err);
-        apriltag_detections_destroy(zs);
-    }
-    det->td->quad_decimate = dec;
+    st = vision__full_res(det, im, x0, y0, boxes, nwin, out, err);
     det->found = out->count - first;
 done:
     free(boxes);
@@ -291,9 +310,45 @@ tt_status vision_detect_rect(vision_detector *det, const tt_image *gray, int x0,
     det->windows = det->found = 0;
     if (st == TT_OK && det->second_pass && det->td->quad_decimate > 1 && w >= 16 && h >= 16)
         st = vision__second_pass(det, &im, x0, y0, out, err);
+    if (st == TT_OK && det->auto_scale && det->td->quad_decimate > 1) {
+        /* Small tags (or none): the half-size search may have missed some
+         * of them; look again at full resolution. */
+        double smallest = out->count ? 1e30 : 0;
+        for (int i = 0; i < out->count; i++)
+            smallest = fmin(smallest, vision_detection_px_per_cell(det, &out->items[i]));
+        const int whole[4] = {0, 0, w, h};
+        if (smallest < VISION_HALF_MIN_PX_PER_CELL)
+            st = vision__full_res(det, &im, x0, y0, whole, 1, out, err);
+    }
     if (st != TT_OK) {
         vision_detections_free(out);
         return st;
+    }
+    if (out->count > 1)
+        qsort(out->items, (size_t)out->count, sizeof *out->items, vision__cmp);
+    return TT_OK;
+}
+
+tt_status vision_detect_full_res(vision_detector *det, const tt_image *gray, const int *rects, int n,
+                                 vision_detections *out, tt_err *err)
+{
+    if (!det || !gray || !gray->data || gray->channels != 1 || n < 0 || (n > 0 && !rects))
+        return tt_err_set(err, TT_ERR_ARG, "full-resolution detection needs an 8-bit gray image and windows");
+    image_u8_t im = {.width = gray->width, .height = gray->height, .stride = gray->stride, .buf = gray->data};
+    int before = out->count;
+    for (int i = 0; i < n; i++) {
+        int x0 = rects[4 * i] < 0 ? 0 : rects[4 * i], y0 = rects[4 * i + 1] < 0 ? 0 : rects[4 * i + 1];
+        int x1 = rects[4 * i] + rects[4 * i + 2], y1 = rects[4 * i + 1] + rects[4 * i + 3];
+        x1 = x1 > gray->width ? gray->width : x1;
+        y1 = y1 > gray->height ? gray->height : y1;
+        if (x1 - x0 < 16 || y1 - y0 < 16)
+            continue;
+        const int box[4] = {x0, y0, x1 - x0, y1 - y0};
+        tt_status st = vision__full_res(det, &im, 0, 0, box, 1, out, err);
+        if (st != TT_OK) {
+            out->count = before;
+            return st;
+        }
     }
     if (out->count > 1)
         qsort(out->items, (size_t)out->count, sizeof *out->items, vision__cmp);

@@ -21,11 +21,12 @@ typedef struct trk__track {
     int warned_twice;   /* "seen twice" already reported */
 } trk__track;
 
-typedef enum { TRK__WIN_TRACK, TRK__WIN_SETTLED, TRK__WIN_SWEEP } trk__wkind;
+typedef enum { TRK__WIN_TRACK, TRK__WIN_SETTLED, TRK__WIN_SWEEP, TRK__WIN_FINE } trk__wkind;
 
 typedef struct trk__window {
     int x, y, w, h;
     trk__wkind kind;
+    int fine; /* read at full resolution */
     vision_detections found;
     tt_status st;
 } trk__window;
@@ -47,6 +48,11 @@ struct vision_tracker {
     long *bsum;        /* per-frame scratch: block diff sums, sample counts, */
     int *bcnt;         /* flood-fill stack (sized with the block grid) */
     int *bstack;
+    uint8_t *dirty;    /* changed since a sweep tile last covered it */
+    uint8_t *fineblk;  /* inside a fine rectangle */
+    int fine[4 * VISION_TRACKER_MAX_FINE], nfine;
+    int fine_pending;  /* search the fine rectangles whole on the next update */
+    int idle;          /* frames since the last sweep tile */
     int need_full;
     int tile;
     int sweep_waited;  /* busy frames in a row without a sweep tile */
@@ -66,6 +72,7 @@ void vision_tracker_opts_default(vision_tracker_opts *o)
     o->change_level = 8.0;
     o->threads = 2;
     o->sweep_wait = 3;
+    o->sweep_idle = 30;
 }
 
 tt_status vision_tracker_create(const vision_tracker_opts *opts, vision_tracker **out, tt_err *err)
@@ -77,6 +84,8 @@ tt_status vision_tracker_create(const vision_tracker_opts *opts, vision_tracker 
         return tt_err_set(err, TT_ERR_ARG, "tracker threads must be 1..8");
     if (opts->tiles_x < 1 || opts->tiles_y < 1 || opts->grace_frames < 0)
         return tt_err_set(err, TT_ERR_ARG, "tracker tiles must be >= 1 and grace >= 0");
+    if (opts->sweep_idle < 1)
+        return tt_err_set(err, TT_ERR_ARG, "tracker sweep_idle must be >= 1 frame (got %d)", opts->sweep_idle);
     t = calloc(1, sizeof *t);
     if (!t)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -92,7 +101,7 @@ tt_status vision_tracker_create(const vision_tracker_opts *opts, vision_tracker 
         d.nthreads = 1;
         if ((st = vision_detector_create(&d, &t->sweep[i], err)) != TT_OK)
             goto fail;
-        d.decimate = 1; /* windows are small: full resolution */
+        d.decimate = 1; /* windows where tags are small: full resolution */
         if ((st = vision_detector_create(&d, &t->roi[i], err)) != TT_OK)
             goto fail;
     }
@@ -133,6 +142,8 @@ void vision_tracker_destroy(vision_tracker *t)
     free(t->bsum);
     free(t->bcnt);
     free(t->bstack);
+    free(t->dirty);
+    free(t->fineblk);
     free(t);
 }
 
@@ -218,6 +229,56 @@ static void trk__reset_map(vision_tracker *t, const tt_image *f)
                                              TRK__STEP / 2];
     memset(t->quiet, 0, nb * sizeof *t->quiet);
     memset(t->pending, 0, nb);
+    memset(t->dirty, 0, nb);
+}
+
+/* Mark the blocks inside the fine rectangles. */
+static void trk__fine_blocks(vision_tracker *t)
+{
+    int px = TRK__STEP * TRK__BLOCK;
+    for (int by = 0; by < t->bh; by++)
+        for (int bx = 0; bx < t->bw; bx++) {
+            int f = 0;
+            for (int r = 0; r < t->nfine && !f; r++) {
+                const int *q = &t->fine[4 * r];
+                f = bx * px < q[0] + q[2] && (bx + 1) * px > q[0] && by * px < q[1] + q[3] && (by + 1) * px > q[1];
+            }
+            t->fineblk[by * t->bw + bx] = (uint8_t)f;
+        }
+}
+
+/* Does the window touch a fine block? */
+static int trk__is_fine(const vision_tracker *t, int x, int y, int w, int h)
+{
+    if (!t->nfine)
+        return 0;
+    int px = TRK__STEP * TRK__BLOCK;
+    /* clipped to the block grid (a sweep tile reaches past the frame) */
+    int bx0 = trk__clampi(x / px, 0, t->bw - 1), by0 = trk__clampi(y / px, 0, t->bh - 1);
+    int bx1 = trk__clampi((x + w - 1) / px, 0, t->bw - 1), by1 = trk__clampi((y + h - 1) / px, 0, t->bh - 1);
+    for (int by = by0; by <= by1; by++)
+        for (int bx = bx0; bx <= bx1; bx++)
+            if (t->fineblk[by * t->bw + bx])
+                return 1;
+    return 0;
+}
+
+tt_status vision_tracker_set_fine(vision_tracker *t, const int *rects, int n, tt_err *err)
+{
+    if (!t || n < 0 || n > VISION_TRACKER_MAX_FINE || (n > 0 && !rects))
+        return tt_err_set(err, TT_ERR_ARG, "at most %d full-resolution rectangles (got %d)", VISION_TRACKER_MAX_FINE,
+                          n);
+    for (int i = 0; i < n; i++)
+        if (rects[4 * i + 2] < 1 || rects[4 * i + 3] < 1)
+            return tt_err_set(err, TT_ERR_ARG, "full-resolution rectangle %d is empty (%dx%d)", i, rects[4 * i + 2],
+                              rects[4 * i + 3]);
+    if (n > 0)
+        memcpy(t->fine, rects, sizeof(int) * 4 * (size_t)n);
+    t->nfine = n;
+    t->fine_pending = n > 0;
+    if (t->fineblk)
+        trk__fine_blocks(t);
+    return TT_OK;
 }
 
 /* New frame size: size the change map and its scratch buffers. */
@@ -233,6 +294,8 @@ static tt_status trk__resize(vision_tracker *t, const tt_image *f, tt_err *err)
     free(t->bsum);
     free(t->bcnt);
     free(t->bstack);
+    free(t->dirty);
+    free(t->fineblk);
     size_t nb = (size_t)t->bw * (size_t)t->bh;
     t->grid = malloc((size_t)t->gw * (size_t)t->gh);
     t->quiet = malloc(nb * sizeof *t->quiet);
@@ -240,13 +303,16 @@ static tt_status trk__resize(vision_tracker *t, const tt_image *f, tt_err *err)
     t->bsum = malloc(nb * sizeof *t->bsum);
     t->bcnt = malloc(nb * sizeof *t->bcnt);
     t->bstack = malloc(nb * sizeof *t->bstack);
-    if (!t->grid || !t->quiet || !t->pending || !t->bsum || !t->bcnt || !t->bstack) {
+    t->dirty = malloc(nb);
+    t->fineblk = malloc(nb);
+    if (!t->grid || !t->quiet || !t->pending || !t->bsum || !t->bcnt || !t->bstack || !t->dirty || !t->fineblk) {
         t->width = t->height = 0; /* try again on the next frame */
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory for a %dx%d frame", f->width, f->height);
     }
     t->width = f->width;
     t->height = f->height;
     trk__reset_map(t, f);
+    trk__fine_blocks(t);
     return TT_OK;
 }
 
@@ -274,6 +340,7 @@ static void trk__change_map(vision_tracker *t, const tt_image *f)
         if (cnt[b] && (double)sum[b] / cnt[b] > t->o.change_level * 0.5) {
             t->quiet[b] = 0;
             t->pending[b] = 1;
+            t->dirty[b] = 1;
         } else {
             t->quiet[b]++;
         }
@@ -295,6 +362,7 @@ static int trk__add_window(vision_tracker *t, int x, int y, int w, int h, trk__w
     wd->w = w;
     wd->h = h;
     wd->kind = kind;
+    wd->fine = kind == TRK__WIN_FINE || trk__is_fine(t, x, y, w, h);
     wd->st = TT_OK;
     return t->nwin++;
 }
@@ -311,6 +379,7 @@ static void trk__settled_windows(vision_tracker *t, int margin)
         int sp = 0, bx0 = t->bw, by0 = t->bh, bx1 = -1, by1 = -1;
         stack[sp++] = b;
         t->pending[b] = 0;
+        t->dirty[b] = 0; /* searched now: the sweep need not look again */
         while (sp) {
             int c = stack[--sp], cx = c % t->bw, cy = c / t->bw;
             bx0 = cx < bx0 ? cx : bx0;
@@ -325,6 +394,7 @@ static void trk__settled_windows(vision_tracker *t, int margin)
                 int n = ny * t->bw + nx;
                 if (t->pending[n] && t->quiet[n] >= TRK__SETTLE) {
                     t->pending[n] = 0;
+                    t->dirty[n] = 0;
                     stack[sp++] = n;
                 }
             }
@@ -332,6 +402,72 @@ static void trk__settled_windows(vision_tracker *t, int margin)
         int px = TRK__STEP * TRK__BLOCK;
         trk__add_window(t, bx0 * px - margin, by0 * px - margin, (bx1 - bx0 + 1) * px + 2 * margin,
                         (by1 - by0 + 1) * px + 2 * margin, TRK__WIN_SETTLED);
+    }
+}
+
+/* Sweep tile ti (round robin, row-major), overlapping its neighbours by
+ * 96 px. */
+static void trk__tile_rect(const vision_tracker *t, int ti, int *x, int *y, int *w, int *h)
+{
+    int tw = (t->width + t->o.tiles_x - 1) / t->o.tiles_x, th = (t->height + t->o.tiles_y - 1) / t->o.tiles_y;
+    *x = (ti % t->o.tiles_x) * tw - 48;
+    *y = (ti / t->o.tiles_x) * th - 48;
+    *w = tw + 96;
+    *h = th + 96;
+}
+
+/* Block range [bx0, bx1] x [by0, by1] inside a window (clipped). */
+static void trk__blocks_in(const vision_tracker *t, int x, int y, int w, int h, int *bx0, int *by0, int *bx1,
+                           int *by1)
+{
+    int px = TRK__STEP * TRK__BLOCK;
+    *bx0 = trk__clampi(x < 0 ? 0 : (x + px - 1) / px, 0, t->bw);
+    *by0 = trk__clampi(y < 0 ? 0 : (y + px - 1) / px, 0, t->bh);
+    *bx1 = trk__clampi((x + w) / px - 1, -1, t->bw - 1);
+    *by1 = trk__clampi((y + h) / px - 1, -1, t->bh - 1);
+}
+
+/* The next tile to sweep: the first from the round robin's place holding a
+ * block that changed since it was swept and has been quiet for a moment;
+ * or, every o.sweep_idle frames, the next tile; else -1. */
+static int trk__sweep_tile(const vision_tracker *t)
+{
+    int ntiles = t->o.tiles_x * t->o.tiles_y;
+    for (int k = 0; k < ntiles; k++) {
+        int ti = (t->tile + k) % ntiles, x, y, w, h, bx0, by0, bx1, by1;
+        trk__tile_rect(t, ti, &x, &y, &w, &h);
+        trk__blocks_in(t, x, y, w, h, &bx0, &by0, &bx1, &by1);
+        for (int by = by0; by <= by1; by++)
+            for (int bx = bx0; bx <= bx1; bx++) {
+                int b = by * t->bw + bx;
+                if (t->dirty[b] && t->quiet[b] >= TRK__SETTLE)
+                    return ti;
+            }
+    }
+    return t->idle >= t->o.sweep_idle ? t->tile % ntiles : -1;
+}
+
+/* A sweep window covers these blocks: they are clean again. */
+static void trk__sweep_clear(vision_tracker *t, int x, int y, int w, int h)
+{
+    int bx0, by0, bx1, by1;
+    trk__blocks_in(t, x, y, w, h, &bx0, &by0, &bx1, &by1);
+    for (int by = by0; by <= by1; by++)
+        for (int bx = bx0; bx <= bx1; bx++)
+            if (t->quiet[by * t->bw + bx] >= TRK__SETTLE)
+                t->dirty[by * t->bw + bx] = 0;
+}
+
+/* The fine rectangles as full-resolution windows: horizontal strips
+ * overlapping by 64 px (more than a small tag), two per thread, so the
+ * threads share them. */
+static void trk__fine_windows(vision_tracker *t)
+{
+    for (int r = 0; r < t->nfine; r++) {
+        const int *q = &t->fine[4 * r];
+        int nstrips = 2 * t->nthreads, sh = (q[3] + nstrips - 1) / nstrips;
+        for (int i = 0; i < nstrips; i++)
+            trk__add_window(t, q[0], q[1] + i * sh - 32, q[2], sh + 64, TRK__WIN_FINE);
     }
 }
 
@@ -349,7 +485,9 @@ static void *trk__work(void *arg)
         if (i >= t->nwin)
             break;
         trk__window *wd = &t->win[i];
-        vision_detector *d = wd->kind == TRK__WIN_SWEEP ? t->sweep[w->idx] : t->roi[w->idx];
+        /* each window at the scale its tags need: full resolution where
+         * they are small (vision_tracker_set_fine), else half size */
+        vision_detector *d = wd->fine ? t->roi[w->idx] : t->sweep[w->idx];
         wd->st = vision_detect_rect(d, t->frame, wd->x, wd->y, wd->w, wd->h, &wd->found, NULL);
     }
     return NULL;
@@ -478,6 +616,7 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
                 t->tr[i].pub.state = VISION_TAG_OCCLUDED;
         trk__reset_map(t, f); /* fresh change map */
         t->need_full = 0;
+        t->fine_pending = t->nfine > 0; /* what the half-size search missed */
         s.full_frame = 1;
         s.windows = 1;
         s.pixels = (long)f->width * f->height;
@@ -502,22 +641,37 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         }
         /* 2. Regions that changed and settled again. */
         trk__settled_windows(t, 48);
-        /* 3. One sweep tile, overlapping its neighbours by 96 px -- unless
-         * this frame already has as much to search at full resolution as
-         * the tile costs at decimate 2 (a hand, figures moving): then the
-         * tile waits, at most o.sweep_wait frames in a row, so the busy
-         * frames that set the latency do not also pay for the sweep. */
-        int tw = (t->width + t->o.tiles_x - 1) / t->o.tiles_x, th = (t->height + t->o.tiles_y - 1) / t->o.tiles_y;
+        /* 3. The fine rectangles, whole, once after they are set or after
+         * a full-frame detection: tags too small for the half-size search. */
+        if (t->fine_pending) {
+            trk__fine_windows(t);
+            t->fine_pending = 0;
+        }
+        /* 4. One sweep tile where the picture changed since the tile was
+         * last swept (or, every o.sweep_idle frames, the next tile anyway)
+         * -- unless this frame already has as much to search as the tile
+         * costs (a hand, figures moving; windows at full resolution cost 4
+         * times a half-size search's pixel): then the tile waits, at most
+         * o.sweep_wait frames in a row, so the busy frames that set the
+         * latency do not also pay for the sweep. */
         long busy = 0;
         for (int w = 0; w < t->nwin; w++)
-            busy += (long)t->win[w].w * t->win[w].h;
-        if (busy * 4 > (long)(tw + 96) * (th + 96) && t->sweep_waited < t->o.sweep_wait) {
-            t->sweep_waited++;
-        } else {
-            int ntiles = t->o.tiles_x * t->o.tiles_y, ti = t->tile++ % ntiles;
-            trk__add_window(t, (ti % t->o.tiles_x) * tw - 48, (ti / t->o.tiles_x) * th - 48, tw + 96, th + 96,
-                            TRK__WIN_SWEEP);
-            t->sweep_waited = 0;
+            busy += (long)t->win[w].w * t->win[w].h * (t->win[w].fine ? 4 : 1); /* full resolution: 4x a pixel */
+        t->idle++;
+        int ti = trk__sweep_tile(t);
+        if (ti >= 0) {
+            int x, y, w, h;
+            trk__tile_rect(t, ti, &x, &y, &w, &h);
+            if (busy > (long)w * h * (trk__is_fine(t, x, y, w, h) ? 4 : 1) && t->sweep_waited < t->o.sweep_wait) {
+                t->sweep_waited++;
+            } else {
+                trk__sweep_clear(t, x, y, w, h);
+                trk__add_window(t, x, y, w, h, TRK__WIN_SWEEP);
+                t->tile = ti + 1;
+                t->sweep_waited = 0;
+                t->idle = 0;
+                s.sweeps = 1;
+            }
         }
 
         trk__run_windows(t, f);
@@ -525,6 +679,7 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
             trk__window *wd = &t->win[w];
             s.windows++;
             s.pixels += (long)wd->w * wd->h;
+            s.fine_pixels += wd->fine ? (long)wd->w * wd->h : 0;
             if (wd->st != TT_OK)
                 continue;
             for (int i = 0; i < wd->found.count && st == TT_OK; i++)

@@ -6,10 +6,16 @@
  *   jitter), a changed one is re-detected in a window around it;
  * - a coarse change map finds regions that changed and have settled again
  *   (a figure put down, a hand gone) and detects there;
- * - one tile of a round-robin sweep over the whole frame per frame finds
- *   anything else, without stalling frames (on a busy frame, with as much
- *   to search around changes as the tile would cost, the tile waits for up
- *   to opts.sweep_wait frames);
+ * - a round-robin sweep, one tile a frame, finds anything else -- but only
+ *   tiles where the picture changed since they were last swept (and has
+ *   been still for a moment) and no settled region's window has searched
+ *   it since; a tile nothing changed in is swept again only every
+ *   opts.sweep_idle frames, so a still table costs almost nothing.
+ *   On a busy frame (as much to search around changes as the tile would
+ *   cost) the tile waits for up to opts.sweep_wait frames;
+ * - each window is read at the scale its tags need: at the detector's
+ *   decimate, or at full resolution where the caller says tags are small
+ *   (vision_tracker_set_fine: the caller knows the tags' size);
  * - the windows are shared between two worker threads.
  * A tag missing from its changed window is OCCLUDED (last corners kept) and
  * becomes LOST after the grace period; identity is the tag's family and id.
@@ -34,6 +40,8 @@ typedef struct vision_tracker_opts {
     double change_level;      /* mean |diff| in gray levels that counts as change (default 8) */
     int threads;              /* worker threads (default 2) */
     int sweep_wait;           /* busy frames in a row the sweep tile may wait (default 3; 0 = never) */
+    int sweep_idle;           /* frames between sweeps of tiles where nothing changed (default 30;
+                                 1 = a tile every frame, changed or not) */
 } vision_tracker_opts;
 
 void vision_tracker_opts_default(vision_tracker_opts *o);
@@ -51,6 +59,8 @@ typedef struct vision_tracker_stats {
     int windows;            /* detection windows run this frame */
     long pixels;            /* pixels handed to the detector this frame */
     int full_frame;         /* 1 if this frame ran a full-frame detection */
+    int sweeps;             /* sweep tiles searched this frame (0 or 1) */
+    long fine_pixels;       /* of pixels, those searched at full resolution */
     int twice;              /* tags seen at two places this frame (two printed
                                copies): the copy nearer to where the tag was
                                is kept, the other ignored; warned once per tag */
@@ -67,6 +77,15 @@ void vision_tracker_destroy(vision_tracker *t);
  * family then id. */
 tt_status vision_tracker_update(vision_tracker *t, const tt_image *frame, int frame_no, const vision_track **tracks,
                                 int *n, vision_tracker_stats *stats, tt_err *err);
+
+/* Where tags must be read at full resolution: n rectangles (x, y, w, h,
+ * pixels; at most VISION_TRACKER_MAX_FINE, copied), e.g. calib_fine_rect's
+ * from the camera pose.  Windows touching them are read at full resolution,
+ * the others at opts.det.decimate; the rectangles are searched whole at full
+ * resolution on the next update, for tags the half-size search missed.
+ * n = 0: none.  Errors: TT_ERR_ARG. */
+#define VISION_TRACKER_MAX_FINE 8
+tt_status vision_tracker_set_fine(vision_tracker *t, const int *rects, int n, tt_err *err);
 
 /* Ask for a full-frame detection on the next update (e.g. the camera moved). */
 void vision_tracker_request_full(vision_tracker *t);

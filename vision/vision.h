@@ -32,7 +32,21 @@ typedef struct vision_detector_opts {
     int second_pass;   /* 0 or 1; default 1: when decimate > 1, look again at
                           full resolution where something tag-like was seen
                           but no tag decoded (see vision_detect_rect) */
+    int auto_scale;    /* 0 or 1; default 0: when decimate > 1 and the
+                          smallest tag found spans fewer than
+                          VISION_HALF_MIN_PX_PER_CELL px per cell (or none
+                          is found), search the whole window again at full
+                          resolution (tabletrack detect without --decimate) */
 } vision_detector_opts;
+
+/* The smallest tag the decimate-2 search (with its second pass) reads, in
+ * pixels per cell of the tag (a tag36h11's black border spans 8 cells):
+ * measured on the test renderer's 1080p frames with blur 0.7 px and noise 2
+ * (tests/check test_half_limit; TT_SWEEP=1 prints the sweep): every tag at
+ * 3.2, 99-100 % at 3.0, 89-91 % at 2.8, 55 % at 2.4, 19-23 % at 2.0, 8-11 %
+ * at 1.8.  Smaller tags need full resolution, which reads down to 1.8
+ * (CALIB_MIN_PX_PER_CELL, calib/check.h). */
+#define VISION_HALF_MIN_PX_PER_CELL 3.2
 
 /* Fill opts with the defaults above. */
 void vision_detector_opts_default(vision_detector_opts *opts);
@@ -86,6 +100,19 @@ void vision_detections_free(vision_detections *d);
 void vision_detector_second_pass_stats(const vision_detector *det, int *windows, int *found);
 tt_status vision_detect_rect(vision_detector *det, const tt_image *gray, int x0, int y0, int w, int h,
                              vision_detections *out, tt_err *err);
+
+/* Search each of the n rectangles rects[4*i .. 4*i+3] (x, y, w, h, pixels;
+ * clipped to the frame) at full resolution and add the tags found there
+ * to out, which keeps its own copy of a tag found twice (same family and
+ * id, centres closer than its side) and stays sorted.  On error out is
+ * left as it was. */
+tt_status vision_detect_full_res(vision_detector *det, const tt_image *gray, const int *rects, int n,
+                                 vision_detections *out, tt_err *err);
+
+/* Pixels per cell of a detection: its mean side over the cells its family
+ * spans at the black border (8 for tag36h11); 0 if det does not know the
+ * family. */
+double vision_detection_px_per_cell(const vision_detector *det, const vision_detection *d);
 
 /* The underlying libapriltag detector (apriltag_detector_t *), for
  * benchmarks that compare against raw apriltag_detector_detect. */

@@ -238,8 +238,9 @@ static void test_check_bad_input(void **state)
 
 /* The detector's limit: 1080p frames of 90 tags each (blur 0.7 px, noise 2),
  * sized for a given px per cell at the table's centre; libapriltag at full
- * resolution, as locate's second look and check use it. */
-static double recall_at(double ppc, unsigned seed)
+ * resolution (decimate 1), as locate's second look and check use it, or the
+ * half-size search with its second look (decimate 2). */
+static double recall_at(double ppc, unsigned seed, double decimate)
 {
     rnd_camera cam;
     webcam(&cam, 1920, 1080);
@@ -256,7 +257,7 @@ static double recall_at(double ppc, unsigned seed)
     vision_detector *det = NULL;
     vision_detections ds = {0};
     vision_detector_opts_default(&o);
-    o.decimate = 1;
+    o.decimate = decimate;
     assert_int_equal(vision_detector_create(&o, &det, &err), TT_OK);
     assert_int_equal(vision_detect(det, &im, &ds, &err), TT_OK);
     int found = 0, expected = 0;
@@ -280,14 +281,32 @@ static void test_detector_limit(void **state)
     (void)state;
     if (getenv("TT_SWEEP"))
         for (double p = 1.3; p < 2.05; p += 0.1)
-            print_message("%.2f px per cell: %.1f %% %.1f %%\n", p, 100 * recall_at(p, 51), 100 * recall_at(p, 52));
-    double at_limit = fmin(recall_at(CALIB_MIN_PX_PER_CELL, 41), recall_at(CALIB_MIN_PX_PER_CELL, 43));
-    double below = recall_at(1.3, 42);
+            print_message("%.2f px per cell: %.1f %% %.1f %%\n", p, 100 * recall_at(p, 51, 1), 100 * recall_at(p, 52, 1));
+    double at_limit = fmin(recall_at(CALIB_MIN_PX_PER_CELL, 41, 1), recall_at(CALIB_MIN_PX_PER_CELL, 43, 1));
+    double below = recall_at(1.3, 42, 1);
     print_message("libapriltag at full resolution, 1080p, blur 0.7, noise 2: %.1f px per cell read %.1f %%, 1.3 px "
                   "per cell %.1f %%\n",
                   CALIB_MIN_PX_PER_CELL, 100 * at_limit, 100 * below);
     assert_true(at_limit >= 0.995);
     assert_true(below < 0.5);
+}
+
+/* The half-size search's limit (VISION_HALF_MIN_PX_PER_CELL, vision.h):
+ * where locate and track stop reading at full resolution. */
+static void test_half_limit(void **state)
+{
+    (void)state;
+    if (getenv("TT_SWEEP"))
+        for (double p = 1.8; p < 3.65; p += 0.2)
+            print_message("decimate 2, %.2f px per cell: %.1f %% %.1f %%\n", p, 100 * recall_at(p, 51, 2),
+                          100 * recall_at(p, 52, 2));
+    double at_limit = fmin(recall_at(VISION_HALF_MIN_PX_PER_CELL, 41, 2), recall_at(VISION_HALF_MIN_PX_PER_CELL, 43, 2));
+    double full_limit = recall_at(CALIB_MIN_PX_PER_CELL, 42, 2);
+    print_message("half-size search, 1080p, blur 0.7, noise 2: %.1f px per cell read %.1f %%, %.1f px per cell "
+                  "%.1f %%\n",
+                  VISION_HALF_MIN_PX_PER_CELL, 100 * at_limit, CALIB_MIN_PX_PER_CELL, 100 * full_limit);
+    assert_true(at_limit >= 0.995);
+    assert_true(full_limit < 0.9); /* full resolution is needed there */
 }
 
 int main(int argc, char **argv)
@@ -297,6 +316,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_check_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_check_bad_input, setup, teardown),
         cmocka_unit_test(test_detector_limit),
+        cmocka_unit_test(test_half_limit),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

@@ -7,8 +7,11 @@
  * (0.69" tag36h11, the largest on a 25 mm round base) and 50 % light
  * falloff.  On the blurry and hard frames the first pass alone (no
  * full-resolution second pass) is scored too, to show what the second pass
- * finds.  Usage:
- *   bench_locate [--frames N] [--repeat R] [--decimate D] [--threads T]
+ * finds.  Then issue 22's 1080p frames (a club webcam, 1.1" tags at 1.7 to
+ * 2.1 px per cell, under the half-size search's limit): locate, which reads
+ * the table at full resolution there (calib_detect), against raw
+ * libapriltag at full resolution, and the half-size search alone.  Usage:
+ *   bench_locate [--frames N] [--repeat R] [--decimate D] [--threads T] [--set WORD]
  *   bench_locate --hill FIRST_SEED [--frames N]: issue 20's accuracy on hills,
  *     on N frames from seed FIRST_SEED on (held out: the tests use seeds 20
  *     and 33): the camera 60" over the table, a 2" flat-topped hill in a
@@ -21,6 +24,7 @@
 #include <time.h>
 
 #include "locate_eval.h"
+#include "scale.h"
 #include "vision.h"
 
 static double now_ms(void)
@@ -40,10 +44,12 @@ typedef struct set_spec {
     const char *label;
     int issue13; /* blur/noise frames: print the recall target, score the first pass alone */
     void (*options)(le_options *o);
+    int issue22; /* 1080p: raw baseline at full resolution, locate's half-size search alone scored */
 } set_spec;
 
-/* Recall of the first pass alone (second_pass off) on frame f. */
-static int first_pass_found(const le_frame *f, double decimate, int threads, int *expected)
+/* Recall on frame f of the first pass alone (second_pass 0), or of the
+ * half-size search with its second look but no rescale (second_pass 1). */
+static int first_pass_found(const le_frame *f, double decimate, int threads, int second_pass, int *expected)
 {
     vision_detector_opts vo;
     vision_detector *det = NULL;
@@ -57,9 +63,9 @@ static int first_pass_found(const le_frame *f, double decimate, int threads, int
     calib_rig_detector_opts(f->rig, &vo);
     vo.decimate = decimate;
     vo.nthreads = threads;
-    vo.second_pass = 0;
-    if (vision_detector_create(&vo, &det, &err) != TT_OK || vision_detect(det, &f->image, &ds, &err) != TT_OK ||
-        calib_pose_solve(f->rig, &ds, &pose, &err) != TT_OK ||
+    vo.second_pass = second_pass;
+    if (vision_detector_create(&vo, &det, &err) != TT_OK ||
+        calib_detect(f->rig, det, &f->image, 0, &ds, &pose, NULL, &err) != TT_OK ||
         calib_locate(f->rig, &pose, &ds, &figs, &n, &err) != TT_OK) {
         fprintf(stderr, "first pass failed: %s\n", err.msg);
         vision_detector_destroy(det);
@@ -102,7 +108,15 @@ static int run_set(const set_spec *set, int frames, int repeat, double decimate,
             fprintf(stderr, "%s\n", err.msg);
             return -1;
         }
-        apriltag_detector_t *td = vision_detector_raw(det);
+        /* issue 22's baseline: raw libapriltag at full resolution */
+        vision_detector_opts ro = vo;
+        vision_detector *rawdet = NULL;
+        ro.decimate = set->issue22 ? 1 : decimate;
+        if (vision_detector_create(&ro, &rawdet, &err) != TT_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return -1;
+        }
+        apriltag_detector_t *td = vision_detector_raw(rawdet);
         image_u8_t im = {f.image.width, f.image.height, f.image.stride, f.image.data};
         double *traw = calloc((size_t)repeat, sizeof *traw), *tloc = calloc((size_t)repeat, sizeof *tloc);
         le_score s = {0};
@@ -119,7 +133,7 @@ static int run_set(const set_spec *set, int frames, int repeat, double decimate,
             calib_figure *figs = NULL;
             int n = 0;
             t0 = now_ms();
-            if (vision_detect(det, &f.image, &ds, &err) != TT_OK || calib_pose_solve(f.rig, &ds, &pose, &err) != TT_OK ||
+            if (calib_detect(f.rig, det, &f.image, decimate > 1, &ds, &pose, NULL, &err) != TT_OK ||
                 calib_locate(f.rig, &pose, &ds, &figs, &n, &err) != TT_OK) {
                 fprintf(stderr, "locate failed: %s\n", err.msg);
                 return -1;
@@ -135,7 +149,9 @@ static int run_set(const set_spec *set, int frames, int repeat, double decimate,
         qsort(traw, (size_t)repeat, sizeof *traw, cmpd);
         qsort(tloc, (size_t)repeat, sizeof *tloc, cmpd);
         double mr = traw[repeat / 2], ml = tloc[repeat / 2];
-        int exp1 = 0, first = set->issue13 ? first_pass_found(&f, decimate, threads, &exp1) : s.found;
+        int exp1 = 0, first = set->issue13 || set->issue22
+                                  ? first_pass_found(&f, decimate, threads, set->issue22, &exp1)
+                                  : s.found;
         if (first < 0)
             return -1;
         printf("%-6d %10.1f %10.1f %7.3f %4d/%-3d %9.4f %9.4f %10.3f %12.3f %8d %4d/%-3d\n", fi, mr, ml, ml / mr,
@@ -152,13 +168,19 @@ static int run_set(const set_spec *set, int frames, int repeat, double decimate,
         free(traw);
         free(tloc);
         vision_detector_destroy(det);
+        vision_detector_destroy(rawdet);
         le_frame_free(&f);
     }
-    printf("total %s: raw %.1f ms/frame, locate %.1f ms/frame, ratio %.3f (target <= %s), recall %d/%d = %.2f%%%s, "
-           "worst rms %.4f in (<= 0.01), worst p95 %.4f in (<= 0.02), worst facing p95 %.3f deg (<= 0.5)\n",
-           set->label, sum_raw / frames, sum_loc / frames, sum_loc / sum_raw, set->issue13 ? "1.5" : "1.2", tot_found,
-           tot_exp, 100.0 * tot_found / (tot_exp ? tot_exp : 1), set->issue13 ? " (target >= 99.5%)" : "", worst_rms,
-           worst_p95, worst_f95);
+    printf("total %s: raw%s %.1f ms/frame, locate %.1f ms/frame, ratio %.3f (target <= %s), recall %d/%d = %.2f%%%s, "
+           "worst rms %.4f in (<= %s), worst p95 %.4f in (<= 0.02), worst facing p95 %.3f deg (<= 0.5)\n",
+           set->label, set->issue22 ? " at full resolution" : "", sum_raw / frames, sum_loc / frames,
+           sum_loc / sum_raw, set->issue13 || set->issue22 ? "1.5" : "1.2", tot_found, tot_exp,
+           100.0 * tot_found / (tot_exp ? tot_exp : 1), set->issue13 || set->issue22 ? " (target >= 99.5%)" : "",
+           worst_rms, set->issue22 ? "0.02" : "0.01", worst_p95, worst_f95);
+    if (set->issue22)
+        printf("  half-size search alone (decimate %g with its second look, no rescale: locate before issue 22): "
+               "recall %d/%d = %.2f%%\n",
+               decimate, tot_first, tot_exp, 100.0 * tot_first / (tot_exp ? tot_exp : 1));
     if (set->issue13)
         printf("  first pass alone (decimate %g, no second pass): recall %d/%d = %.2f%%; second pass: %.1f "
                "full-resolution windows/frame\n",
@@ -230,6 +252,7 @@ static int run_hills(unsigned first, int frames)
 int main(int argc, char **argv)
 {
     int frames = 3, repeat = 5, threads = 1;
+    const char *only = NULL; /* --set WORD: only the sets whose label has WORD */
     double decimate = 2;
     for (int i = 1; i + 1 < argc; i += 2)
         if (!strcmp(argv[i], "--hill")) {
@@ -247,23 +270,27 @@ int main(int argc, char **argv)
             decimate = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--threads"))
             threads = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--set"))
+            only = argv[i + 1];
     }
     if (frames < 1 || repeat < 1 || threads < 1) {
-        fprintf(stderr, "usage: bench_locate [--frames N] [--repeat R] [--decimate D] [--threads T]\n");
+        fprintf(stderr, "usage: bench_locate [--frames N] [--repeat R] [--decimate D] [--threads T] [--set WORD]\n");
         return 2;
     }
-    printf("bench_locate: %d rendered 3840x2160 frames, 120 bases of 0.8\" at 3 mm, decimate %g, %d thread(s), "
-           "median of %d runs\n",
+    printf("bench_locate: %d rendered frames a set (3840x2160, 120 bases of 0.8\" at 3 mm; then 1920x1080), "
+           "decimate %g, %d thread(s), median of %d runs\n",
            frames, decimate, threads, repeat);
     static const set_spec sets[] = {
-        {"default frames (blur 0.8 px, noise 2)", 0, le_options_default},
+        {"default frames (blur 0.8 px, noise 2)", 0, le_options_default, 0},
         /* issue 13 §2: blurry, noisy 4K frames */
-        {"blurry frames (blur 1 px, noise 4)", 1, le_options_blurry},
+        {"blurry frames (blur 1 px, noise 4)", 1, le_options_blurry, 0},
         /* ... with the README's smallest tag36h11 (25 mm round base) and 50 % light falloff */
-        {"hard frames (blur 1 px, noise 4, 0.69\" tags, 50% light falloff)", 1, le_options_hard},
+        {"hard frames (blur 1 px, noise 4, 0.69\" tags, 50% light falloff)", 1, le_options_hard, 0},
+        /* issue 22: a club's 1080p webcam, tags under the half-size search's limit */
+        {"1080p frames (1.1\" tags, size_in 0.88, 1.7-2.1 px per cell, blur 0.7 px, noise 2)", 0, le_options_1080p, 1},
     };
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-        if (run_set(&sets[i], frames, repeat, decimate, threads) != 0)
+        if ((!only || strstr(sets[i].label, only)) && run_set(&sets[i], frames, repeat, decimate, threads) != 0)
             return 1;
     return 0;
 }

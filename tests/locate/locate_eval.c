@@ -1,4 +1,5 @@
 #include "locate_eval.h"
+#include "scale.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,6 +95,17 @@ static int le__hill_tags(le_frame *f, double slope_in, double base_height_in)
     return m;
 }
 
+void le_options_1080p(le_options *o)
+{
+    le_options_default(o);
+    o->width = 1920;
+    o->height = 1080;
+    o->nbases = 90;
+    o->base_size_in = 0.88;
+    o->blur = 0.7;
+    o->gradient = 0.2;
+}
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
 {
     char p[512];
@@ -161,6 +173,20 @@ tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
     return TT_OK;
 fail:
     le_frame_free(f);
+    return st;
+}
+
+tt_status le_detect(const le_frame *f, vision_detections *ds, calib_pose *pose, int rect[4], tt_err *err)
+{
+    vision_detector_opts vo;
+    vision_detector *det = NULL;
+    vision_detector_opts_default(&vo);
+    calib_rig_detector_opts(f->rig, &vo);
+    vo.nthreads = 2;
+    tt_status st = vision_detector_create(&vo, &det, err);
+    if (st == TT_OK)
+        st = calib_detect(f->rig, det, &f->image, 1, ds, pose, rect, err);
+    vision_detector_destroy(det);
     return st;
 }
 

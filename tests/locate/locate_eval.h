@@ -58,6 +58,11 @@ void le_options_hard(le_options *o);
  * in a corner, about 17 of the 120 bases on it. */
 void le_options_hill(le_options *o);
 
+/* Issue 22's club webcam: 1920x1080 (~17.5 px/inch at the table's centre),
+ * 90 bases with 1.1" tags (size_in 0.88: 1.7 to 2.1 px per cell), blur
+ * 0.7 px, noise 2, 20 % light falloff. */
+void le_options_1080p(le_options *o);
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err);
 void le_frame_free(le_frame *f);
 
@@ -78,6 +83,11 @@ typedef struct le_score {
     double slope_rms, slope_max;
     double z_max;    /* worst |z_in - truth| over every figure found (truth: the renderer's ground) */
 } le_score;
+
+/* The frame's tags read as locate reads them (calib_detect: the rig's
+ * detector on 2 threads, with rescale), its pose, and the rectangle read
+ * again at full resolution (rect may be NULL).  ds: vision_detections_free. */
+tt_status le_detect(const le_frame *f, vision_detections *ds, calib_pose *pose, int rect[4], tt_err *err);
 
 /* Score locate's figures (figs, n) against the frame's truth. */
 void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const calib_pose *pose,

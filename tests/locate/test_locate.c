@@ -14,6 +14,7 @@
 
 #include "cvwrap.h"
 #include "locate_eval.h"
+#include "scale.h"
 #include "run.h"
 #include "vision.h"
 
@@ -557,6 +558,120 @@ static void test_second_pass_no_false_positives(void **state)
     tt_image_free(&im);
 }
 
+/* Run 'tabletrack ARGS... IMAGE' and count the base tags (ids >= 100)
+ * within 0.05" of their truth (locate) or reported at all (detect); the
+ * position errors' rms in *rms (locate). */
+static int cli_count(const le_frame *f, char **argv, int locate, double *rms)
+{
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("%s failed: %s", argv[1], r.err);
+    json_error_t je;
+    json_t *root = json_loads(r.out, 0, &je);
+    assert_non_null(root);
+    json_t *arr = json_object_get(root, locate ? "figures" : "detections");
+    int n = 0;
+    double e2 = 0;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *g = json_array_get(arr, i);
+        int id = (int)json_integer_value(json_object_get(g, "id"));
+        for (int k = f->nanchors; k < f->ntags && id >= 100; k++) {
+            if (f->tags[k].id != id)
+                continue;
+            if (!locate) {
+                n++;
+                continue;
+            }
+            double e = hypot(json_number_value(json_object_get(g, "x")) - f->tags[k].x,
+                             json_number_value(json_object_get(g, "y")) - f->tags[k].y);
+            e2 += e * e;
+            n += e < 0.05;
+        }
+    }
+    if (rms)
+        *rms = n ? sqrt(e2 / n) : 0;
+    json_decref(root);
+    run_free(&r);
+    return n;
+}
+
+/* Issue 22: a club's 1080p webcam and 1.1" tags (size_in 0.88, 1.7 to 2.1
+ * px per cell, under the half-size search's limit).  locate and detect
+ * read every tag by themselves (full resolution where the tags are small);
+ * an explicit --decimate 2 is used as given, and misses many. */
+static void test_1080p_small_tags(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    tt_err err = {0};
+    char img[512], rig[512];
+    le_options_1080p(&o);
+    o.seed = 23;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    snprintf(img, sizeof img, "%s/frame.png", f.dir);
+    snprintf(rig, sizeof rig, "%s/rig.json", f.dir);
+    assert_int_equal(cvw_image_write(img, &f.image, &err), TT_OK);
+    int visible = 0;
+    for (int k = f.nanchors; k < f.ntags; k++)
+        visible += rnd_tag_unoccluded(&f.scene, &f.cam, &f.tags[k]);
+    double rms = 1;
+    char *loc[] = {TT_BIN, "locate", "--rig", rig, img, NULL};
+    char *loc2[] = {TT_BIN, "locate", "--rig", rig, "--decimate", "2", img, NULL};
+    char *det[] = {TT_BIN, "detect", img, NULL};
+    char *det2[] = {TT_BIN, "detect", "--decimate", "2", img, NULL};
+    int nloc = cli_count(&f, loc, 1, &rms), nloc2 = cli_count(&f, loc2, 1, NULL);
+    int ndet = cli_count(&f, det, 0, NULL), ndet2 = cli_count(&f, det2, 0, NULL);
+    print_message("1080p, %d tags: locate %d (rms %.4f in), locate --decimate 2 %d; detect %d, detect --decimate 2 "
+                  "%d\n",
+                  visible, nloc, rms, nloc2, ndet, ndet2);
+    remove(img);
+    assert_true(visible >= 85);
+    assert_true(nloc >= visible * 0.995);
+    assert_true(rms <= 0.02);
+    assert_true(ndet >= visible * 0.995);
+    assert_true(nloc2 < visible * 0.9); /* the half-size search alone misses them: the override is honoured */
+    assert_true(ndet2 < visible * 0.9);
+    le_frame_free(&f);
+}
+
+/* Large tags on the same webcam (1.76": about 3.8 px per cell): read at
+ * half size only, no full-resolution rectangle, every tag found. */
+static void test_1080p_large_tags(void **state)
+{
+    (void)state;
+    le_options o;
+    le_frame f;
+    le_score s;
+    tt_err err = {0};
+    le_options_1080p(&o);
+    o.base_size_in = 1.76;
+    o.nbases = 40;
+    o.seed = 24;
+    if (le_frame_make(&o, &f, &err) != TT_OK)
+        fail_msg("render: %s", err.msg);
+    vision_detections ds = {0};
+    calib_pose pose;
+    calib_figure *figs = NULL;
+    int n = 0, rect[4] = {-1, -1, -1, -1};
+    assert_int_equal(le_detect(&f, &ds, &pose, rect, &err), TT_OK);
+    assert_int_equal(rect[2], 0); /* nothing to read again at full resolution */
+    assert_int_equal(rect[3], 0);
+    assert_int_equal(calib_locate(f.rig, &pose, &ds, &figs, &n, &err), TT_OK);
+    le_score_figures(&f, figs, n, &pose, &ds, &s);
+    assert_true(s.expected >= 35);
+    assert_int_equal(s.found, s.expected);
+    assert_true(s.rms <= 0.02);
+    /* the small tags' rig asks for the table at full resolution */
+    f.rig->base_size_in = 0.88;
+    assert_int_equal(calib_fine_rect(f.rig, &pose, f.image.width, f.image.height, rect, &err), TT_OK);
+    assert_true((double)rect[2] * rect[3] > 0.3 * f.image.width * f.image.height);
+    free(figs);
+    vision_detections_free(&ds);
+    le_frame_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -571,6 +686,8 @@ int main(void)
         cmocka_unit_test(test_cli_tag_size_wrong),
         cmocka_unit_test(test_second_pass_finds_missed),
         cmocka_unit_test(test_second_pass_no_false_positives),
+        cmocka_unit_test(test_1080p_small_tags),
+        cmocka_unit_test(test_1080p_large_tags),
     };
     return cmocka_run_group_tests_name("locate", tests, NULL, NULL);
 }

@@ -6,7 +6,11 @@
  * still tags), against raw apriltag_detector_detect (decimate 2, 2 threads) on
  * the same frames in the same run.  Frames are rendered into memory first,
  * so both sides measure detection/tracking, not decoding.
- *   bench_track [--frames N] [--threads T] [--cache DIR] */
+ * Then issue 22's figures: the steady-state ratio (frames after the first)
+ * and where the work goes; --res 1080 runs a 1920x1080 sequence with tags
+ * too small for the half-size search.
+ *   bench_track [--frames N] [--threads T] [--cache DIR] [--res 2160|1080] [--baselines 0|1]
+ *               [--sweep-idle N] [--scale 0|1]  (1 and 0: the tracker before issue 22) */
 #include <apriltag/apriltag.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,8 +19,19 @@
 #include <time.h>
 
 #include "live.h"
+#include "live_scale.h"
 #include "seq.h"
 #include "tracker.h"
+
+/* Under valgrind --tool=callgrind --collect-atstart=no, only the tracker
+ * and live table on the frames after the first are counted (instructions:
+ * steady on a busy machine).  Run with --threads 1: callgrind collects per
+ * thread. */
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 
 static double now_ms(void)
 {
@@ -181,17 +196,31 @@ int main(int argc, char **argv)
     tt_err err = {0};
     int threads = 2;
     const char *cache = NULL;
-    seq_options_4k(&o);
+    int res = 2160, skip_baselines = 0, sweep_idle = -1, use_scale = 1;
+    for (int i = 1; i + 1 < argc; i += 2)
+        if (!strcmp(argv[i], "--res"))
+            res = atoi(argv[i + 1]);
+    if (res == 1080)
+        seq_options_1080p(&o);
+    else
+        seq_options_4k(&o);
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--frames"))
             o.frames = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--baselines"))
+            skip_baselines = !atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sweep-idle")) /* 1: a sweep tile every frame, as before issue 22 */
+            sweep_idle = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--scale")) /* 0: no full-resolution rectangle, as before issue 22 */
+            use_scale = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--cache"))
             cache = argv[i + 1];
         else if (!strcmp(argv[i], "--threads"))
             threads = atoi(argv[i + 1]);
     }
-    if (o.frames < 8 || threads < 1) {
-        fprintf(stderr, "usage: bench_track [--frames N>=8] [--threads T]\n");
+    if (o.frames < 8 || threads < 1 || (res != 1080 && res != 2160)) {
+        fprintf(stderr, "usage: bench_track [--frames N>=8] [--threads T] [--res 2160|1080] [--cache DIR] "
+                        "[--baselines 0|1] [--sweep-idle N] [--scale 0|1]\n");
         return 2;
     }
     char dir[] = "/tmp/tt_bench_track_XXXXXX";
@@ -212,9 +241,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    printf("bench_track: rendering %d frames of 3840x2160 (%d bases of %.1f\", %d sliding, 1 taken away, a hand over "
+    printf("bench_track: rendering %d frames of %dx%d (%d bases of %.2f\", %d sliding, 1 taken away, a hand over "
            "an anchor)...\n",
-           o.frames, o.nbases, o.base_size_in, o.moving);
+           o.frames, o.width, o.height, o.nbases, o.base_size_in, o.moving);
     fflush(stdout);
     tt_image *fr = calloc((size_t)o.frames, sizeof *fr);
     double tr0 = now_ms();
@@ -223,7 +252,10 @@ int main(int argc, char **argv)
         char cp[512];
         FILE *cf = NULL;
         if (cache) {
-            snprintf(cp, sizeof cp, "%s/seqmv%d_frame_%04d.pgm", cache, o.frames, f); /* per sequence length */
+            if (o.width == 3840) /* per sequence length and size */
+                snprintf(cp, sizeof cp, "%s/seqmv%d_frame_%04d.pgm", cache, o.frames, f);
+            else
+                snprintf(cp, sizeof cp, "%s/seqmv%d_w%d_frame_%04d.pgm", cache, o.frames, o.width, f);
             cf = fopen(cp, "rb");
         }
         if (cf) {
@@ -265,7 +297,7 @@ int main(int argc, char **argv)
     vision_detector_create(&vo, &vd, &err);
     apriltag_detector_t *td = vision_detector_raw(vd);
     double raw_total = 0;
-    for (int f = 0; f < o.frames; f++) {
+    for (int f = 0; f < o.frames && !skip_baselines; f++) {
         image_u8_t im = {fr[f].width, fr[f].height, fr[f].stride, fr[f].data};
         double t0 = now_ms();
         zarray_t *z = apriltag_detector_detect(td, &im);
@@ -277,9 +309,13 @@ int main(int argc, char **argv)
     vision_tracker_opts to;
     vision_tracker *trk = NULL;
     track_live *live = NULL;
+    track_live_scale scale;
+    track_live_scale_init(&scale);
     vision_tracker_opts_default(&to);
     calib_rig_detector_opts(rig, &to.det);
     to.threads = threads;
+    if (sweep_idle > 0)
+        to.sweep_idle = sweep_idle;
     if (vision_tracker_create(&to, &trk, &err) != TT_OK || track_live_create(rig, NULL, &live, &err) != TT_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
@@ -292,7 +328,8 @@ int main(int argc, char **argv)
     double live_total = 0, flat_total = 0;
     double *lat = calloc((size_t)o.frames, sizeof *lat), trk_total = 0, full_ms = 0;
     double *pix = calloc((size_t)o.frames, sizeof *pix); /* pixels handed to the detector */
-    long visible = 0, reported = 0, worst_frame_missing = 0;
+    long visible = 0, reported = 0, worst_frame_missing = 0, sweeps = 0;
+    double fine_pix = 0, all_pix = 0;
     double min_frame_recall = 1, e2 = 0;
     long ne = 0;
     /* Issue 13's movers: frame each came to rest in view, frame re-found,
@@ -316,18 +353,35 @@ int main(int argc, char **argv)
         const track_figure *figs;
         const track_event *evs;
         vision_tracker_stats vs;
-        double t0 = now_ms(), t1 = 0;
-        if (vision_tracker_update(trk, &fr[f], f, &tr, &n, &vs, &err) != TT_OK ||
-            ((t1 = now_ms()), track_live_update(live, f, tr, n, &figs, &nf, &evs, &nev, &posed, &err)) != TT_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            return 1;
+        double t0 = now_ms(), t_live = 0;
+        if (f > 0)
+            CALLGRIND_TOGGLE_COLLECT;
+        for (int pass = 0, again = 0; pass < 2; pass++) { /* as game/game.c does */
+            double t1 = 0;
+            if (vision_tracker_update(trk, &fr[f], f, &tr, &n, pass ? NULL : &vs, &err) != TT_OK ||
+                ((t1 = now_ms()), track_live_update(live, f, tr, n, &figs, &nf, &evs, &nev, &posed, &err)) != TT_OK ||
+                ((t_live += now_ms() - t1),
+                 use_scale &&
+                     track_live_scale_update(&scale, rig, live, trk, fr[f].width, fr[f].height, &again, &err) != TT_OK)) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            if (!again || !vs.full_frame)
+                break;
         }
+        if (f > 0)
+            CALLGRIND_TOGGLE_COLLECT;
         lat[f] = now_ms() - t0;
         if (f > 0) {
-            live_total += now_ms() - t1;
+            live_total += t_live;
             flat_total += bench_flat_ms(rig, track_live_pose(live), tr, n);
         }
         pix[f] = (double)vs.pixels;
+        if (!vs.full_frame) {
+            sweeps += vs.sweeps;
+            fine_pix += (double)vs.fine_pixels;
+            all_pix += (double)vs.pixels;
+        }
         if (vs.full_frame)
             full_ms = lat[f];
         else
@@ -397,11 +451,12 @@ int main(int argc, char **argv)
     }
     /* Baseline in the same run: the tracker alone with a sweep tile on every
      * frame (sweep_wait 0), against the tracker alone as configured. */
-    double p95_lat[2], p95_pix[2];
-    for (int pass = 0; pass < 2; pass++) {
+    double p95_lat[2] = {0, 0}, p95_pix[2] = {0, 0};
+    for (int pass = 0; pass < 2 && !skip_baselines; pass++) {
         vision_tracker_opts bo = to;
         vision_tracker *bt = NULL;
         bo.sweep_wait = pass == 0 ? 0 : to.sweep_wait;
+        bo.sweep_idle = pass == 0 ? 1 : to.sweep_idle; /* the baseline: a tile every frame, changed or not */
         double *bl = calloc((size_t)o.frames, sizeof *bl), *bp = calloc((size_t)o.frames, sizeof *bp);
         if (!bl || !bp || vision_tracker_create(&bo, &bt, &err) != TT_OK) {
             fprintf(stderr, "tracker baseline: %s\n", err.msg);
@@ -437,6 +492,13 @@ int main(int argc, char **argv)
     printf("tracker + mapping (%d threads):                        %.1f ms/frame = %.1f fps "
            "(first frame, full detection: %.1f ms)\n",
            threads, trk_per, 1000 / trk_per, full_ms);
+    printf("steady-state throughput ratio tracker/raw: %.2fx (target >= 30x: a quarter of the machine); fps target >= "
+           "30\n",
+           raw_per / trk_per);
+    printf("where the work goes, frames after the first: %.0f k pixels a frame searched, %.0f k of them at full "
+           "resolution; a sweep tile on %.1f %% of frames (fine rectangle %dx%d+%d+%d)\n",
+           all_pix / nt_frames / 1e3, fine_pix / nt_frames / 1e3, 100.0 * sweeps / nt_frames, scale.rect[2],
+           scale.rect[3], scale.rect[0], scale.rect[1]);
     printf("throughput ratio tracker/raw: %.2fx (target >= 4x); fps target >= 30\n", raw_per / trk_per);
     printf("mapping at each tag's height (track_live_update: shapes measured, ground looked up, a 2\" hill "
            "declared): %.3f ms/frame = %.2f%% of tracking (target <= 5%%); the same fresh tags through one flat "
@@ -449,10 +511,12 @@ int main(int argc, char **argv)
            "p95 %.0f k, max %.0f k of %.0f k\n",
            pix[1 + nt_frames / 2] / 1e3, pix[1 + (int)ceil(0.95 * nt_frames) - 1] / 1e3, pix[o.frames - 1] / 1e3,
            pix[0] / 1e3);
-    printf("tracker alone, sweep tile on every frame (baseline) vs waiting on busy frames (sweep_wait %d): p95 "
-           "latency %.1f vs %.1f ms (ratio %.2f), p95 pixels searched %.0f k vs %.0f k (ratio %.2f)\n",
-           to.sweep_wait, p95_lat[0], p95_lat[1], p95_lat[1] / p95_lat[0], p95_pix[0] / 1e3, p95_pix[1] / 1e3,
-           p95_pix[1] / p95_pix[0]);
+    if (!skip_baselines)
+        printf("tracker alone, sweep tile on every frame (baseline) vs only where changed, waiting on busy frames "
+               "(sweep_wait %d): p95 latency %.1f vs %.1f ms (ratio %.2f), p95 pixels searched %.0f k vs %.0f k "
+               "(ratio %.2f)\n",
+               to.sweep_wait, p95_lat[0], p95_lat[1], p95_lat[1] / p95_lat[0], p95_pix[0] / 1e3, p95_pix[1] / 1e3,
+               p95_pix[1] / p95_pix[0]);
     printf("visible tags reported within 0.05\": %ld/%ld = %.3f%%, worst frame %.3f%% (target >= 99.5%%), "
            "position rms %.4f in\n",
            reported, visible, 100.0 * reported / visible, 100 * min_frame_recall, sqrt(e2 / (ne ? ne : 1)));

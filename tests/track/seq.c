@@ -39,6 +39,14 @@ void seq_options_4k(seq_options *o)
     o->seed = 7;
 }
 
+void seq_options_1080p(seq_options *o)
+{
+    seq_options_4k(o);
+    o->width = 1920;
+    o->height = 1080;
+    o->base_size_in = 0.88;
+}
+
 tt_status seq_init(const seq_options *o, seq *s, tt_err *err)
 {
     memset(s, 0, sizeof *s);

@@ -25,6 +25,9 @@ typedef struct seq_options {
 
 void seq_options_small(seq_options *o); /* 1280x720, 36x24 table: fast tests */
 void seq_options_4k(seq_options *o);    /* 3840x2160, 72x48 table, 120 bases */
+/* issue 22's club webcam: 1920x1080, 72x48 table, 120 bases with 1.1" tags
+ * (size_in 0.88: 1.7 to 2.1 px per cell, under the half-size search's limit) */
+void seq_options_1080p(seq_options *o);
 
 typedef struct seq {
     seq_options o;

@@ -73,6 +73,81 @@ static char *P(const char *fmt, const char *a)
     return buf[k];
 }
 
+/* Issue 22: a 1080p webcam over a 72x48 table, 1.1" tags (size_in 0.88:
+ * 1.7 to 2.1 px per cell, under the half-size search's limit).  track
+ * chooses by itself to read the table at full resolution once the pose is
+ * known: from the third frame on every visible figure is seen where it is.
+ * (The figures stand still here: the first 8 frames of the sequence.) */
+static void test_1080p_small_tags(void **state)
+{
+    (void)state;
+    seq_options o;
+    seq s;
+    tt_err err = {0};
+    char d[300], p[400];
+    seq_options_1080p(&o);
+    o.anchor_hand = 0;
+    snprintf(d, sizeof d, "%s/1080p", dir);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(seq_init(&o, &s, &err), TT_OK);
+    assert_int_equal(seq_write_rig(&s, d, &err), TT_OK);
+    const int nf = 6;
+    for (int f = 0; f < nf; f++) {
+        tt_image im = {0};
+        assert_int_equal(seq_render(&s, f, &im, &err), TT_OK);
+        snprintf(p, sizeof p, "%s/frame_%04d.png", d, f);
+        assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
+        tt_image_free(&im);
+    }
+    char rig[400], src[400], ev[400];
+    snprintf(rig, sizeof rig, "%s/rig.json", d);
+    snprintf(src, sizeof src, "%s/frame_*.png", d);
+    snprintf(ev, sizeof ev, "%s/ev.jsonl", d);
+    char *argv[] = {TT_BIN, "track", "--rig", rig, "--source", src, "--events", ev, NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    run_free(&r);
+    json_t *lines = read_jsonl(ev);
+    rnd_tag *tags = malloc(sizeof *tags * (size_t)s.ntags);
+    rnd_occluder occ[4];
+    int nocc, first_seen = 0, frames = 0;
+    for (size_t i = 0; i < json_array_size(lines); i++) {
+        json_t *l = json_array_get(lines, i);
+        if (json_object_get(l, "event"))
+            continue;
+        int f = (int)json_integer_value(json_object_get(l, "frame")), visible = 0, ok = 0;
+        int nt = seq_frame(&s, f, tags, occ, &nocc);
+        rnd_scene sc = s.scene;
+        sc.tags = tags;
+        sc.ntags = nt;
+        sc.occluders = occ;
+        sc.noccluders = nocc;
+        for (int k = s.nanchors; k < nt; k++) {
+            if (!rnd_tag_unoccluded(&sc, &s.cam, &tags[k]))
+                continue;
+            visible++;
+            json_t *g = figure_in(l, tags[k].id);
+            ok += g && !strcmp(json_string_value(json_object_get(g, "state")), "seen") &&
+                  hypot(json_number_value(json_object_get(g, "x")) - tags[k].x,
+                        json_number_value(json_object_get(g, "y")) - tags[k].y) < 0.05;
+        }
+        if (f == 0)
+            first_seen = ok;
+        if (f >= 2) {
+            frames++;
+            if (ok < visible * 0.995)
+                fail_msg("frame %d: %d of %d visible figures seen", f, ok, visible);
+        }
+        assert_true(visible >= 100);
+    }
+    print_message("1080p, 0.88\" tags: frame 0 (half-size search) %d figures; from frame 2 on, all\n", first_seen);
+    assert_int_equal(frames, nf - 2);
+    json_decref(lines);
+    free(tags);
+    seq_free(&s);
+}
+
 static void test_events_and_accuracy(void **state)
 {
     (void)state;
@@ -842,7 +917,8 @@ static void test_heights(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_events_and_accuracy), cmocka_unit_test(test_corrupt_frame_skipped),
+        cmocka_unit_test(test_events_and_accuracy),
+        cmocka_unit_test(test_1080p_small_tags), cmocka_unit_test(test_corrupt_frame_skipped),
         cmocka_unit_test(test_missing_source),      cmocka_unit_test(test_frame_size_change),
         cmocka_unit_test(test_sigint_clean_exit),   cmocka_unit_test(test_sigint_in_preload),
         cmocka_unit_test(test_status_line),         cmocka_unit_test(test_tuio),

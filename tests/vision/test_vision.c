@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "tracker.h"
 #include "usbcam.h"
 #include "vision.h"
 
@@ -243,6 +244,48 @@ static void test_contrast_blobs_bad_input(void **state)
     tt_image_free(&im);
 }
 
+/* Issue 22's scale inputs: bad windows and rectangles get clear errors. */
+static void test_scale_bad_input(void **state)
+{
+    (void)state;
+    tt_err err = {0};
+    vision_detector_opts o;
+    vision_detector *det = NULL;
+    vision_detections ds = {0};
+    tt_image im = {0};
+    vision_detector_opts_default(&o);
+    assert_int_equal(vision_detector_create(&o, &det, &err), TT_OK);
+    const int r[4] = {0, 0, 32, 32};
+    assert_int_equal(vision_detect_full_res(det, &im, r, 1, &ds, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "8-bit gray"));
+    assert_int_equal(tt_image_alloc(&im, 64, 64, 1, &err), TT_OK);
+    memset(im.data, 128, (size_t)im.stride * 64);
+    assert_int_equal(vision_detect_full_res(det, &im, NULL, 1, &ds, &err), TT_ERR_ARG);
+    /* a window partly outside the frame is clipped; a flat frame has no tag */
+    const int out[4] = {-20, 40, 100, 100};
+    assert_int_equal(vision_detect_full_res(det, &im, out, 1, &ds, &err), TT_OK);
+    assert_int_equal(ds.count, 0);
+    vision_detector_destroy(det);
+
+    vision_tracker_opts to;
+    vision_tracker *t = NULL;
+    vision_tracker_opts_default(&to);
+    to.sweep_idle = 0;
+    assert_int_equal(vision_tracker_create(&to, &t, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "sweep_idle"));
+    vision_tracker_opts_default(&to);
+    assert_int_equal(vision_tracker_create(&to, &t, &err), TT_OK);
+    int many[4 * (VISION_TRACKER_MAX_FINE + 1)] = {0};
+    assert_int_equal(vision_tracker_set_fine(t, many, VISION_TRACKER_MAX_FINE + 1, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "at most"));
+    assert_int_equal(vision_tracker_set_fine(t, many, 1, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "empty"));
+    assert_int_equal(vision_tracker_set_fine(t, r, 1, &err), TT_OK);
+    assert_int_equal(vision_tracker_set_fine(t, NULL, 0, &err), TT_OK);
+    vision_tracker_destroy(t);
+    tt_image_free(&im);
+}
+
 static void test_usb_video_node_lookup(void **state)
 {
     (void)state;
@@ -272,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_every_shipped_family_creates), cmocka_unit_test(test_unknown_family),
         cmocka_unit_test(test_missing_and_corrupt_image), cmocka_unit_test(test_gray_required),
         cmocka_unit_test(test_usb_video_node_lookup),  cmocka_unit_test(test_contrast_blobs_bad_input),
+        cmocka_unit_test(test_scale_bad_input),
     };
     return cmocka_run_group_tests_name("vision", tests, NULL, NULL);
 }

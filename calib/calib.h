@@ -63,6 +63,10 @@ void calib_rig_destroy(calib_rig *rig);
 /* Index of the anchor with this family and id, or -1. */
 int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id);
 
+/* 1 if a tag of this family and id is a figure's base tag: a base family
+ * of the rig and not an anchor. */
+int calib_rig_is_base_tag(const calib_rig *rig, const char *family, int id);
+
 /* Detector options covering every family the rig uses (anchors and bases);
  * the family names point into rig, so rig must outlive opts. */
 void calib_rig_detector_opts(const calib_rig *rig, vision_detector_opts *opts);

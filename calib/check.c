@@ -58,16 +58,6 @@ __attribute__((format(printf, 2, 3))) static void check__advise(calib_check_repo
     va_end(ap);
 }
 
-static int check__is_base(const calib_rig *rig, const vision_detection *d)
-{
-    if (calib_rig_anchor_index(rig, d->family, d->id) >= 0)
-        return 0;
-    for (int i = 0; i < rig->nbase_families; i++)
-        if (!strcmp(rig->base_families[i], d->family))
-            return 1;
-    return 0;
-}
-
 tt_status calib_check(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                       calib_check_report *r, tt_err *err)
 {
@@ -124,7 +114,7 @@ tt_status calib_check(const calib_rig *rig, const calib_pose *pose, const vision
     /* the figure tags seen, measured by their own corners */
     int nf = 0;
     for (int i = 0; i < dets->count; i++)
-        nf += check__is_base(rig, &dets->items[i]);
+        nf += calib_rig_is_base_tag(rig, dets->items[i].family, dets->items[i].id);
     if (nf > 0) {
         calib_figure *figs = NULL;
         int nfig = 0;

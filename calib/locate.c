@@ -10,14 +10,6 @@
 
 #define CALIB__GROUND_ITERS 6
 
-static int calib__is_base_family(const calib_rig *rig, const char *family)
-{
-    for (int i = 0; i < rig->nbase_families; i++)
-        if (!strcmp(rig->base_families[i], family))
-            return 1;
-    return 0;
-}
-
 /* A ground that answers NaN, Inf or below the felt is read as the felt. */
 static double calib__ground(const tt_ground *g, double x, double y)
 {
@@ -218,8 +210,7 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     *out = NULL;
     *n = 0;
     for (int i = 0; i < dets->count; i++)
-        if (calib__is_base_family(rig, dets->items[i].family) &&
-            calib_rig_anchor_index(rig, dets->items[i].family, dets->items[i].id) < 0)
+        if (calib_rig_is_base_tag(rig, dets->items[i].family, dets->items[i].id))
             nf++;
     if (nf == 0)
         return TT_OK;
@@ -235,7 +226,7 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     nf = 0;
     for (int i = 0; i < dets->count; i++) {
         const vision_detection *d = &dets->items[i];
-        if (!calib__is_base_family(rig, d->family) || calib_rig_anchor_index(rig, d->family, d->id) >= 0)
+        if (!calib_rig_is_base_tag(rig, d->family, d->id))
             continue;
         snprintf(figs[nf].family, sizeof figs[nf].family, "%s", d->family);
         figs[nf].id = d->id;

@@ -271,6 +271,16 @@ int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id)
     return -1;
 }
 
+int calib_rig_is_base_tag(const calib_rig *rig, const char *family, int id)
+{
+    if (calib_rig_anchor_index(rig, family, id) >= 0)
+        return 0;
+    for (int i = 0; i < rig->nbase_families; i++)
+        if (!strcmp(rig->base_families[i], family))
+            return 1;
+    return 0;
+}
+
 void calib_rig_detector_opts(const calib_rig *rig, vision_detector_opts *opts)
 {
     opts->nfamilies = 0;

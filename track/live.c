@@ -103,16 +103,6 @@ int track_live_pose_solves(const track_live *l)
     return l ? l->solves : 0;
 }
 
-static int live__is_base(const calib_rig *rig, const vision_detection *d)
-{
-    if (calib_rig_anchor_index(rig, d->family, d->id) >= 0)
-        return 0;
-    for (int i = 0; i < rig->nbase_families; i++)
-        if (!strcmp(rig->base_families[i], d->family))
-            return 1;
-    return 0;
-}
-
 static tt_status live__tmp_reserve(track_live *l, int n, tt_err *err)
 {
     if (n <= l->captmp)
@@ -263,7 +253,7 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         return st;
     l->tmp.count = 0;
     for (int i = 0; i < n; i++) {
-        if (!live__is_base(l->rig, &tr[i].det))
+        if (!calib_rig_is_base_tag(l->rig, tr[i].det.family, tr[i].det.id))
             continue;
         live__fig *f = live__fig_get(l, &tr[i].det, err);
         if (!f)
@@ -312,7 +302,7 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
     l->out = out;
     int no = 0;
     for (int i = 0; i < n; i++) {
-        if (!live__is_base(l->rig, &tr[i].det))
+        if (!calib_rig_is_base_tag(l->rig, tr[i].det.family, tr[i].det.id))
             continue;
         live__fig *f = live__fig_get(l, &tr[i].det, err);
         if (!f)

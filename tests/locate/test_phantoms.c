@@ -164,7 +164,9 @@ static void test_off_table(void **state)
     off->id = 450;
     off->x = 76;
     off->y = -1.5;
-    off->size_in = 1.5; /* big enough to be read anywhere */
+    /* the rig's own tag size: a tag of another size would measure itself
+     * at another height (issue 20) and be placed elsewhere */
+    off->size_in = f.rig->base_size_in;
     f.ntags++;
     f.scene.tags = f.tags;
     f.scene.ntags = f.ntags;

@@ -73,6 +73,26 @@ static char *P(const char *fmt, const char *a)
     return buf[k];
 }
 
+/* Run track on the rig and frames of folder d (frames: a glob under d),
+ * with --scenario when given; its --events, read back (d/ev_name). */
+static json_t *track_events(const char *d, const char *frames, const char *ev_name, const char *scenario)
+{
+    char rig[800], src[800], ev[800];
+    snprintf(rig, sizeof rig, "%s/rig.json", d);
+    snprintf(src, sizeof src, "%s/%s", d, frames);
+    snprintf(ev, sizeof ev, "%s/%s", d, ev_name);
+    char *argv[] = {TT_BIN, "track", "--rig", rig, "--source", src, "--events", ev, NULL, NULL, NULL};
+    if (scenario) {
+        argv[8] = "--scenario";
+        argv[9] = (char *)scenario;
+    }
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("track failed: %s", r.err);
+    run_free(&r);
+    return read_jsonl(ev);
+}
+
 /* Issue 22: a 1080p webcam over a 72x48 table, 1.1" tags (size_in 0.88:
  * 1.7 to 2.1 px per cell, under the half-size search's limit).  track
  * chooses by itself to read the table at full resolution once the pose is
@@ -99,16 +119,7 @@ static void test_1080p_small_tags(void **state)
         assert_int_equal(cvw_image_write(p, &im, &err), TT_OK);
         tt_image_free(&im);
     }
-    char rig[400], src[400], ev[400];
-    snprintf(rig, sizeof rig, "%s/rig.json", d);
-    snprintf(src, sizeof src, "%s/frame_*.png", d);
-    snprintf(ev, sizeof ev, "%s/ev.jsonl", d);
-    char *argv[] = {TT_BIN, "track", "--rig", rig, "--source", src, "--events", ev, NULL};
-    run_result r = run_cmd(argv, NULL);
-    if (r.status != 0)
-        fail_msg("track failed: %s", r.err);
-    run_free(&r);
-    json_t *lines = read_jsonl(ev);
+    json_t *lines = track_events(d, "frame_*.png", "ev.jsonl", NULL);
     rnd_tag *tags = malloc(sizeof *tags * (size_t)s.ntags);
     rnd_occluder occ[4];
     int nocc, first_seen = 0, frames = 0;
@@ -768,16 +779,7 @@ static void test_camera_knocked(void **state)
     assert_int_equal(seq_init(&o, &k, &err), TT_OK);
     snprintf(kd, sizeof kd, "%s/knock", dir);
     render_seq(&k, kd);
-    char rig[800], src[800], ev[800];
-    snprintf(rig, sizeof rig, "%s/rig.json", kd);
-    snprintf(src, sizeof src, "%s/frames/*.png", kd);
-    snprintf(ev, sizeof ev, "%s/ev.jsonl", kd);
-    char *argv[] = {TT_BIN, "track", "--rig", rig, "--source", src, "--events", ev, NULL};
-    run_result r = run_cmd(argv, NULL);
-    if (r.status != 0)
-        fail_msg("track failed: %s", r.err);
-    run_free(&r);
-    json_t *lines = read_jsonl(ev);
+    json_t *lines = track_events(kd, "frames/*.png", "ev.jsonl", NULL);
     rnd_tag *tags = malloc(sizeof *tags * (size_t)k.ntags);
     rnd_occluder occ[4];
     int nocc, checked = 0, moved = 0;
@@ -865,21 +867,10 @@ static void test_heights(void **state)
             hill, box[0], box[1], box[2], box[1], box[2], box[3], box[0], box[3]);
     fclose(sf);
     for (int declared = 0; declared < 2; declared++) {
-        char rig[600], src[600], ev[600], scn[600];
-        snprintf(rig, sizeof rig, "%s/rig.json", hd);
-        snprintf(src, sizeof src, "%s/frames/*.png", hd);
-        snprintf(ev, sizeof ev, "%s/ev%d.jsonl", hd, declared);
+        char ev[32], scn[600];
+        snprintf(ev, sizeof ev, "ev%d.jsonl", declared);
         snprintf(scn, sizeof scn, "%s/hill.json", hd);
-        char *argv[] = {TT_BIN, "track", "--rig", rig, "--source", src, "--events", ev, NULL, NULL, NULL};
-        if (declared) {
-            argv[8] = "--scenario";
-            argv[9] = scn;
-        }
-        run_result r = run_cmd(argv, NULL);
-        if (r.status != 0)
-            fail_msg("track failed: %s", r.err);
-        run_free(&r);
-        json_t *lines = read_jsonl(ev);
+        json_t *lines = track_events(hd, "frames/*.png", ev, declared ? scn : NULL);
         int events[200] = {0}, last = -1;
         for (size_t i = 0; i < json_array_size(lines); i++) {
             json_t *l = json_array_get(lines, i);

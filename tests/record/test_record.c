@@ -1,7 +1,7 @@
 /* test_record.c - the recording library: change-only storage, sessions,
  * refusing to overwrite, bad files (not a recording, newer schema,
  * truncated, empty) with nothing written, the replay loader, JSON Lines,
- * HTML, video, and the README's example SQL. */
+ * HTML, video, and the example SQL of docs/api.md. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -534,7 +534,7 @@ static void test_video(void **state)
     tu_dir_remove(&d);
 }
 
-/* The example queries of the README, "Recording and replays". */
+/* The example queries of docs/api.md, "Recordings: the SQLite schema". */
 static void test_readme_queries(void **state)
 {
     (void)state;

@@ -150,7 +150,7 @@ int cmd_overlay(int argc, char **argv)
             tt_err_prefix(&err, "--query %d", i + 1);
             goto fail;
         }
-        char *s = json_dumps(ans, JSON_COMPACT);
+        char *s = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
         if (s)
             printf("%s\n", s);
         free(s);

@@ -161,9 +161,15 @@ void overlay_mapper_projector_ground(overlay_mapper *m, overlay_projector_map *s
 typedef struct overlay_camera_map {
     const cvw_camera *cam;
     calib_pose pose;
+    tt_ground ground;
 } overlay_camera_map;
 void overlay_mapper_camera(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
                            const calib_pose *pose);
+/* The same with every mark at the height of the ground under it (a blast
+ * on a hill drawn on the hill's top in the camera's picture); a NULL ground
+ * is overlay_mapper_camera.  The ground's `user` must outlive the mapper. */
+void overlay_mapper_camera_ground(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
+                                  const calib_pose *pose, const tt_ground *ground);
 
 /* ---- drawing ---------------------------------------------------------- */
 

@@ -560,15 +560,17 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err);
  * how many; *elev the height of the highest that raises what stands on it,
  * *on_hill whether one is a hill. */
 int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *elev, int *on_hill);
-int64_t rules_fx(double in);
-double rules_in(int64_t fx);
-rules_point rules_pt_in(rules_pt p);
 
 /* The height a line between figures a and b passes over: terrain lower
  * than the higher of the two does not block it. */
 static inline double rules_sight_over(const rules_figure *a, const rules_figure *b)
 {
     return a->elev > b->elev ? a->elev : b->elev;
+}
+/* The point a line of fire from figure f starts at. */
+static inline rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f)
+{
+    return sc->prof->fire_from_front ? f->front : f->shape.c;
 }
 
 /* ---- grid.c ---- */
@@ -624,8 +626,6 @@ int rules_piece_near_shape(const rules_piece *pc, const rules_shape *s, int64_t 
  * figure i: a figure of i's side (or i itself) is within that distance of
  * the piece. */
 int rules_piece_located(const rules_scenario *sc, int i, const rules_piece *pc);
-/* The point a line of fire from figure i starts at. */
-rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f);
 /* Full LOS decision between figures i and j.  blocker: piece index >= 0,
  * or -(figure index) - 2, or -1 when visible.  grid: use the grid. */
 int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker);

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "rules.h"
+
 typedef struct rules_pt {
     int64_t x, y;
 } rules_pt;
@@ -105,5 +107,10 @@ double rules_geom_shape_shape_dist(const rules_shape *a, const rules_shape *b); 
 double rules_geom_shape_entry_t(const rules_shape *s, rules_pt a, rules_pt b);  /* first contact, 2 if none */
 /* Integer direction vector of magnitude ~2^20 for an angle in degrees. */
 rules_pt rules_geom_dir(double deg);
+
+/* Inches to fixed point (rounded) and back. */
+int64_t rules_fx(double in);
+double rules_in(int64_t fx);
+rules_point rules_pt_in(rules_pt p);
 
 #endif

@@ -26,12 +26,6 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
     return RULES_ASPECT_FLANK;
 }
 
-/* A soldier: not of the defence roll's not_types (officers, ensigns). */
-int rules_is_soldier(const rules_profile *p, const char *type)
-{
-    return !rules_type_in(p->defence_roll_not, p->ndefence_roll_not, type);
-}
-
 /* Figure g[k] stands for its unit's place: a soldier, or any figure of a
  * group without soldiers (officers stand off to the side, L116). */
 int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k)

@@ -193,14 +193,6 @@ __attribute__((format(printf, 5, 6))) static void rules__add_mod(rules_modifier 
     va_end(ap);
 }
 
-int rules_type_in(const char (*names)[24], int n, const char *type)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(names[k], type))
-            return 1;
-    return 0;
-}
-
 int rules_fires_plain(const rules_profile *p, const rules_figure *f)
 {
     return rules_type_in(p->plain_fire_types, p->nplain_fire_types, f->type);

@@ -8,14 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rules_scenario_unit_member(const rules_scenario *sc, const char *unit)
-{
-    for (size_t k = 0; k < sc->nfigs; k++)
-        if (!strcmp(sc->figs[k].unit, unit))
-            return (int)k;
-    return -1;
-}
-
 /* The figures `name` stands for: the figure `fig` (its index, found by
  * the caller), else the figures of that unit.  *idx is malloc'd. */
 tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const char *role, int **idx, int *n,

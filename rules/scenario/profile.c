@@ -1641,3 +1641,27 @@ void rules_profile_weapon_names(const rules_profile *p, char *buf, size_t n)
         used += (size_t)k;
     }
 }
+
+int rules_type_in(const char (*names)[24], int n, const char *type)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], type))
+            return 1;
+    return 0;
+}
+
+/* A soldier: not of the defence roll's not_types (officers, ensigns). */
+int rules_is_soldier(const rules_profile *p, const char *type)
+{
+    return !rules_type_in(p->defence_roll_not, p->ndefence_roll_not, type);
+}
+
+int rules_dice_parse(const char *d, int *n, int *s, int *k)
+{
+    int used = 0;
+    *n = *s = *k = 0;
+    if (!d || sscanf(d, "%dd%d%n", n, s, &used) != 2 || *n <= 0 || *s <= 0 || *n > 100 || *s > 1000 ||
+        (d[used] && (sscanf(d + used, "+%d", k) != 1 || *k < 0 || *k > 1000)))
+        return -1;
+    return 0;
+}

@@ -12,14 +12,6 @@
 #include "rules_json.h"
 #include "tt_json.h"
 
-int64_t rules_fx(double in) { return llround(in * 10000.0); }
-double rules_in(int64_t fx) { return (double)fx / 10000.0; }
-rules_point rules_pt_in(rules_pt p)
-{
-    rules_point r = {rules_in(p.x), rules_in(p.y)};
-    return r;
-}
-
 static char *rules__dup(const char *s, tt_err *err)
 {
     char *d = strdup(s ? s : "");
@@ -167,13 +159,6 @@ static tt_status rules__piece_parse(rules_scenario *sc, json_t *seen, const json
             pc->hi.y = pc->v[i].y;
     }
     return TT_OK;
-}
-
-int rules_piece_contains(const rules_piece *pc, rules_pt p)
-{
-    if (!pc->closed || p.x < pc->lo.x || p.x > pc->hi.x || p.y < pc->lo.y || p.y > pc->hi.y)
-        return 0;
-    return rules_geom_point_in_poly(pc->v, pc->n, p) >= 0;
 }
 
 tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
@@ -802,6 +787,14 @@ tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const 
         return tt_err_set(err, TT_ERR_UNKNOWN, "unknown figure \"%s\" in \"%s\": it is not in the scenario", id,
                           role);
     return TT_OK;
+}
+
+int rules_scenario_unit_member(const rules_scenario *sc, const char *unit)
+{
+    for (size_t k = 0; k < sc->nfigs; k++)
+        if (!strcmp(sc->figs[k].unit, unit))
+            return (int)k;
+    return -1;
 }
 
 size_t rules_scenario_figure_count(const rules_scenario *sc) { return sc ? sc->nfigs : 0; }

@@ -3,7 +3,7 @@
  * flank or rear, from higher ground, at a mob, into the front of a column;
  * and the defender's own roll.  Where the shooter or the target is a unit,
  * its footprint is the box around its figures along its mean facing. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * edge), as every picture of it is drawn; seen from above, a turn clockwise
  * increases the angle, so a figure facing (ux, uy) has its right at
  * (-uy, ux) and its left at (uy, -ux). */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdio.h>

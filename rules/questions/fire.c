@@ -1,6 +1,6 @@
 /* fire.c - the 'los' and 'fire' queries: line of sight, range bracket,
  * cover and the score needed to hit. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdarg.h>

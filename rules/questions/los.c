@@ -1,5 +1,5 @@
 /* los.c - line of sight between figures and the cover a target gets. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* move.c - the 'move' query: a straight move against the ruleset's
  * allowance after terrain effects. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * which figures of the firing unit can fire (arc, line of fire, range and,
  * where the weapon says so, only the front ranks), which figures of the
  * target are eligible, nearest first, and the dice they roll in all. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -271,7 +271,7 @@ int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *bloc
 }
 
 /* Where the profile measures a unit's fire (or charge) from its
- * front-centre: see rules_internal.h. */
+ * front-centre: see rules_questions.h. */
 int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like)
 {
     const rules_profile *p = sc->prof;

@@ -1,7 +1,7 @@
 /* pieces.c - where a segment or a base meets one terrain piece: exact
  * (contains, cuts, near a base) and inexact (the depth and the parts of a
  * line inside it, where a line first meets it). */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <math.h>
 #include <stdlib.h>

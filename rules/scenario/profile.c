@@ -1,6 +1,6 @@
 /* profile.c - rule-set profiles: JSON -> rules_profile (see
  * rules/profiles/NAME.json and the README for the format). */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* scenario.c - scenario files: table, terrain pieces, figures, tags.  Checks
  * everything a query relies on (simple polygons, figures on the table, known
  * weapons and terrain kinds) once, at load. */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <limits.h>
 #include <math.h>

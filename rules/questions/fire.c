@@ -23,21 +23,6 @@ tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_
     return TT_OK;
 }
 
-/* Figure distance under the ruleset's measuring convention, inches. */
-double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b)
-{
-    if (sc->prof->centre_measure)
-        return rules_in(1) * hypot((double)(a->shape.c.x - b->shape.c.x), (double)(a->shape.c.y - b->shape.c.y));
-    return rules_in(1) * rules_geom_shape_shape_dist(&a->shape, &b->shape);
-}
-
-int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R)
-{
-    if (sc->prof->centre_measure)
-        return rules_len2(rules_sub(a->shape.c, b->shape.c)) <= (rules_i128)R * R;
-    return rules_geom_shape_shape_within(&a->shape, &b->shape, R);
-}
-
 tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
                           tt_err *err)
 {

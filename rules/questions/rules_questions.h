@@ -58,10 +58,6 @@ rules_cover rules_cover_among(rules_scenario *sc, int i, int j, const int *cand,
 int rules_cover_cands(const rules_scenario *sc, rules_pt c, int64_t R, int *cand);
 
 /* ---- fire.c ---- */
-/* Distance between figures under the ruleset's convention, inches. */
-double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b);
-/* ... is <= R (exact). */
-int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R);
 /* The weapon `name` (if not NULL) or the figure's own. */
 tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
                           tt_err *err);

@@ -529,7 +529,7 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
 tt_status rules_terrain_names_check(const rules_profile *pr, const rules_terrain_props *p, const char *where,
                                     tt_err *err);
 
-/* ---- profile.c ---- */
+/* ---- profile*.c (profile_load.c reads one, profile.c looks into it) ---- */
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err);
 void rules_profile_destroy(rules_profile *p);
 const rules_weapon *rules_profile_weapon(const rules_profile *p, const char *name);
@@ -562,7 +562,6 @@ const char *rules_nearest_word(const char *word, const char *const *known, size_
 int rules_scenario_find(const rules_scenario *sc, const char *id); /* -1 if none */
 /* A figure of the unit, or -1 when no figure has that "unit". */
 int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
-
 tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const char *role, int *out, tt_err *err);
 /* (Re)compute a figure's fixed-point shape and containing pieces. */
 tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err);
@@ -570,6 +569,10 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err);
  * how many; *elev the height of the highest that raises what stands on it,
  * *on_hill whether one is a hill. */
 int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *elev, int *on_hill);
+/* Distance between figures under the ruleset's convention, inches. */
+double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b);
+/* ... is <= R (exact). */
+int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R);
 
 /* The height a line between figures a and b passes over: terrain lower
  * than the higher of the two does not block it. */

@@ -15,8 +15,8 @@
 static const char *const rules__required_kinds[] = {"building", "wall",  "hedge", "woods",
                                                     "hill",     "river", "rough", "breastworks"};
 
-static /* "los": what blocks sight and fire, and where lines of fire start. */
-tt_status rules__los_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err)
+/* "los": what blocks sight and fire, and where lines of fire start. */
+static tt_status rules__los_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err)
 {
     tt_status st;
     char at[256];
@@ -50,8 +50,8 @@ tt_status rules__los_parse(rules_profile *p, const json_t *j, const char *where,
     return TT_OK;
 }
 
-static /* "terrain": each terrain kind's effects; every required kind present. */
-tt_status rules__kinds_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err)
+/* "terrain": each terrain kind's effects; every required kind present. */
+static tt_status rules__kinds_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err)
 {
     tt_status st;
     char at[256];

@@ -1,25 +1,27 @@
-/* rules_internal.h - data structures shared by the files of rules/ (not part
- * of the public API).
+/* rules_scenario.h - the scenario layer of rules/ (rules/scenario/): a
+ * loaded scenario and the ruleset profile it owns (not part of the public
+ * API).  Loading and checking them (profile*.c, terrain.c, keys.c,
+ * scenario.c), the data every question reads (the profile's weapons,
+ * allowances and tables, terrain kinds and pieces, figures), lookups into
+ * it, where a line or a base meets one piece (pieces.c), and the indexes
+ * built at load (grid.c: sight-blocking edges; figgrid.c: figures by cell).
+ *
+ * May call: geometry/ (rules_geom.h) and itself.  Never questions/: what a
+ * check at load shares with a question lives here, and the question calls
+ * down to it.
  *
  * Fixed point: every coordinate is an int64 count of 1/10000 inch.  Input
  * coordinates are limited to |v| <= RULES_MAX_IN inches so that every
  * orientation determinant (products of two differences) fits in int64;
  * squared distances are compared in __int128.
  */
-#ifndef TT_RULES_INTERNAL_H
-#define TT_RULES_INTERNAL_H
+#ifndef TT_RULES_SCENARIO_H
+#define TT_RULES_SCENARIO_H
 
 #include <stdint.h>
 
 #include "rules.h"
 #include "rules_geom.h"
-
-#define RULES_MAX_IN 20000.0 /* largest |coordinate| or range accepted, inches */
-
-/* rules_geom_poly_simple's answer (the same offending edges), found with a
- * uniform grid so a polygon of RULES_MAX_CORNERS corners is checked in
- * near-linear time.  -1 when out of memory. */
-int rules_poly_simple_grid(const rules_pt *v, int n, int *e1, int *e2);
 
 typedef enum { RULES_COVER_NONE = 0, RULES_COVER_SOFT = 1, RULES_COVER_HARD = 2 } rules_cover;
 typedef enum {
@@ -527,7 +529,7 @@ tt_status rules_terrain_props_parse(const json_t *o, const char *where, rules_te
 tt_status rules_terrain_names_check(const rules_profile *pr, const rules_terrain_props *p, const char *where,
                                     tt_err *err);
 
-/* ---- profile.c ---- */
+/* ---- profile*.c (profile_load.c reads one, profile.c looks into it) ---- */
 tt_status rules_profile_from_json(const json_t *j, const char *where, rules_profile **out, tt_err *err);
 void rules_profile_destroy(rules_profile *p);
 const rules_weapon *rules_profile_weapon(const rules_profile *p, const char *name);
@@ -539,6 +541,11 @@ tt_status rules_base_parse(const json_t *o, const char *where, int *round, doubl
 
 /* "NdS" or "NdS+K" -> n, s, k; -1 when not of that form. */
 int rules_dice_parse(const char *d, int *n, int *s, int *k);
+/* Figures of this type are soldiers: not one of the defence roll's
+ * not_types (officers, ensigns, generals, cannon). */
+int rules_is_soldier(const rules_profile *p, const char *type);
+/* type is one of names (n of them). */
+int rules_type_in(const char (*names)[24], int n, const char *type);
 
 /* ---- keys.c ---- */
 /* Refuse keys a profile / scenario does not know, naming the key, where it
@@ -553,6 +560,8 @@ const char *rules_nearest_word(const char *word, const char *const *known, size_
 
 /* ---- scenario.c ---- */
 int rules_scenario_find(const rules_scenario *sc, const char *id); /* -1 if none */
+/* A figure of the unit, or -1 when no figure has that "unit". */
+int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
 tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const char *role, int *out, tt_err *err);
 /* (Re)compute a figure's fixed-point shape and containing pieces. */
 tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err);
@@ -560,15 +569,21 @@ tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err);
  * how many; *elev the height of the highest that raises what stands on it,
  * *on_hill whether one is a hill. */
 int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *elev, int *on_hill);
-int64_t rules_fx(double in);
-double rules_in(int64_t fx);
-rules_point rules_pt_in(rules_pt p);
+/* Distance between figures under the ruleset's convention, inches. */
+double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b);
+/* ... is <= R (exact). */
+int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R);
 
 /* The height a line between figures a and b passes over: terrain lower
  * than the higher of the two does not block it. */
 static inline double rules_sight_over(const rules_figure *a, const rules_figure *b)
 {
     return a->elev > b->elev ? a->elev : b->elev;
+}
+/* The point a line of fire from figure f starts at. */
+static inline rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f)
+{
+    return sc->prof->fire_from_front ? f->front : f->shape.c;
 }
 
 /* ---- grid.c ---- */
@@ -603,7 +618,7 @@ int rules_grid_ray_hidden(struct rules_grid *g, double px, double py, double dx,
  * owned by the scenario, valid until the next call); -1 out of memory. */
 int rules_figs_near(rules_scenario *sc, rules_pt p, int64_t R, const int **out);
 
-/* ---- los.c ---- */
+/* ---- pieces.c ---- */
 /* Exact: does the piece block / cut the segment a-b?  Closed pieces: the
  * segment meets the open interior; lines: the segment crosses the line. */
 int rules_piece_cuts(const rules_piece *pc, rules_pt a, rules_pt b);
@@ -620,221 +635,5 @@ double rules_piece_entry_t(const rules_piece *pc, rules_pt a, rules_pt b);
 int rules_piece_contains(const rules_piece *pc, rules_pt p); /* closed, incl. boundary */
 /* Some part of the base s lies within L of the piece (or inside it). */
 int rules_piece_near_shape(const rules_piece *pc, const rules_shape *s, int64_t L);
-/* The troops piece pc hides (its located_within_in > 0) are located for
- * figure i: a figure of i's side (or i itself) is within that distance of
- * the piece. */
-int rules_piece_located(const rules_scenario *sc, int i, const rules_piece *pc);
-/* The point a line of fire from figure i starts at. */
-rules_pt rules_fire_origin(const rules_scenario *sc, const rules_figure *f);
-/* Full LOS decision between figures i and j.  blocker: piece index >= 0,
- * or -(figure index) - 2, or -1 when visible.  grid: use the grid. */
-int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker);
-/* The same for a line of fire (the ruleset may let figures see through
- * friends but not fire through them).  hint (may be NULL): a figure that
- * blocked an earlier line from i, tried first, and set to this line's
- * blocking figure when one is found. */
-int rules_fire_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker, int *hint);
-/* An own-side skirmisher (of another unit) the line of fire i -> j passes
- * through, or -1. */
-int rules_through_own_skirmishers(rules_scenario *sc, int i, int j);
-const char *rules_blocker_id(const rules_scenario *sc, int blocker);
-/* Cover of figure j against a line of fire from figure i. */
-/* The score needed on the profile's die: `base` less the sum of the
- * modifiers, under the profile's rule of dice; RULES_NULL when no roll can
- * succeed. */
-int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int n);
-/* TT_OK, or an error naming from and to when figures i and j (of
- * them) are both of one side. */
-tt_status rules_fire_enemy(const rules_scenario *sc, const char *from, const char *to, int i, int j, tt_err *err);
-/* The point on the line of fire i -> j cover_within_in beyond the target's
- * base edge (towards i): a piece crossing from there to j's centre covers j. */
-rules_pt rules_cover_reach(const rules_scenario *sc, int i, int j);
-/* Figure f's sight arc: the profile's, narrowed by the terrain it stands
- * behind (arc_behind_deg); 0: it sees all round. */
-double rules_sight_arc(const rules_profile *p, const rules_figure *f);
-/* Best cover of figure j against figure i; *piece (may be NULL) is the
- * index of the piece that gives it, -1 for none. */
-rules_cover rules_cover_for(rules_scenario *sc, int i, int j, int *piece);
-/* The same among the pieces cand (nc of them; NULL: all), which must hold
- * every piece rules_cover_cands finds around figure j. */
-rules_cover rules_cover_among(rules_scenario *sc, int i, int j, const int *cand, int nc, int *piece);
-/* The pieces that may cover a figure whose base meets the disc of radius
- * R around c (their boxes within two of the largest base's reach and
- * cover_within_in of that disc) into cand (room for every piece); how
- * many. */
-int rules_cover_cands(const rules_scenario *sc, rules_pt c, int64_t R, int *cand);
-
-/* ---- fire.c ---- */
-/* Distance between figures under the ruleset's convention, inches. */
-double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b);
-/* ... is <= R (exact). */
-int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R);
-/* The weapon `name` (if not NULL) or the figure's own. */
-tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
-                          tt_err *err);
-
-/* The dice a figure rolls after moving (the query's "moved") that rolls
- * d at rest: cut to the profile's after_moving "rof" unless the weapon
- * keeps its dice. */
-int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d);
-/* Figure f's type fires unmodified (profile unmodified_fire_types): no
- * to-hit modifiers, no formation dice. */
-int rules_fires_plain(const rules_profile *p, const rules_figure *f);
-/* An error where f's type cannot fire in the ruleset. */
-tt_status rules_fire_barred(const rules_scenario *sc, const rules_figure *f, tt_err *err);
-/* f cannot be fired at (its type or its formation is no target): 1, and
- * why (with the book's line) written into why (n bytes, may be NULL). */
-int rules_not_target(const rules_scenario *sc, const rules_figure *f, char *why, size_t n);
-/* The answer to a shot that cannot be made because its target is no
- * target (rules_not_target): no score, no dice, no firers nor targets,
- * the reason in `rule`. */
-tt_status rules_fire_refused(rules_scenario *sc, const rules_figure *f, rules_result *out, tt_err *err);
-/* The dice figure i rolls at j with w, 0 where the rules do not fix them. */
-int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
-/* Fill the fire answer's per-shot fields for i -> j with w; dj: the figure
- * whose type, formation and defence stand for the target (j itself, or a
- * soldier of j's unit when j is its officer). */
-void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out);
-
-/* The score figure i needs against figure j from `base` (a bracket's
- * score, its modifier taken off) less j's cover against i, as "fire"
- * counts it (cover value, cover modifier); RULES_NULL when no roll can. */
-int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base, const int *cand, int nc);
-/* The to-hit modifier for having moved (the query's "moved", else 0) of a
- * figure firing w that would roll rest dice at rest: the weapon's own
- * after_moving modifier, else the ruleset's (only for a figure whose dice
- * could not be cut, where it says so). */
-int rules_fire_moved_mod(const rules_scenario *sc, const rules_weapon *w, int rest);
-/* The to-hit modifiers "fire" counts on one shot i -> j with w, all but
- * the range bracket's, appended to mods (room for RULES_MAX_MODIFIERS,
- * *n used): the cover cv given by piece cover_piece (-1: none), the
- * formation of dj (the figure standing for the target), the firer's quality
- * and type, a charging target, having moved (mmod, from
- * rules_fire_moved_mod or a weapon's grape rule), own skirmishers fired
- * through (visible only), indirect fire (not visible), the ground the
- * target stands in; none for a firer that fires unmodified.  Each
- * modifier's reason is written where why is set (else left empty).  Shared
- * by fire and grape (rules_grape, where the grape says "fire_modifiers"). */
-void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
-                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why);
-
-/* ---- bonus.c ---- */
-typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;
-/* Which side of a box (centre c, facing f, width w across the facing,
- * depth d along it) the line from p to c enters (exact): through the front
- * edge (front corners count as front), the rear edge (rear corners count as
- * flank) or a side. */
-rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w, int64_t d);
-/* The attacker's bonus dice (bonus_dice, added to a known `dice`), the
- * defender's high ground (defence_dice) and the defender's own roll
- * (defender_dice, defender_to_hit) of a fire answer from the group F at
- * the group T; j: the target figure the answer describes; w, si -> sj:
- * the nearest shot's weapon and figures (a weapon's bonus within a range). */
-void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, const rules_weapon *w,
-                      int si, int sj, rules_result *out);
-/* Reorders the group g (n figures) so that the figures an attack on it
- * aims at come first (profile "aim_at": a skirmisher unit's officer and
- * ensign, a battery's cannon) and returns how many; n where the group's
- * soldiers have no such figures. */
-int rules_aim_first(const rules_scenario *sc, int *g, int n);
-/* A group's footprint: a figure's own base, or the box around a unit's
- * soldiers (their bases' width across and depth along their mean facing). */
-typedef struct rules_box {
-    rules_pt c, f, front; /* centre, facing, front-centre */
-    int64_t w, d;
-    double facing_deg;
-} rules_box;
-void rules_group_box(const rules_scenario *sc, const int *g, int n, rules_box *b);
-/* Figure g[k] stands for its group's place: a soldier (not of the defence
- * roll's not_types), or any figure of a group without soldiers (officers
- * and ensigns stand off to the side). */
-int rules_group_counts(const rules_scenario *sc, const int *g, int n, int k);
-/* The figure a group's type, formation and colour are read from: f when it
- * is a soldier (not of the defence roll's not_types), else the group's
- * first soldier (a unit's officer stands for its soldiers), else f. */
-int rules_soldier_of(const rules_scenario *sc, const int *g, int n, int f);
-/* Figures of this type are soldiers: not one of the defence roll's
- * not_types (officers, ensigns, generals, cannon). */
-int rules_is_soldier(const rules_profile *p, const char *type);
-/* type is one of names (n of them). */
-int rules_type_in(const char (*names)[24], int n, const char *type);
-/* The dice of a melee (profile "melee") the charge i (of group F) -> j
- * (of group T) starts: dice, to_hit, bonus_dice, defence_dice,
- * defender_dice, defender_to_hit; an error where i's type cannot attack
- * j's.  Nothing where the profile has no melee or both are one side. */
-tt_status rules_melee_dice(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int i, int j,
-                           rules_result *out, tt_err *err);
-
-/* ---- unitfire.c ---- */
-/* 'fire' where `from` or `to` names a unit (firers, targets, total dice);
- * fi / fj: the figure index of `from` / `to`, or -1 when it is not a figure. */
-tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
-                          rules_result *out, tt_err *err);
-/* The figures `name` stands for: figure `fig` (its index, or -1 when
- * `name` is not a figure id) or the figures of that unit; *idx malloc'd.
- * An error names an unknown figure or unit. */
-tt_status rules_group(const rules_scenario *sc, const char *name, int fig, const char *role, int **idx, int *n,
-                      tt_err *err);
-/* The same, finding the figure by id. */
-tt_status rules_figures_of(const rules_scenario *sc, const char *name, const char *role, int **idx, int *n, tt_err *err);
-/* The extra dice (formation rof_bonus) figure i earns from its unit's
- * front rank being wide enough, 0 when none, -1 when out of memory. */
-int rules_unit_rof_bonus(const rules_scenario *sc, int i);
-/* A figure of the unit, or -1 when no figure has that "unit". */
-int rules_scenario_unit_member(const rules_scenario *sc, const char *unit);
-
-/* Stands probe `slot` (figs[nfigs + slot]) at p, facing facing_deg: a
- * figure of no size, of figure like's side, unit, type, weapon, colour,
- * formation and qualities, as high as the terrain at p raises it; its
- * index. */
-int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double facing_deg);
-/* The probe (slot RULES_PROBE_FROM) standing where a unit's fire or charge
- * is measured from, for the group F (nF figures; `like`: a soldier of it):
- * at the figures aim_at lists for its soldiers' type (a battery's cannon
- * muzzle, a skirmisher unit's officer and ensign) when it has them, else
- * at the front-centre of its soldiers' box, facing their way; its index. */
-int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like);
-/* Where the profile says so (centre_seen): the centre of the soldiers of
- * target group T (nT figures, not a unit fired at through aim_at figures)
- * is seen from figure (or probe) s; 1 when it is or when T is one figure;
- * 0 with *blocker (as rules_los_decide's) and *centre when not. */
-int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *blocker, rules_pt *centre);
-
-/* ---- arc.c ---- */
-/* An arc of total width arc_deg (>= 360: a full circle) centred on
- * facing_deg, apex p, radius R, split into sectors of <= 180 degrees. */
-typedef struct rules_arc {
-    rules_pt p;
-    int64_t R;
-    int full, nsec;
-    rules_pt lo[2], hi[2], elo[2], ehi[2];
-} rules_arc;
-void rules_arc_init(rules_arc *a, rules_pt p, double facing_deg, double arc_deg, int64_t R);
-/* Some part of the base lies in the arc. */
-int rules_arc_meets(const rules_arc *a, const rules_shape *s);
-/* The arc as a polygon for drawing (malloc'd, n points). */
-rules_point *rules_arc_polygon(rules_pt p, double facing_deg, double arc_deg, double R_in, size_t *n);
-
-/* The firing arc of f with w (its facing, the weapon's arc and pivot). */
-void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a);
-/* The error for figure f firing w (`what`: "roundshot", "the mortar") at
- * point p outside its arc and pivot (or the cap terrain puts on them),
- * saying how far off the aim is and citing `cite`. */
-tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_pt p, const char *what, const char *cite,
-                            tt_err *err);
-/* The shot i -> j with w is allowed: in range, in the arc (`arc`, or f's
- * own when NULL), not too close, a clear line of fire unless w fires
- * indirect.  *visible: the line of fire is clear (traced only when the rest
- * allows the shot, or want_visible); *br: the range bracket or NULL;
- * hint: as for rules_fire_decide. */
-int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
-                    int *visible, const rules_bracket **br, int *hint);
-
-/* ---- result.c ---- */
-tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);
-/* The answer's `rule`, a copy of text composed for it (owned by r). */
-tt_status rules_result_set_rule(rules_result *r, const char *text, tt_err *err);
-void rules_result_sort_ids(rules_result *r);
-const char *rules_cover_name(rules_cover c);
 
 #endif

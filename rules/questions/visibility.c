@@ -7,7 +7,7 @@
  * terrain grid and stop at the first hit, so cluttered tables are quick.
  * Figures do not hide the ground; pieces the viewer stands in do not block.
  * Floating point: the polygon is for drawing; decisions use rules_los. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdlib.h>

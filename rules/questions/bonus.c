@@ -3,7 +3,7 @@
  * flank or rear, from higher ground, at a mob, into the front of a column;
  * and the defender's own roll.  Where the shooter or the target is a unit,
  * its footprint is the box around its figures along its mean facing. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -24,12 +24,6 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
     if (u == 0 && v == 0)
         return RULES_ASPECT_FRONT;
     return RULES_ASPECT_FLANK;
-}
-
-/* A soldier: not of the defence roll's not_types (officers, ensigns). */
-int rules_is_soldier(const rules_profile *p, const char *type)
-{
-    return !rules_type_in(p->defence_roll_not, p->ndefence_roll_not, type);
 }
 
 /* Figure g[k] stands for its unit's place: a soldier, or any figure of a

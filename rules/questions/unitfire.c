@@ -2,19 +2,11 @@
  * which figures of the firing unit can fire (arc, line of fire, range and,
  * where the weapon says so, only the front ranks), which figures of the
  * target are eligible, nearest first, and the dice they roll in all. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-int rules_scenario_unit_member(const rules_scenario *sc, const char *unit)
-{
-    for (size_t k = 0; k < sc->nfigs; k++)
-        if (!strcmp(sc->figs[k].unit, unit))
-            return (int)k;
-    return -1;
-}
 
 /* The figures `name` stands for: the figure `fig` (its index, found by
  * the caller), else the figures of that unit.  *idx is malloc'd. */
@@ -279,7 +271,7 @@ int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *bloc
 }
 
 /* Where the profile measures a unit's fire (or charge) from its
- * front-centre: see rules_internal.h. */
+ * front-centre: see rules_questions.h. */
 int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like)
 {
     const rules_profile *p = sc->prof;

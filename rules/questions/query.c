@@ -1,7 +1,7 @@
 /* query.c - JSON queries of the contract -> the query functions -> JSON
  * answers.  Every bad query becomes an error status with a message; the
  * line-based entry point turns it into {"error": "..."}. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdlib.h>

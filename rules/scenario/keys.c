@@ -6,7 +6,7 @@
  * scenario field is added here as well as where it is read.  Every object
  * of a profile may also carry its citation: "src" (book file and line),
  * "house" (true where the book does not settle the value) and "note". */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,16 +1,25 @@
-/* rules_geom.h - exact geometric predicates on fixed-point points
- * (1/10000 inch in int64).  Every function here decides with integer
- * arithmetic only (int64 determinants, __int128 squared lengths), so the
- * same input always gives the same answer, ties included.
+/* rules_geom.h - the geometry layer of rules/ (rules/geometry/): exact
+ * predicates on fixed-point points (1/10000 inch in int64), whether a
+ * polygon is simple, arcs as sectors, and inches <-> fixed point.  It
+ * knows no rules: no profile, scenario, figure, weapon or terrain kind.
+ *
+ * May call: only itself (and the C library).  scenario/ and questions/
+ * call it; from rules.h it takes rules_point alone (inches, for drawing).
+ *
+ * Every predicate decides with integer arithmetic only (int64
+ * determinants, __int128 squared lengths), so the same input always gives
+ * the same answer, ties included.
  *
  * Preconditions: |coordinates| <= 4e8 (40,000"), so a determinant of two
  * differences fits in int64.  Polygons are simple and counter-clockwise.
- * Nothing here allocates.
+ * Nothing here allocates but rules_poly_simple_grid and rules_arc_polygon.
  */
 #ifndef TT_RULES_GEOM_H
 #define TT_RULES_GEOM_H
 
 #include <stdint.h>
+
+#include "rules.h"
 
 typedef struct rules_pt {
     int64_t x, y;
@@ -105,5 +114,32 @@ double rules_geom_shape_shape_dist(const rules_shape *a, const rules_shape *b); 
 double rules_geom_shape_entry_t(const rules_shape *s, rules_pt a, rules_pt b);  /* first contact, 2 if none */
 /* Integer direction vector of magnitude ~2^20 for an angle in degrees. */
 rules_pt rules_geom_dir(double deg);
+
+/* Inches to fixed point (rounded) and back. */
+int64_t rules_fx(double in);
+double rules_in(int64_t fx);
+rules_point rules_pt_in(rules_pt p);
+
+#define RULES_MAX_IN 20000.0 /* largest |coordinate| or range accepted, inches */
+
+/* rules_geom_poly_simple's answer (the same offending edges), found with a
+ * uniform grid so a polygon of RULES_MAX_CORNERS corners is checked in
+ * near-linear time.  -1 when out of memory. */
+int rules_poly_simple_grid(const rules_pt *v, int n, int *e1, int *e2);
+
+/* ---- arc.c: firing arcs as sectors ---- */
+/* An arc of total width arc_deg (>= 360: a full circle) centred on
+ * facing_deg, apex p, radius R, split into sectors of <= 180 degrees. */
+typedef struct rules_arc {
+    rules_pt p;
+    int64_t R;
+    int full, nsec;
+    rules_pt lo[2], hi[2], elo[2], ehi[2];
+} rules_arc;
+void rules_arc_init(rules_arc *a, rules_pt p, double facing_deg, double arc_deg, int64_t R);
+/* Some part of the base lies in the arc. */
+int rules_arc_meets(const rules_arc *a, const rules_shape *s);
+/* The arc as a polygon for drawing (malloc'd, n points). */
+rules_point *rules_arc_polygon(rules_pt p, double facing_deg, double arc_deg, double R_in, size_t *n);
 
 #endif

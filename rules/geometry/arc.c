@@ -1,5 +1,5 @@
 /* arc.c - arcs and sectors (grape, firing arcs) on exact predicates. */
-#include "rules_internal.h"
+#include "rules_geom.h"
 
 #include <math.h>
 #include <stdlib.h>

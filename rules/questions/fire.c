@@ -1,6 +1,6 @@
 /* fire.c - the 'los' and 'fire' queries: line of sight, range bracket,
  * cover and the score needed to hit. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -21,21 +21,6 @@ tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_
     out->line[0] = rules_pt_in(rules_fire_origin(sc, &sc->figs[i]));
     out->line[1] = rules_pt_in(sc->figs[j].shape.c);
     return TT_OK;
-}
-
-/* Figure distance under the ruleset's measuring convention, inches. */
-double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b)
-{
-    if (sc->prof->centre_measure)
-        return rules_in(1) * hypot((double)(a->shape.c.x - b->shape.c.x), (double)(a->shape.c.y - b->shape.c.y));
-    return rules_in(1) * rules_geom_shape_shape_dist(&a->shape, &b->shape);
-}
-
-int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R)
-{
-    if (sc->prof->centre_measure)
-        return rules_len2(rules_sub(a->shape.c, b->shape.c)) <= (rules_i128)R * R;
-    return rules_geom_shape_shape_within(&a->shape, &b->shape, R);
 }
 
 tt_status rules_weapon_of(const rules_scenario *sc, const rules_figure *f, const char *name, const rules_weapon **w,
@@ -191,14 +176,6 @@ __attribute__((format(printf, 5, 6))) static void rules__add_mod(rules_modifier 
     va_start(ap, fmt);
     vsnprintf(m->reason, sizeof m->reason, fmt, ap);
     va_end(ap);
-}
-
-int rules_type_in(const char (*names)[24], int n, const char *type)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(names[k], type))
-            return 1;
-    return 0;
 }
 
 int rules_fires_plain(const rules_profile *p, const rules_figure *f)

@@ -1,7 +1,7 @@
 /* terrain.c - what a terrain kind or piece does, as its profile or
  * scenario writes it: the properties of rules_terrain_props, and the
  * figure types and weapons they name. */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* templates.c - area queries: grape arcs, blasts, command radius. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdio.h>

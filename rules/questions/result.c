@@ -1,5 +1,5 @@
 /* result.c - query results: id lists and the JSON of the query contract. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdlib.h>

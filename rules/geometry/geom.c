@@ -442,3 +442,12 @@ rules_pt rules_geom_dir(double deg)
     rules_pt d = {llround(cos(r) * 1048576.0), llround(sin(r) * 1048576.0)};
     return d;
 }
+
+/* Fixed point (1/10000 inch) and inches. */
+int64_t rules_fx(double in) { return llround(in * 10000.0); }
+double rules_in(int64_t fx) { return (double)fx / 10000.0; }
+rules_point rules_pt_in(rules_pt p)
+{
+    rules_point r = {rules_in(p.x), rules_in(p.y)};
+    return r;
+}

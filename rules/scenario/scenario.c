@@ -1,7 +1,7 @@
 /* scenario.c - scenario files: table, terrain pieces, figures, tags.  Checks
  * everything a query relies on (simple polygons, figures on the table, known
  * weapons and terrain kinds) once, at load. */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <limits.h>
 #include <math.h>
@@ -11,14 +11,6 @@
 
 #include "rules_json.h"
 #include "tt_json.h"
-
-int64_t rules_fx(double in) { return llround(in * 10000.0); }
-double rules_in(int64_t fx) { return (double)fx / 10000.0; }
-rules_point rules_pt_in(rules_pt p)
-{
-    rules_point r = {rules_in(p.x), rules_in(p.y)};
-    return r;
-}
 
 static char *rules__dup(const char *s, tt_err *err)
 {
@@ -167,13 +159,6 @@ static tt_status rules__piece_parse(rules_scenario *sc, json_t *seen, const json
             pc->hi.y = pc->v[i].y;
     }
     return TT_OK;
-}
-
-int rules_piece_contains(const rules_piece *pc, rules_pt p)
-{
-    if (!pc->closed || p.x < pc->lo.x || p.x > pc->hi.x || p.y < pc->lo.y || p.y > pc->hi.y)
-        return 0;
-    return rules_geom_point_in_poly(pc->v, pc->n, p) >= 0;
 }
 
 tt_status rules_figure_setup(rules_scenario *sc, rules_figure *f, tt_err *err)
@@ -802,6 +787,29 @@ tt_status rules_scenario_figure(const rules_scenario *sc, const char *id, const 
         return tt_err_set(err, TT_ERR_UNKNOWN, "unknown figure \"%s\" in \"%s\": it is not in the scenario", id,
                           role);
     return TT_OK;
+}
+
+int rules_scenario_unit_member(const rules_scenario *sc, const char *unit)
+{
+    for (size_t k = 0; k < sc->nfigs; k++)
+        if (!strcmp(sc->figs[k].unit, unit))
+            return (int)k;
+    return -1;
+}
+
+/* Figure distance under the ruleset's measuring convention, inches. */
+double rules_figure_distance(const rules_scenario *sc, const rules_figure *a, const rules_figure *b)
+{
+    if (sc->prof->centre_measure)
+        return rules_in(1) * hypot((double)(a->shape.c.x - b->shape.c.x), (double)(a->shape.c.y - b->shape.c.y));
+    return rules_in(1) * rules_geom_shape_shape_dist(&a->shape, &b->shape);
+}
+
+int rules_figure_within(const rules_scenario *sc, const rules_figure *a, const rules_figure *b, int64_t R)
+{
+    if (sc->prof->centre_measure)
+        return rules_len2(rules_sub(a->shape.c, b->shape.c)) <= (rules_i128)R * R;
+    return rules_geom_shape_shape_within(&a->shape, &b->shape, R);
 }
 
 size_t rules_scenario_figure_count(const rules_scenario *sc) { return sc ? sc->nfigs : 0; }

@@ -18,7 +18,7 @@
  * for the latest source point) is tried with the same exact test: any edge
  * of a non-skipped piece that the segment crosses properly blocks it, so a
  * cache hit gives the answer the walk would. */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* ball.c - the 'ball' query: a cannonball's flight line over the weapon's
  * full range, every figure it touches in order, stopping at terrain. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdlib.h>

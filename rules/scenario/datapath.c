@@ -1,5 +1,5 @@
 /* datapath.c - finding a ruleset profile file by name. */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * edge), as every picture of it is drawn; seen from above, a turn clockwise
  * increases the angle, so a figure facing (ux, uy) has its right at
  * (-uy, ux) and its left at (uy, -ux). */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -137,7 +137,7 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
         dv.ck = dv.ack[ammo];
         if (dv.ablast[ammo] >= 0)
             blast = dv.ablast[ammo];
-        out->ammo = dv.ammo[ammo];
+        out->ammo = w->dev.ammo[ammo]; /* not dv's: a copy on this stack */
     }
     const char *cite = w->dev_rule ? w->dev_rule : w->src ? w->src : sc->prof->name;
     if (!(fabs(at.x) <= RULES_MAX_IN && fabs(at.y) <= RULES_MAX_IN))

@@ -1,21 +1,11 @@
 /* move.c - the 'move' query: a straight move against the ruleset's
  * allowance after terrain effects. */
-#include "rules_internal.h"
+#include "rules_questions.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int rules_dice_parse(const char *d, int *n, int *s, int *k)
-{
-    int used = 0;
-    *n = *s = *k = 0;
-    if (!d || sscanf(d, "%dd%d%n", n, s, &used) != 2 || *n <= 0 || *s <= 0 || *n > 100 || *s > 1000 ||
-        (d[used] && (sscanf(d + used, "+%d", k) != 1 || *k < 0 || *k > 1000)))
-        return -1;
-    return 0;
-}
 
 /* The dice of a movement allowance, "NdS" or "NdS+K". */
 static tt_status rules__dice(const rules_allowance *al, int *n, int *s, int *k, tt_err *err)

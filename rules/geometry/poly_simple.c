@@ -7,7 +7,7 @@
  * is reported: the same answer as the all-pairs scan of
  * rules_geom_poly_simple.  When long edges would list too many cells, the
  * all-pairs scan is used (bounded by RULES_MAX_CORNERS). */
-#include "rules_internal.h"
+#include "rules_geom.h"
 
 #include <stdlib.h>
 

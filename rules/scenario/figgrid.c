@@ -2,7 +2,7 @@
  * lazily after figures move, so area queries (blast, grape, command) look
  * only at the figures near the area.  The exact tests decide; the grid only
  * narrows the candidates (conservatively, by the largest base). */
-#include "rules_internal.h"
+#include "rules_scenario.h"
 
 #include <stdlib.h>
 #include <string.h>

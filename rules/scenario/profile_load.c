@@ -197,12 +197,12 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         (st = rules__fbt_parse(p, json_object_get(j, "formation_by_type"), where, err)) ||
         (st = rules__fire_cites(p, j, where, err)))
         goto fail;
-    *out = p;
     for (size_t i = 0; i < p->nkinds; i++) {
         snprintf(at, sizeof at, "%s: terrain \"%s\"", where, p->kinds[i].name);
         if ((st = rules_terrain_names_check(p, &p->kinds[i].props, at, err)))
             goto fail;
     }
+    *out = p; /* only a whole profile: on an error *out stays NULL */
     return TT_OK;
 fail:
     rules_profile_destroy(p);

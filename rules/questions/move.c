@@ -728,8 +728,8 @@ static rules_pt rules__nearest(const rules_shape *s, rules_pt p)
  * it never does: g lies behind it or beside the path its base sweeps.
  * The distance between the moved base and g is convex in the distance
  * moved, so its least value is found by ternary search and the first
- * contact before it by halving; contact is within 1/1000in (README,
- * geometry ties). */
+ * contact before it by halving; contact is within 1/1000in (docs/rules.md,
+ * "Conventions"). */
 static double rules__ahead(const rules_figure *f, const rules_figure *g)
 {
     double ux = cos(f->facing_deg * (M_PI / 180.0)), uy = sin(f->facing_deg * (M_PI / 180.0));

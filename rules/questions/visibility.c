@@ -427,8 +427,8 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
         return st;
     rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0, reference, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
     /* a line passes over pieces lower than the higher of its ends: from a
-     * viewer standing high, over the pieces lower than it (README,
-     * Elevation); ground points are the other ends */
+     * viewer standing high, over the pieces lower than it (docs/rules.md,
+     * "Conventions", elevation); ground points are the other ends */
     v.skip = malloc((sc->npieces + (size_t)v.f->ninside + 1) * sizeof *v.skip);
     v.extra = malloc((sc->npieces + 1) * sizeof *v.extra);
     v.depth = malloc((sc->npieces + 1) * sizeof *v.depth);

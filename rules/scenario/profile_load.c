@@ -1,5 +1,5 @@
 /* profile_load.c - rule-set profiles: JSON -> rules_profile (see
- * rules/profiles/NAME.json and the README for the format).  The sections
+ * rules/profiles/NAME.json and docs/rules.md, "Ruleset profiles", for the format).  The sections
  * are read in this order (a later one may name what an earlier one
  * defined) by profile_fire.c, profile_weapons.c, profile_units.c and
  * profile_movement.c. */

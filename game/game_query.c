@@ -408,10 +408,14 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
         if ((st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, g->rig->base_size_in,
                                        f->z_in + g->rig->base_height_mm / 25.4, err)) != TT_OK)
             return st;
+        /* the ring and its facing tick at the height the figure stands at
+         * (measured, on a hill no scenario declares), not on the ground */
         if ((st = overlay_add_circle(l, f->x, f->y, r, ring, err)) != TT_OK ||
+            (st = overlay_set_last_height(l, fmax(0, f->z_in), err)) != TT_OK ||
             (st = overlay_add_line(l, f->x + r * cos(a), f->y + r * sin(a), f->x + (r + 0.4) * cos(a),
                                    f->y + (r + 0.4) * sin(a), overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.06), err)) !=
-                TT_OK)
+                TT_OK ||
+            (st = overlay_set_last_height(l, fmax(0, f->z_in), err)) != TT_OK)
             return st;
     }
     game__picks_expire(g);

@@ -11,7 +11,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A primitive drawn whole at one height (overlay_set_last_height): the
+ * drawing's mapper with a flat ground at that height. */
+typedef struct draw__level {
+    const overlay_mapper *base;
+    double z_in;
+} draw__level;
+
+static double draw__level_ground(const void *user, double x, double y)
+{
+    (void)x;
+    (void)y;
+    return ((const draw__level *)user)->z_in;
+}
+
+static void draw__level_map3(const void *user, const double *xyz, int n, double *px)
+{
+    const draw__level *lv = user;
+    lv->base->map3(lv->base->user, xyz, n, px);
+}
+
+static void draw__level_map(const void *user, const double *xy, int n, double *px)
+{
+    const draw__level *lv = user;
+    double xyz[3 * 64];
+    for (int i = 0; i < n; i += 64) {
+        int k = n - i < 64 ? n - i : 64;
+        for (int j = 0; j < k; j++) {
+            xyz[3 * j] = xy[2 * (i + j)];
+            xyz[3 * j + 1] = xy[2 * (i + j) + 1];
+            xyz[3 * j + 2] = lv->z_in;
+        }
+        lv->base->map3(lv->base->user, xyz, k, px + 2 * i);
+    }
+}
+
+static void draw__prim_shape(overlay__drawing *c, const overlay__prim *p);
+
 static void draw__prim(overlay__drawing *c, const overlay__prim *p)
+{
+    if (!p->at_height || !c->g) {
+        draw__prim_shape(c, p);
+        return;
+    }
+    draw__level lv = {c->g, p->z_in};
+    overlay_mapper level = *c->g;
+    level.map = draw__level_map;
+    level.map3 = draw__level_map3;
+    level.user = &lv;
+    level.ground = (tt_ground){draw__level_ground, &lv};
+    const overlay_mapper *m = c->m, *g = c->g;
+    c->m = c->g = &level;
+    draw__prim_shape(c, p);
+    c->m = m;
+    c->g = g;
+}
+
+static void draw__prim_shape(overlay__drawing *c, const overlay__prim *p)
 {
     const overlay_style *st = &p->st;
     if (p->kind == OVERLAY__TEXT) {

@@ -216,6 +216,46 @@ static void test_camera_view_on_hill(void **state)
     overlay_list_destroy(l);
 }
 
+/* A ring drawn at a height of its own (overlay_set_last_height: a figure
+ * measured 2" up where no scenario declares a hill) lands at that height
+ * through a 3D projector, whole, even beside the declared hill; without
+ * the height it lies on the ground under it.  Bad heights are refused. */
+static void test_ring_at_own_height(void **state)
+{
+    (void)state;
+    calib_projector *pj = pinhole();
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    assert_int_equal(overlay_set_last_height(l, 1, &err), TT_ERR_ARG); /* nothing added yet */
+    overlay_style ring = overlay_style_line(OVERLAY_ROLE_TARGET, 0.08);
+    assert_int_equal(overlay_add_circle(l, 20, 40, 0.7, ring, &err), TT_OK);
+    assert_int_equal(overlay_set_last_height(l, NAN, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_set_last_height(l, -0.5, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_set_last_height(l, 2.0, &err), TT_OK);
+    /* half on the hill (x 40..60), half on the felt: at 2" whole */
+    assert_int_equal(overlay_add_circle(l, 40, 20, 0.7, ring, &err), TT_OK);
+    assert_int_equal(overlay_set_last_height(l, 2.0, &err), TT_OK);
+    cairo_surface_t *g = draw(l, pj, 1);
+    double t[2], felt[2], c[2];
+    truth(20, 40, 2.0, t);
+    truth(20, 40, 0, felt);
+    assert_true(centroid(g, (int)t[0] - 50, (int)t[1] - 50, (int)t[0] + 50, (int)t[1] + 50, c));
+    double e = hypot(c[0] - t[0], c[1] - t[1]), miss = hypot(c[0] - felt[0], c[1] - felt[1]);
+    truth(40, 20, 2.0, t);
+    assert_true(centroid(g, (int)t[0] - 50, (int)t[1] - 50, (int)t[0] + 50, (int)t[1] + 50, c));
+    double e_edge = hypot(c[0] - t[0], c[1] - t[1]);
+    print_message("a ring at its own 2\": %.3f px from its spot (%.1f px from the felt's); across the hill's edge "
+                  "%.3f px\n",
+                  e, miss, e_edge);
+    assert_true(e <= 0.3);
+    assert_true(miss > 5);
+    assert_true(e_edge <= 0.3);
+    cairo_surface_destroy(g);
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
 /* A line of fire from the hill's top (52, 20) down to the felt (52, 44):
  * along its length each row of pixels is lit where P puts the line at the
  * ground's height there (the top up to y = 30, the felt beyond), and the
@@ -372,6 +412,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blast_and_ring_on_hill),
         cmocka_unit_test(test_camera_view_on_hill),
+        cmocka_unit_test(test_ring_at_own_height),
         cmocka_unit_test(test_line_follows_ground),
         cmocka_unit_test(test_plane_or_no_ground),
         cmocka_unit_test(test_cli_blast_on_hill),

@@ -103,15 +103,22 @@ static void hall__tab_free(hall__tab *t)
     free(t);
 }
 
+char *hall__copy_path(hall_server *h, const char *name)
+{
+    size_t n = strlen(h->dir) + strlen(name) + 16;
+    char *path = malloc(n);
+    if (path)
+        snprintf(path, n, "%s/%s.sqlite", h->dir, name);
+    return path;
+}
+
 /* A chunk of a table's recording, applied to DIR/NAME.sqlite. */
 static void hall__on_rec(hall_server *h, hall__tab *t, const void *payload, int len)
 {
     tt_err e = {0};
     if (!t->copy && !t->copy_failed) {
-        size_t n = strlen(h->dir) + strlen(t->name) + 16;
-        char *path = malloc(n);
+        char *path = hall__copy_path(h, t->name);
         if (path) {
-            snprintf(path, n, "%s/%s.sqlite", h->dir, t->name);
             if (rec_copy_open(path, &t->copy, &e) != TT_OK) {
                 fprintf(stderr, "tabletrack hall: table %s: %s\n", t->name, e.msg);
                 t->copy_failed = 1;
@@ -432,13 +439,14 @@ char *hall__tables_json(hall_server *h)
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; arr && i < h->ntabs; i++) {
         hall__tab *t = h->tabs[i];
-        json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:i, s:b, s:o}", "table", t->name, "ruleset",
+        json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:b}", "table", t->name, "ruleset",
                               t->ruleset[0] ? json_string(t->ruleset) : json_null(), "frame",
                               t->has_state ? json_integer(t->frame) : json_null(), "t_ms",
                               t->has_state ? json_real(t->t_ms) : json_null(), "figures", t->figures, "connected",
                               t->connected, "last_seen_s",
                               t->seen_ms ? json_real((double)(now > t->seen_ms ? now - t->seen_ms : 0) / 1000.0)
-                                         : json_null());
+                                         : json_null(),
+                              "ended", t->have.ended);
         json_array_append_new(arr, o);
     }
     pthread_mutex_unlock(&h->mu);

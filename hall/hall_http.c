@@ -7,6 +7,8 @@
  *   GET /api/hall                 counters and the state delay (benchmarks)
  *   GET /tables/NAME/state        the table's last live state
  *   GET /tables/NAME/answer       its last question and answer
+ *   GET /tables/NAME/copy         how far the hall's copy of its game goes:
+ *                                 {"game","frame","ended"}
  *   GET /tables/NAME/replay       the hall's copy of its game as the replay page
  *                                 ('replay --html'), for a finished game
  *   GET /tables/NAME/stream       one table at 1920x1080 for a stream's browser
@@ -103,6 +105,8 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
             if (hall_name_ok(name) && (!strcmp(slash + 1, "stream") || !strncmp(slash + 1, "stream?", 7)))
                 return http_reply(c, 200, "text/html; charset=utf-8", hall__stream, hall__stream_len,
                                   MHD_RESPMEM_PERSISTENT);
+            if (hall_name_ok(name) && !strcmp(slash + 1, "copy"))
+                return hall__json(c, hall__copy_json(x->h, name), "the hall holds no game from this table yet");
             if (hall_name_ok(name) && !strcmp(slash + 1, "replay"))
                 return hall__replay(c, x->h, name);
             if (hall_name_ok(name) && (!strcmp(slash + 1, "state") || !strcmp(slash + 1, "answer")))

@@ -57,6 +57,9 @@ void hall__topic(char *buf, size_t n, const char *name, const char *sub);
 
 /* DIR/NAME.sqlite, the hall's copy of a table's game (caller frees). */
 char *hall__copy_path(hall_server *h, const char *name);
+/* How far the hall's copy of a table's game goes: {"game","frame","ended"}
+ * (caller frees); NULL when it holds none. */
+char *hall__copy_json(hall_server *h, const char *name);
 /* GET /api/tables (caller frees). */
 char *hall__tables_json(hall_server *h);
 /* The last "state" or "answer" a table published, as it came; NULL when

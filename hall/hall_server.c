@@ -439,14 +439,13 @@ char *hall__tables_json(hall_server *h)
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; arr && i < h->ntabs; i++) {
         hall__tab *t = h->tabs[i];
-        json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:b}", "table", t->name, "ruleset",
+        json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:i, s:b, s:o}", "table", t->name, "ruleset",
                               t->ruleset[0] ? json_string(t->ruleset) : json_null(), "frame",
                               t->has_state ? json_integer(t->frame) : json_null(), "t_ms",
                               t->has_state ? json_real(t->t_ms) : json_null(), "figures", t->figures, "connected",
                               t->connected, "last_seen_s",
                               t->seen_ms ? json_real((double)(now > t->seen_ms ? now - t->seen_ms : 0) / 1000.0)
-                                         : json_null(),
-                              "ended", t->have.ended);
+                                         : json_null());
         json_array_append_new(arr, o);
     }
     pthread_mutex_unlock(&h->mu);
@@ -467,6 +466,23 @@ char *hall__table_text(hall_server *h, const char *name, const char *what)
         }
     pthread_mutex_unlock(&h->mu);
     return out;
+}
+
+char *hall__copy_json(hall_server *h, const char *name)
+{
+    json_t *o = NULL;
+    pthread_mutex_lock(&h->mu);
+    for (size_t i = 0; i < h->ntabs; i++)
+        if (!strcmp(h->tabs[i]->name, name) && h->tabs[i]->game[0]) {
+            const hall__tab *t = h->tabs[i];
+            o = json_pack("{s:s, s:I, s:b}", "game", t->game, "frame", (json_int_t)t->have.frame, "ended",
+                          t->have.ended);
+            break;
+        }
+    pthread_mutex_unlock(&h->mu);
+    char *txt = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(o);
+    return txt;
 }
 
 static int hall__cmp_double(const void *a, const void *b)

@@ -250,6 +250,8 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
         goto fail;
     }
     mosquitto_int_option(c->m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+    /* no Nagle: a live state goes out at once, not after the last one's ACK */
+    mosquitto_int_option(c->m, MOSQ_OPT_TCP_NODELAY, 1);
     if (o->user) {
         if ((s = hall__password(o, pw, sizeof pw, err)) != TT_OK)
             goto fail;

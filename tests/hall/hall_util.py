@@ -29,13 +29,15 @@ def free_port():
 class Broker:
     """mosquitto on 127.0.0.1:PORT with its store in dir; users: {name: password}."""
 
-    def __init__(self, dir, port=None, users=None, persistence=True, acl=None, tls=None):
+    def __init__(self, dir, port=None, users=None, persistence=True, acl=None, tls=None, nodelay=True):
         self.dir = dir
         self.port = port or free_port()
         self.conf = os.path.join(dir, "mosquitto.conf")
         # run as whoever runs the test (as root mosquitto would switch to its own
         # user, which cannot read the test's private folder)
         lines = ["listener %d 127.0.0.1" % self.port, "user " + pwd.getpwuid(os.getuid()).pw_name]
+        if nodelay:  # as samples/hall/mosquitto.conf
+            lines += ["set_tcp_nodelay true"]
         if tls:  # {"cafile", "certfile", "keyfile"}: a TLS listener
             lines += ["%s %s" % (k, tls[k]) for k in ("cafile", "certfile", "keyfile")]
         if users:

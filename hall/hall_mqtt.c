@@ -24,6 +24,8 @@ struct hall__conn {
     char **subs;
     hall__conn_cbs cbs;
     int connected, refused, started, tls, ever_connected;
+    pthread_t net;              /* runs libmosquitto's loop, again after it gives up */
+    volatile int closing;
     double down_since;          /* monotonic ms since when not connected */
     char trouble[2048];
     unsigned serial;
@@ -158,6 +160,28 @@ const char *hall__reason(int reason)
     return mosquitto_reason_string(reason);
 }
 
+/* The longest wait between two tries to reach the broker. */
+#define HALL__RETRY_MAX_S 2
+
+/* The network thread: libmosquitto's loop, which reconnects by itself
+ * after a lost connection, but gives up for good on a TLS or protocol
+ * error (a TLS broker killed mid-game resets the connection so): then it
+ * is started again after a pause, until the connection is closed. */
+static void *hall__net(void *arg)
+{
+    hall__conn *c = arg;
+    while (!c->closing) {
+        mosquitto_loop_forever(c->m, 1000, 1);
+        for (int i = 0; i < 10 * HALL__RETRY_MAX_S && !c->closing; i++) {
+            struct timespec ts = {0, 100 * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+        if (!c->closing)
+            mosquitto_reconnect_async(c->m);
+    }
+    return NULL;
+}
+
 /* The password: the first line of the file, or the environment. */
 static tt_status hall__password(const hall_mqtt_opts *o, char *buf, size_t n, tt_err *err)
 {
@@ -289,7 +313,7 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
     mosquitto_message_callback_set(c->m, hall__on_message);
     mosquitto_log_callback_set(c->m, hall__on_log);
     mosquitto_publish_v5_callback_set(c->m, hall__on_publish);
-    mosquitto_reconnect_delay_set(c->m, 1, 5, false);
+    mosquitto_reconnect_delay_set(c->m, 1, HALL__RETRY_MAX_S, false);
     /* v5 ends a session with its connection unless told otherwise: a
      * persistent one (its QoS 1 queue) lasts as a v3.1.1 one does.  The
      * connection's properties are kept for every reconnection; libmosquitto
@@ -315,10 +339,10 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
     /* any other failure (unreachable, refused) is retried by the network
      * thread; its callbacks may use *out at once */
     *out = c;
-    rc = mosquitto_loop_start(c->m);
-    if (rc != MOSQ_ERR_SUCCESS) {
+    mosquitto_threaded_set(c->m, true);
+    if (pthread_create(&c->net, NULL, hall__net, c) != 0) {
         *out = NULL;
-        s = tt_err_set(err, TT_ERR_INTERNAL, "cannot start the MQTT thread: %s", mosquitto_strerror(rc));
+        s = tt_err_set(err, TT_ERR_INTERNAL, "cannot start the MQTT thread");
         goto fail;
     }
     c->started = 1;
@@ -335,8 +359,9 @@ void hall__conn_destroy(hall__conn *c)
         return;
     if (c->m) {
         if (c->started) {
-            mosquitto_disconnect(c->m);
-            mosquitto_loop_stop(c->m, false);
+            c->closing = 1;
+            mosquitto_disconnect(c->m); /* the loop ends once it sees it (within HALL__RETRY_MAX_S) */
+            pthread_join(c->net, NULL);
         }
         mosquitto_destroy(c->m);
     }

@@ -1,5 +1,6 @@
 /* hall_http.c - the hall's web server on libmicrohttpd (it parses all the
- * HTTP; one internal thread answers, every answer is built from memory):
+ * HTTP; a thread per connection answers, every answer built from memory
+ * but the replay page, read from the table's copy):
  *
  *   GET /                         the hall page (every table at a glance)
  *   GET /draw.js                  the table drawing it shares with the table's page
@@ -136,7 +137,9 @@ tt_status hall__http_start(hall_server *h, const char *listen, hall__http **out,
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
     x->h = h;
-    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+    /* a thread per connection: a long game's replay page, read from its
+     * copy, keeps no one else waiting for /api/tables */
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     x->d = MHD_start_daemon(flags, 0, NULL, NULL, hall__handler, x, MHD_OPTION_SOCK_ADDR, ai->ai_addr,

@@ -40,7 +40,7 @@ static tt_status calib__int(const json_t *obj, const char *key, const char *wher
     const json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required)
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"%s\" (see README, 'Camera calibration')", where, key);
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"%s\" (see docs/setup.md, 'Camera calibration')", where, key);
         *out = def;
         return TT_OK;
     }
@@ -90,7 +90,7 @@ tt_status calib_board_from_json(const json_t *obj, const char *where, calib_boar
     tt_status st;
     memset(b, 0, sizeof *b);
     if (!json_is_object(obj))
-        return tt_err_set(err, TT_ERR_FORMAT, "%s: a board file must be a JSON object (see README, 'Camera calibration')",
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: a board file must be a JSON object (see docs/setup.md, 'Camera calibration')",
                           where);
     const json_t *fam = json_object_get(obj, "family");
     if (!fam)

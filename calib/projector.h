@@ -13,7 +13,7 @@
  * not the table point).  Pixels follow OpenCV's convention
  * (the centre of projector pixel (0,0) is at (0,0)).
  *
- * Patterns (see README, "Projector"): black, white, Gray-code stripes in x
+ * Patterns (see docs/setup.md, "Calibrating the projector"): black, white, Gray-code stripes in x
  * and y down to 8-pixel cells, and phase-shifted sinusoids (period 32 px, 6
  * steps) in x and y for sub-pixel precision.  Each pattern has a file name
  * carrying the projector resolution, e.g. "pj-1920x1080-07-gray-x5.png"; the

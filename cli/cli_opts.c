@@ -403,7 +403,7 @@ void cli_write_man(FILE *f, const char *version)
     }
     fputs(".SH EXIT STATUS\n", f);
     cli__roff(f, CLI_EXIT_CODES);
-    fputs(".\n.SH SEE ALSO\nThe README in the source tree.\n", f);
+    fputs(".\n.SH SEE ALSO\nREADME.md and the manual in docs/ in the source tree.\n", f);
 }
 
 void cli_write_bash_completion(FILE *f)

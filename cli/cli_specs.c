@@ -140,7 +140,7 @@ const cli_spec cli_spec_print_tags = {
     "Tags drawn cell by cell, with the base's cut outline and the id beside each, over as many pages as needed "
     "(PDF). Every page has a 1-inch check square: print at 100 % / \"Actual size\" and measure it.",
     (const cli_opt[]){
-        {"--family", "F", CLI_VALUE, "tag family (default tag36h11; see the README's family table)"},
+        {"--family", "F", CLI_VALUE, "tag family (default tag36h11; see docs/setup.md, 'Which family for which base')"},
         {"--ids", "A-B", CLI_VALUE, "the ids to print, e.g. 0-99, or one id"},
         {"--size-in", "S", CLI_VALUE, "edge of the tag's detected square, inches (as size_in in the rig file)"},
         {"--base", "round:D|rect:WxD", CLI_VALUE,
@@ -160,7 +160,7 @@ const cli_spec cli_spec_rules = {
     "--scenario FILE < queries.jsonl\n--ruleset NAME --house",
     "Reads one JSON query per line on stdin and writes one JSON answer line per query, in order; a bad query gets "
     "{\"error\": \"...\"} and the stream goes on. Queries: los, fire, grape, ball, blast, command, aspect, "
-    "visibility, move (see the README's \"Rules engine\"). Every answer that comes from a rulebook says where, in "
+    "visibility, move (see docs/rules.md). Every answer that comes from a rulebook says where, in "
     "\"rule\". With --house, lists the values of a ruleset that its rulebook does not settle (the house values), "
     "one per line. Rule-set profiles are found in $TABLETRACK_DATA, the source tree, then next to the executable.",
     (const cli_opt[]){

@@ -78,7 +78,7 @@ static int calib__camera(int argc, char **argv)
         }
     }
     if (!board_path) {
-        rc = cli_spec_usage(S, "no --board given (a board file: see README, 'Camera calibration')");
+        rc = cli_spec_usage(S, "no --board given (a board file: see docs/setup.md, 'Camera calibration')");
         goto done;
     }
     if (!out) {

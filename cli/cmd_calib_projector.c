@@ -193,7 +193,7 @@ static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const
     } else {
         printf("model: plane (the felt only)%s: drawings on raised terrain (hills, buildings) will be offset.\n"
                "To calibrate in 3D, put a box or hill of known height under the projector, declare it in a scenario "
-               "as a piece that raises (with its height_in), and run again with --scenario SCENARIO (README: "
+               "as a piece that raises (with its height_in), and run again with --scenario SCENARIO (docs/setup.md: "
                "\"Calibrating the projector in 3D\").\n",
                raised->given ? ": the scenario has no raised pieces" : "");
     }

@@ -150,7 +150,7 @@ int cmd_overlay(int argc, char **argv)
             tt_err_prefix(&err, "--query %d", i + 1);
             goto fail;
         }
-        char *s = json_dumps(ans, JSON_COMPACT);
+        char *s = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
         if (s)
             printf("%s\n", s);
         free(s);
@@ -169,7 +169,10 @@ int cmd_overlay(int argc, char **argv)
             tt_err_prefix(&err, "%s", on_camera);
             goto fail;
         }
-        overlay_mapper_camera(&m, &cam_state, &rig->camera, &pose);
+        /* each mark at the height of the scenario's ground under it, as
+         * the projector draws it */
+        tt_ground ground = {overlay_scene_ground_in, sc};
+        overlay_mapper_camera_ground(&m, &cam_state, &rig->camera, &pose, &ground);
         if (overlay_render_on_image(l, &m, &frame, &surf, &err) != TT_OK)
             goto fail;
     } else {

@@ -45,7 +45,7 @@ static int print__board(int argc, char **argv)
             paper_name = val;
     }
     if (!board_path)
-        return cli_spec_usage(S, "no --board given (a board file: see README, 'Camera calibration')");
+        return cli_spec_usage(S, "no --board given (a board file: see docs/setup.md, 'Camera calibration')");
     if (!out)
         return cli_spec_usage(S, "no --out given (a .pdf or .svg file)");
     if (print_paper_parse(paper_name, &paper, &err) != TT_OK || calib_board_load(board_path, &board, &err) != TT_OK ||

@@ -13,6 +13,11 @@
 extern "C" {
 #endif
 
+/* How answers are printed and sent: compact, and at 10 significant digits,
+ * so the rules engine's rounded figures (0.01") print as rounded (7.63, not
+ * the double's 7.6299999999999999). */
+#define TT_JSON_ANSWER_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(10))
+
 /* Load a JSON file.  Missing file -> TT_ERR_IO; bad JSON -> TT_ERR_FORMAT
  * with line and column in the message. */
 tt_status tt_json_load_file(const char *path, json_t **out, tt_err *err);

@@ -264,6 +264,28 @@ static tt_status game__record_frame(game *g, int frame_no, double t_ms, const tr
     return TT_OK;
 }
 
+/* Tags measuring below the felt mean a wrong rig: said once a game, naming
+ * up to GAME__WARN_BELOW of them (the words of tabletrack locate's). */
+#define GAME__WARN_BELOW 3
+static void game__warn_below(game *g, const track_figure *figs, int n)
+{
+    int below = 0;
+    for (int i = 0; i < n && !g->below_warned; i++) {
+        if (!(figs[i].below_felt_in > 0))
+            continue;
+        if (++below > GAME__WARN_BELOW)
+            continue;
+        calib_figure cf = {.id = figs[i].id, .height = CALIB_HEIGHT_BELOW, .measured_in = -figs[i].below_felt_in};
+        char name[32], msg[512];
+        snprintf(name, sizeof name, "tag %d", figs[i].id);
+        if (calib_height_warning(&cf, name, 0, 0, g->rig->base_size_in, msg, sizeof msg))
+            fprintf(stderr, "tabletrack track: %s\n", msg);
+    }
+    if (below > GAME__WARN_BELOW)
+        fprintf(stderr, "tabletrack track: %d more tags measure below the felt\n", below - GAME__WARN_BELOW);
+    g->below_warned |= below > 0;
+}
+
 /* Draw after a change that came without a frame (a question asked, a new
  * scenario, the source ended): mu held. */
 static tt_status game__redraw(game *g, tt_err *err)
@@ -314,6 +336,7 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     if (!posed && *first)
         fprintf(stderr, "tabletrack track: waiting for at least 2 anchor tags to be visible\n");
     *first = 0;
+    game__warn_below(g, figs, nf);
     if (g->ev)
         game__write_frame(g, frame_no, t_ms, figs, nf, evs, ne);
     if (g->tuio && (st = track_tuio_send(g->tuio, frame_no, t_ms, figs, nf, err)) != TT_OK)

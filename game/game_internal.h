@@ -127,6 +127,7 @@ struct game {
     int camera_state;           /* 0 ok, 1 lost, 2 ended */
     tt_image last_im;           /* the last camera frame (gray) */
     int have_pose;
+    int below_warned;           /* told once that tags measure below the felt */
     calib_pose pose;
     int pose_solves;            /* track_live_pose_solves when pose was copied */
 

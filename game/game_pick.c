@@ -130,8 +130,10 @@ tt_status game__draw_picks(game *g, overlay_list *l, tt_err *err)
             const char *id = json_string_value(json_object_get(game__figure_info(g, f->id), "id"));
             if (f->state == VISION_TAG_LOST || !id || strcmp(id, g->picks[p].id))
                 continue;
-            if ((st = overlay_add_circle(l, f->x, f->y, r + 0.15, ring, err)) == TT_OK)
-                st = overlay_add_circle(l, f->x, f->y, r + 0.35, ring, err);
+            /* at the height the figure stands at, as its own ring */
+            for (int k = 0; k < 2 && st == TT_OK; k++)
+                if ((st = overlay_add_circle(l, f->x, f->y, r + (k ? 0.35 : 0.15), ring, err)) == TT_OK)
+                    st = overlay_set_last_height(l, fmax(0, f->z_in), err);
         }
     return st;
 }

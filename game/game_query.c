@@ -220,7 +220,7 @@ void game__recorder_failed(game *g, const tt_err *e)
 /* Record and publish an answer that changed. */
 static void game__answer_changed(game *g, game__query *q, json_t *ans, int frame_no, long long t_ms)
 {
-    char *txt = json_dumps(ans, JSON_COMPACT);
+    char *txt = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
     if (!txt || (q->last_answer && !strcmp(txt, q->last_answer))) {
         free(txt);
         return;
@@ -232,7 +232,7 @@ static void game__answer_changed(game *g, game__query *q, json_t *ans, int frame
     }
     if (g->o.feed) {
         json_t *m = json_pack("{s:i,s:O,s:O}", "qid", q->qid, "query", q->q, "answer", ans);
-        char *d = m ? json_dumps(m, JSON_COMPACT) : NULL;
+        char *d = m ? json_dumps(m, TT_JSON_ANSWER_FLAGS) : NULL;
         json_decref(m);
         if (d)
             game__feed_publish(g, "answer", d);
@@ -408,10 +408,14 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
         if ((st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, g->rig->base_size_in,
                                        f->z_in + g->rig->base_height_mm / 25.4, err)) != TT_OK)
             return st;
+        /* the ring and its facing tick at the height the figure stands at
+         * (measured, on a hill no scenario declares), not on the ground */
         if ((st = overlay_add_circle(l, f->x, f->y, r, ring, err)) != TT_OK ||
+            (st = overlay_set_last_height(l, fmax(0, f->z_in), err)) != TT_OK ||
             (st = overlay_add_line(l, f->x + r * cos(a), f->y + r * sin(a), f->x + (r + 0.4) * cos(a),
                                    f->y + (r + 0.4) * sin(a), overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.06), err)) !=
-                TT_OK)
+                TT_OK ||
+            (st = overlay_set_last_height(l, fmax(0, f->z_in), err)) != TT_OK)
             return st;
     }
     game__picks_expire(g);
@@ -501,7 +505,7 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
     }
     g->asked_live = 1;
     game__answer_changed(g, &g->qs[g->nq - 1], ans, g->frame_no < 0 ? 0 : g->frame_no, (long long)g->t_ms);
-    *answer_json = json_dumps(ans, JSON_COMPACT);
+    *answer_json = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
     json_decref(ans);
     g->dirty = 1;
     pthread_mutex_unlock(&g->mu);

@@ -109,6 +109,13 @@ tt_status overlay_add_ring(overlay_list *l, double cx, double cy, double r0, dou
 tt_status overlay_add_text(overlay_list *l, double x, double y, const char *text, double size_in, double angle_deg,
                            overlay_role role, tt_err *err);
 
+/* Draw the primitive added last at z_in inches above the felt, whole,
+ * rather than on the ground under each of its points: a figure's ring at
+ * the height the figure was measured at (on a hill no scenario declares).
+ * Only a mapper with heights (map3) uses it.  TT_ERR_ARG on an empty list
+ * or a height that is not finite or below the felt. */
+tt_status overlay_set_last_height(overlay_list *l, double z_in, tt_err *err);
+
 /* Keep a tag dark: nothing the list draws lights a square of side
  * OVERLAY_TAG_MASK_FACTOR x tag_size_in (the tag's black border, the rig's
  * base size_in) centred on (x, y) and turned to facing_deg, at z_in above
@@ -161,9 +168,15 @@ void overlay_mapper_projector_ground(overlay_mapper *m, overlay_projector_map *s
 typedef struct overlay_camera_map {
     const cvw_camera *cam;
     calib_pose pose;
+    tt_ground ground;
 } overlay_camera_map;
 void overlay_mapper_camera(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
                            const calib_pose *pose);
+/* The same with every mark at the height of the ground under it (a blast
+ * on a hill drawn on the hill's top in the camera's picture); a NULL ground
+ * is overlay_mapper_camera.  The ground's `user` must outlive the mapper. */
+void overlay_mapper_camera_ground(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
+                                  const calib_pose *pose, const tt_ground *ground);
 
 /* ---- drawing ---------------------------------------------------------- */
 

@@ -22,6 +22,8 @@ typedef struct overlay__prim {
     double cx, cy, r0, r1, a0, a1; /* circle, arc, sector, ring (degrees) */
     char *text;                    /* owned */
     double size_in, angle_deg;
+    int at_height;                 /* 1: drawn at z_in above the felt (overlay_set_last_height) */
+    double z_in;
 } overlay__prim;
 
 /* A tag kept dark (overlay_add_tag_mask): its mask's centre, turn, half

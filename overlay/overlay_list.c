@@ -108,6 +108,18 @@ static overlay__prim *overlay__push(overlay_list *l, overlay__kind kind, const o
     return p;
 }
 
+tt_status overlay_set_last_height(overlay_list *l, double z_in, tt_err *err)
+{
+    if (!l || l->n == 0)
+        return tt_err_set(err, TT_ERR_ARG, "overlay_set_last_height: the list has no primitive yet");
+    if (!isfinite(z_in) || z_in < 0)
+        return tt_err_set(err, TT_ERR_ARG, "overlay_set_last_height: height %g is not a height above the felt",
+                          z_in);
+    l->p[l->n - 1].at_height = 1;
+    l->p[l->n - 1].z_in = z_in;
+    return TT_OK;
+}
+
 static int overlay__finite(int n, const double *v)
 {
     for (int i = 0; i < n; i++)

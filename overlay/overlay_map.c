@@ -72,14 +72,63 @@ static void map__camera(const void *user, const double *xy, int n, double *px)
             px[i] = NAN;
 }
 
+/* Points with heights (n*3), each run of one height projected at once (the
+ * ground is flat in pieces: a hill's top, the felt). */
+static void map__camera3(const void *user, const double *xyz, int n, double *px)
+{
+    const overlay_camera_map *cm = user;
+    double xy[2 * 64];
+    for (int i = 0; i < n;) {
+        double z = xyz[3 * i + 2];
+        int k = 0;
+        while (i + k < n && k < 64 && xyz[3 * (i + k) + 2] == z) {
+            xy[2 * k] = xyz[3 * (i + k)];
+            xy[2 * k + 1] = xyz[3 * (i + k) + 1];
+            k++;
+        }
+        if (!isfinite(z) || calib_project(cm->cam, &cm->pose, xy, k, z, px + 2 * i, NULL) != TT_OK)
+            for (int j = 0; j < 2 * k; j++)
+                px[2 * i + j] = NAN;
+        i += k;
+    }
+}
+
+/* Each point at the ground's height under it. */
+static void map__camera_ground(const void *user, const double *xy, int n, double *px)
+{
+    const overlay_camera_map *cm = user;
+    double xyz[3 * 64];
+    for (int i = 0; i < n; i += 64) {
+        int k = n - i < 64 ? n - i : 64;
+        for (int j = 0; j < k; j++) {
+            xyz[3 * j] = xy[2 * (i + j)];
+            xyz[3 * j + 1] = xy[2 * (i + j) + 1];
+            xyz[3 * j + 2] = tt_ground_height(&cm->ground, xyz[3 * j], xyz[3 * j + 1]);
+        }
+        map__camera3(user, xyz, k, px + 2 * i);
+    }
+}
+
 void overlay_mapper_camera(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
                            const calib_pose *pose)
+{
+    overlay_mapper_camera_ground(m, state, cam, pose, NULL);
+}
+
+void overlay_mapper_camera_ground(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
+                                  const calib_pose *pose, const tt_ground *ground)
 {
     memset(m, 0, sizeof *m);
     state->cam = cam;
     state->pose = *pose;
+    state->ground = ground ? *ground : (tt_ground){0};
     m->map = map__camera;
     m->user = state;
     m->width = cam->width;
     m->height = cam->height;
+    if (!ground || !ground->height_at)
+        return;
+    m->map = map__camera_ground;
+    m->map3 = map__camera3;
+    m->ground = *ground;
 }

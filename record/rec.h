@@ -23,7 +23,7 @@
  * call rec_flush.
  *
  * The schema (tables session, figure, state, event, query, meta) is
- * documented in README.md, "Recording and replays".
+ * documented in docs/api.md, "Recordings: the SQLite schema".
  *
  * Replay: rec_game_load reads one session into memory; rec_game_write_json
  * / _html / _video turn it into JSON Lines, a self-contained HTML page, or a
@@ -181,7 +181,7 @@ long long rec_game_t1(const rec_game *g);
  * holds no frame). */
 long long rec_game_truncated_frame(const rec_game *g);
 
-/* The game as JSON Lines (see README). */
+/* The game as JSON Lines (see docs/api.md, "The replay's JSON Lines"). */
 tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err);
 
 /* One self-contained HTML page (no network); written atomically. */

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 /* The schema, version 3 (version 1 had no scenario_change, 2 no z_in:
- * NULL in rows older than it, read as 0, on the felt).  Documented in README.md ("Recording and
- * replays"); keep the two in step and bump REC_SCHEMA_VERSION on any
+ * NULL in rows older than it, read as 0, on the felt).  Documented in docs/api.md ("Recordings:
+ * the SQLite schema"); keep the two in step and bump REC_SCHEMA_VERSION on any
  * change that older readers would misread. */
 #define REC__SCENARIO_CHANGE_SQL                                                                                 \
     "CREATE TABLE IF NOT EXISTS scenario_change (\n"                                                               \

@@ -148,7 +148,8 @@ static int rec__write_data(FILE *f, const rec_game *g)
         }
         fputc(']', f);
     }
-    /* events[] = [t, kind, fig, from_x, from_y, to_x, to_y] (null when absent) */
+    /* events[] = [t, kind, fig, from_x, from_y, to_x, to_y, z_in] (null when
+     * absent; z_in is the height a "height" event's figure stands at) */
     fputs("],\"events\":[", f);
     for (size_t i = 0; i < g->nevents; i++) {
         const rec__event *e = &g->events[i];
@@ -167,6 +168,11 @@ static int rec__write_data(FILE *f, const rec_game *g)
             else
                 fputs("null", f);
         }
+        fputc(',', f);
+        if (e->kind == REC_EV_HEIGHT)
+            rec__put_num(f, e->z);
+        else
+            fputs("null", f);
         fputc(']', f);
     }
     fputs("],\"queries\":[", f);

@@ -1,5 +1,5 @@
 /* rec_json.c - a session as JSON Lines, in the shapes of the tracker's
- * --events output (README, "Recording and replays"): a session header,
+ * --events output (docs/api.md, "The replay's JSON Lines"): a session header,
  * then in time order frame lines (the figures that changed), event lines
  * and query lines, then an end line. */
 #include "rec_internal.h"

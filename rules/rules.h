@@ -6,7 +6,7 @@
  * along the width, y along the depth); angles in degrees, facing as in
  * docs/architecture.md.  Internally every coordinate is rounded once to
  * 1/10000" and all geometric decisions use exact integer predicates, so ties
- * are always decided the same way (see README, "Rules engine").
+ * are always decided the same way (see docs/rules.md, "Conventions").
  *
  * Ownership:
  *  - rules_scenario_* handles are opaque, made by _load/_from_json and freed
@@ -257,7 +257,7 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
 tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err);
 
 /* The dice a 'deviate' query carries (RULES_NULL where not rolled): the
- * fields the weapon's deviation needs (see the README). */
+ * fields the weapon's deviation needs (see docs/rules.md, "Ruleset profiles"). */
 typedef struct rules_dev_dice {
     int long_short, left_right;       /* per-axis direction dice */
     int long_short_in, left_right_in; /* what each off-target axis's distance dice showed */

@@ -354,6 +354,7 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         o->facing_deg = f->facing;
         o->z_in = f->height == CALIB_HEIGHT_OFF && f->zn > 0 && f->zsum > 0 ? f->zsum / f->zn : f->z;
         o->state = f->state;
+        o->below_felt_in = f->height == CALIB_HEIGHT_BELOW && f->zn > 0 ? fmax(0, -f->zsum / f->zn) : 0;
     }
     *figs = out;
     *nfig = no;

@@ -44,6 +44,9 @@ typedef struct track_figure {
     double x, y, facing_deg;
     double z_in; /* height it stands at above the felt, inches */
     vision_tag_state state;
+    double below_felt_in; /* > 0: its tag measures this far below the felt, which
+                             cannot be (the rig's anchors or bases' size_in are
+                             wrong: see calib_height_warning); else 0 */
 } track_figure;
 
 typedef enum track_event_kind { TRACK_MOVED = 0, TRACK_APPEARED, TRACK_REMOVED, TRACK_HEIGHT } track_event_kind;

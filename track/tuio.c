@@ -1,7 +1,9 @@
-/* tuio.c - TUIO 1.1 2Dobj profile, hand-encoded OSC 1.0. */
+/* tuio.c - TUIO 1.1 2Dobj profile: OSC 1.0 bundles encoded by liblo
+ * (lo_message, lo_bundle, lo_bundle_serialise), sent on our own UDP socket. */
 #include "tuio.h"
 
-#include <arpa/inet.h>
+#include <lo/lo.h>
+
 #include <math.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -36,69 +38,11 @@ struct track_tuio {
     int32_t next_sid;
     int *fig_sess; /* per figure of the frame: its session index, or -1 */
     int fig_cap;
-    char *tags; /* the alive message's type tags */
-    size_t tags_cap;
+    lo_message source; /* "source tabletrack": the same every frame; one reference ours */
     int warned_big;
     uint8_t *buf;
     size_t cap;
 };
-
-typedef struct tuio__w {
-    uint8_t *p;
-    size_t len, cap;
-    int bad;
-} tuio__w;
-
-static void tuio__bytes(tuio__w *w, const void *src, size_t n)
-{
-    if (w->len + n > w->cap) {
-        w->bad = 1;
-        return;
-    }
-    memcpy(w->p + w->len, src, n);
-    w->len += n;
-}
-
-static void tuio__i32(tuio__w *w, int32_t v)
-{
-    uint32_t be = htonl((uint32_t)v);
-    tuio__bytes(w, &be, 4);
-}
-
-static void tuio__f32(tuio__w *w, float f)
-{
-    if (!isfinite(f))
-        w->bad = 1; /* never send NaN or Inf: the bundle is dropped */
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    u = htonl(u);
-    tuio__bytes(w, &u, 4);
-}
-
-/* OSC string: NUL-terminated, padded to a multiple of 4. */
-static void tuio__str(tuio__w *w, const char *s)
-{
-    size_t n = strlen(s) + 1, pad = (4 - n % 4) % 4;
-    static const uint8_t zero[4] = {0};
-    tuio__bytes(w, s, n);
-    tuio__bytes(w, zero, pad);
-}
-
-/* Start a bundle element: reserve its size; returns the offset. */
-static size_t tuio__elem_begin(tuio__w *w)
-{
-    size_t at = w->len;
-    tuio__i32(w, 0);
-    return at;
-}
-
-static void tuio__elem_end(tuio__w *w, size_t at)
-{
-    if (w->bad)
-        return;
-    uint32_t be = htonl((uint32_t)(w->len - at - 4));
-    memcpy(w->p + at, &be, 4);
-}
 
 static double tuio__clamp01(double v)
 {
@@ -211,62 +155,63 @@ static int tuio__update(track_tuio *t, double t_ms, const track_figure *figs, in
     return 1;
 }
 
-static void tuio__source(tuio__w *w)
+#define TUIO__PATH "/tuio/2Dobj"
+
+/* A set message's bundle element: size, path, ",siiffffffff", "set", two
+ * int32 and eight float32 - to tell, before any set is made, whether the
+ * alive list leaves room for one (test_tuio's 256-figure frame sits on that
+ * boundary). */
+enum { TUIO__SET_BYTES = 4 + 12 + 16 + 4 + 8 + 32 };
+
+/* A /tuio/2Dobj message starting with the command cmd, holding one
+ * reference of the caller's (lo_message_free drops it); NULL when liblo
+ * cannot make it (out of memory). */
+static lo_message tuio__msg(const char *cmd)
 {
-    size_t at = tuio__elem_begin(w);
-    tuio__str(w, "/tuio/2Dobj");
-    tuio__str(w, ",ss");
-    tuio__str(w, "source");
-    tuio__str(w, "tabletrack");
-    tuio__elem_end(w, at);
+    lo_message m = lo_message_new();
+    if (!m)
+        return NULL;
+    lo_message_incref(m);
+    if (lo_message_add_string(m, cmd) != 0) {
+        lo_message_free(m);
+        return NULL;
+    }
+    return m;
 }
 
-static void tuio__alive(track_tuio *t, tuio__w *w)
+/* Add m to b; the bundle takes its own reference.  0 when liblo cannot. */
+static int tuio__add(lo_bundle b, lo_message m)
 {
-    size_t at = tuio__elem_begin(w);
-    tuio__str(w, "/tuio/2Dobj");
-    t->tags[0] = ',';
-    t->tags[1] = 's';
-    for (int i = 0; i < t->ns; i++)
-        t->tags[2 + i] = 'i';
-    t->tags[2 + t->ns] = '\0';
-    tuio__str(w, t->tags);
-    tuio__str(w, "alive");
-    for (int i = 0; i < t->ns; i++)
-        tuio__i32(w, t->s[i].sid);
-    tuio__elem_end(w, at);
+    return lo_bundle_add_message(b, TUIO__PATH, m) == 0;
 }
 
-static void tuio__set(tuio__w *w, const track_figure *f, const tuio__session *s)
+/* The bundle element m makes: its size field and the message. */
+static size_t tuio__elem_len(lo_message m)
 {
-    size_t at = tuio__elem_begin(w);
-    tuio__str(w, "/tuio/2Dobj");
-    tuio__str(w, ",siiffffffff");
-    tuio__str(w, "set");
-    tuio__i32(w, s->sid);
-    tuio__i32(w, f->id);
-    tuio__f32(w, (float)s->x);
-    tuio__f32(w, (float)s->y);
-    tuio__f32(w, (float)s->a);
-    tuio__f32(w, (float)s->vx);
-    tuio__f32(w, (float)s->vy);
-    tuio__f32(w, (float)s->va);
-    tuio__f32(w, (float)s->macc);
-    tuio__f32(w, (float)s->racc);
-    tuio__elem_end(w, at);
+    return 4 + lo_message_length(m, TUIO__PATH);
 }
 
-static void tuio__fseq(tuio__w *w, int frame_no)
+/* A session's set message: session id, class id (the tag id), x, y, angle,
+ * X, Y, A, m, r.  Returns 1, 0 when out of memory; *finite = 0 when a value
+ * is not a finite number as a float (never sent: the bundle is dropped). */
+static int tuio__set(const track_figure *f, const tuio__session *s, lo_message *out, int *finite)
 {
-    size_t at = tuio__elem_begin(w);
-    tuio__str(w, "/tuio/2Dobj");
-    tuio__str(w, ",si");
-    tuio__str(w, "fseq");
-    tuio__i32(w, frame_no);
-    tuio__elem_end(w, at);
+    const float v[8] = {(float)s->x,  (float)s->y,  (float)s->a,    (float)s->vx,
+                        (float)s->vy, (float)s->va, (float)s->macc, (float)s->racc};
+    lo_message m = tuio__msg("set");
+    int ok = m && lo_message_add_int32(m, s->sid) == 0 && lo_message_add_int32(m, f->id) == 0;
+    *finite = 1;
+    for (int k = 0; k < 8 && ok; k++) {
+        ok = lo_message_add_float(m, v[k]) == 0;
+        *finite &= isfinite(v[k]) != 0;
+    }
+    if (!ok) {
+        lo_message_free(m);
+        return 0;
+    }
+    *out = m;
+    return 1;
 }
-
-enum { TUIO__SET_BYTES = 4 + 12 + 16 + 4 + 8 + 32, TUIO__FSEQ_BYTES = 4 + 12 + 4 + 8 + 4 };
 
 /* The frame is split the way the TUIO 1.1 reference server splits it
  * (TuioServer::commitFrame in the TUIO11_CPP library: when the next set
@@ -276,30 +221,33 @@ enum { TUIO__SET_BYTES = 4 + 12 + 16 + 4 + 8 + 32, TUIO__FSEQ_BYTES = 4 + 12 + 4
  * session, some of the set messages, fseq with the same frame number.
  * The spec (tuio.org/?tuio11, "Message Format") requires each bundle to
  * carry an alive and a fseq message and lets set messages for one frame
- * be spread over bundles; a client that reads them merges the sets. */
+ * be spread over bundles; a client that reads them merges the sets.
+ * liblo builds the messages and bundles and writes their bytes
+ * (lo_bundle_serialise); lo_bundle_length keeps each datagram within
+ * TRACK_TUIO_MAX_DATAGRAM. */
 tt_status track_tuio_encode(track_tuio *t, int frame_no, double t_ms, const track_figure *figs, int n,
                             track_tuio_emit emit, void *ctx, tt_err *err)
 {
     if (!tuio__update(t, t_ms, figs, n))
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    if ((size_t)t->ns + 3 > t->tags_cap) {
-        size_t nc = (size_t)t->ns + 64;
-        char *tg = realloc(t->tags, nc);
-        if (!tg)
-            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        t->tags = tg;
-        t->tags_cap = nc;
+    tt_status st = TT_OK;
+    lo_bundle b = NULL;
+    lo_message set = NULL, alive = tuio__msg("alive"), fseq = tuio__msg("fseq");
+    int ok = alive && fseq && lo_message_add_int32(fseq, frame_no) == 0;
+    for (int i = 0; i < t->ns && ok; i++)
+        ok = lo_message_add_int32(alive, t->s[i].sid) == 0;
+    if (!ok) {
+        st = tt_err_set(err, TT_ERR_NOMEM, "TUIO: liblo cannot make the messages of frame %d (out of memory)", frame_no);
+        goto out;
     }
-    tuio__w w = {t->buf, 0, t->cap, 0};
-    tuio__str(&w, "#bundle");
-    tuio__i32(&w, 0); /* time tag: immediately */
-    tuio__i32(&w, 1);
-    tuio__source(&w);
-    tuio__alive(t, &w);
-    if (w.bad)
-        return tt_err_set(err, TT_ERR_INTERNAL, "TUIO: %d figures do not fit a UDP datagram", t->ns);
-    size_t head = w.len, limit = TRACK_TUIO_MAX_DATAGRAM;
-    if (head + TUIO__SET_BYTES + TUIO__FSEQ_BYTES > limit) {
+    /* "#bundle", the time tag, source and alive: the same in every datagram */
+    size_t head = 16 + tuio__elem_len(t->source) + tuio__elem_len(alive), limit = TRACK_TUIO_MAX_DATAGRAM;
+    size_t fseq_len = tuio__elem_len(fseq);
+    if (head + fseq_len > t->cap) {
+        st = tt_err_set(err, TT_ERR_INTERNAL, "TUIO: %d figures do not fit a UDP datagram", t->ns);
+        goto out;
+    }
+    if (head + TUIO__SET_BYTES + fseq_len > limit) {
         limit = t->cap;
         if (!t->warned_big)
             fprintf(stderr,
@@ -310,26 +258,59 @@ tt_status track_tuio_encode(track_tuio *t, int frame_no, double t_ms, const trac
     }
     int i = 0, sent_any = 0;
     while (!sent_any || i < n) {
-        w.len = head;
-        size_t empty = w.len;
+        b = lo_bundle_new(LO_TT_IMMEDIATE);
+        if (!b || !tuio__add(b, t->source) || !tuio__add(b, alive))
+            goto nomem;
+        int nset = 0;
         for (; i < n; i++) {
             if (t->fig_sess[i] < 0)
                 continue;
-            if (w.len + TUIO__SET_BYTES + TUIO__FSEQ_BYTES > limit)
-                break;
-            tuio__set(&w, &figs[i], &t->s[t->fig_sess[i]]);
+            int finite;
+            if (!tuio__set(&figs[i], &t->s[t->fig_sess[i]], &set, &finite))
+                goto nomem;
+            if (lo_bundle_length(b) + tuio__elem_len(set) + fseq_len > limit)
+                break; /* set is the first of the next datagram */
+            if (!finite) {
+                st = tt_err_set(err, TT_ERR_INTERNAL, "TUIO: a value is not a finite number; frame %d not sent",
+                                frame_no);
+                goto out;
+            }
+            if (!tuio__add(b, set))
+                goto nomem;
+            lo_message_free(set); /* the bundle holds it */
+            set = NULL;
+            nset++;
         }
-        if (w.len == empty && i < n)
-            return tt_err_set(err, TT_ERR_INTERNAL, "TUIO: %d figures do not fit a UDP datagram", t->ns);
-        tuio__fseq(&w, frame_no);
-        if (w.bad)
-            return tt_err_set(err, TT_ERR_INTERNAL, "TUIO: a value is not a finite number; frame %d not sent", frame_no);
-        emit(ctx, t->buf, w.len);
+        lo_message_free(set);
+        set = NULL;
+        if (nset == 0 && i < n) {
+            st = tt_err_set(err, TT_ERR_INTERNAL, "TUIO: %d figures do not fit a UDP datagram", t->ns);
+            goto out;
+        }
+        if (!tuio__add(b, fseq))
+            goto nomem;
+        size_t len = lo_bundle_length(b);
+        if (len > limit || !lo_bundle_serialise(b, t->buf, &len)) {
+            st = tt_err_set(err, TT_ERR_INTERNAL, "TUIO: liblo cannot write the bundle of frame %d (%zu bytes)",
+                            frame_no, len);
+            goto out;
+        }
+        emit(ctx, t->buf, len);
+        lo_bundle_free_recursive(b); /* drops its references: the sets go, source, alive and fseq stay */
+        b = NULL;
         sent_any = 1;
         while (i < n && t->fig_sess[i] < 0)
             i++;
     }
-    return TT_OK;
+    goto out;
+nomem:
+    st = tt_err_set(err, TT_ERR_NOMEM, "TUIO: liblo cannot build the bundles of frame %d (out of memory)", frame_no);
+out:
+    lo_message_free(set);
+    lo_bundle_free_recursive(b);
+    lo_message_free(alive);
+    lo_message_free(fseq);
+    return st;
 }
 
 tt_status track_tuio_create(const char *host_port, double width_in, double depth_in, track_tuio **out, tt_err *err)
@@ -365,6 +346,15 @@ tt_status track_tuio_create(const char *host_port, double width_in, double depth
         track_tuio_destroy(t);
         return tt_err_set(err, TT_ERR_IO, "cannot open a UDP socket for TUIO");
     }
+    t->source = tuio__msg("source");
+    if (t->source && lo_message_add_string(t->source, "tabletrack") != 0) {
+        lo_message_free(t->source);
+        t->source = NULL;
+    }
+    if (!t->source) {
+        track_tuio_destroy(t);
+        return tt_err_set(err, TT_ERR_NOMEM, "TUIO: liblo cannot make the source message (out of memory)");
+    }
     *out = t;
     return TT_OK;
 }
@@ -378,7 +368,7 @@ void track_tuio_destroy(track_tuio *t)
     free(t->buf);
     free(t->s);
     free(t->fig_sess);
-    free(t->tags);
+    lo_message_free(t->source);
     free(t);
 }
 

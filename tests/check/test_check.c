@@ -236,20 +236,30 @@ static void test_check_bad_input(void **state)
     run_free(&r);
 }
 
-/* The detector's limit: 1080p frames of 90 tags each (blur 0.7 px, noise 2),
- * sized for a given px per cell at the table's centre; libapriltag at full
- * resolution (decimate 1), as locate's second look and check use it, or the
- * half-size search with its second look (decimate 2). */
-static double recall_at(double ppc, unsigned seed, double decimate)
+/* The camera and picture a limit is measured under: the 1080p webcam (blur
+ * 0.7 px, noise 2, light falloff 0.2) or a 4K camera at the same spot with
+ * bench_locate's hard frames' picture (blur 1 px, noise 4, falloff 0.5). */
+typedef struct sweep_cam {
+    int width;
+    double blur, noise, gradient;
+} sweep_cam;
+static const sweep_cam CAM_1080P = {1920, 0.7, 2, 0.2}, CAM_4K_HARD = {3840, 1.0, 4, 0.5};
+
+/* The detector's limit: frames of 90 tags each, sized for a given px per
+ * cell at the table's centre; libapriltag at full resolution (decimate 1),
+ * as locate's second look and check use it, or the half-size search with
+ * its second look (decimate 2). */
+static double recall_at_cam(const sweep_cam *sc_cam, double ppc, unsigned seed, double decimate)
 {
     rnd_camera cam;
-    webcam(&cam, 1920, 1080);
-    double size = ppc / predicted_ppc(36, 24, 1.0); /* ppc scales with the tag */
+    double k = sc_cam->width / 1920.0; /* px per cell scales with the frame's width (webcam()) */
+    webcam(&cam, sc_cam->width, sc_cam->width * 9 / 16);
+    double size = ppc / (k * predicted_ppc(36, 24, 1.0)); /* ppc scales with the tag */
     rnd_tag tags[90];
     int n = rnd_standard_tags(tags, 0, 90, size, 3, 72, 48, seed);
     rnd_scene sc = {.width_in = 72, .depth_in = 48, .felt_gray = 90, .floor_gray = 40, .tags = tags, .ntags = n,
-                    .light_gradient = 0.2, .ambient = 1, .blur_sigma_px = 0.7, .noise_sigma = 2, .supersample = 2,
-                    .seed = seed};
+                    .light_gradient = sc_cam->gradient, .ambient = 1, .blur_sigma_px = sc_cam->blur,
+                    .noise_sigma = sc_cam->noise, .supersample = 2, .seed = seed};
     tt_image im;
     tt_err err = {0};
     assert_int_equal(rnd_render(&sc, &cam, &im, &err), TT_OK);
@@ -263,17 +273,23 @@ static double recall_at(double ppc, unsigned seed, double decimate)
     int found = 0, expected = 0;
     for (int i = 0; i < n; i++) {
         /* only tags at this scale within 5% (the table's edges are smaller) */
-        if (fabs(predicted_ppc(tags[i].x, tags[i].y, size) / ppc - 1) > 0.05 || !rnd_tag_unoccluded(&sc, &cam, &tags[i]))
+        if (fabs(k * predicted_ppc(tags[i].x, tags[i].y, size) / ppc - 1) > 0.05 ||
+            !rnd_tag_unoccluded(&sc, &cam, &tags[i]))
             continue;
         expected++;
-        for (int k = 0; k < ds.count; k++)
-            found += ds.items[k].id == tags[i].id;
+        for (int j = 0; j < ds.count; j++)
+            found += ds.items[j].id == tags[i].id;
     }
     vision_detections_free(&ds);
     vision_detector_destroy(det);
     tt_image_free(&im);
     assert_true(expected >= 40);
     return (double)found / expected;
+}
+
+static double recall_at(double ppc, unsigned seed, double decimate)
+{
+    return recall_at_cam(&CAM_1080P, ppc, seed, decimate);
 }
 
 static void test_detector_limit(void **state)
@@ -292,21 +308,34 @@ static void test_detector_limit(void **state)
 }
 
 /* The half-size search's limit (VISION_HALF_MIN_PX_PER_CELL, vision.h):
- * where locate and track stop reading at full resolution. */
+ * where locate and track stop reading at full resolution.  The limit is in
+ * px per cell whatever the camera: a 4K camera with the hard frames' blur,
+ * noise and light falloff reads every tag at it too, and misses some a
+ * little below it (the sweep: 94-99 % at 3.0, 83-90 % at 2.8), so the hard
+ * frames' 0.69" tags at 2.4-3.3 px per cell must be read at full
+ * resolution although the half-size search happens to read most of them. */
 static void test_half_limit(void **state)
 {
     (void)state;
     if (getenv("TT_SWEEP"))
         for (double p = 1.8; p < 3.65; p += 0.2)
-            print_message("decimate 2, %.2f px per cell: %.1f %% %.1f %%\n", p, 100 * recall_at(p, 51, 2),
-                          100 * recall_at(p, 52, 2));
+            print_message("decimate 2, %.2f px per cell: 1080p %.1f %% %.1f %%, 4K hard %.1f %% %.1f %%\n", p,
+                          100 * recall_at(p, 51, 2), 100 * recall_at(p, 52, 2),
+                          100 * recall_at_cam(&CAM_4K_HARD, p, 51, 2), 100 * recall_at_cam(&CAM_4K_HARD, p, 52, 2));
     double at_limit = fmin(recall_at(VISION_HALF_MIN_PX_PER_CELL, 41, 2), recall_at(VISION_HALF_MIN_PX_PER_CELL, 43, 2));
     double full_limit = recall_at(CALIB_MIN_PX_PER_CELL, 42, 2);
+    double at_limit_4k = recall_at_cam(&CAM_4K_HARD, VISION_HALF_MIN_PX_PER_CELL, 41, 2);
+    double below_4k = recall_at_cam(&CAM_4K_HARD, 2.6, 42, 2);
     print_message("half-size search, 1080p, blur 0.7, noise 2: %.1f px per cell read %.1f %%, %.1f px per cell "
                   "%.1f %%\n",
                   VISION_HALF_MIN_PX_PER_CELL, 100 * at_limit, CALIB_MIN_PX_PER_CELL, 100 * full_limit);
+    print_message("half-size search, 4K, blur 1, noise 4, falloff 0.5: %.1f px per cell read %.1f %%, 2.6 px per "
+                  "cell %.1f %%\n",
+                  VISION_HALF_MIN_PX_PER_CELL, 100 * at_limit_4k, 100 * below_4k);
     assert_true(at_limit >= 0.995);
     assert_true(full_limit < 0.9); /* full resolution is needed there */
+    assert_true(at_limit_4k >= 0.995);
+    assert_true(below_4k < 0.995); /* and at 4K too, below the limit */
 }
 
 int main(int argc, char **argv)

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "rules.h"
-#include "rules_internal.h"
+#include "rules_scenario.h"
 #include "scen_gen.h"
 
 static const char *const dirs[] = {TT_SOURCE, NULL};

@@ -868,6 +868,26 @@ static void test_cli_deviate_charge_unit(void **state)
     tt_image_free(&im);
 }
 
+/* The answers overlay prints are the rules engine's, to the 0.01" it rounds
+ * to: 2.63 prints as 2.63, not as the double's 2.6299999999999999. */
+static void test_cli_answer_digits(void **state)
+{
+    (void)state;
+    write_pj("flat.json", "{\"width\":1920,\"height\":1080,\"table_to_projector\":[[22.5,0,150],[0,22.5,0],[0,0,1]]}");
+    write_pj("fb363.json", "{\"ruleset\":\"fixed-bayonet\",\"table\":{\"width_in\":72,\"depth_in\":48},\"terrain\":[],"
+                           "\"figures\":[{\"id\":\"c\",\"side\":\"a\",\"x\":13.63,\"y\":20,\"facing_deg\":0},"
+                           "{\"id\":\"t\",\"side\":\"b\",\"x\":10,\"y\":20,\"facing_deg\":0}]}");
+    char *argv[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("flat.json"), "--scenario",
+                    (char *)tpath("fb363.json"), "--query", "{\"q\":\"charge\",\"from\":\"c\",\"to\":\"t\"}",
+                    "--out", (char *)tpath("digits.png"), NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "\"distance_in\":2.63,")); /* to contact: 3.63 less the bases */
+    assert_null(strstr(r.out, "99999"));
+    run_free(&r);
+}
+
 /* A charge refused within its reach (Fixed Bay'net, L77: a target behind
  * would need a turn) is drawn dashed to the target and no further: no solid
  * reach running on past it and no bar where the allowance would end. */
@@ -1027,7 +1047,7 @@ int main(void)
         cmocka_unit_test(test_render_into_sequence),
         cmocka_unit_test(test_cli_projector_png),
         cmocka_unit_test(test_cli_deviate_charge_unit),
-        cmocka_unit_test(test_cli_charge_refused_in_reach),
+        cmocka_unit_test(test_cli_charge_refused_in_reach), cmocka_unit_test(test_cli_answer_digits),
         cmocka_unit_test(test_cli_on_camera),            cmocka_unit_test(test_cli_bad_input),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -150,6 +150,112 @@ static void test_blast_and_ring_on_hill(void **state)
     calib_projector_destroy(pj);
 }
 
+/* The same camera as P_DOWN (K with f 1750 at (640, 400), no distortion;
+ * 60" over (36, 30) looking straight down: x_c = x - 36, y_c = 30 - y,
+ * z_c = 60 - h), for overlay --on-camera's mapper. */
+static void camera_down(cvw_camera *cam, calib_pose *pose)
+{
+    memset(cam, 0, sizeof *cam);
+    memset(pose, 0, sizeof *pose);
+    cam->width = 1280;
+    cam->height = 800;
+    const double K[9] = {1750, 0, 640, 0, 1750, 400, 0, 0, 1}, R[9] = {1, 0, 0, 0, -1, 0, 0, 0, -1};
+    memcpy(cam->K, K, sizeof K);
+    memcpy(pose->R, R, sizeof R);
+    pose->rvec[0] = M_PI; /* half a turn about x */
+    pose->tvec[0] = -36;
+    pose->tvec[1] = 30;
+    pose->tvec[2] = 60;
+    pose->center[0] = 36;
+    pose->center[1] = 30;
+    pose->center[2] = 60;
+    pose->up = 1;
+}
+
+/* overlay --on-camera draws each mark at the ground's height too: a blast
+ * on the hill lands on the hill's top in the camera's picture (within 0.3
+ * px of the camera's projection at 3"), ~20 px from where the felt would
+ * put it; without a ground it lands on the felt as before. */
+static void test_camera_view_on_hill(void **state)
+{
+    (void)state;
+    cvw_camera cam;
+    calib_pose pose;
+    camera_down(&cam, &pose);
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    overlay_style blast = overlay_style_line(OVERLAY_ROLE_BLAST, 0.08);
+    blast.fill_alpha = 0.5;
+    assert_int_equal(overlay_add_circle(l, 52, 18, 1.0, blast, &err), TT_OK);
+    tt_ground g = {hill_ground, NULL};
+    cairo_surface_t *s[2];
+    for (int k = 0; k < 2; k++) {
+        overlay_mapper m;
+        overlay_camera_map st;
+        overlay_mapper_camera_ground(&m, &st, &cam, &pose, k ? &g : NULL);
+        s[k] = NULL;
+        if (overlay_render(l, &m, &s[k], &err) != TT_OK)
+            fail_msg("render: %s", err.msg);
+    }
+    double top[2], felt[2], c[2];
+    truth(52, 18, HILL_H, top);
+    truth(52, 18, 0, felt);
+    assert_true(centroid(s[1], (int)top[0] - 50, (int)top[1] - 50, (int)top[0] + 50, (int)top[1] + 50, c));
+    double e_top = hypot(c[0] - top[0], c[1] - top[1]);
+    assert_true(centroid(s[0], (int)felt[0] - 50, (int)felt[1] - 50, (int)felt[0] + 50, (int)felt[1] + 50, c));
+    double e_felt = hypot(c[0] - felt[0], c[1] - felt[1]), e_miss = hypot(c[0] - top[0], c[1] - top[1]);
+    print_message("on the camera's picture: blast on the hill %.3f px from its spot; without the ground %.3f px "
+                  "from the felt's, %.1f px from the top's\n",
+                  e_top, e_felt, e_miss);
+    assert_true(e_top <= 0.3);
+    assert_true(e_felt <= 0.3);
+    assert_true(e_miss > 10);
+    cairo_surface_destroy(s[0]);
+    cairo_surface_destroy(s[1]);
+    overlay_list_destroy(l);
+}
+
+/* A ring drawn at a height of its own (overlay_set_last_height: a figure
+ * measured 2" up where no scenario declares a hill) lands at that height
+ * through a 3D projector, whole, even beside the declared hill; without
+ * the height it lies on the ground under it.  Bad heights are refused. */
+static void test_ring_at_own_height(void **state)
+{
+    (void)state;
+    calib_projector *pj = pinhole();
+    overlay_list *l = NULL;
+    tt_err err = {0};
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    assert_int_equal(overlay_set_last_height(l, 1, &err), TT_ERR_ARG); /* nothing added yet */
+    overlay_style ring = overlay_style_line(OVERLAY_ROLE_TARGET, 0.08);
+    assert_int_equal(overlay_add_circle(l, 20, 40, 0.7, ring, &err), TT_OK);
+    assert_int_equal(overlay_set_last_height(l, NAN, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_set_last_height(l, -0.5, &err), TT_ERR_ARG);
+    assert_int_equal(overlay_set_last_height(l, 2.0, &err), TT_OK);
+    /* half on the hill (x 40..60), half on the felt: at 2" whole */
+    assert_int_equal(overlay_add_circle(l, 40, 20, 0.7, ring, &err), TT_OK);
+    assert_int_equal(overlay_set_last_height(l, 2.0, &err), TT_OK);
+    cairo_surface_t *g = draw(l, pj, 1);
+    double t[2], felt[2], c[2];
+    truth(20, 40, 2.0, t);
+    truth(20, 40, 0, felt);
+    assert_true(centroid(g, (int)t[0] - 50, (int)t[1] - 50, (int)t[0] + 50, (int)t[1] + 50, c));
+    double e = hypot(c[0] - t[0], c[1] - t[1]), miss = hypot(c[0] - felt[0], c[1] - felt[1]);
+    truth(40, 20, 2.0, t);
+    assert_true(centroid(g, (int)t[0] - 50, (int)t[1] - 50, (int)t[0] + 50, (int)t[1] + 50, c));
+    double e_edge = hypot(c[0] - t[0], c[1] - t[1]);
+    print_message("a ring at its own 2\": %.3f px from its spot (%.1f px from the felt's); across the hill's edge "
+                  "%.3f px\n",
+                  e, miss, e_edge);
+    assert_true(e <= 0.3);
+    assert_true(miss > 5);
+    assert_true(e_edge <= 0.3);
+    cairo_surface_destroy(g);
+    overlay_list_destroy(l);
+    calib_projector_destroy(pj);
+}
+
 /* A line of fire from the hill's top (52, 20) down to the felt (52, 44):
  * along its length each row of pixels is lit where P puts the line at the
  * ground's height there (the top up to y = 30, the felt beyond), and the
@@ -305,6 +411,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blast_and_ring_on_hill),
+        cmocka_unit_test(test_camera_view_on_hill),
+        cmocka_unit_test(test_ring_at_own_height),
         cmocka_unit_test(test_line_follows_ground),
         cmocka_unit_test(test_plane_or_no_ground),
         cmocka_unit_test(test_cli_blast_on_hill),

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""check_readme.py README SRC_DIR BUILD_DIR - the README as a tested contract.
+"""check_readme.py README SRC_DIR BUILD_DIR - the README and the manual as a tested contract.
 
-Every shell command in the README is extracted mechanically and run, in
-README order, in one scratch directory, against the built binary and the
-bundled samples:
+The files checked are README and every SRC_DIR/docs/*.md (the manual), in
+that order (docs by name).  Every shell command in each file is extracted
+mechanically and run, in the file's order, in a scratch directory of its own
+(so each page of the manual can be followed from the same start), against
+the built binary and the bundled samples:
 
   * commands: lines of indented or fenced code blocks, and `inline code`,
     that start with tabletrack, build/tabletrack, ./build/..., tt-rec-sample,
@@ -19,18 +21,24 @@ bundled samples:
     exists, a configure line's -D variables exist, the ctest regex selects
     at least one test.
   * a command that needs hardware (a camera, a projector, photos of your own
-    board) is marked in the README with an HTML comment
+    board) is marked in its file with an HTML comment
         <!-- readme-test skip "SUBSTRING": why -->
-    and every command containing SUBSTRING is skipped with that reason.  A
-    marker that matches no command fails the test (it is stale).
+    and every command of that file containing SUBSTRING is skipped with that
+    reason.  A marker that matches no command of its file fails the test (it
+    is stale).
+  * every relative link and image ([text](docs/setup.md#the-rig-file),
+    ![..](felt.png)) names a file that exists, and a #fragment names a
+    heading of the file it points into (GitHub's anchors).
+  * README stays at most 300 lines: the manual is in docs/.
 
-The scratch directory holds: build -> the build tree (build/tabletrack),
+Each scratch directory holds: build -> the build tree (build/tabletrack),
 samples -> the samples, tabletrack and tt-rec-sample on PATH, and the file
 names the README uses for your own files: rig.json, camera.yaml, frame.jpg
 and frame.png (samples/table), projector.json (samples/projector), farm.json
 (samples/scenarios), game.json (samples/breach), and recordings game.sqlite
 and GAME.sqlite (tt-rec-sample; GAME.sqlite has 2 sessions).
 """
+import glob
 import os
 import re
 import shutil
@@ -38,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 
+README_MAX_LINES = 300
 CMD_WORDS = ("tabletrack", "build/tabletrack", "./build/", "build/tests/", "tt-rec-sample", "make", "cmake", "ctest")
 
 
@@ -169,14 +178,69 @@ def check_build_command(cmd, src, build):
     return None, ""
 
 
-def main():
-    readme, src, build = sys.argv[1:4]
-    text = open(readme, encoding="utf-8").read()
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    s = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", s).replace(" ", "-")
+
+
+def prose_lines(text):
+    """(line_no, line) outside fenced and indented code blocks."""
+    in_fence, in_block, prev_blank = False, False, True
+    for i, line in enumerate(text.split("\n")):
+        if line.startswith("```"):
+            in_fence = not in_fence
+            continue
+        in_block = line.startswith("    ") and (prev_blank or in_block)
+        prev_blank = line.strip() == ""
+        if not in_fence and not in_block:
+            yield i + 1, line
+
+
+def anchors(text):
+    seen, out = {}, set()
+    for _, line in prose_lines(text):
+        m = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            s = slug(m.group(1))
+            n = seen.get(s, 0)
+            seen[s] = n + 1
+            out.add(s if n == 0 else "%s-%d" % (s, n))
+    return out
+
+
+def check_links(path, text, src):
+    """Every relative link and image names a file in the repository, and a
+    #fragment a heading of the file it points into.  Returns failure lines."""
+    bad = []
+    here = os.path.dirname(path)
+    for line_no, line in prose_lines(text):
+        line = re.sub(r"`[^`]*`", "", line)
+        for m in re.finditer(r"\]\(([^)\s]+)\)", line):
+            target = m.group(1)
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):
+                continue  # http:, https:, mailto:
+            name, _, frag = target.partition("#")
+            dest = os.path.normpath(os.path.join(here, name)) if name else path
+            where = "%s:%d  (%s)" % (os.path.relpath(path, src), line_no, target)
+            if os.path.relpath(dest, src).startswith(".."):
+                bad.append("%s\n      points outside the repository" % where)
+            elif not os.path.exists(dest):
+                bad.append("%s\n      no such file: %s" % (where, os.path.relpath(dest, src)))
+            elif frag and dest.endswith(".md") and frag not in anchors(open(dest, encoding="utf-8").read()):
+                bad.append("%s\n      no heading with the anchor #%s in %s" % (where, frag, os.path.relpath(dest, src)))
+    return bad
+
+
+def run_file(path, src, build, counts):
+    """Run (or check) every command of one Markdown file in a scratch directory of its own."""
+    text = open(path, encoding="utf-8").read()
+    label = os.path.relpath(path, src)
     cmds = extract(text)
     marks = markers(text)
     used = set()
-    scratch = tempfile.mkdtemp(prefix="tt_readme_")
     fails = ran = skipped = 0
+    scratch = tempfile.mkdtemp(prefix="tt_readme_")
     try:
         env = setup(scratch, src, build)
         for line_no, cmd, expect, inline in cmds:
@@ -184,24 +248,26 @@ def main():
             hit = [(s, why) for s, why in marks if s in cmd]
             if hit:
                 used.update(s for s, _ in hit)
-                print("SKIP  README:%d  %s\n      (marked: %s)" % (line_no, show, hit[0][1]))
+                print("SKIP  %s:%d  %s\n      (marked: %s)" % (label, line_no, show, hit[0][1]))
                 skipped += 1
                 continue
             if is_synopsis(cmd) or (inline and re.fullmatch(r"(build/)?tabletrack( \w+)?", cmd)):
-                print("SYNOPSIS README:%d  %s" % (line_no, show))
+                print("SYNOPSIS %s:%d  %s" % (label, line_no, show))
+                counts["synopses"] += 1
                 continue
             word = cmd.split()[0]
             if word in ("make", "cmake", "ctest"):
                 ok, what = check_build_command(cmd, src, build)
                 if ok is None:
-                    print("FAIL  README:%d  %s\n      (a build command this test does not know how to check: run it "
-                          "or mark it)" % (line_no, show))
+                    print("FAIL  %s:%d  %s\n      (a build command this test does not know how to check: run it "
+                          "or mark it)" % (label, line_no, show))
                     fails += 1
                 elif not ok:
-                    print("FAIL  README:%d  %s\n      %s" % (line_no, show, what))
+                    print("FAIL  %s:%d  %s\n      %s" % (label, line_no, show, what))
                     fails += 1
                 else:
-                    print("CHECK README:%d  %s  (%s)" % (line_no, show, what))
+                    print("CHECK %s:%d  %s  (%s)" % (label, line_no, show, what))
+                    counts["checked"] += 1
                 continue
             try:
                 r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd], cwd=scratch, env=env,
@@ -215,21 +281,42 @@ def main():
                 got = [l.strip() for l in out.strip().split("\n")]
                 if got != expect:
                     bad = True
-                    err = "output differs from the README:\n        got:  %s\n        want: %s" % (
-                        "\n              ".join(got), "\n              ".join(expect))
+                    err = "output differs from %s:\n        got:  %s\n        want: %s" % (
+                        label, "\n              ".join(got), "\n              ".join(expect))
             if bad:
                 fails += 1
-                print("FAIL  README:%d  %s\n      exit %d: %s" % (line_no, show, rc, err.strip()[-1500:]))
+                print("FAIL  %s:%d  %s\n      exit %d: %s" % (label, line_no, show, rc, err.strip()[-1500:]))
             else:
-                print("OK    README:%d  %s" % (line_no, show))
+                print("OK    %s:%d  %s" % (label, line_no, show))
         for s, why in marks:
             if s not in used:
-                print("FAIL  stale marker: readme-test skip \"%s\" matches no command" % s)
+                print("FAIL  %s: stale marker: readme-test skip \"%s\" matches no command" % (label, s))
                 fails += 1
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print("readme: %d commands run, %d skipped (marked), %d failed" % (ran, skipped, fails))
-    return 1 if fails or ran == 0 else 0
+    for b in check_links(path, text, src):
+        print("FAIL  link %s" % b)
+        fails += 1
+    print("%s: %d commands run, %d skipped (marked), %d failed\n" % (label, ran, skipped, fails))
+    counts["ran"] += ran
+    counts["skipped"] += skipped
+    counts["failed"] += fails
+
+
+def main():
+    readme, src, build = sys.argv[1:4]
+    src = os.path.abspath(src)
+    files = [os.path.abspath(readme)] + sorted(glob.glob(os.path.join(src, "docs", "*.md")))
+    counts = dict(ran=0, skipped=0, checked=0, synopses=0, failed=0)
+    for path in files:
+        run_file(path, src, build, counts)
+    n = open(readme, encoding="utf-8").read().count("\n")
+    if n > README_MAX_LINES:
+        print("FAIL  README.md is %d lines, more than %d: move the detail into docs/" % (n, README_MAX_LINES))
+        counts["failed"] += 1
+    print("readme: %d files, %d commands run, %d checked, %d skipped (marked), %d synopses, %d failed" % (
+        len(files), counts["ran"], counts["checked"], counts["skipped"], counts["synopses"], counts["failed"]))
+    return 1 if counts["failed"] or counts["ran"] == 0 else 0
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 /* test_record.c - the recording library: change-only storage, sessions,
  * refusing to overwrite, bad files (not a recording, newer schema,
  * truncated, empty) with nothing written, the replay loader, JSON Lines,
- * HTML, video, and the README's example SQL. */
+ * HTML, video, and the example SQL of docs/api.md. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -534,7 +534,7 @@ static void test_video(void **state)
     tu_dir_remove(&d);
 }
 
-/* The example queries of the README, "Recording and replays". */
+/* The example queries of docs/api.md, "Recordings: the SQLite schema". */
 static void test_readme_queries(void **state)
 {
     (void)state;
@@ -708,6 +708,30 @@ static void test_heights(void **state)
     FILE *o = tmpfile();
     assert_non_null(o);
     assert_int_equal(rec_game_write_json(g, o, &err), TT_OK);
+    /* the HTML replay's events carry the height too: [t, kind, fig, from, to, z_in] */
+    char *html = tu_path(&d, "h.html");
+    assert_int_equal(rec_game_write_html(g, html, &err), TT_OK);
+    char *page = tu_read(html, NULL);
+    assert_non_null(page);
+    char *ev = strstr(page, "\"events\":["), *end = ev ? strstr(ev, "],\"queries\":") : NULL;
+    assert_non_null(end);
+    end[1] = 0;
+    json_t *evs = json_loads(ev + strlen("\"events\":"), 0, NULL);
+    assert_true(json_is_array(evs));
+    int hev = 0;
+    for (size_t i = 0; i < json_array_size(evs); i++) {
+        json_t *e = json_array_get(evs, i);
+        assert_int_equal(json_array_size(e), 8);
+        if (json_integer_value(json_array_get(e, 1)) == REC_EV_HEIGHT) {
+            hev++;
+            assert_true(fabs(json_number_value(json_array_get(e, 7)) - 2.01) < 1e-3);
+        } else
+            assert_true(json_is_null(json_array_get(e, 7)));
+    }
+    assert_int_equal(hev, 1);
+    json_decref(evs);
+    free(page);
+    free(html);
     rec_game_destroy(g);
     json_t *lines = read_lines(o);
     fclose(o);

@@ -7,7 +7,7 @@
  * it at a random moment, then checks that the file opens, passes
  * PRAGMA integrity_check, loads as a replay, and holds an exact prefix of
  * the game that reaches at least every frame written more than 0.5 s before
- * the kill (README: "a crash costs at most the last 0.5 s").  50 rounds. */
+ * the kill (docs/limits.md: "a crash or power loss costs at most the last 0.5 s").  50 rounds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "rules.h"
-#include "rules_internal.h"
+#include "rules_scenario.h"
 #include "tt_json.h"
 
 static const char *const g_dirs[] = {TT_SOURCE_DIR, NULL};

@@ -902,6 +902,32 @@ static void test_heights(void **state)
         }
         json_decref(lines);
     }
+    /* A rig whose bases' size_in is a quarter too large: every tag measures
+     * below the felt, which cannot be.  track says so once, as locate does. */
+    char rig[700], big[700], ev[700], src[700];
+    snprintf(rig, sizeof rig, "%s/rig.json", hd);
+    snprintf(big, sizeof big, "%s/rig_big.json", hd);
+    json_t *rj = json_load_file(rig, 0, NULL);
+    assert_non_null(rj);
+    json_t *bases = json_object_get(rj, "bases");
+    double size = json_number_value(json_object_get(bases, "size_in"));
+    assert_true(size > 0);
+    json_object_set_new(bases, "size_in", json_real(size * 1.25));
+    assert_int_equal(json_dump_file(rj, big, 0), 0);
+    json_decref(rj);
+    snprintf(src, sizeof src, "%s/frames/*.png", hd);
+    snprintf(ev, sizeof ev, "%s/ev_big.jsonl", hd);
+    char *argv[] = {TT_BIN, "track", "--rig", big, "--source", src, "--events", ev, NULL};
+    run_result r = run_cmd(argv, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(r.err);
+    int told = 0;
+    for (const char *q = r.err; (q = strstr(q, "below the felt, which cannot be")); q++)
+        told++;
+    print_message("rig size_in x1.25: %d warnings\n%s", told, r.err);
+    assert_true(told >= 1 && told <= 3); /* once a game, not once a frame */
+    assert_non_null(strstr(r.err, "size_in"));
+    run_free(&r);
     seq_free(&H);
 }
 

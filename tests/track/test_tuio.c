@@ -4,7 +4,10 @@
  * Checks: every datagram <= 1472 bytes and a complete bundle (source, alive,
  * fseq); alive lists every figure that is not lost, hidden ones included;
  * session ids are kept while alive and never reused; velocities in TUIO 1.1
- * units; positions off the table clamped to 0..1. */
+ * units; positions off the table clamped to 0..1.  And one frame of many
+ * figures through track_tuio_encode, each datagram handed to liblo's server:
+ * split into full datagrams of at most 1472 bytes that together carry every
+ * figure once; a value that is not finite is never sent. */
 #include <arpa/inet.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -27,6 +30,7 @@
 #define D_IN 48.0
 #define FPS 30.0
 #define MAX_SID 100000
+#define MAX_ALIVE 512 /* the decoder's room for an alive list */
 
 typedef struct bundle_seen {
     int source, alive, fseq, nalive, nset;
@@ -37,7 +41,7 @@ typedef struct frame_seen {
     bundle_seen b;   /* the bundle being decoded */
     int bundles;     /* complete bundles this frame */
     int bad_bundles; /* bundles missing source, alive or fseq */
-    int alive_ids[NFIG + 8];
+    int alive_ids[MAX_ALIVE];
     int nalive; /* alive list of the last bundle */
     int alive_mismatch;
     int set_count[MAX_SID]; /* set messages per session id this frame */
@@ -99,8 +103,8 @@ static int on_obj(const char *path, const char *types, lo_arg **argv, int argc, 
         if (argc == 2 && types[1] == 's' && !strcmp(arg_s(argv[1]), "tabletrack"))
             FS.b.source = 1;
     } else if (!strcmp(cmd, "alive")) {
-        int ids[NFIG + 8], n = 0;
-        for (int i = 1; i < argc && n < NFIG + 8; i++)
+        int ids[MAX_ALIVE], n = 0;
+        for (int i = 1; i < argc && n < MAX_ALIVE; i++)
             if (types[i] == 'i')
                 ids[n++] = arg_i(argv[i]);
         if (FS.bundles > 0 && (n != FS.nalive || memcmp(ids, FS.alive_ids, sizeof *ids * (size_t)n)))
@@ -294,10 +298,144 @@ static void test_tuio_liblo_200(void **state)
     close(fd);
 }
 
+/* One frame's datagrams from track_tuio_encode, each decoded by liblo as it
+ * comes (the bytes are valid only during the call). */
+typedef struct encoded {
+    lo_server lo;
+    int datagrams, max_len, dispatch_failed;
+    int lens[1024];
+} encoded;
+
+static void on_datagram(void *ctx, const uint8_t *dgram, size_t len)
+{
+    encoded *e = ctx;
+    if (e->datagrams < 1024)
+        e->lens[e->datagrams] = (int)len;
+    e->datagrams++;
+    if ((int)len > e->max_len)
+        e->max_len = (int)len;
+    int bundles = FS.bundles;
+    if (lo_server_dispatch_data(e->lo, (void *)dgram, len) < 0 || FS.bundles != bundles + 1)
+        e->dispatch_failed++;
+}
+
+/* liblo's server side, reading /tuio/2Dobj bundles into FS. */
+static lo_server tuio_decoder(void)
+{
+    lo_server lo = lo_server_new_with_proto(NULL, LO_UDP, lo_err);
+    assert_non_null(lo);
+    assert_non_null(lo_server_add_method(lo, "/tuio/2Dobj", NULL, on_obj, NULL));
+    assert_int_equal(lo_server_add_bundle_handlers(lo, on_bundle_start, on_bundle_end, NULL), 0);
+    return lo;
+}
+
+/* A set message's bundle element: size, "/tuio/2Dobj", ",siiffffffff",
+ * "set", two int32 and eight float32. */
+#define SET_ELEM_BYTES (4 + 12 + 16 + 4 + 8 + 32)
+
+/* Frame 0 of n figures (figure_at's layout; past 200 the rows go on, off the
+ * far edge: clamped) encoded and decoded; checks every figure arrives once in
+ * complete bundles.  Returns the datagram count. */
+static int encode_frame(int n, encoded *e)
+{
+    static track_figure figs[MAX_ALIVE];
+    assert_true(n <= MAX_ALIVE);
+    for (int i = 0; i < n; i++)
+        figure_at(i, 0, &figs[i]);
+    track_tuio *tu = NULL;
+    tt_err err = {0};
+    assert_int_equal(track_tuio_create("127.0.0.1:9", W_IN, D_IN, &tu, &err), TT_OK);
+    memset(&FS, 0, sizeof FS);
+    FS.fseq_val = -1;
+    memset(e->lens, 0, sizeof e->lens);
+    e->datagrams = e->max_len = e->dispatch_failed = 0;
+    assert_int_equal(track_tuio_encode(tu, 7, 0, figs, n, on_datagram, e, &err), TT_OK);
+    track_tuio_destroy(tu);
+    assert_int_equal(e->dispatch_failed, 0); /* each datagram is one bundle liblo reads */
+    assert_int_equal(FS.bundles, e->datagrams);
+    assert_int_equal(FS.bad_bundles, 0);     /* each with source, alive and fseq */
+    assert_int_equal(FS.alive_mismatch, 0);  /* the same full alive list in each */
+    assert_int_equal(FS.nalive, n);
+    assert_int_equal(FS.fseq_val, 7);
+    assert_int_equal(FS.nonfinite, 0);
+    /* every figure once: its own session, one set message, its tag id */
+    static int seen_class[MAX_ALIVE];
+    memset(seen_class, 0, sizeof seen_class);
+    for (int k = 0; k < FS.nalive; k++) {
+        int sid = FS.alive_ids[k];
+        assert_true(sid > 0 && sid < MAX_SID);
+        assert_int_equal(FS.set_count[sid], 1);
+        int cls = FS.sclass[sid] - 100;
+        assert_true(cls >= 0 && cls < n);
+        seen_class[cls]++;
+    }
+    for (int i = 0; i < n; i++)
+        assert_int_equal(seen_class[i], 1);
+    return e->datagrams;
+}
+
+static void test_tuio_split_liblo(void **state)
+{
+    (void)state;
+    encoded e = {0};
+    e.lo = tuio_decoder();
+    /* 200 figures; 256, the most whose alive list leaves room for one set */
+    const int counts[] = {1, 20, 200, 256};
+    for (int c = 0; c < 4; c++) {
+        int n = counts[c], d = encode_frame(n, &e);
+        assert_true(e.max_len <= 1472);
+        /* split as late as possible: every datagram but the last is full */
+        for (int k = 0; k + 1 < d; k++)
+            if (e.lens[k] + SET_ELEM_BYTES <= 1472)
+                fail_msg("%d figures: datagram %d of %d has %d bytes, room for another set", n, k, d, e.lens[k]);
+        printf("tuio: a frame of %d figures in %d datagrams, largest %d bytes\n", n, d, e.max_len);
+        if (n == 256)
+            assert_int_equal(d, 256); /* one set each */
+    }
+    /* 300 figures: the alive list alone leaves no room in 1472 bytes; the
+     * frame goes out in larger datagrams (with a warning), still complete */
+    int d = encode_frame(300, &e);
+    assert_int_equal(d, 1);
+    assert_true(e.max_len > 1472);
+    lo_server_free(e.lo);
+}
+
+/* A position that is not a finite number: the bundle holding it is not
+ * sent (those before it are), and the caller hears why. */
+static void test_tuio_not_finite(void **state)
+{
+    (void)state;
+    track_figure figs[40];
+    for (int i = 0; i < 40; i++)
+        figure_at(i, 0, &figs[i]);
+    figs[30].x = NAN;
+    track_tuio *tu = NULL;
+    tt_err err = {0};
+    assert_int_equal(track_tuio_create("127.0.0.1:9", W_IN, D_IN, &tu, &err), TT_OK);
+    encoded e = {0};
+    e.lo = tuio_decoder();
+    memset(&FS, 0, sizeof FS);
+    assert_int_not_equal(track_tuio_encode(tu, 1, 0, figs, 40, on_datagram, &e, &err), TT_OK);
+    assert_non_null(strstr(err.msg, "not a finite number"));
+    /* 40 figures: 15 sets a datagram; figure 30 is in the third */
+    assert_int_equal(e.datagrams, 2);
+    assert_int_equal(e.dispatch_failed, 0);
+    assert_int_equal(FS.bad_bundles, 0);
+    assert_int_equal(FS.nonfinite, 0);
+    int sets = 0;
+    for (int s = 1; s < MAX_SID; s++)
+        sets += FS.set_count[s];
+    assert_int_equal(sets, 30);
+    track_tuio_destroy(tu);
+    lo_server_free(e.lo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tuio_liblo_200),
+        cmocka_unit_test(test_tuio_split_liblo),
+        cmocka_unit_test(test_tuio_not_finite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@ APT_PACKAGES = build-essential cmake pkg-config \
   libsqlite3-dev libusb-1.0-0-dev libuvc-dev libcmocka-dev \
   libmicrohttpd-dev libqrencode-dev liblo-dev liblo-tools python3-liblo \
   fonts-dejavu-core xvfb x11-apps xdotool poppler-utils sqlite3 chromium python3 clang zbar-tools \
-  mosquitto libmosquitto-dev
+  mosquitto libmosquitto-dev openssl
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -1,5 +1,6 @@
 /* hall_http.c - the hall's web server on libmicrohttpd (it parses all the
- * HTTP; one internal thread answers, every answer is built from memory):
+ * HTTP; a thread per connection answers, every answer built from memory
+ * but the replay page, read from the table's copy):
  *
  *   GET /                         the hall page (every table at a glance)
  *   GET /draw.js                  the table drawing it shares with the table's page
@@ -7,6 +8,10 @@
  *   GET /api/hall                 counters and the state delay (benchmarks)
  *   GET /tables/NAME/state        the table's last live state
  *   GET /tables/NAME/answer       its last question and answer
+ *   GET /tables/NAME/copy         how far the hall's copy of its game goes:
+ *                                 {"game","frame","ended"}
+ *   GET /tables/NAME/replay       the hall's copy of its game as the replay page
+ *                                 ('replay --html'), for a finished game
  *   GET /tables/NAME/stream       one table at 1920x1080 for a stream's browser
  *                                 source (OBS); ?transparent=1: no background
  */
@@ -14,12 +19,15 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <jansson.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "http.h"
+#include "rec.h"
 #include "http_reply.h"
 
 extern const unsigned char hall__page[], hall__draw[], hall__stream[];
@@ -38,6 +46,35 @@ static enum MHD_Result hall__json(struct MHD_Connection *c, char *text /* taken 
         return http_reply(c, 404, "application/json", buf, (size_t)n, MHD_RESPMEM_MUST_COPY);
     }
     return http_reply(c, 200, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
+}
+
+/* The replay page of the hall's copy of a table's game. */
+static enum MHD_Result hall__replay(struct MHD_Connection *c, hall_server *h, const char *name)
+{
+    char *path = hall__copy_path(h, name), *page = NULL, buf[1200];
+    size_t len = 0;
+    rec_game *g = NULL;
+    tt_err e = {0};
+    if (!path)
+        return hall__json(c, NULL, "out of memory");
+    if (access(path, R_OK) != 0) {
+        free(path);
+        return hall__json(c, NULL, "the hall holds no game from this table yet");
+    }
+    tt_status s = rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &e);
+    if (s == TT_OK)
+        s = rec_game_html_text(g, &page, &len, &e);
+    rec_game_destroy(g);
+    free(path);
+    if (s != TT_OK) {
+        json_t *j = json_pack("{s:s}", "error", e.msg);
+        char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        int n = snprintf(buf, sizeof buf, "%s", txt ? txt : "{\"error\":\"out of memory\"}");
+        free(txt);
+        return http_reply(c, 500, "application/json", buf, (size_t)n, MHD_RESPMEM_MUST_COPY);
+    }
+    return http_reply(c, 200, "text/html; charset=utf-8", page, len, MHD_RESPMEM_MUST_FREE);
 }
 
 static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -69,6 +106,10 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
             if (hall_name_ok(name) && (!strcmp(slash + 1, "stream") || !strncmp(slash + 1, "stream?", 7)))
                 return http_reply(c, 200, "text/html; charset=utf-8", hall__stream, hall__stream_len,
                                   MHD_RESPMEM_PERSISTENT);
+            if (hall_name_ok(name) && !strcmp(slash + 1, "copy"))
+                return hall__json(c, hall__copy_json(x->h, name), "the hall holds no game from this table yet");
+            if (hall_name_ok(name) && !strcmp(slash + 1, "replay"))
+                return hall__replay(c, x->h, name);
             if (hall_name_ok(name) && (!strcmp(slash + 1, "state") || !strcmp(slash + 1, "answer")))
                 return hall__json(c, hall__table_text(x->h, name, slash + 1),
                                   "no such table, or it has published nothing yet");
@@ -96,7 +137,9 @@ tt_status hall__http_start(hall_server *h, const char *listen, hall__http **out,
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
     x->h = h;
-    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+    /* a thread per connection: a long game's replay page, read from its
+     * copy, keeps no one else waiting for /api/tables */
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     x->d = MHD_start_daemon(flags, 0, NULL, NULL, hall__handler, x, MHD_OPTION_SOCK_ADDR, ai->ai_addr,

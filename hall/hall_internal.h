@@ -14,11 +14,15 @@ typedef struct hall__conn hall__conn;
 typedef struct hall__conn_cbs {
     void (*message)(void *user, const char *topic, const void *payload, int len, int retained);
     void (*connected)(void *user);        /* after every (re)connection, once subscribed */
-    void (*published)(void *user, int mid); /* a QoS 1 message was taken by the broker */
+    /* a QoS 1 message was answered by the broker: reason 0 taken, else the
+     * MQTT v5 reason it was refused for (135: the ACL does not allow it) */
+    void (*published)(void *user, int mid, int reason);
     void *user;
 } hall__conn_cbs;
 
-/* Connect in the background (retried every 1-10 s while unreachable).
+/* Connect in the background (retried every 1-10 s while unreachable), in
+ * MQTT v5 (the broker says why it refuses a publish) with a session that
+ * outlives the connection when persistent.
  * subs: NULL-terminated topic filters subscribed at every connection (QoS
  * 1).  will: published retained by the broker if we vanish (may be NULL).
  * *out is set before the network thread starts: callbacks may use it. */
@@ -42,12 +46,20 @@ void hall__conn_trouble(hall__conn *c, char *buf, size_t n, unsigned *serial, in
  * prefixed "tabletrack WHO: ". */
 void hall__conn_report(hall__conn *c, const char *who, unsigned *seen);
 
+/* An MQTT v5 reason code in words. */
+const char *hall__reason(int reason);
+
 /* "tabletrack/NAME/SUB" into buf. */
 void hall__topic(char *buf, size_t n, const char *name, const char *sub);
 
 
 /* ---- hall_server.c: what the hall knows, for its web server ---- */
 
+/* DIR/NAME.sqlite, the hall's copy of a table's game (caller frees). */
+char *hall__copy_path(hall_server *h, const char *name);
+/* How far the hall's copy of a table's game goes: {"game","frame","ended"}
+ * (caller frees); NULL when it holds none. */
+char *hall__copy_json(hall_server *h, const char *name);
 /* GET /api/tables (caller frees). */
 char *hall__tables_json(hall_server *h);
 /* The last "state" or "answer" a table published, as it came; NULL when

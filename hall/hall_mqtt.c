@@ -5,10 +5,13 @@
 
 #include <errno.h>
 #include <mosquitto.h>
+#include <mqtt_protocol.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,9 +23,11 @@ struct hall__conn {
     char user[128];
     char **subs;
     hall__conn_cbs cbs;
-    int connected, refused, started;
+    int connected, refused, started, tls, ever_connected;
+    pthread_t net;              /* runs libmosquitto's loop, again after it gives up */
+    volatile int closing;
     double down_since;          /* monotonic ms since when not connected */
-    char trouble[1024];
+    char trouble[2048];
     unsigned serial;
 };
 
@@ -62,7 +67,7 @@ static void hall__on_connect(struct mosquitto *m, void *obj, int rc)
     char msg[1024];
     pthread_mutex_lock(&c->mu);
     if (rc == 0) {
-        c->connected = 1;
+        c->connected = c->ever_connected = 1;
         hall__set_trouble(c, NULL, 0);
         pthread_mutex_unlock(&c->mu);
         for (char **s = c->subs; s && *s; s++)
@@ -71,7 +76,8 @@ static void hall__on_connect(struct mosquitto *m, void *obj, int rc)
             c->cbs.connected(c->cbs.user);
         return;
     }
-    if (rc == 4 || rc == 5) {
+    /* MQTT v3 answers 4 or 5, v5 134 or 135 */
+    if (rc == 4 || rc == 5 || rc == MQTT_RC_BAD_USERNAME_OR_PASSWORD || rc == MQTT_RC_NOT_AUTHORIZED) {
         if (c->user[0])
             snprintf(msg, sizeof msg,
                      "the broker at %s:%d refused user '%s': wrong user name or password (check --mqtt-user and the "
@@ -84,7 +90,7 @@ static void hall__on_connect(struct mosquitto *m, void *obj, int rc)
                      c->host, c->port);
     } else {
         snprintf(msg, sizeof msg, "the broker at %s:%d refused the connection: %s", c->host, c->port,
-                 mosquitto_connack_string(rc));
+                 rc >= 128 ? mosquitto_reason_string(rc) : mosquitto_connack_string(rc));
     }
     hall__set_trouble(c, msg, 1);
     pthread_mutex_unlock(&c->mu);
@@ -109,6 +115,29 @@ static void hall__on_disconnect(struct mosquitto *m, void *obj, int rc)
     pthread_mutex_unlock(&c->mu);
 }
 
+/* libmosquitto's errors: a TLS failure (a wrong CA, a certificate for
+ * another name, a file that is no certificate) ends its thread for good,
+ * and is told as a refusal. */
+static void hall__on_log(struct mosquitto *m, void *obj, int level, const char *str)
+{
+    (void)m;
+    hall__conn *c = obj;
+    if (!c->tls || !(level & MOSQ_LOG_ERR) || !str)
+        return;
+    if (!strstr(str, "OpenSSL") && !strstr(str, "certificate") && !strstr(str, "TLS") && !strstr(str, "SSL"))
+        return;
+    char msg[2048];
+    pthread_mutex_lock(&c->mu);
+    snprintf(msg, sizeof msg,
+             "TLS with the broker at %.200s:%d failed (%.300s): check that --mqtt-cafile is the certificate (PEM) of "
+             "the CA that signed the broker's, that the broker's certificate names %.200s, and that this is its "
+             "TLS listener",
+             c->host, c->port, str, c->host);
+    if (!c->refused && !c->ever_connected) /* the first error says the most */
+        hall__set_trouble(c, msg, 1);
+    pthread_mutex_unlock(&c->mu);
+}
+
 static void hall__on_message(struct mosquitto *m, void *obj, const struct mosquitto_message *msg)
 {
     (void)m;
@@ -117,12 +146,40 @@ static void hall__on_message(struct mosquitto *m, void *obj, const struct mosqui
         c->cbs.message(c->cbs.user, msg->topic, msg->payload, msg->payloadlen, msg->retain);
 }
 
-static void hall__on_publish(struct mosquitto *m, void *obj, int mid)
+static void hall__on_publish(struct mosquitto *m, void *obj, int mid, int reason, const mosquitto_property *props)
 {
     (void)m;
+    (void)props;
     hall__conn *c = obj;
     if (c->cbs.published)
-        c->cbs.published(c->cbs.user, mid);
+        c->cbs.published(c->cbs.user, mid, reason);
+}
+
+const char *hall__reason(int reason)
+{
+    return mosquitto_reason_string(reason);
+}
+
+/* The longest wait between two tries to reach the broker. */
+#define HALL__RETRY_MAX_S 2
+
+/* The network thread: libmosquitto's loop, which reconnects by itself
+ * after a lost connection, but gives up for good on a TLS or protocol
+ * error (a TLS broker killed mid-game resets the connection so): then it
+ * is started again after a pause, until the connection is closed. */
+static void *hall__net(void *arg)
+{
+    hall__conn *c = arg;
+    while (!c->closing) {
+        mosquitto_loop_forever(c->m, 1000, 1);
+        for (int i = 0; i < 10 * HALL__RETRY_MAX_S && !c->closing; i++) {
+            struct timespec ts = {0, 100 * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+        if (!c->closing)
+            mosquitto_reconnect_async(c->m);
+    }
+    return NULL;
 }
 
 /* The password: the first line of the file, or the environment. */
@@ -216,7 +273,9 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
         s = tt_err_set(err, TT_ERR_NOMEM, "cannot make an MQTT client: %s", strerror(errno));
         goto fail;
     }
-    mosquitto_int_option(c->m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+    mosquitto_int_option(c->m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+    /* no Nagle: a live state goes out at once, not after the last one's ACK */
+    mosquitto_int_option(c->m, MOSQ_OPT_TCP_NODELAY, 1);
     if (o->user) {
         if ((s = hall__password(o, pw, sizeof pw, err)) != TT_OK)
             goto fail;
@@ -229,10 +288,18 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
         }
     }
     if (o->cafile) {
-        if (access(o->cafile, R_OK) != 0) {
-            s = tt_err_set(err, TT_ERR_IO, "--mqtt-cafile %s: %s", o->cafile, strerror(errno));
+        struct stat st;
+        FILE *f = fopen(o->cafile, "r");
+        int isfile = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+        int e = errno;
+        if (f)
+            fclose(f);
+        if (!isfile) {
+            s = tt_err_set(err, TT_ERR_IO, "--mqtt-cafile %s: %s (give the CA's certificate, a PEM file)", o->cafile,
+                           f ? "not a file" : strerror(e));
             goto fail;
         }
+        c->tls = 1;
         int rc = mosquitto_tls_set(c->m, o->cafile, NULL, NULL, NULL, NULL);
         if (rc != MOSQ_ERR_SUCCESS) {
             s = tt_err_set(err, TT_ERR_ARG, "--mqtt-cafile %s: %s", o->cafile, mosquitto_strerror(rc));
@@ -244,8 +311,26 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
     mosquitto_connect_callback_set(c->m, hall__on_connect);
     mosquitto_disconnect_callback_set(c->m, hall__on_disconnect);
     mosquitto_message_callback_set(c->m, hall__on_message);
-    mosquitto_publish_callback_set(c->m, hall__on_publish);
-    mosquitto_reconnect_delay_set(c->m, 1, 5, false);
+    mosquitto_log_callback_set(c->m, hall__on_log);
+    mosquitto_publish_v5_callback_set(c->m, hall__on_publish);
+    mosquitto_reconnect_delay_set(c->m, 1, HALL__RETRY_MAX_S, false);
+    /* v5 ends a session with its connection unless told otherwise: a
+     * persistent one (its QoS 1 queue) lasts as a v3.1.1 one does.  The
+     * connection's properties are kept for every reconnection; libmosquitto
+     * sets them only through its blocking connect, which stores them before
+     * it looks at the host: given none, it stores them and returns at once. */
+    mosquitto_property *props = NULL;
+    if (persistent) {
+        int prc = mosquitto_property_add_int32(&props, MQTT_PROP_SESSION_EXPIRY_INTERVAL, UINT32_MAX);
+        if (prc == MOSQ_ERR_SUCCESS)
+            prc = mosquitto_connect_bind_v5(c->m, NULL, c->port, 10, NULL, props);
+        mosquitto_property_free_all(&props);
+        if (prc != MOSQ_ERR_INVAL) {
+            s = tt_err_set(err, TT_ERR_INTERNAL, "cannot ask the broker for a lasting session: %s",
+                           mosquitto_strerror(prc));
+            goto fail;
+        }
+    }
     int rc = mosquitto_connect_async(c->m, c->host, c->port, 10);
     if (rc == MOSQ_ERR_INVAL) {
         s = tt_err_set(err, TT_ERR_ARG, "--mqtt %s: not a broker address", o->broker);
@@ -254,10 +339,10 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
     /* any other failure (unreachable, refused) is retried by the network
      * thread; its callbacks may use *out at once */
     *out = c;
-    rc = mosquitto_loop_start(c->m);
-    if (rc != MOSQ_ERR_SUCCESS) {
+    mosquitto_threaded_set(c->m, true);
+    if (pthread_create(&c->net, NULL, hall__net, c) != 0) {
         *out = NULL;
-        s = tt_err_set(err, TT_ERR_INTERNAL, "cannot start the MQTT thread: %s", mosquitto_strerror(rc));
+        s = tt_err_set(err, TT_ERR_INTERNAL, "cannot start the MQTT thread");
         goto fail;
     }
     c->started = 1;
@@ -274,8 +359,9 @@ void hall__conn_destroy(hall__conn *c)
         return;
     if (c->m) {
         if (c->started) {
-            mosquitto_disconnect(c->m);
-            mosquitto_loop_stop(c->m, false);
+            c->closing = 1;
+            mosquitto_disconnect(c->m); /* the loop ends once it sees it (within HALL__RETRY_MAX_S) */
+            pthread_join(c->net, NULL);
         }
         mosquitto_destroy(c->m);
     }
@@ -325,7 +411,7 @@ void hall__conn_trouble(hall__conn *c, char *buf, size_t n, unsigned *serial, in
 
 void hall__conn_report(hall__conn *c, const char *who, unsigned *seen)
 {
-    char msg[1024];
+    char msg[2048];
     unsigned serial;
     hall__conn_trouble(c, msg, sizeof msg, &serial, NULL);
     if (serial == *seen)

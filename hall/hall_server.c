@@ -103,15 +103,22 @@ static void hall__tab_free(hall__tab *t)
     free(t);
 }
 
+char *hall__copy_path(hall_server *h, const char *name)
+{
+    size_t n = strlen(h->dir) + strlen(name) + 16;
+    char *path = malloc(n);
+    if (path)
+        snprintf(path, n, "%s/%s.sqlite", h->dir, name);
+    return path;
+}
+
 /* A chunk of a table's recording, applied to DIR/NAME.sqlite. */
 static void hall__on_rec(hall_server *h, hall__tab *t, const void *payload, int len)
 {
     tt_err e = {0};
     if (!t->copy && !t->copy_failed) {
-        size_t n = strlen(h->dir) + strlen(t->name) + 16;
-        char *path = malloc(n);
+        char *path = hall__copy_path(h, t->name);
         if (path) {
-            snprintf(path, n, "%s/%s.sqlite", h->dir, t->name);
             if (rec_copy_open(path, &t->copy, &e) != TT_OK) {
                 fprintf(stderr, "tabletrack hall: table %s: %s\n", t->name, e.msg);
                 t->copy_failed = 1;
@@ -459,6 +466,23 @@ char *hall__table_text(hall_server *h, const char *name, const char *what)
         }
     pthread_mutex_unlock(&h->mu);
     return out;
+}
+
+char *hall__copy_json(hall_server *h, const char *name)
+{
+    json_t *o = NULL;
+    pthread_mutex_lock(&h->mu);
+    for (size_t i = 0; i < h->ntabs; i++)
+        if (!strcmp(h->tabs[i]->name, name) && h->tabs[i]->game[0]) {
+            const hall__tab *t = h->tabs[i];
+            o = json_pack("{s:s, s:I, s:b}", "game", t->game, "frame", (json_int_t)t->have.frame, "ended",
+                          t->have.ended);
+            break;
+        }
+    pthread_mutex_unlock(&h->mu);
+    char *txt = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(o);
+    return txt;
 }
 
 static int hall__cmp_double(const void *a, const void *b)

@@ -28,6 +28,7 @@ struct hall_table {
     hall__conn *c;
     rec_feed *feed;
     char name[65];
+    char user[128];
     char resend[1200];          /* the command that sends the game again */
     char game[96];
     char t_rec[128], t_hall[128], t_status[128];
@@ -37,7 +38,12 @@ struct hall_table {
 
     pthread_mutex_t mu;         /* the rest is shared with the network thread */
     int pending[HALL__MAX_PENDING * 4];
+    const char *pending_sub[HALL__MAX_PENDING * 4]; /* its topic under tabletrack/NAME/ (a literal) */
     size_t npending;
+    int status_mid;
+    char refused_topic[128];    /* the last topic the broker refused (ACL), and why */
+    int refused_reason;
+    unsigned refused_serial, refused_told, refused_mask;
     int early[HALL__EARLY];
     size_t nearly;
     rec_pos have;               /* the hall's copy of our game */
@@ -51,7 +57,11 @@ static void hall__table_status(hall_table *t, int connected)
 {
     char buf[256];
     int n = snprintf(buf, sizeof buf, "{\"connected\":%s,\"game\":\"%s\"}", connected ? "true" : "false", t->game);
-    hall__conn_publish(t->c, t->t_status, buf, (size_t)n, 1, 1, NULL);
+    int mid = 0;
+    hall__conn_publish(t->c, t->t_status, buf, (size_t)n, 1, 1, &mid);
+    pthread_mutex_lock(&t->mu);
+    t->status_mid = mid;
+    pthread_mutex_unlock(&t->mu);
 }
 
 static void hall__table_connected(void *user)
@@ -64,18 +74,47 @@ static void hall__table_connected(void *user)
     hall__table_status(t, 1);
 }
 
-static void hall__table_published(void *user, int mid)
+static void hall__table_published(void *user, int mid, int reason)
 {
     hall_table *t = user;
     pthread_mutex_lock(&t->mu);
     size_t i;
     for (i = 0; i < t->npending && t->pending[i] != mid; i++)
         ;
-    if (i < t->npending)
-        t->pending[i] = t->pending[--t->npending];
-    else /* before publish returned, or a QoS 0 message */
+    const char *sub = i < t->npending ? t->pending_sub[i] : mid == t->status_mid ? "status" : NULL;
+    if (reason >= 128) { /* refused (MQTT v5): the broker will not take it however often it is sent */
+        static const char *const subs[] = {"status", "event", "answer", "scenario", "rec"};
+        unsigned bit = 1u << 5; /* a topic we cannot name */
+        for (unsigned k = 0; sub && k < 5; k++)
+            if (!strcmp(sub, subs[k]))
+                bit = 1u << k;
+        if (!(t->refused_mask & bit)) { /* told once a topic */
+            t->refused_mask |= bit;
+            hall__topic(t->refused_topic, sizeof t->refused_topic, t->name, sub ? sub : "...");
+            t->refused_reason = reason;
+            t->refused_serial++;
+        }
+    }
+    if (i < t->npending) {
+        t->npending--;
+        t->pending[i] = t->pending[t->npending];
+        t->pending_sub[i] = t->pending_sub[t->npending];
+    } else { /* before publish returned, or a QoS 0 message */
         t->early[t->nearly++ % HALL__EARLY] = mid;
+    }
     pthread_mutex_unlock(&t->mu);
+}
+
+/* The broker refused a topic: what to do, once per refusal.  The caller
+ * holds mu. */
+static void hall__table_refusal(hall_table *t, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "the broker refused %s (%s): the user %s may not write there. A table writes only under "
+             "tabletrack/TABLE/ for the table its user may write (samples/hall/hall.acl: the user's own name): give "
+             "--table the name the organiser's ACL allows for this user, or ask the organiser to allow this table. "
+             "The game goes on and is recorded here; send it later with: %s",
+             t->refused_topic, hall__reason(t->refused_reason), t->user[0] ? t->user : "(anonymous)", t->resend);
 }
 
 static void hall__table_message(void *user, const char *topic, const void *payload, int len, int retained)
@@ -121,6 +160,7 @@ tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const cha
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     pthread_mutex_init(&t->mu, NULL);
     snprintf(t->name, sizeof t->name, "%s", name);
+    snprintf(t->user, sizeof t->user, "%s", o->user ? o->user : "");
     hall__topic(t->t_rec, sizeof t->t_rec, name, "rec");
     hall__topic(t->t_hall, sizeof t->t_hall, name, "hall");
     hall__topic(t->t_status, sizeof t->t_status, name, "status");
@@ -170,8 +210,10 @@ long long hall_table_t0(const hall_table *t)
     return t ? rec_feed_t0(t->feed) : 0;
 }
 
-/* Publish at QoS 1 and count it in flight until the broker takes it. */
-static int hall__table_send1(hall_table *t, const char *topic, const char *payload, size_t len, int retain)
+/* Publish at QoS 1 and count it in flight until the broker takes it.
+ * sub: the topic under tabletrack/NAME/, a literal. */
+static int hall__table_send1(hall_table *t, const char *sub, const char *topic, const char *payload, size_t len,
+                             int retain)
 {
     int mid = 0;
     pthread_mutex_lock(&t->mu);
@@ -183,10 +225,12 @@ static int hall__table_send1(hall_table *t, const char *topic, const char *paylo
     size_t n = t->nearly < HALL__EARLY ? t->nearly : HALL__EARLY, i;
     for (i = 0; i < n && t->early[i] != mid; i++)
         ;
-    if (i < n)
+    if (i < n) {
         t->early[i] = 0; /* already taken */
-    else
+    } else {
+        t->pending_sub[t->npending] = sub;
         t->pending[t->npending++] = mid;
+    }
     pthread_mutex_unlock(&t->mu);
     return 0;
 }
@@ -200,7 +244,8 @@ void hall_table_publish(hall_table *t, const char *sub, const char *json, size_t
     if (!strcmp(sub, "state"))
         hall__conn_publish(t->c, topic, json, len, 0, 1, NULL);
     else
-        hall__table_send1(t, topic, json, len, strcmp(sub, "event") != 0);
+        hall__table_send1(t, !strcmp(sub, "event") ? "event" : !strcmp(sub, "answer") ? "answer" : "scenario", topic,
+                          json, len, strcmp(sub, "event") != 0);
 }
 
 static int hall__pos_equal(const rec_pos *a, const rec_pos *b)
@@ -215,6 +260,13 @@ void hall_table_sync(hall_table *t, long long until_ms)
     hall__conn_report(t->c, "table", &t->seen_trouble);
     double now = tt_mono_ms();
     pthread_mutex_lock(&t->mu);
+    if (t->refused_serial != t->refused_told) {
+        char msg[2048];
+        t->refused_told = t->refused_serial;
+        hall__table_refusal(t, msg, sizeof msg);
+        fprintf(stderr, "tabletrack table: %s\n", msg);
+        fflush(stderr);
+    }
     int rewind = 0;
     if (t->hall_seen && rec_pos_covers(&t->have, &t->sent))
         t->need = 0; /* the hall holds all we sent */
@@ -260,7 +312,7 @@ void hall_table_sync(hall_table *t, long long until_ms)
             free(chunk);
             break;
         }
-        int ok = hall__table_send1(t, t->t_rec, chunk, strlen(chunk), 0) == 0;
+        int ok = hall__table_send1(t, "rec", t->t_rec, chunk, strlen(chunk), 0) == 0;
         free(chunk);
         if (!ok)
             break;
@@ -290,14 +342,18 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
         rec_pos have = t->have;
         pthread_mutex_unlock(&t->mu);
         all = t->sent;
-        /* ... the broker took it, and the hall (if one answers) holds it */
-        if (sent_all && hall__conn_connected(t->c) && pend == 0 && (!hall || rec_pos_covers(&have, &all))) {
+        pthread_mutex_lock(&t->mu);
+        int acl = t->refused_serial != 0;
+        pthread_mutex_unlock(&t->mu);
+        /* ... the broker took it (and refused none), and the hall (if one answers) holds it */
+        if (sent_all && hall__conn_connected(t->c) && pend == 0 && !acl && (!hall || rec_pos_covers(&have, &all))) {
             done = 1;
             break;
         }
-        int refused = 0;
-        hall__conn_trouble(t->c, NULL, 0, NULL, &refused);
-        if (tt_mono_ms() > end || (stop && *stop) || refused) /* a refused password will not change by itself */
+        int refused = acl;
+        hall__conn_trouble(t->c, NULL, 0, NULL, refused ? NULL : &refused);
+        /* a refused password or topic will not change by itself */
+        if (tt_mono_ms() > end || (stop && *stop) || refused)
             break;
         struct timespec ts = {0, 100 * 1000000L};
         nanosleep(&ts, NULL);
@@ -309,7 +365,14 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
     int hall = t->hall_seen;
     rec_pos have = t->have;
     pthread_mutex_unlock(&t->mu);
-    char trouble[1024];
+    char trouble[2048];
+    pthread_mutex_lock(&t->mu);
+    int acl = t->refused_serial != 0;
+    if (acl)
+        hall__table_refusal(t, trouble, sizeof trouble);
+    pthread_mutex_unlock(&t->mu);
+    if (acl)
+        return tt_err_set(err, TT_ERR_IO, "undelivered: %s", trouble);
     hall__conn_trouble(t->c, trouble, sizeof trouble, NULL, NULL);
     if (!hall__conn_connected(t->c))
         return tt_err_set(err, TT_ERR_IO, "undelivered: the broker never took the end of the game (%s). The recording "

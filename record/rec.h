@@ -186,6 +186,8 @@ tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err);
 
 /* One self-contained HTML page (no network); written atomically. */
 tt_status rec_game_write_html(const rec_game *g, const char *path, tt_err *err);
+/* The same page in memory: *text (caller frees) of *len bytes. */
+tt_status rec_game_html_text(const rec_game *g, char **text, size_t *len, tt_err *err);
 
 typedef struct rec_video_opts {
     int width_px;   /* default 1280 */

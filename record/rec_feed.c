@@ -395,8 +395,8 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
         s = rec__db_err(f->db, err, f->path, "reading");
         goto done;
     }
-    long long last_frame, last_t;
-    int ended;
+    long long last_frame = -1, last_t = -1; /* set by rec__feed_session */
+    int ended = 0;
     rec__feed_scan sc[4];
     memset(sc, 0, sizeof sc);
     for (int i = 0; i < 4; i++)

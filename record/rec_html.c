@@ -188,22 +188,59 @@ static int rec__write_data(FILE *f, const rec_game *g)
     return ferror(f) ? -1 : 0;
 }
 
-tt_status rec_game_write_html(const rec_game *g, const char *path, tt_err *err)
+/* The page into f: 0, or -1 when f failed. */
+static int rec__write_page(FILE *f, const rec_game *g, const char *mark)
 {
     const char *tpl = (const char *)rec__template;
-    const char *mark = strstr(tpl, rec__marker);
+    fwrite(tpl, 1, (size_t)(mark - tpl), f);
+    if (rec__write_data(f, g) != 0)
+        return -1;
+    const char *rest = mark + strlen(rec__marker);
+    fwrite(rest, 1, rec__template_len - (size_t)(rest - tpl), f);
+    return ferror(f) ? -1 : 0;
+}
+
+static const char *rec__page_mark(tt_err *err)
+{
+    const char *mark = strstr((const char *)rec__template, rec__marker);
     if (!mark)
-        return tt_err_set(err, TT_ERR_INTERNAL, "the replay page template has no data marker (a build problem)");
+        tt_err_set(err, TT_ERR_INTERNAL, "the replay page template has no data marker (a build problem)");
+    return mark;
+}
+
+tt_status rec_game_write_html(const rec_game *g, const char *path, tt_err *err)
+{
+    const char *mark = rec__page_mark(err);
+    if (!mark)
+        return TT_ERR_INTERNAL;
     rec__outfile o;
     tt_status s = rec__outfile_open(&o, path, err);
     if (s != TT_OK)
         return s;
-    fwrite(tpl, 1, (size_t)(mark - tpl), o.f);
-    if (rec__write_data(o.f, g) != 0) {
+    if (rec__write_page(o.f, g, mark) != 0) {
         rec__outfile_abort(&o);
         return tt_err_set(err, TT_ERR_IO, "cannot write %s (disk full, or out of memory)", path);
     }
-    const char *rest = mark + strlen(rec__marker);
-    fwrite(rest, 1, rec__template_len - (size_t)(rest - tpl), o.f);
     return rec__outfile_commit(&o, err);
+}
+
+tt_status rec_game_html_text(const rec_game *g, char **text, size_t *len, tt_err *err)
+{
+    *text = NULL;
+    *len = 0;
+    const char *mark = rec__page_mark(err);
+    if (!mark)
+        return TT_ERR_INTERNAL;
+    FILE *f = open_memstream(text, len);
+    if (!f)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the replay page");
+    int bad = rec__write_page(f, g, mark);
+    bad |= fclose(f) != 0;
+    if (bad) {
+        free(*text);
+        *text = NULL;
+        *len = 0;
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the replay page");
+    }
+    return TT_OK;
 }

@@ -138,38 +138,10 @@
   }
   function drawAnswers() {
     layers.over.textContent = '';
-    state.shown.forEach(function (s) {
-      /* a unit's question is drawn from the figure the answer names */
-      var q = s.query, a = s.answer || {}, from = findFig(a.charger || q.from);
-      var to = typeof q.to === 'string' ? findFig(a.target || q.to) : null;
-      var ok = !a.error && a.visible !== false && a.ok !== false && !(q.q === 'fire' && a.to_hit === null);
-      var colour = ok ? TTDraw.ROLE.clear : TTDraw.ROLE.blocked;
-      if (Array.isArray(a.shots)) /* a unit's fire: every firer's line, by its range band */
-        a.shots.forEach(function (sh) {
-          var f1 = findFig(sh.from), f2 = findFig(sh.to);
-          if (f1 && f2)
-            TTDraw.prim(layers.over, {type: 'line', a: [f1.x, f1.y], b: [f2.x, f2.y],
-                                      colour: TTDraw.ROLE[sh.bracket] || colour, solid: true});
-        });
-      else if (Array.isArray(a.path)) /* a charge's own path (a unit's from its front-centre) */
-        TTDraw.prim(layers.over, {type: 'line', a: a.path[0], b: a.path[1], colour: colour, solid: ok});
-      else if (from && to)
-        TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: [to.x, to.y], colour: colour, solid: ok});
-      if (from && Array.isArray(q.to))
-        TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: q.to, colour: colour, solid: ok});
-      if (Array.isArray(q.at) && q.q === 'blast')
-        TTDraw.prim(layers.over, {type: 'circle', c: q.at, r: blastRadius(q), colour: TTDraw.ROLE.blast});
-      if (q.q === 'deviate' && Array.isArray(a.impact)) {
-        if (from) TTDraw.prim(layers.over, {type: 'line', a: [from.x, from.y], b: q.at, colour: TTDraw.ROLE.clear, solid: false});
-        TTDraw.prim(layers.over, {type: 'line', a: q.at, b: a.impact, colour: TTDraw.ROLE.blast, solid: true});
-        if (a.went_off !== false && blastRadius(q))
-          TTDraw.prim(layers.over, {type: 'circle', c: a.impact, r: blastRadius(q), colour: TTDraw.ROLE.blast});
-      }
-      (a.targets || a.hit || []).forEach(function (id) {
-        var f = findFig(id);
-        if (f) TTDraw.prim(layers.over, {type: 'ring', fig: f}, function () { return {x: f.x, y: f.y, r: 0.55}; });
-      });
-    });
+    TTDraw.answers(layers.over, state.shown, findFig, {radius: function (q) {
+      if (q.q === 'command') return rules && rules.command_radius_in;
+      return q.q === 'blast' || q.q === 'deviate' ? blastRadius(q) : 0;
+    }});
     if (trace.length) {
       TTDraw.el('polyline', {points: trace.map(function (p) { return p.join(','); }).join(' '), fill: 'none',
                              stroke: '#f0e442', 'stroke-width': 0.2}, layers.over);

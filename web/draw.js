@@ -108,7 +108,8 @@ var TTDraw = (function () {
                      'fill-opacity': 0.25, stroke: c, 'stroke-width': 0.1}, g);
     } else if (p.type === 'ring') {
       var pos = ringAt(p);
-      if (pos) el('circle', {cx: pos.x, cy: pos.y, r: pos.r + 0.3, fill: 'none', stroke: c, 'stroke-width': 0.18}, g);
+      if (pos) el('circle', {cx: pos.x, cy: pos.y, r: pos.r + 0.3, fill: 'none', stroke: c, 'stroke-width': 0.18,
+                             'class': 'ov-ring'}, g);
     } else if (p.type === 'mark') {
       var k = 0.45, x = p.at[0], y = p.at[1];
       el('path', {d: 'M' + (x - k) + ',' + (y - k) + ' L' + (x + k) + ',' + (y + k) + ' M' + (x - k) + ',' + (y + k) +
@@ -117,6 +118,109 @@ var TTDraw = (function () {
       var tx = el('text', {x: p.at[0], y: p.at[1], 'class': 'ov-label'}, g);
       tx.textContent = p.text;
     }
+  }
+
+  /* The answers shown [{query, answer}] drawn in g (the board's overlay
+   * layer) from the geometry each answer carries, else from where its
+   * figures stand: lines of sight and shots (by range band), a charge's
+   * path, a move, a blast and where a shell landed, a grape's cone, a
+   * command radius, what a figure sees, the figures hit ringed.
+   * find(id) -> {x, y, facing_deg} or null.  opts.radius(q, a): a blast's
+   * or command's radius when neither the answer nor the question gives one
+   * (default 1" for a blast, 12" for command, as the replay's); opts.labels:
+   * each answer's words beside its drawing (ov-label). */
+  function answers(g, shown, find, opts) {
+    opts = opts || {};
+    var pt = function (f) { return f ? [f.x, f.y] : null; };
+    shown.forEach(function (s) {
+      var q = s.query || {}, a = s.answer || {}, parts = [];
+      if (a.error) return;
+      var from = find(a.charger || q.from), to = typeof q.to === 'string' ? find(a.target || q.to) : null;
+      var ok = a.visible !== false && a.ok !== false && !(q.q === 'fire' && a.to_hit === null);
+      var colour = ok ? ROLE.clear : ROLE.blocked;
+      var radius = function (dflt) {
+        return a.radius_in || q.radius_in || (opts.radius && opts.radius(q, a)) || dflt;
+      };
+      var add = function (p) {
+        parts.push(p);
+        prim(g, p, function (r) { return {x: r.fig.x, y: r.fig.y, r: opts.figR || 0.55}; });
+      };
+      var line = function (p1, p2, c, solid) { if (p1 && p2) add({type: 'line', a: p1, b: p2, colour: c, solid: solid}); };
+      if (Array.isArray(a.shots) && a.shots.length && q.q === 'fire') /* a unit's fire: every firer's line */
+        a.shots.forEach(function (sh) { line(pt(find(sh.from)), pt(find(sh.to || q.to)), ROLE[sh.bracket] || colour, true); });
+      else if (Array.isArray(a.path)) /* a charge's own path (a unit's from its front-centre) */
+        line(a.path[0], a.path[1], colour, ok);
+      else if (Array.isArray(a.line)) /* the answer's own line of sight */
+        line(a.line[0], a.line[1], q.q === 'fire' ? (ROLE[a.bracket] && ok ? ROLE[a.bracket] : colour) : colour, ok);
+      else if (q.q === 'ball')
+        line(pt(from), to ? pt(to) : q.at, ROLE.ball, true);
+      else if (from && to)
+        line(pt(from), pt(to), q.q === 'fire' && ok && ROLE[a.bracket] ? ROLE[a.bracket] : colour, ok);
+      if (from && Array.isArray(q.to))
+        line(pt(from), q.to, colour, ok);
+      if (q.q === 'blast' && (Array.isArray(a.centre) || Array.isArray(q.at)))
+        add({type: 'circle', c: a.centre || q.at, r: radius(1), colour: ROLE.blast});
+      if (q.q === 'deviate' && Array.isArray(a.impact)) {
+        line(pt(from), q.at, ROLE.clear, false);
+        line(q.at, a.impact, ROLE.blast, true);
+        add({type: 'mark', at: a.impact, colour: ROLE.blast});
+        if (a.went_off !== false && radius(0))
+          add({type: 'circle', c: a.impact, r: radius(0), colour: ROLE.blast});
+      }
+      if (q.q === 'grape' && Array.isArray(a.polygon) && a.polygon.length >= 3)
+        add({type: 'polygon', pts: a.polygon, colour: ROLE.arc});
+      else if (q.q === 'grape' && from) {
+        var arc = a.arc_deg || 30, fc = from.facing_deg || 0;
+        add({type: 'sector', c: a.centre || pt(from), r: radius(6), a0: fc - arc / 2, a1: fc + arc / 2, colour: ROLE.arc});
+      }
+      if (q.q === 'command' && from)
+        add({type: 'circle', c: pt(from), r: radius(12), colour: ROLE.command});
+      if (q.q === 'visibility' && Array.isArray(a.polygon) && a.polygon.length >= 3)
+        add({type: 'polygon', pts: a.polygon, colour: ROLE.clear});
+      (a.targets || a.hit || a.touched || []).forEach(function (id) {
+        var f = find(id);
+        if (f) add({type: 'ring', fig: f, colour: ROLE.target});
+      });
+      if (opts.labels && parts.length) {
+        /* the words above the drawing: a circle's top, else the middle of the first line */
+        var p = parts[0], at = p.type === 'line' ? [(p.a[0] + p.b[0]) / 2, (p.a[1] + p.b[1]) / 2 - 0.6]
+          : p.c ? [p.c[0], p.c[1] - p.r - 0.6] : p.at ? [p.at[0], p.at[1] - 1] : p.fig ? [p.fig.x, p.fig.y - 1.4]
+          : p.pts ? p.pts[0] : null;
+        if (at) prim(g, {type: 'label', at: at, text: words(q, a).big});
+      }
+    });
+  }
+
+  /* A live state (/api/state, or a hall's copy of one) on svg: board,
+   * terrain and figures, coloured by side in the order sides (an object
+   * kept by the caller) first met them.  opts: {margin, r (a figure's
+   * radius), answers (draw state.shown with answers(); its opts)}.
+   * Returns {layers, find(id)}. */
+  function live(svg, st, sides, opts) {
+    opts = opts || {};
+    var W = (st.table && st.table.width_in) || 72, H = (st.table && st.table.depth_in) || 48;
+    var layers = board(svg, W, H, opts.margin === undefined ? 0.5 : opts.margin);
+    (st.terrain || []).forEach(function (t) {
+      var pts = t.polygon || t.line || [];
+      if (pts.length) terrain(layers.terrain, {id: t.id, kind: t.kind, pts: pts, closed: !!t.polygon});
+    });
+    var byId = {}, r = opts.r || Math.max(0.6, W / 60);
+    (st.figures || []).forEach(function (f) {
+      var side = f.side || '?';
+      if (!(side in sides)) sides[side] = Object.keys(sides).length;
+      var fe = figure(layers.figs, {r: r, colour: SIDES[sides[side] % SIDES.length],
+                                    label: f.id || String(f.tag), title: (f.id || f.tag) + ' (' + side + ')'});
+      fe.g.setAttribute('data-tag', f.tag);
+      place(fe, f.x, f.y, f.facing_deg || 0, {seen: 0, occluded: 1, lost: 2}[f.state] || 0);
+      if (f.id) byId[f.id] = f;
+      byId[String(f.tag)] = f;
+    });
+    var find = function (id) { return id === undefined || id === null ? null : byId[String(id)] || null; };
+    if (opts.answers) {
+      opts.answers.figR = r;
+      answers(layers.over, st.shown || [], find, opts.answers);
+    }
+    return {layers: layers, find: find};
   }
 
   /* Keep labels apart: answers' labels first, then figure names, then
@@ -281,5 +385,5 @@ var TTDraw = (function () {
     }
   }
   return {el: el, board: board, terrain: terrain, terrainColour: terrainColour, figure: figure, place: place,
-          prim: prim, declutter: declutter, words: words, SIDES: SIDES, ROLE: ROLE, TERRAIN: TERRAIN};
+          prim: prim, answers: answers, live: live, declutter: declutter, words: words, SIDES: SIDES, ROLE: ROLE, TERRAIN: TERRAIN};
 })();

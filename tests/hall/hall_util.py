@@ -29,13 +29,17 @@ def free_port():
 class Broker:
     """mosquitto on 127.0.0.1:PORT with its store in dir; users: {name: password}."""
 
-    def __init__(self, dir, port=None, users=None, persistence=True, acl=None):
+    def __init__(self, dir, port=None, users=None, persistence=True, acl=None, tls=None, nodelay=True):
         self.dir = dir
         self.port = port or free_port()
         self.conf = os.path.join(dir, "mosquitto.conf")
         # run as whoever runs the test (as root mosquitto would switch to its own
         # user, which cannot read the test's private folder)
         lines = ["listener %d 127.0.0.1" % self.port, "user " + pwd.getpwuid(os.getuid()).pw_name]
+        if nodelay:  # as samples/hall/mosquitto.conf
+            lines += ["set_tcp_nodelay true"]
+        if tls:  # {"cafile", "certfile", "keyfile"}: a TLS listener
+            lines += ["%s %s" % (k, tls[k]) for k in ("cafile", "certfile", "keyfile")]
         if users:
             pw = os.path.join(dir, "passwd")
             for i, (u, p) in enumerate(users.items()):
@@ -134,6 +138,23 @@ def start_hall(tt, broker, dir, games, extra=(), env=None, name="hall"):
                 break
             time.sleep(0.05)
     raise RuntimeError("the hall did not start:\n" + h.stderr())
+
+
+def make_certs(dir, name="ca"):
+    """A throwaway CA (dir/NAME.crt) and a broker certificate it signs for 127.0.0.1 (dir/NAME-broker.crt,
+    .key), made with openssl; returns their paths."""
+    p = lambda f: os.path.join(dir, f)
+    run = lambda *a: subprocess.run(["openssl"] + list(a), check=True, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=tabletrack test CA " + name,
+        "-keyout", p(name + ".key"), "-out", p(name + ".crt"))
+    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", p(name + "-broker.key"),
+        "-out", p(name + "-broker.csr"))
+    with open(p(name + "-san.cnf"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-days", "1", "-in", p(name + "-broker.csr"), "-CA", p(name + ".crt"), "-CAkey",
+        p(name + ".key"), "-CAcreateserial", "-extfile", p(name + "-san.cnf"), "-out", p(name + "-broker.crt"))
+    return {"cafile": p(name + ".crt"), "certfile": p(name + "-broker.crt"), "keyfile": p(name + "-broker.key")}
 
 
 def get_json(url, timeout=5):

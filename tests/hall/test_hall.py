@@ -12,8 +12,16 @@ mosquitto started here on a free loopback port (and stopped at the end):
               password gathers the game
   twelve      twelve replayed tables at once: every copy equal, /api/tables
               p95 under 0.5 s while they publish
-  acl         the shipped samples/hall/hall.acl: a table writes its own topics,
-              and what it writes as another table never reaches the hall
+  acl         the shipped samples/hall/hall.acl: a table writes its own topics;
+              as another table it is refused (MQTT v5 reason codes), says which
+              topic and what to do, keeps recording, and nothing reaches the hall
+  tls         a TLS listener with a throwaway CA made by openssl here: a game
+              table -> hall over TLS, also with the broker killed mid-game; a
+              wrong CA, a file that is no certificate,
+              a missing file, a folder: each a clear error, exit 1
+  drain       the end of a game: exit 0 once the broker took it all; with no
+              broker, track --mqtt and replay --mqtt try for the documented 60 s,
+              say what is undelivered and exit 1 (both at once: one minute)
   page        the hall page in Chromium at 390x844 and 1400x900 while three
               tables publish (screenshots in OUT_DIR, the 5th argument)
 
@@ -41,10 +49,11 @@ def check(ok, what):
         FAILS.append(what)
 
 
-def sample(dir, name):
-    """The record tests' fixture game (20 s, 200 frames, events, queries) as name.sqlite."""
+def sample(dir, name, heights=False):
+    """The record tests' fixture game (20 s, 200 frames, events, queries) as name.sqlite; heights: f1 and f2
+    stand on a 1.5" hill from 5 s."""
     path = os.path.join(dir, name + ".sqlite")
-    subprocess.run([SAMPLE, path], check=True)
+    subprocess.run([SAMPLE] + (["--heights"] if heights else []) + [path], check=True)
     return path
 
 
@@ -238,15 +247,131 @@ def case_acl(dir, broker):
         env = {"TABLETRACK_MQTT_PASSWORD": "one-secret"}
         r = replay(dir, broker, rec, "table-1", 10000, env, ["--mqtt-user", "table-1"])
         delivered(r, rec, os.path.join(games, "table-1.sqlite"), "table-1 publishing as itself")
-        # table-1's user writing as table-2: the broker drops it all
+        # table-1's user playing as table-2: the broker refuses it (MQTT v5 says so); the table tells what
+        # was refused and what to do, records the whole game, and says what is undelivered
+        rec2 = os.path.join(dir, "table2.sqlite")
+        b = os.path.join(ROOT, "samples/breach")
+        t = U.Proc([TT, "track", "--rig", b + "/rig.json", "--source", b + "/game.mp4", "--scenario",
+                    b + "/scenario.json", "--record", rec2, "--mqtt", broker.addr, "--table", "table-2",
+                    "--mqtt-user", "table-1"], dir, "track-as-table-2", dict(env, TABLETRACK_DATA=ROOT))
+        rc = t.wait(300)
+        err = t.stderr()
+        check(rc == 1, "track as a table its user may not write exits 1 (rc %s)" % rc)
+        check("the broker refused tabletrack/table-2/" in err and "user table-1 may not write there" in err and
+              "give --table" in err, "it says which topic was refused and what to do: %s" % err[-900:])
+        told = [l.split(" (")[0] for l in err.splitlines() if l.startswith("tabletrack table: the broker refused")]
+        check(told and len(told) == len(set(told)), "said once per topic refused, not per message: %s" % told)
+        check("undelivered" in err and "tabletrack replay " + rec2 in err, "and what is undelivered, how to send it")
+        rows = U.session_rows(rec2)
+        check(len(rows["state"]) > 20 and rows["session"][0][8] is not None,
+              "the game is recorded locally to its end (%d states, ended %s)" % (len(rows["state"]),
+                                                                                rows["session"][0][8]))
         r = replay(dir, broker, rec, "table-2", 10000, env, ["--mqtt-user", "table-1"])
-        r.wait(90)
-        check("refused" not in r.stderr() and "cannot reach" not in r.stderr(),
-              "table-1's user is let in and publishes as table-2: %s" % r.stderr()[-300:])
+        t0 = time.time()
+        rc = r.wait(90)
+        check(rc == 1 and "the broker refused tabletrack/table-2/" in r.stderr(),
+              "replay as table-2 is refused the same way (rc %s): %s" % (rc, r.stderr()[-400:]))
+        check(time.time() - t0 < 30, "and stops at once: a refusal does not change by waiting (%.0f s)" %
+              (time.time() - t0))
         time.sleep(1)
         names = [t["table"] for t in U.get_json(hall.url + "api/tables")]
         check(names == ["table-1"], "nothing written as table-2 by table-1's user reaches the hall: %s" % names)
         check(not os.path.exists(os.path.join(games, "table-2.sqlite")), "and no copy of it is made")
+    finally:
+        hall.stop()
+
+
+def case_tls(dir, broker):
+    """broker: a TLS listener whose certificate dir/ca.crt signed (main() made them)."""
+    games = os.path.join(dir, "games")
+    ca = os.path.join(dir, "ca.crt")
+    hall = U.start_hall(TT, broker, dir, games, ["--mqtt-cafile", ca])
+    try:
+        rec = sample(dir, "game", heights=True)
+        r = replay(dir, broker, rec, "t1", 10000, extra=["--mqtt-cafile", ca])
+        delivered(r, rec, os.path.join(games, "t1.sqlite"), "over TLS, a game with heights")
+        rows = U.session_rows(os.path.join(games, "t1.sqlite"))
+        zs = sorted(set(s[8] for s in rows["state"] if s[8]))
+        ze = [e[9] for e in rows["event"] if e[2] == "height"] if rows["event"] else []
+        check(zs == [1.5] and len(ze) == 2 and all(z == 1.5 for z in ze),
+              "the copy holds the heights the table recorded (states at z %s, height events %s)" % (zs, ze))
+        log = open(os.path.join(dir, "mosquitto.log")).read()
+        check("tabletrack-table-t1" in log and "tabletrack-hall" in log, "both came in through the TLS listener")
+        # the broker killed mid-game: a TLS connection ends with an error (libmosquitto's loop gives up on it);
+        # table and hall connect again all the same
+        rec3 = sample(dir, "game3")
+        r = replay(dir, broker, rec3, "t3", 2, extra=["--mqtt-cafile", ca])
+        time.sleep(3)
+        broker.kill()
+        time.sleep(2)
+        broker.start()
+        delivered(r, rec3, os.path.join(games, "t3.sqlite"), "over TLS, the broker killed and restarted mid-game")
+        # a CA that did not sign the broker's certificate
+        other = U.make_certs(dir, "other")["cafile"]
+        junk = os.path.join(dir, "junk.pem")
+        with open(junk, "w") as f:
+            f.write("this is not a certificate\n")
+        for what, ca_arg, want in (
+                ("a CA that did not sign the broker's certificate", other, "TLS with the broker at 127.0.0.1:%d failed"
+                 % broker.port),
+                ("a file that is no certificate", junk, "TLS with the broker at 127.0.0.1:%d failed" % broker.port),
+                ("a missing file", os.path.join(dir, "nope.crt"), "--mqtt-cafile %s: No such file or directory" %
+                 os.path.join(dir, "nope.crt")),
+                ("a folder", dir, "--mqtt-cafile %s: not a file" % dir)):
+            t0 = time.time()
+            x = replay(dir, broker, rec, "t2", 10000, extra=["--mqtt-cafile", ca_arg])
+            rc = x.wait(90)
+            err = x.stderr()
+            check(rc == 1 and want in err, "%s: exit 1 and a clear error (rc %s): %s" % (what, rc, err[-700:]))
+            check(time.time() - t0 < 30, "%s: told at once, not after the 60 s wait (%.0f s)" % (what, time.time() - t0))
+        h = U.Proc([TT, "hall", "--mqtt", broker.addr, "--http", "127.0.0.1:0", "--dir", games, "--mqtt-cafile",
+                    other], dir, "hall-wrong-ca")
+        rc = h.wait(60)
+        check(rc == 1 and "TLS with the broker" in h.stderr() and "--mqtt-cafile" in h.stderr(),
+              "a hall with the wrong CA stops with the same error (rc %s): %s" % (rc, h.stderr()[-500:]))
+        names = [t["table"] for t in U.get_json(hall.url + "api/tables")]
+        check(names == ["t1", "t3"], "nothing from the refused tables reached the hall: %s" % names)
+    finally:
+        hall.stop()
+
+
+def case_drain(dir, broker):
+    """The end of a game: exit 0 once the broker has taken everything (no hall needed); with no broker,
+    track --mqtt and replay --mqtt keep trying for the documented 60 s (the real default: nothing shortens
+    it here), then say what is undelivered and exit 1.  The two run at once."""
+    rec = sample(dir, "game")
+    t0 = time.time()
+    r = replay(dir, broker, rec, "t0", 10000)
+    rc = r.wait(90)
+    check(rc == 0 and time.time() - t0 < 30, "with a broker and no hall: exit 0 once the broker took it all "
+          "(rc %s, %.0f s): %s" % (rc, time.time() - t0, r.stderr()[-300:]))
+    nobody = "127.0.0.1:%d" % U.free_port()
+    b = os.path.join(ROOT, "samples/breach")
+    rec2 = os.path.join(dir, "table.sqlite")
+    t0 = time.time()
+    t = U.Proc([TT, "track", "--rig", b + "/rig.json", "--source", b + "/game.mp4", "--scenario",
+                b + "/scenario.json", "--record", rec2, "--mqtt", nobody, "--table", "t1"], dir, "track-nobody",
+               {"TABLETRACK_DATA": ROOT})
+    r = U.Proc([TT, "replay", rec, "--mqtt", nobody, "--table", "t2", "--speed", "10000"], dir, "replay-nobody")
+    rr = r.wait(200)
+    rt = time.time() - t0
+    tr = t.wait(400)
+    for who, rc, proc, rec_path in (("replay --mqtt", rr, r, rec), ("track --mqtt", tr, t, rec2)):
+        err = proc.stderr()
+        check(rc == 1, "%s with no broker exits 1 (rc %s)" % (who, rc))
+        check("cannot reach the broker at %s" % nobody in err and "undelivered: the broker never took the end of "
+              "the game" in err and "tabletrack replay " + rec_path in err,
+              "%s says the broker is unreachable, what is undelivered and how to send it: %s" % (who, err[-700:]))
+    check(60 <= rt < 100, "replay --mqtt kept trying for 60 s after its game (%.0f s in all)" % rt)
+    rows = U.session_rows(rec2)
+    check(len(rows["state"]) > 20 and rows["session"][0][8] is not None,
+          "track recorded the whole game meanwhile (%d states)" % len(rows["state"]))
+    # the table's recording is sent once a broker answers
+    games = os.path.join(dir, "games")
+    hall = U.start_hall(TT, broker, dir, games)
+    try:
+        x = replay(dir, broker, rec2, "t1", 10000)
+        delivered(x, rec2, os.path.join(games, "t1.sqlite"), "the command it printed, once a broker answers")
     finally:
         hall.stop()
 
@@ -263,28 +388,49 @@ def case_page(dir, broker):
     hall = U.start_hall(TT, broker, dir, games)
     rs = []
     try:
+        # a finished game first (replayed at once), then three tables playing
+        done = replay(dir, broker, sample(dir, "done"), "done-1", 10000)
+        delivered(done, os.path.join(dir, "done.sqlite"), os.path.join(games, "done-1.sqlite"), "the finished table")
         rs = [replay(dir, broker, sample(dir, "g%d" % i), "table-%d" % (i + 1), 1) for i in range(3)]
         p = subprocess.run(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)), "hall_page.js"),
-                            hall.url, out, "3"], capture_output=True, text=True, timeout=200)
+                            hall.url, out, "4", "table-1", "done-1"], capture_output=True, text=True, timeout=300)
         sys.stderr.write(p.stderr)
         lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
         r = U.json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
         print(U.json.dumps(r, indent=1))
         check("error" not in r, "the page shows every table: %s" % r.get("error", ""))
-        for name, cols in (("phone", 1), ("laptop", 3)):
+        for name, cols in (("phone", 1), ("laptop", 4)):
             v = r.get(name, {})
-            check(v.get("cards") == 3, "%s: three cards (%s)" % (name, v.get("cards")))
+            check(v.get("cards") == 4, "%s: four cards (%s)" % (name, v.get("cards")))
             check(v.get("lefts") == cols, "%s: %d column(s) (%s)" % (name, cols, v.get("lefts")))
             check(v.get("overflow") is False, "%s: nothing wider than the screen" % name)
             # the fixture's nine figures (one may not have come on yet in a table just started)
             check(v.get("figures") and all(f in (8, 9) for f in v.get("figures")),
                   "%s: each thumbnail draws the figures: %s" % (name, v.get("figures")))
             check(all(t >= 3 for t in v.get("terrain", [])), "%s: and the terrain: %s" % (name, v.get("terrain")))
-            check(all("last frame" in a and "ago" in a for a in v.get("ages", [])), "%s: the age of the last frame: %s"
-                  % (name, v.get("ages")))
+            ages = v.get("ages", [])
+            check(len(ages) == 4 and ages[0] == "game over · replay" and
+                  all("last frame" in a and "ago" in a for a in ages[1:]),
+                  "%s: the finished game, and the age of the others' last frame: %s" % (name, ages))
             check(all("into-the-breach" in m for m in v.get("meta", [])), "%s: ruleset and frame: %s" % (
                 name, v.get("meta")))
-            check("3 tables" in v.get("summary", ""), "%s: the summary: %s" % (name, v.get("summary")))
+            check("4 tables" in v.get("summary", ""), "%s: the summary: %s" % (name, v.get("summary")))
+            w = v.get("watch", {})
+            check(w.get("mode") == "live" and w.get("hash") == "#live=table-1",
+                  "%s: a click on a playing table watches it live: %s" % (name, w))
+            check(w.get("match") is True, "%s: the figures drawn are the table's state at the frame the hall serves "
+                  "(frame %s, %d figures)" % (name, w.get("frame"), len(w.get("drawn", []))))
+            check(w.get("overflow") is False and w.get("svg", [0])[0] >= {"phone": 370, "laptop": 1350}[name],
+                  "%s: the table across the screen: %s" % (name, w.get("svg")))
+            check(w.get("closed") is True, "%s: back to every table" % name)
+            rp = v.get("replay", {})
+            check(rp.get("live_shown") is False and rp.get("frame_h", 0) > 0.8,
+                  "%s: the replay takes the screen, the live view hidden: %s" % (name, rp))
+            check(rp.get("mode") == "replay" and rp.get("figs") == 9,
+                  "%s: a click on the finished table replays the hall's copy (%s)" % (name, rp))
+            check(rp.get("playing") is True and rp.get("now1", 0) - rp.get("now0", 0) >= 1000 and rp.get("moved"),
+                  "%s: the replay plays: %s ms of the game in 2.5 s, figures moved: %s" % (
+                      name, rp.get("now1", 0) - rp.get("now0", 0), rp.get("moved")))
         v = r.get("stream", {})
         check(v.get("figures") == 9 and v.get("name") == "table-1", "the stream page draws table-1's figures: %s" % v)
         check(v.get("background") in ("rgba(0, 0, 0, 0)", "transparent"), "?transparent=1: no background (%s)" %
@@ -292,7 +438,22 @@ def case_page(dir, broker):
         check(v.get("answer") and v.get("answer_px", 0) >= 48, "the answer in words, large enough for a stream: %s"
               % v)
         check(v.get("overflow") is False and v.get("svg", [0])[0] >= 1800, "1920x1080, the table across it: %s" % v)
-        print("screenshots: %s/hall-phone.png, %s/hall-laptop.png, %s/hall-stream.png" % (out, out, out))
+        g = v.get("geometry", {})
+        near = lambda p, q: p is not None and q is not None and abs(p[0] - q[0]) < 1e-6 and abs(p[1] - q[1]) < 1e-6
+        if g.get("q") in ("los", "fire"):
+            ok = any(near(l[:2], g["from"]) and near(l[2:], g["to"]) for l in g.get("lines", []))
+        elif g.get("q") == "blast":
+            ok = any(near(c[:2], g["at"]) and c[2] > 0 for c in g.get("circles", []))
+        elif g.get("q") == "grape":
+            ok = g.get("paths", 0) >= 1 and g.get("rings", 0) >= 1
+        else:
+            ok = False
+        check(ok, "the stream draws the %s answer as geometry where its figures stand: %s" % (g.get("q"), g))
+        check(g.get("label_px", 0) >= 40 and g.get("stroke_px", 0) >= 6,
+              "the drawing's words %.0f px tall and its lines %.1f px wide on 1920x1080" % (
+                  g.get("label_px", 0), g.get("stroke_px", 0)))
+        print("screenshots in %s: hall-phone.png, hall-laptop.png, hall-watch-*.png, hall-replay-*.png, "
+              "hall-stream.png" % out)
     finally:
         for x in rs:
             x.stop()
@@ -309,10 +470,12 @@ def main():
     if CASE == "acl":
         users = {"hall": "hall-secret", "table-1": "one-secret", "table-2": "two-secret"}
         acl = os.path.join(ROOT, "samples/hall/hall.acl")
-    broker = U.Broker(dir, users=users, acl=acl)
+    tls = U.make_certs(dir) if CASE == "tls" else None
+    broker = U.Broker(dir, users=users, acl=acl, tls=tls)
     try:
         rc = {"live": case_live, "broker": case_broker, "hall": case_hall, "password": case_password,
-              "twelve": case_twelve, "page": case_page, "acl": case_acl}[CASE](dir, broker)
+              "twelve": case_twelve, "page": case_page, "acl": case_acl,
+              "tls": case_tls, "drain": case_drain}[CASE](dir, broker)
     finally:
         broker.stop()
     if rc is not None:

@@ -84,7 +84,13 @@ static double fix_jitter(long frame, int tag, int k)
     return ((double)(h % 2001) / 1000.0 - 1.0); /* -1 .. 1 */
 }
 
-tt_status fixture_record(const char *path, rec_mode mode, tt_err *err)
+/* With heights: f1 and f2 (tags 20, 21) climb onto a 1.5" hill at 5 s. */
+static double fix_z(int tag, long long t_ms)
+{
+    return (tag == 20 || tag == 21) && t_ms >= 5000 ? 1.5 : 0;
+}
+
+static tt_status fixture__record(const char *path, rec_mode mode, int heights, tt_err *err)
 {
     rec *r = NULL;
     tt_status s = rec_open(path, mode, &r, err);
@@ -105,7 +111,13 @@ tt_status fixture_record(const char *path, rec_mode mode, tt_err *err)
             if (!fixture_pose(tag, t, &x, &y, &f, &st))
                 continue;
             figs[n] = (rec_figure){"tag36h11", tag, x + 0.004 * fix_jitter(fr, tag, 0),
-                                   y + 0.004 * fix_jitter(fr, tag, 1), f + 0.3 * fix_jitter(fr, tag, 2), st, 0};
+                                   y + 0.004 * fix_jitter(fr, tag, 1), f + 0.3 * fix_jitter(fr, tag, 2), st,
+                                   heights ? fix_z(tag, t) : 0};
+            if (heights && t == 5000 && fix_z(tag, t) > 0) {
+                double to[2] = {figs[n].x, figs[n].y};
+                if ((s = rec_event_height(r, fr, t, "tag36h11", tag, to, fix_z(tag, t), err)) != TT_OK)
+                    goto done;
+            }
             n++;
         }
         if ((s = rec_frame(r, fr, t, figs, n, err)) != TT_OK)
@@ -147,6 +159,16 @@ done:
         return s;
     }
     return rec_close(r, err);
+}
+
+tt_status fixture_record(const char *path, rec_mode mode, tt_err *err)
+{
+    return fixture__record(path, mode, 0, err);
+}
+
+tt_status fixture_record_heights(const char *path, rec_mode mode, tt_err *err)
+{
+    return fixture__record(path, mode, 1, err);
 }
 
 tt_status fixture_record_shots(const char *path, tt_err *err)

@@ -15,6 +15,9 @@ extern const char fixture_rig_json[];
 
 /* Record one session of the game into path (mode as for rec_open). */
 tt_status fixture_record(const char *path, rec_mode mode, tt_err *err);
+/* The same game with heights: f1 and f2 stand on a 1.5" hill from 5 s
+ * (their states' z_in, and a height event each). */
+tt_status fixture_record_heights(const char *path, rec_mode mode, tt_err *err);
 /* A second, still game (1 s, 3 frames) with three answers asked at 0.5 s:
  * the mortar's shot deviating, m1 charging f2 (too far), and m1 and m2
  * firing at f1 as a unit. */

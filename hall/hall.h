@@ -2,9 +2,9 @@
  * every game gathered into one folder and nothing lost.
  *
  * Every message between machines goes through the broker.  A table
- * publishes under tabletrack/NAME/ (README, "A convention hall"):
+ * publishes under tabletrack/NAME/ (docs/api.md, "MQTT topics"; docs/hall.md):
  *
- *   status    retained, QoS 1  {"connected","game","ruleset"}; the broker
+ *   status    retained, QoS 1  {"connected","game"}; the broker
  *                              sets {"connected":false} when the table drops
  *   state     retained, QoS 0  the live state (/api/state), at most 5/s,
  *                              plus "sent_ms" (Unix ms when published)

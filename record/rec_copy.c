@@ -108,6 +108,11 @@ static tt_status rec__copy_select(rec_copy *c, const char *game, tt_err *err)
     return TT_OK;
 }
 
+long long rec_copy_session(rec_copy *c, const char *game)
+{
+    return c && game && rec__copy_select(c, game, NULL) == TT_OK ? c->session : 0;
+}
+
 tt_status rec_copy_have(rec_copy *c, const char *game, rec_pos *have, tt_err *err)
 {
     if (!c || !game || !have)
@@ -215,10 +220,33 @@ static tt_status rec__copy_session(rec_copy *c, const json_t *ses, tt_err *err)
     const json_t *started = json_object_get(ses, "started_utc");
     if (!json_is_string(started) || !json_is_integer(json_object_get(ses, "started_unix_ms")))
         return rec__copy_bad(err, "the first chunk of a game needs its session's start");
+    /* the table's own session id ("STARTED_UTC#ID") when the copy has none
+     * such: a game sent late takes its place among the others */
+    const char *hash = strrchr(c->game, '#');
+    char *end = NULL;
+    long long id = hash ? strtoll(hash + 1, &end, 10) : 0;
+    if (!hash || !end || *end || end == hash + 1 || id < 1)
+        id = 0;
     sqlite3_stmt *st = NULL;
+    if (id > 0) {
+        if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM session WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+            return rec__db_err(c->db, err, c->path, "starting a session");
+        sqlite3_bind_int64(st, 1, id);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        st = NULL;
+        if (rc == SQLITE_ROW)
+            id = 0; /* taken by a game from another recording: after the others */
+        else if (rc != SQLITE_DONE)
+            return rec__db_err(c->db, err, c->path, "starting a session");
+    }
     if (sqlite3_prepare_v2(c->db, "INSERT INTO session (started_utc, started_unix_ms, source, note, rig_json, "
-                                  "scenario_json) VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+                                  "scenario_json, id) VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
         return rec__db_err(c->db, err, c->path, "starting a session");
+    if (id > 0)
+        sqlite3_bind_int64(st, 7, id);
+    else
+        sqlite3_bind_null(st, 7);
     rec__copy_bind_str(st, 1, started);
     sqlite3_bind_int64(st, 2, json_integer_value(json_object_get(ses, "started_unix_ms")));
     rec__copy_bind_str(st, 3, json_object_get(ses, "source"));

@@ -29,6 +29,12 @@
  * keeps its position in its meta table, in the same transaction as the
  * rows, so a copy killed at any moment restarts where its rows end.
  *
+ * A game's session in the copy takes the table's own session id (the ID
+ * of its name) when the copy has no session of that id: a recording's
+ * sessions copied in any order end up in the table's order, with the
+ * table's ids.  A game from another recording whose id is taken goes after
+ * the others.
+ *
  * Ownership: rec_feed and rec_copy are opaque, owned by the caller
  * (rec_feed_close / rec_copy_close accept NULL); strings returned are the
  * caller's (free()).
@@ -71,6 +77,16 @@ typedef struct rec_feed rec_feed;
 tt_status rec_feed_open(const char *path, long long session, rec_feed **out, tt_err *err);
 void rec_feed_close(rec_feed *f);
 
+/* A session of a recording: its id and its game ("STARTED_UTC#ID"). */
+typedef struct rec_feed_session {
+    long long id;
+    char game[96];
+} rec_feed_session;
+
+/* Every session of the recording at path, oldest first (*out is the
+ * caller's, free(); NULL when *n is 0). */
+tt_status rec_feed_sessions(const char *path, rec_feed_session **out, size_t *n, tt_err *err);
+
 /* The session's identity ("STARTED_UTC#ID") and its first moment (ms). */
 const char *rec_feed_game(const rec_feed *f);
 long long rec_feed_t0(const rec_feed *f);
@@ -102,6 +118,9 @@ void rec_copy_close(rec_copy *c);
  * changes nothing. */
 tt_status rec_copy_apply(rec_copy *c, const char *chunk, size_t len, rec_copy_result *res, char **game,
                          tt_err *err);
+
+/* The copy's session of `game` (0: none yet, or the copy is unreadable). */
+long long rec_copy_session(rec_copy *c, const char *game);
 
 /* How far the copy of `game` goes (the empty position for a game it has
  * not seen). */

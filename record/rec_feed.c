@@ -109,6 +109,56 @@ static tt_status rec__feed_one_ll(rec_feed *f, const char *sql, long long a, lon
     return TT_OK;
 }
 
+/* A session's game name: "STARTED_UTC#ID". */
+static void rec__feed_game_name(char *buf, size_t n, const char *started, long long id)
+{
+    snprintf(buf, n, "%.40s#%lld", started ? started : "", id);
+}
+
+tt_status rec_feed_sessions(const char *path, rec_feed_session **out, size_t *n, tt_err *err)
+{
+    if (!out || !n)
+        return tt_err_set(err, TT_ERR_ARG, "rec_feed_sessions: missing argument");
+    *out = NULL;
+    *n = 0;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    tt_status s = rec__db_open(path, REC__READ, &db, err);
+    if (s != TT_OK)
+        return s;
+    if (sqlite3_prepare_v2(db, "SELECT id, started_utc FROM session ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+        s = rec__db_err(db, err, path, "reading");
+        sqlite3_close(db);
+        return s;
+    }
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            rec_feed_session *m = realloc(*out, (cap ? cap * 2 : 8) * sizeof *m);
+            if (!m) {
+                s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+                break;
+            }
+            *out = m;
+            cap = cap ? cap * 2 : 8;
+        }
+        rec_feed_session *x = &(*out)[(*n)++];
+        x->id = sqlite3_column_int64(st, 0);
+        rec__feed_game_name(x->game, sizeof x->game, (const char *)sqlite3_column_text(st, 1), x->id);
+    }
+    if (s == TT_OK && rc != SQLITE_DONE)
+        s = rec__db_err(db, err, path, "reading");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    if (s != TT_OK) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return s;
+}
+
 tt_status rec_feed_open(const char *path, long long session, rec_feed **out, tt_err *err)
 {
     if (!out)
@@ -139,7 +189,7 @@ tt_status rec_feed_open(const char *path, long long session, rec_feed **out, tt_
                         : tt_err_set(err, TT_ERR_FORMAT, "%s holds no session yet", path);
         goto fail;
     }
-    snprintf(f->game, sizeof f->game, "%.40s#%lld", (const char *)sqlite3_column_text(st, 0), id);
+    rec__feed_game_name(f->game, sizeof f->game, (const char *)sqlite3_column_text(st, 0), id);
     sqlite3_finalize(st);
     f->session = id;
     f->t0 = LLONG_MAX;

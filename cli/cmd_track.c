@@ -174,7 +174,7 @@ int cmd_track(int argc, char **argv)
             game_set_banner(g, http_server_url(srv));
     }
     if (a.mqtt.broker) {
-        if (hall_table_create(&a.mqtt, a.table, a.g.record, 0, &ht, &err) != TT_OK ||
+        if (hall_table_create(&a.mqtt, a.table, a.g.record, 0, 1, &ht, &err) != TT_OK ||
             hall_live_start(g, ht, &live, &err) != TT_OK)
             goto fail;
         fprintf(stderr, "table %s: publishing to %s\n", a.table, a.mqtt.broker);

@@ -16,9 +16,11 @@
  *
  * and the hall publishes, per table:
  *
- *   hall      retained, QoS 1  {"game","have","need"}: how far the hall's
- *                              copy of the game goes; "need" asks the table
- *                              to send again from there
+ *   hall/GAME retained, QoS 1  {"game","have","need"}: how far the hall's
+ *                              copy of that game goes (GAME: its name with
+ *                              '#' as '_'); "need" asks the table to send
+ *                              again from there
+ *   hall      retained, QoS 1  the same for the table's newest game
  *
  * The table's own recording is the source of truth: the table sends
  * chunks from it, and again from wherever the hall's copy ends after a
@@ -62,10 +64,14 @@ typedef struct hall_table hall_table;
 
 /* Connect (in the background: an unreachable broker is retried, and the
  * game goes on) as table `name`, publishing session `session` (0: the
- * latest) of the recording at rec_path.  Fails only on bad options (the
- * broker's address, a password file that cannot be read). */
+ * latest) of the recording at rec_path.  earlier: also send the
+ * recording's earlier sessions the hall lacks, until its copy holds them
+ * all (one at a time, once a hall has answered for this table and the
+ * game published is sent; hall_table_drain waits for them too when a
+ * hall answers).  Fails only on bad options (the broker's address, a
+ * password file that cannot be read) or an unreadable recording. */
 tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const char *rec_path, long long session,
-                            hall_table **out, tt_err *err);
+                            int earlier, hall_table **out, tt_err *err);
 
 /* Publish live messages (sub is "state", "event", "answer", "scenario"),
  * with the QoS and retain flag of the list above.  Dropped while the

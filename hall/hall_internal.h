@@ -52,6 +52,11 @@ const char *hall__reason(int reason);
 /* "tabletrack/NAME/SUB" into buf. */
 void hall__topic(char *buf, size_t n, const char *name, const char *sub);
 
+/* A game's name ("STARTED_UTC#ID") as one topic level, for the hall's
+ * answer tabletrack/NAME/hall/KEY: letters, digits, '-', '.', ':' kept,
+ * anything else (the '#', an MQTT wildcard) made '_'. */
+void hall__game_key(const char *game, char *buf, size_t n);
+
 
 /* ---- hall_server.c: what the hall knows, for its web server ---- */
 

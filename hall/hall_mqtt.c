@@ -50,6 +50,19 @@ void hall__topic(char *buf, size_t n, const char *name, const char *sub)
     snprintf(buf, n, "tabletrack/%s/%s", name, sub);
 }
 
+void hall__game_key(const char *game, char *buf, size_t n)
+{
+    size_t i = 0;
+    for (; game && game[i] && i + 1 < n; i++) {
+        char ch = game[i];
+        buf[i] = (strchr("-.:", ch) || (ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'))
+                     ? ch
+                     : '_';
+    }
+    if (n)
+        buf[i < n ? i : n - 1] = '\0';
+}
+
 /* Set the trouble (NULL clears it); the caller holds mu. */
 static void hall__set_trouble(hall__conn *c, const char *msg, int refused)
 {

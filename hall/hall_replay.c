@@ -139,7 +139,7 @@ tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char 
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
-    if ((st = hall_table_create(o, name, path, session, &t, err)) != TT_OK ||
+    if ((st = hall_table_create(o, name, path, session, 0, &t, err)) != TT_OK ||
         (st = rec_feed_open(path, session, &lf, err)) != TT_OK)
         goto done;
     long long t0 = rec_feed_t0(lf);

@@ -1,7 +1,8 @@
 /* hall_server.c - 'tabletrack hall': every table's messages from the
  * broker, a copy of every table's recording in DIR/NAME.sqlite, and the
- * hall's answer per table (tabletrack/NAME/hall: how far its copy goes,
- * and "need" when a chunk left a gap). */
+ * hall's answer per game of each table (tabletrack/NAME/hall/GAME: how far
+ * its copy of that game goes, and "need" when a chunk left a gap; and
+ * tabletrack/NAME/hall for the table's newest game). */
 #include "hall_internal.h"
 
 #include <errno.h>
@@ -20,16 +21,27 @@
 #define HALL__ACK_MS 200    /* the hall's answer at most this often per table */
 #define HALL__MAX_JOBS 20000 /* chunks waiting to be written; beyond, dropped (the tables send them again) */
 
+#define HALL__MAX_GAMES 10000 /* games per table answered for */
+
+/* One game of a table, as far as the hall's copy holds it. */
+typedef struct hall__game {
+    char game[96];
+    rec_pos have;
+    int ack_dirty, need, ended_told;
+    double ack_ms;
+} hall__game;
+
 typedef struct hall__tab {
     char name[65];
     /* network thread only */
     rec_copy *copy;
     int copy_failed;
     /* under the server's mu */
-    char game[96];
+    hall__game *games;
+    size_t ngames;
+    char game[96];      /* the newest game (the table's latest session in the copy) */
+    long long session;  /* its session in the copy */
     rec_pos have;
-    int ack_dirty, need, ended_told;
-    double ack_ms;
     char *state, *answer;
     char ruleset[64];
     long long frame;
@@ -98,6 +110,7 @@ static void hall__tab_free(hall__tab *t)
     if (!t)
         return;
     rec_copy_close(t->copy);
+    free(t->games);
     free(t->state);
     free(t->answer);
     free(t);
@@ -140,26 +153,49 @@ static void hall__on_rec(hall_server *h, hall__tab *t, const void *payload, int 
         free(game);
         return;
     }
+    long long session = rec_copy_session(t->copy, game);
     pthread_mutex_lock(&h->mu);
-    int new_game = strcmp(t->game, game) != 0;
-    if (new_game) {
+    size_t k;
+    for (k = 0; k < t->ngames && strcmp(t->games[k].game, game) != 0; k++)
+        ;
+    int new_game = k == t->ngames;
+    hall__game *g = NULL;
+    if (!new_game) {
+        g = &t->games[k];
+    } else if (t->ngames < HALL__MAX_GAMES) {
+        hall__game *n = realloc(t->games, (t->ngames + 1) * sizeof *n);
+        if (n) {
+            t->games = n;
+            g = &t->games[t->ngames++];
+            memset(g, 0, sizeof *g);
+            snprintf(g->game, sizeof g->game, "%s", game);
+            fprintf(stderr, "tabletrack hall: table %s: game %s -> %s/%s.sqlite (session %lld)\n", t->name, game,
+                    h->dir, t->name, session);
+        }
+    }
+    if (g) {
+        g->have = have;
+        /* a table sending what the copy holds lacks our answer: again */
+        if (res == REC_COPY_APPLIED || res == REC_COPY_DUPLICATE || new_game)
+            g->ack_dirty = 1;
+        if (res == REC_COPY_GAP)
+            g->need = g->ack_dirty = 1;
+        if (have.ended && !g->ended_told) {
+            g->ended_told = 1;
+            fprintf(stderr, "tabletrack hall: table %s: game %s complete (last frame %lld)\n", t->name, game,
+                    have.frame);
+        }
+    }
+    /* the page shows the table's newest game, not an earlier one sent late */
+    if (!t->game[0] || !strcmp(t->game, game) || session >= t->session) {
         snprintf(t->game, sizeof t->game, "%s", game);
-        t->ended_told = 0;
-        fprintf(stderr, "tabletrack hall: table %s: game %s -> %s/%s.sqlite\n", t->name, game, h->dir, t->name);
+        t->session = session;
+        t->have = have;
     }
-    t->have = have;
-    if (res == REC_COPY_APPLIED || new_game)
-        t->ack_dirty = 1;
-    if (res == REC_COPY_GAP) {
-        t->need = t->ack_dirty = 1;
+    if (res == REC_COPY_GAP)
         h->gaps++;
-    }
     if (res == REC_COPY_APPLIED)
         h->chunks++;
-    if (have.ended && !t->ended_told) {
-        t->ended_told = 1;
-        fprintf(stderr, "tabletrack hall: table %s: game %s complete (last frame %lld)\n", t->name, game, have.frame);
-    }
     pthread_mutex_unlock(&h->mu);
     fflush(stderr);
     free(game);
@@ -294,9 +330,37 @@ static void hall__on_connected(void *user)
     hall_server *h = user;
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; i < h->ntabs; i++)
-        if (h->tabs[i]->game[0])
-            h->tabs[i]->ack_dirty = 1;
+        for (size_t k = 0; k < h->tabs[i]->ngames; k++)
+            h->tabs[i]->games[k].ack_dirty = 1;
     pthread_mutex_unlock(&h->mu);
+}
+
+/* The answer for game k of table t, when due: its topic
+ * (tabletrack/NAME/hall/GAME) into topic, and *newest when it is the
+ * table's newest game (also told on tabletrack/NAME/hall).  NULL when not
+ * due.  The caller holds mu. */
+static char *hall__answer(hall__tab *t, size_t k, double now, char *topic, size_t n, int *newest)
+{
+    hall__game *g = &t->games[k];
+    if (!g->ack_dirty || (now - g->ack_ms < HALL__ACK_MS && !g->have.ended))
+        return NULL;
+    char *have = rec_pos_json(&g->have);
+    json_t *j = have ? json_pack("{s:s, s:o, s:b}", "game", g->game, "have", json_loads(have, 0, NULL), "need",
+                                 g->need)
+                     : NULL;
+    char *msg = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(j);
+    free(have);
+    char key[100], sub[112];
+    hall__game_key(g->game, key, sizeof key);
+    snprintf(sub, sizeof sub, "hall/%s", key);
+    hall__topic(topic, n, t->name, sub);
+    *newest = !strcmp(g->game, t->game);
+    if (msg) {
+        g->ack_dirty = g->need = 0;
+        g->ack_ms = now;
+    }
+    return msg;
 }
 
 /* Every 50 ms: the hall's answers that are due. */
@@ -308,34 +372,27 @@ static void *hall__ticker(void *arg)
         nanosleep(&ts, NULL);
         double now = tt_mono_ms();
         for (size_t i = 0;; i++) {
-            char topic[128], *msg = NULL;
             pthread_mutex_lock(&h->mu);
-            if (i >= h->ntabs) {
-                pthread_mutex_unlock(&h->mu);
-                break;
-            }
-            hall__tab *t = h->tabs[i];
-            if (t->ack_dirty && (now - t->ack_ms >= HALL__ACK_MS || t->have.ended)) {
-                char *have = rec_pos_json(&t->have);
-                json_t *j = have ? json_pack("{s:s, s:o, s:b}", "game", t->game, "have", json_loads(have, 0, NULL),
-                                             "need", t->need)
-                                 : NULL;
-                msg = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-                json_decref(j);
-                free(have);
-                hall__topic(topic, sizeof topic, t->name, "hall");
-                if (msg) {
-                    t->ack_dirty = t->need = 0;
-                    t->ack_ms = now;
-                }
-            }
+            size_t ntabs = h->ntabs, ngames = i < ntabs ? h->tabs[i]->ngames : 0;
             pthread_mutex_unlock(&h->mu);
-            if (msg && hall__conn_publish(h->c, topic, msg, strlen(msg), 1, 1, NULL) != 0) {
+            if (i >= ntabs)
+                break;
+            for (size_t k = 0; k < ngames; k++) { /* games are only ever added: k stays valid */
+                char topic[256], latest[128];
+                int newest = 0;
                 pthread_mutex_lock(&h->mu);
-                h->tabs[i]->ack_dirty = 1; /* not connected: again later */
+                hall__tab *t = h->tabs[i];
+                char *msg = hall__answer(t, k, now, topic, sizeof topic, &newest);
+                hall__topic(latest, sizeof latest, t->name, "hall");
                 pthread_mutex_unlock(&h->mu);
+                if (msg && (hall__conn_publish(h->c, topic, msg, strlen(msg), 1, 1, NULL) != 0 ||
+                            (newest && hall__conn_publish(h->c, latest, msg, strlen(msg), 1, 1, NULL) != 0))) {
+                    pthread_mutex_lock(&h->mu);
+                    h->tabs[i]->games[k].ack_dirty = 1; /* not connected: again later */
+                    pthread_mutex_unlock(&h->mu);
+                }
+                free(msg);
             }
-            free(msg);
         }
         int refused = 0;
         hall__conn_trouble(h->c, NULL, 0, NULL, &refused);

@@ -1,12 +1,16 @@
 /* hall_table.c - a table on the broker: its live messages, and its
- * recording sent as chunks until the hall's copy holds all of it.
+ * recording sent as chunks until the hall's copy holds all of it: the
+ * game being played, and (track) the recording's earlier games the hall
+ * lacks, one at a time once the hall has answered and the game being
+ * played is sent.
  *
- * `sent` is how far chunks have gone out.  It moves back to where the
- * hall's copy ends ("have", the hall's retained message) when the hall
- * asks ("need": it saw a gap), when the connection comes back, and when
- * the hall's copy has stood still for HALL__STALE_MS behind `sent` with
- * nothing in flight (chunks lost with a broker that was killed).  The hall
- * ignores what it already holds, so sending again is always safe. */
+ * Per game, `sent` is how far chunks have gone out.  It moves back to
+ * where the hall's copy ends ("have", the hall's retained message
+ * tabletrack/NAME/hall/GAME) when the hall asks ("need": it saw a gap),
+ * when the connection comes back, and when the hall's copy has stood still
+ * for HALL__STALE_MS behind `sent` with nothing in flight (chunks lost with
+ * a broker that was killed).  The hall ignores what it already holds, so
+ * sending again is always safe. */
 #include "hall_internal.h"
 
 #include <jansson.h>
@@ -23,18 +27,39 @@
 #define HALL__EARLY 256       /* acknowledgements that beat their publish call */
 #define HALL__STALE_MS 4000
 #define HALL__STALE_MAX_MS 300000
+#define HALL__SETTLE_MS 1000  /* after a connection, the hall's retained answers come before earlier games go */
+
+/* One game (a session of the recording) and how far the hall holds it. */
+typedef struct hall__tgame {
+    long long session;
+    char game[96];
+    rec_feed *feed;             /* earlier games: opened when their turn comes */
+    /* the syncing thread only */
+    rec_pos sent;
+    int header_sent, done;      /* done: an earlier game the hall holds all of */
+    int failed;                 /* an earlier game that could not be read (told once) */
+    int out;                    /* an earlier game all sent while no hall answers */
+    unsigned conn_seen;         /* the connection last rewound for */
+    /* under the table's mu */
+    rec_pos have;
+    int claimed, need;          /* claimed: the hall said how far its copy goes */
+    double have_ms;             /* when have last changed */
+    double rewind_ms;
+    double stale_ms;            /* how long a still copy waits before we send again (doubles each time) */
+} hall__tgame;
 
 struct hall_table {
     hall__conn *c;
-    rec_feed *feed;
+    hall__tgame *games;         /* [0]: the game played (or replayed); then earlier ones, oldest first */
+    size_t ngames;
     char name[65];
     char user[128];
-    char resend[1200];          /* the command that sends the game again */
+    char rec_path[1024];
+    char resend[1300];          /* the command that sends the game again */
+    char resend_pre[600], resend_post[600]; /* the same, around its session */
     char game[96];
     char t_rec[128], t_hall[128], t_status[128];
     unsigned seen_trouble;
-    int header_sent;
-    rec_pos sent;               /* only the syncing thread touches it */
 
     pthread_mutex_t mu;         /* the rest is shared with the network thread */
     int pending[HALL__MAX_PENDING * 4];
@@ -46,11 +71,9 @@ struct hall_table {
     unsigned refused_serial, refused_told, refused_mask;
     int early[HALL__EARLY];
     size_t nearly;
-    rec_pos have;               /* the hall's copy of our game */
-    int hall_seen, need, reconnected;
-    double have_ms;             /* when have last changed */
-    double rewind_ms;
-    double stale_ms;            /* how long a still copy waits before we send again (doubles each time) */
+    int hall_seen;              /* a hall answered for this table */
+    unsigned conn_serial;       /* counts connections */
+    double connected_ms;        /* when the last one came */
 };
 
 static void hall__table_status(hall_table *t, int connected)
@@ -68,7 +91,8 @@ static void hall__table_connected(void *user)
 {
     hall_table *t = user;
     pthread_mutex_lock(&t->mu);
-    t->reconnected = 1;
+    t->conn_serial++;
+    t->connected_ms = tt_mono_ms();
     t->npending = 0; /* the client sends its unacknowledged messages again itself */
     pthread_mutex_unlock(&t->mu);
     hall__table_status(t, 1);
@@ -117,39 +141,92 @@ static void hall__table_refusal(hall_table *t, char *buf, size_t n)
              t->refused_topic, hall__reason(t->refused_reason), t->user[0] ? t->user : "(anonymous)", t->resend);
 }
 
+/* The hall's answer for one game (tabletrack/NAME/hall/GAME); a hall
+ * that speaks of other games holds nothing of the rest yet. */
 static void hall__table_message(void *user, const char *topic, const void *payload, int len, int retained)
 {
     (void)retained;
     hall_table *t = user;
-    if (strcmp(topic, t->t_hall) != 0 || len <= 0)
+    size_t n = strlen(t->t_hall);
+    if (strncmp(topic, t->t_hall, n) != 0 || topic[n] != '/' || len <= 0)
         return;
     json_t *j = json_loadb(payload, (size_t)len, 0, NULL);
     const char *game = json_string_value(json_object_get(j, "game"));
-    rec_pos have = rec_pos_empty(); /* a hall that speaks of another game holds nothing of ours yet */
-    int ours = game && !strcmp(game, t->game);
-    if (ours) {
-        char *ht = json_dumps(json_object_get(j, "have"), JSON_COMPACT);
-        if (!ht || rec_pos_parse(ht, strlen(ht), &have, NULL) != TT_OK)
-            game = NULL;
-        free(ht);
-    }
+    rec_pos have = rec_pos_empty();
+    char *ht = json_dumps(json_object_get(j, "have"), JSON_COMPACT);
+    if (!ht || rec_pos_parse(ht, strlen(ht), &have, NULL) != TT_OK)
+        game = NULL;
+    free(ht);
     if (game) {
+        double now = tt_mono_ms();
         pthread_mutex_lock(&t->mu);
-        if (!t->hall_seen || memcmp(&have, &t->have, sizeof have) != 0) {
-            t->have_ms = tt_mono_ms();
-            t->stale_ms = HALL__STALE_MS;
+        for (size_t i = 0; i < t->ngames; i++) {
+            hall__tgame *g = &t->games[i];
+            int ours = !strcmp(game, g->game);
+            if ((ours && (!g->claimed || memcmp(&have, &g->have, sizeof have) != 0)) || (!t->hall_seen && !g->claimed)) {
+                g->have_ms = now;
+                g->stale_ms = HALL__STALE_MS;
+            }
+            if (ours) {
+                g->have = have;
+                g->claimed = 1;
+                if (json_is_true(json_object_get(j, "need")))
+                    g->need = 1;
+            }
         }
-        t->have = have;
         t->hall_seen = 1;
-        if (ours && json_is_true(json_object_get(j, "need")))
-            t->need = 1;
         pthread_mutex_unlock(&t->mu);
     }
     json_decref(j);
 }
 
+/* The command that sends session `session` later. */
+static void hall__table_resend(const hall_table *t, long long session, char *buf, size_t n)
+{
+    if (snprintf(buf, n, "%s%lld%s", t->resend_pre, session, t->resend_post) >= (int)n && n > 4)
+        memcpy(buf + n - 4, "...", 4);
+}
+
+/* A game to send: its state before anything went out. */
+static void hall__tgame_init(hall__tgame *g, long long session, const char *game)
+{
+    memset(g, 0, sizeof *g);
+    g->session = session;
+    snprintf(g->game, sizeof g->game, "%s", game);
+    g->sent = g->have = rec_pos_empty();
+    g->stale_ms = HALL__STALE_MS;
+}
+
+/* The recording's sessions before the one sent, oldest first, as games to
+ * send too (before the connection starts: the hall's answers for them may
+ * come at once). */
+static tt_status hall__table_add_earlier(hall_table *t, tt_err *err)
+{
+    rec_feed_session *ses = NULL;
+    size_t n = 0;
+    tt_status s = rec_feed_sessions(t->rec_path, &ses, &n, err);
+    if (s != TT_OK)
+        return s;
+    size_t more = 0;
+    for (size_t i = 0; i < n; i++)
+        more += ses[i].id < t->games[0].session;
+    hall__tgame *g = more ? realloc(t->games, (t->ngames + more) * sizeof *g) : t->games;
+    if (!g) {
+        free(ses);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    pthread_mutex_lock(&t->mu);
+    t->games = g;
+    for (size_t i = 0; i < n; i++)
+        if (ses[i].id < t->games[0].session)
+            hall__tgame_init(&t->games[t->ngames++], ses[i].id, ses[i].game);
+    pthread_mutex_unlock(&t->mu);
+    free(ses);
+    return TT_OK;
+}
+
 tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const char *rec_path, long long session,
-                            hall_table **out, tt_err *err)
+                            int earlier, hall_table **out, tt_err *err)
 {
     *out = NULL;
     if (!hall_name_ok(name))
@@ -161,28 +238,47 @@ tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const cha
     pthread_mutex_init(&t->mu, NULL);
     snprintf(t->name, sizeof t->name, "%s", name);
     snprintf(t->user, sizeof t->user, "%s", o->user ? o->user : "");
+    if (snprintf(t->rec_path, sizeof t->rec_path, "%s", rec_path) >= (int)sizeof t->rec_path) {
+        hall_table_destroy(t);
+        return tt_err_set(err, TT_ERR_ARG, "--record %.100s...: a path longer than %zu characters", rec_path,
+                          sizeof t->rec_path - 1);
+    }
     hall__topic(t->t_rec, sizeof t->t_rec, name, "rec");
     hall__topic(t->t_hall, sizeof t->t_hall, name, "hall");
     hall__topic(t->t_status, sizeof t->t_status, name, "status");
-    t->sent = t->have = rec_pos_empty();
-    t->stale_ms = HALL__STALE_MS;
-    tt_status s = rec_feed_open(rec_path, session, &t->feed, err);
+    rec_feed *feed = NULL;
+    tt_status s = rec_feed_open(rec_path, session, &feed, err);
+    if (s == TT_OK && !(t->games = calloc(1, sizeof *t->games))) {
+        rec_feed_close(feed);
+        s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
     if (s != TT_OK)
         goto fail;
-    snprintf(t->game, sizeof t->game, "%s", rec_feed_game(t->feed));
+    snprintf(t->game, sizeof t->game, "%s", rec_feed_game(feed));
     const char *hash = strrchr(t->game, '#');
-    int n = snprintf(t->resend, sizeof t->resend, "tabletrack replay %.400s --session %s --mqtt %.200s --table %s "
-                     "--speed 10000", rec_path, hash ? hash + 1 : "1", o->broker, name);
-    if (o->user && n > 0 && (size_t)n < sizeof t->resend)
-        n += snprintf(t->resend + n, sizeof t->resend - (size_t)n, " --mqtt-user %.100s", o->user);
-    if (o->password_file && n > 0 && (size_t)n < sizeof t->resend)
-        n += snprintf(t->resend + n, sizeof t->resend - (size_t)n, " --mqtt-password-file %.200s", o->password_file);
-    if (o->cafile && n > 0 && (size_t)n < sizeof t->resend)
-        snprintf(t->resend + n, sizeof t->resend - (size_t)n, " --mqtt-cafile %.200s", o->cafile);
+    hall__tgame_init(&t->games[0], hash ? atoll(hash + 1) : 1, t->game);
+    t->games[0].feed = feed;
+    t->ngames = 1;
+    /* the command that sends a game later */
+    snprintf(t->resend_pre, sizeof t->resend_pre, "tabletrack replay %.400s --session ", rec_path);
+    char *r = t->resend_post;
+    size_t rn = sizeof t->resend_post;
+    int n = snprintf(r, rn, " --mqtt %.200s --table %s --speed 10000", o->broker, name);
+    if (o->user && n > 0 && (size_t)n < rn)
+        n += snprintf(r + n, rn - (size_t)n, " --mqtt-user %.100s", o->user);
+    if (o->password_file && n > 0 && (size_t)n < rn)
+        n += snprintf(r + n, rn - (size_t)n, " --mqtt-password-file %.150s", o->password_file);
+    if (o->cafile && n > 0 && (size_t)n < rn)
+        snprintf(r + n, rn - (size_t)n, " --mqtt-cafile %.150s", o->cafile);
+    hall__table_resend(t, t->games[0].session, t->resend, sizeof t->resend);
+    if (earlier && (s = hall__table_add_earlier(t, err)) != TT_OK)
+        goto fail;
     char id[96], will[128];
     snprintf(id, sizeof id, "tabletrack-table-%s", name);
     snprintf(will, sizeof will, "{\"connected\":false,\"game\":\"%s\"}", t->game);
-    const char *subs[] = {t->t_hall, NULL};
+    char sub[140];
+    snprintf(sub, sizeof sub, "%s/+", t->t_hall);
+    const char *subs[] = {sub, NULL};
     hall__conn_cbs cbs = {hall__table_message, hall__table_connected, hall__table_published, t};
     if ((s = hall__conn_create(o, id, 1, subs, t->t_status, will, &cbs, &t->c, err)) != TT_OK)
         goto fail;
@@ -200,14 +296,16 @@ void hall_table_destroy(hall_table *t)
     if (t->c && hall__conn_connected(t->c))
         hall__table_status(t, 0);
     hall__conn_destroy(t->c);
-    rec_feed_close(t->feed);
+    for (size_t i = 0; i < t->ngames; i++)
+        rec_feed_close(t->games[i].feed);
+    free(t->games);
     pthread_mutex_destroy(&t->mu);
     free(t);
 }
 
 long long hall_table_t0(const hall_table *t)
 {
-    return t ? rec_feed_t0(t->feed) : 0;
+    return t && t->ngames ? rec_feed_t0(t->games[0].feed) : 0;
 }
 
 /* Publish at QoS 1 and count it in flight until the broker takes it.
@@ -253,6 +351,128 @@ static int hall__pos_equal(const rec_pos *a, const rec_pos *b)
     return rec_pos_same_rows(a, b) && a->frame == b->frame && a->ended == b->ended;
 }
 
+/* Move game g's `sent` back to where the hall's copy ends when the hall
+ * asks, after a reconnection, or when its copy stood still (see the top). */
+static void hall__tgame_rewind(hall_table *t, hall__tgame *g, double now)
+{
+    pthread_mutex_lock(&t->mu);
+    int rewind = 0;
+    if (t->hall_seen && rec_pos_covers(&g->have, &g->sent))
+        g->need = 0; /* the hall holds all we sent */
+    /* a hall that stays still (stopped, its message left on the broker) is
+     * sent the game again less and less often: 4 s, 8 s ... 5 min */
+    int stale = !rec_pos_covers(&g->have, &g->sent) && t->npending == 0 && now - g->have_ms > g->stale_ms &&
+                now - g->rewind_ms > g->stale_ms;
+    if (stale && g->stale_ms < HALL__STALE_MAX_MS)
+        g->stale_ms *= 2;
+    int asked = g->need && now - g->rewind_ms > 1000; /* one rewind a second, however many gaps the hall saw */
+    int reconnected = g->conn_seen != t->conn_serial;
+    g->conn_seen = t->conn_serial;
+    if (t->hall_seen && (asked || reconnected || stale))
+        rewind = 1;
+    if (rewind) {
+        g->need = 0;
+        g->rewind_ms = now;
+    }
+    rec_pos have = g->have;
+    pthread_mutex_unlock(&t->mu);
+    if (rewind && !hall__pos_equal(&have, &g->sent)) {
+        g->sent = have;
+        g->header_sent = 0;
+    }
+}
+
+/* Send game g's next chunks (up to until_ms); 1 when all it holds so far
+ * has gone out. */
+static int hall__tgame_send(hall_table *t, hall__tgame *g, long long until_ms)
+{
+    for (int k = 0; k < 8; k++) {
+        pthread_mutex_lock(&t->mu);
+        size_t pend = t->npending;
+        pthread_mutex_unlock(&t->mu);
+        if (pend >= HALL__MAX_PENDING)
+            return 0;
+        char *chunk = NULL;
+        rec_pos to;
+        tt_err e = {0};
+        if (rec_feed_next(g->feed, &g->sent, until_ms, HALL__CHUNK_ROWS, &chunk, &to, &e) != TT_OK) {
+            fprintf(stderr, "tabletrack table: reading the recording to send it: %s\n", e.msg);
+            return 0;
+        }
+        if (!chunk)
+            return 1;
+        int same = hall__pos_equal(&to, &g->sent);
+        if (same && g->header_sent) {
+            free(chunk);
+            return 1;
+        }
+        int ok = hall__table_send1(t, "rec", t->t_rec, chunk, strlen(chunk), 0) == 0;
+        free(chunk);
+        if (!ok)
+            return 0;
+        g->sent = to;
+        g->header_sent = 1;
+        if (same)
+            return 1;
+    }
+    return 0;
+}
+
+/* Everything the recording holds of game g has gone out. */
+static int hall__tgame_sent_all(hall__tgame *g)
+{
+    char *chunk = NULL;
+    rec_pos to;
+    int all = g->feed && rec_feed_next(g->feed, &g->sent, REC_TIME_UNSET, 1, &chunk, &to, NULL) == TT_OK &&
+              (!chunk || hall__pos_equal(&to, &g->sent));
+    free(chunk);
+    return all;
+}
+
+/* The earlier games: the first the hall lacks is sent, from where its
+ * copy ends; a game the hall holds all of is done.  While no hall answers
+ * they all go out in turn (the broker keeps them for a hall's lasting
+ * session). */
+static void hall__table_earlier(hall_table *t, int hall)
+{
+    for (size_t i = 1; i < t->ngames; i++) {
+        hall__tgame *g = &t->games[i];
+        if (g->done || g->failed)
+            continue;
+        if (!g->feed) {
+            tt_err e = {0};
+            if (rec_feed_open(t->rec_path, g->session, &g->feed, &e) != TT_OK) {
+                fprintf(stderr, "tabletrack table: reading the earlier game %s to send it: %s\n", g->game, e.msg);
+                g->failed = 1; /* told once; the rest go on */
+                continue;
+            }
+            pthread_mutex_lock(&t->mu);
+            g->sent = g->have; /* from where the hall's copy ends */
+            pthread_mutex_unlock(&t->mu);
+            g->header_sent = 0;
+        }
+        int out = hall__tgame_send(t, g, REC_TIME_UNSET);
+        pthread_mutex_lock(&t->mu);
+        int held = rec_pos_covers(&g->have, &g->sent);
+        pthread_mutex_unlock(&t->mu);
+        int all = out && hall__tgame_sent_all(g);
+        if (all && !held && !hall) {
+            g->out = 1;
+            continue;
+        }
+        if (all && held) {
+            g->done = 1;
+            rec_feed_close(g->feed);
+            g->feed = NULL;
+            fprintf(stderr, "tabletrack table: the hall holds the earlier game %s (session %lld)\n", g->game,
+                    g->session);
+            fflush(stderr);
+            continue;
+        }
+        return; /* one at a time */
+    }
+}
+
 void hall_table_sync(hall_table *t, long long until_ms)
 {
     if (!t)
@@ -267,86 +487,55 @@ void hall_table_sync(hall_table *t, long long until_ms)
         fprintf(stderr, "tabletrack table: %s\n", msg);
         fflush(stderr);
     }
-    int rewind = 0;
-    if (t->hall_seen && rec_pos_covers(&t->have, &t->sent))
-        t->need = 0; /* the hall holds all we sent */
-    /* a hall that stays still (stopped, its message left on the broker) is
-     * sent the game again less and less often: 4 s, 8 s ... 5 min */
-    int stale = !rec_pos_covers(&t->have, &t->sent) && t->npending == 0 && now - t->have_ms > t->stale_ms &&
-                now - t->rewind_ms > t->stale_ms;
-    if (stale && t->stale_ms < HALL__STALE_MAX_MS)
-        t->stale_ms *= 2;
-    int asked = t->need && now - t->rewind_ms > 1000; /* one rewind a second, however many gaps the hall saw */
-    if (t->hall_seen && (asked || t->reconnected || stale))
-        rewind = 1;
-    if (rewind)
-        t->need = 0;
-    t->reconnected = 0;
-    rec_pos have = t->have;
-    if (rewind)
-        t->rewind_ms = now;
+    int hall = t->hall_seen, settled = now - t->connected_ms >= HALL__SETTLE_MS;
     pthread_mutex_unlock(&t->mu);
-    if (rewind && !hall__pos_equal(&have, &t->sent)) {
-        t->sent = have;
-        t->header_sent = 0;
-    }
+    for (size_t i = 0; i < t->ngames; i++)
+        if (i == 0 || (t->games[i].feed && !t->games[i].done))
+            hall__tgame_rewind(t, &t->games[i], now);
     if (!hall__conn_connected(t->c))
         return;
-    for (int k = 0; k < 8; k++) {
-        pthread_mutex_lock(&t->mu);
-        size_t pend = t->npending;
-        pthread_mutex_unlock(&t->mu);
-        if (pend >= HALL__MAX_PENDING)
-            break;
-        char *chunk = NULL;
-        rec_pos to;
-        tt_err e = {0};
-        if (rec_feed_next(t->feed, &t->sent, until_ms, HALL__CHUNK_ROWS, &chunk, &to, &e) != TT_OK) {
-            fprintf(stderr, "tabletrack table: reading the recording to send it: %s\n", e.msg);
-            break;
+    /* the game played first; earlier games once the hall's answers are in */
+    if (hall__tgame_send(t, &t->games[0], until_ms) && settled)
+        hall__table_earlier(t, hall);
+}
+
+/* The earlier games not done (sent, when no hall answers), as " 1 3"
+ * into buf; their count. */
+static size_t hall__table_left(const hall_table *t, int hall, char *buf, size_t n)
+{
+    size_t left = 0, k = 0;
+    buf[0] = '\0';
+    for (size_t i = 1; i < t->ngames; i++)
+        if (!t->games[i].done && (hall || !t->games[i].out)) {
+            left++;
+            if (k < n)
+                k += (size_t)snprintf(buf + k, n - k, " %lld", t->games[i].session);
         }
-        if (!chunk)
-            break;
-        int same = hall__pos_equal(&to, &t->sent);
-        if (same && t->header_sent) {
-            free(chunk);
-            break;
-        }
-        int ok = hall__table_send1(t, "rec", t->t_rec, chunk, strlen(chunk), 0) == 0;
-        free(chunk);
-        if (!ok)
-            break;
-        t->sent = to;
-        t->header_sent = 1;
-        if (same)
-            break;
-    }
+    return left;
 }
 
 tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atomic_t *stop, tt_err *err)
 {
     double end = tt_mono_ms() + timeout_s * 1000.0;
+    hall__tgame *g0 = &t->games[0];
     rec_pos all = rec_pos_empty();
     int done = 0;
+    char left[200];
     for (;;) {
         hall_table_sync(t, REC_TIME_UNSET);
         /* everything the recording holds has gone out... */
-        char *chunk = NULL;
-        rec_pos to;
-        int sent_all = rec_feed_next(t->feed, &t->sent, REC_TIME_UNSET, 1, &chunk, &to, NULL) == TT_OK &&
-                       (!chunk || hall__pos_equal(&to, &t->sent));
-        free(chunk);
+        int sent_all = hall__tgame_sent_all(g0);
         pthread_mutex_lock(&t->mu);
         size_t pend = t->npending;
         int hall = t->hall_seen;
-        rec_pos have = t->have;
-        pthread_mutex_unlock(&t->mu);
-        all = t->sent;
-        pthread_mutex_lock(&t->mu);
+        rec_pos have = g0->have;
         int acl = t->refused_serial != 0;
         pthread_mutex_unlock(&t->mu);
-        /* ... the broker took it (and refused none), and the hall (if one answers) holds it */
-        if (sent_all && hall__conn_connected(t->c) && pend == 0 && !acl && (!hall || rec_pos_covers(&have, &all))) {
+        all = g0->sent;
+        /* ... the broker took it (and refused none), and the hall (if one
+         * answers) holds it, and every earlier game */
+        if (sent_all && hall__conn_connected(t->c) && pend == 0 && !acl && !hall__table_left(t, hall, left, sizeof left) &&
+            (!hall || rec_pos_covers(&have, &all))) {
             done = 1;
             break;
         }
@@ -358,12 +547,29 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
         struct timespec ts = {0, 100 * 1000000L};
         nanosleep(&ts, NULL);
     }
-    if (done)
+    size_t nleft = hall__table_left(t, 1, left, sizeof left);
+    if (done) {
+        if (nleft) /* no hall answered */
+            fprintf(stderr, "tabletrack table: no hall answered for this table: the broker took this recording's "
+                    "earlier games too (session%s%s); a hall that was not listening gets them the next time this "
+                    "table plays with --mqtt\n", nleft > 1 ? "s" : "", left);
         return TT_OK;
+    }
+    if (nleft) { /* on a line of its own: the error below may be long */
+        char one[1300];
+        size_t i = 1;
+        while (t->games[i].done)
+            i++;
+        hall__table_resend(t, t->games[i].session, one, sizeof one);
+        fprintf(stderr, "tabletrack table: undelivered: earlier games of this recording (session%s%s), which the hall "
+                "lacks; they are sent the next time this table plays with --mqtt, or now each with: %s\n",
+                nleft > 1 ? "s" : "", left, one);
+        fflush(stderr);
+    }
     pthread_mutex_lock(&t->mu);
     size_t pend = t->npending;
     int hall = t->hall_seen;
-    rec_pos have = t->have;
+    rec_pos have = g0->have;
     pthread_mutex_unlock(&t->mu);
     char trouble[2048];
     pthread_mutex_lock(&t->mu);
@@ -378,11 +584,14 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
         return tt_err_set(err, TT_ERR_IO, "undelivered: the broker never took the end of the game (%s). The recording "
                           "holds it all: once the broker answers, send it with: %s",
                           trouble[0] ? trouble : "not connected", t->resend);
-    if (hall)
+    if (hall && !rec_pos_covers(&have, &all))
         return tt_err_set(err, TT_ERR_IO, "undelivered: the hall holds the game up to frame %lld; %lld rows%s are "
                           "missing there (%zu messages in flight). The recording holds it all: send the rest with: %s",
                           have.frame, rec_pos_rows_between(&have, &all), all.ended && !have.ended ? " and the end" : "",
                           pend, t->resend);
+    if (hall)
+        return tt_err_set(err, TT_ERR_IO, "undelivered: the hall holds this game, not yet the earlier ones above (%zu "
+                          "messages in flight)", pend);
     return tt_err_set(err, TT_ERR_IO, "undelivered: %zu messages were not taken by the broker. The recording holds it "
                       "all: send it with: %s", pend, t->resend);
 }

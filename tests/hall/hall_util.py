@@ -188,9 +188,9 @@ def session_rows(path, session=0):
     return out
 
 
-def differences(table_path, hall_path, hall_session=0):
-    """What differs between the table's latest session and the hall's copy ([] when equal)."""
-    a, b = session_rows(table_path), session_rows(hall_path, hall_session)
+def differences(table_path, hall_path, hall_session=0, table_session=0):
+    """What differs between the table's latest session (or table_session) and the hall's copy ([] when equal)."""
+    a, b = session_rows(table_path, table_session), session_rows(hall_path, hall_session)
     diffs = []
     for k in a:
         if a[k] != b[k]:
@@ -208,6 +208,41 @@ def wait_equal(table_path, hall_path, timeout):
         if os.path.exists(hall_path):
             try:
                 d = differences(table_path, hall_path)
+            except sqlite3.Error as e:
+                d = [str(e)]
+            if not d:
+                return []
+        time.sleep(0.2)
+    return d
+
+
+def session_ids(path):
+    """The sessions of a recording, oldest first ([] while it has none, or no schema yet)."""
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        return [r[0] for r in db.execute("SELECT id FROM session ORDER BY id")]
+    except sqlite3.OperationalError:
+        return []
+    finally:
+        db.close()
+
+
+def all_differences(table_path, hall_path):
+    """Every session of the table's recording against the hall's copy, in order: the same sessions, with the
+    table's ids, each row for row ([] when equal)."""
+    a, b = session_ids(table_path), session_ids(hall_path)
+    if a != b:
+        return ["the table's recording has sessions %s, the hall's copy %s" % (a, b)]
+    return ["session %d: %s" % (i, d) for i in a for d in differences(table_path, hall_path, i, i)]
+
+
+def wait_all_equal(table_path, hall_path, timeout):
+    deadline = time.time() + timeout
+    d = ["the hall's copy %s does not exist" % hall_path]
+    while time.time() < deadline:
+        if os.path.exists(hall_path):
+            try:
+                d = all_differences(table_path, hall_path)
             except sqlite3.Error as e:
                 d = [str(e)]
             if not d:

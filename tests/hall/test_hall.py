@@ -21,7 +21,14 @@ mosquitto started here on a free loopback port (and stopped at the end):
               a missing file, a folder: each a clear error, exit 1
   drain       the end of a game: exit 0 once the broker took it all; with no
               broker, track --mqtt and replay --mqtt try for the documented 60 s,
-              say what is undelivered and exit 1 (both at once: one minute)
+              say what is undelivered and exit 1 (both at once: one minute);
+              replay's printed command sends its game; the same table's next
+              game (track into the same recording, the hall killed -9 and
+              restarted mid-game) brings the undelivered one along: the copy
+              equals the recording, both sessions, in the table's order
+  earlier     game 1 played while no hall runs (the broker takes it, nobody
+              keeps it); the same table's next game brings it along: the
+              copy equals the recording, both sessions, in the table's order
   page        the hall page in Chromium at 390x844 and 1400x900 while three
               tables publish (screenshots in OUT_DIR, the 5th argument)
 
@@ -247,6 +254,17 @@ def case_acl(dir, broker):
         env = {"TABLETRACK_MQTT_PASSWORD": "one-secret"}
         r = replay(dir, broker, rec, "table-1", 10000, env, ["--mqtt-user", "table-1"])
         delivered(r, rec, os.path.join(games, "table-1.sqlite"), "table-1 publishing as itself")
+        # its next game into the same recording: the hall's answer per game (hall/GAME) passes the ACL both ways
+        b = os.path.join(ROOT, "samples/breach")
+        t = U.Proc([TT, "track", "--rig", b + "/rig.json", "--source", b + "/game.mp4", "--scenario",
+                    b + "/scenario.json", "--record", rec, "--mqtt", broker.addr, "--table", "table-1",
+                    "--mqtt-user", "table-1"], dir, "track-table-1", dict(env, TABLETRACK_DATA=ROOT))
+        rc = t.wait(180)
+        check(rc == 0 and "the hall holds the earlier game" in t.stderr() and "(session 1)" in t.stderr(),
+              "table-1's next game: the hall's answer for its first game came through (rc %s): %s" % (
+                  rc, t.stderr()[-500:]))
+        d = U.wait_all_equal(rec, os.path.join(games, "table-1.sqlite"), 30)
+        check(not d, "the copy equals table-1's recording, both games: %s" % d)
         # table-1's user playing as table-2: the broker refuses it (MQTT v5 says so); the table tells what
         # was refused and what to do, records the whole game, and says what is undelivered
         rec2 = os.path.join(dir, "table2.sqlite")
@@ -335,6 +353,76 @@ def case_tls(dir, broker):
         hall.stop()
 
 
+def next_game(dir, broker, hall, rec, games, table, kill_hall):
+    """The same table plays its next game into its recording rec, whose first game the hall never got: at the
+    end the hall's copy equals the recording, both games, in the table's order (the hall gets game 2 first,
+    then game 1).  kill_hall: the hall is killed (-9) and restarted meanwhile.  Returns the hall."""
+    b = os.path.join(ROOT, "samples/breach")
+    copy = os.path.join(games, table + ".sqlite")
+    check(U.session_ids(rec) == [1] and not os.path.exists(copy), "the table's first game is recorded, and the hall "
+          "has none of it")
+    t = U.Proc([TT, "track", "--rig", b + "/rig.json", "--source", b + "/game.mp4", "--scenario",
+                b + "/scenario.json", "--record", rec, "--mqtt", broker.addr, "--table", table], dir, "track-2",
+               {"TABLETRACK_DATA": ROOT})
+    if kill_hall:
+        # once the hall has begun its copy of game 2 and answered the table (at most every 200 ms)
+        deadline = time.time() + 60
+        begun = False
+        while time.time() < deadline and t.proc.poll() is None and not begun:
+            try:
+                begun = U.get_json(hall.url + "tables/%s/copy" % table)["game"].endswith("#2")
+            except OSError:
+                time.sleep(0.05)
+        time.sleep(0.5)
+        hall.stop(signal.SIGKILL)
+        killed = U.session_ids(copy) if os.path.exists(copy) else None
+        check(t.proc.poll() is None and killed == [2], "the hall was killed before the table was done, its copy "
+              "of game 2 begun (sessions %s)" % killed)
+        time.sleep(2)
+        hall = U.start_hall(TT, broker, dir, games, name="hall2")
+    rc = t.wait(180)
+    err = t.stderr()
+    check(rc == 0, "the next game's track exits 0 once the hall holds both games (rc %s): %s" % (rc, err[-900:]))
+    check("the hall holds the earlier game" in err and "(session 1)" in err,
+          "it says the earlier game reached the hall: %s" % err[-600:])
+    check(U.session_ids(rec) == [1, 2], "the table's recording holds two games: %s" % U.session_ids(rec))
+    d = U.wait_all_equal(rec, copy, 30)
+    check(not d, "the hall's copy equals the recording, both sessions, row for row, in the table's order: %s" % d)
+    rows = [U.session_rows(copy, i) for i in (1, 2)]
+    check(all(len(x["state"]) > 20 and x["session"][0][8] is not None for x in rows),
+          "both games are whole in the copy (%s states)" % [len(x["state"]) for x in rows])
+    hlog = "".join(open(os.path.join(dir, n + ".err")).read() for n in ("hall", "hall2")
+                   if os.path.exists(os.path.join(dir, n + ".err")))
+    got = [l for l in hlog.splitlines() if "->" in l and ("table %s:" % table) in l]
+    order = [l[l.rindex("(session"):] for l in got]
+    check(order and order[0] == "(session 2)" and "(session 1)" in order,
+          "the hall got game 2 before game 1: %s" % got)
+    a = subprocess.run([TT, "replay", copy, "--json"], capture_output=True, text=True)
+    a2 = subprocess.run([TT, "replay", rec, "--json"], capture_output=True, text=True)
+    check(a.returncode == 0 and len(a.stdout.splitlines()) > 10 and
+          a.stdout.splitlines()[1:] == a2.stdout.splitlines()[1:],
+          "replay of the copy's latest game is the table's latest game")
+    return hall
+
+
+def case_earlier(dir, broker):
+    """Game 1 played while no hall runs (the broker takes it all, track exits 0, nobody keeps it); the hall
+    starts; the table's next game brings game 1 along."""
+    b = os.path.join(ROOT, "samples/breach")
+    rec = os.path.join(dir, "table.sqlite")
+    t = U.Proc([TT, "track", "--rig", b + "/rig.json", "--source", b + "/game.mp4", "--scenario",
+                b + "/scenario.json", "--record", rec, "--mqtt", broker.addr, "--table", "t1"], dir, "track-1",
+               {"TABLETRACK_DATA": ROOT})
+    rc = t.wait(180)
+    check(rc == 0, "game 1 with no hall: the broker took it all, exit 0 (rc %s): %s" % (rc, t.stderr()[-400:]))
+    games = os.path.join(dir, "games")
+    hall = U.start_hall(TT, broker, dir, games)
+    try:
+        hall = next_game(dir, broker, hall, rec, games, "t1", False)
+    finally:
+        hall.stop()
+
+
 def case_drain(dir, broker):
     """The end of a game: exit 0 once the broker has taken everything (no hall needed); with no broker,
     track --mqtt and replay --mqtt keep trying for the documented 60 s (the real default: nothing shortens
@@ -366,12 +454,21 @@ def case_drain(dir, broker):
     rows = U.session_rows(rec2)
     check(len(rows["state"]) > 20 and rows["session"][0][8] is not None,
           "track recorded the whole game meanwhile (%d states)" % len(rows["state"]))
-    # the table's recording is sent once a broker answers
+    # replay's game is sent by the command it printed, once a broker answers
     games = os.path.join(dir, "games")
     hall = U.start_hall(TT, broker, dir, games)
     try:
-        x = replay(dir, broker, rec2, "t1", 10000)
-        delivered(x, rec2, os.path.join(games, "t1.sqlite"), "the command it printed, once a broker answers")
+        err = r.stderr()
+        cmd = err[err.index("tabletrack replay " + rec):].split("\n")[0].split()
+        check(cmd[2:] == [rec, "--session", "1", "--mqtt", nobody, "--table", "t2", "--speed", "10000"],
+              "the printed command: %s" % cmd)
+        args = cmd[1:]
+        args[args.index("--mqtt") + 1] = broker.addr  # the broker that answers now
+        x = U.Proc([TT] + args, dir, "resend-t2")
+        delivered(x, rec, os.path.join(games, "t2.sqlite"), "the command it printed, once a broker answers")
+        # track's undelivered game 1 goes with the same table's next game, into the same recording, by
+        # itself, the hall killed (-9) and restarted meanwhile
+        hall = next_game(dir, broker, hall, rec2, games, "t1", True)
     finally:
         hall.stop()
 
@@ -475,7 +572,7 @@ def main():
     try:
         rc = {"live": case_live, "broker": case_broker, "hall": case_hall, "password": case_password,
               "twelve": case_twelve, "page": case_page, "acl": case_acl,
-              "tls": case_tls, "drain": case_drain}[CASE](dir, broker)
+              "tls": case_tls, "drain": case_drain, "earlier": case_earlier}[CASE](dir, broker)
     finally:
         broker.stop()
     if rc is not None:

@@ -201,13 +201,14 @@ def differences(table_path, hall_path, hall_session=0, table_session=0):
     return diffs
 
 
-def wait_equal(table_path, hall_path, timeout):
+def wait_equal(table_path, hall_path, timeout, compare=differences):
+    """compare(table_path, hall_path) until it finds no difference, or timeout: what still differs."""
     deadline = time.time() + timeout
     d = ["the hall's copy %s does not exist" % hall_path]
     while time.time() < deadline:
         if os.path.exists(hall_path):
             try:
-                d = differences(table_path, hall_path)
+                d = compare(table_path, hall_path)
             except sqlite3.Error as e:
                 d = [str(e)]
             if not d:
@@ -237,15 +238,4 @@ def all_differences(table_path, hall_path):
 
 
 def wait_all_equal(table_path, hall_path, timeout):
-    deadline = time.time() + timeout
-    d = ["the hall's copy %s does not exist" % hall_path]
-    while time.time() < deadline:
-        if os.path.exists(hall_path):
-            try:
-                d = all_differences(table_path, hall_path)
-            except sqlite3.Error as e:
-                d = [str(e)]
-            if not d:
-                return []
-        time.sleep(0.2)
-    return d
+    return wait_equal(table_path, hall_path, timeout, all_differences)

@@ -34,16 +34,8 @@ static void draw__level_map3(const void *user, const double *xyz, int n, double 
 static void draw__level_map(const void *user, const double *xy, int n, double *px)
 {
     const draw__level *lv = user;
-    double xyz[3 * 64];
-    for (int i = 0; i < n; i += 64) {
-        int k = n - i < 64 ? n - i : 64;
-        for (int j = 0; j < k; j++) {
-            xyz[3 * j] = xy[2 * (i + j)];
-            xyz[3 * j + 1] = xy[2 * (i + j) + 1];
-            xyz[3 * j + 2] = lv->z_in;
-        }
-        lv->base->map3(lv->base->user, xyz, k, px + 2 * i);
-    }
+    const tt_ground level = {draw__level_ground, lv};
+    overlay__map_on_ground(&level, lv->base->map3, lv->base->user, xy, n, px);
 }
 
 static void draw__prim_shape(overlay__drawing *c, const overlay__prim *p);

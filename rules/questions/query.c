@@ -282,7 +282,7 @@ char *rules_query_line(rules_scenario *sc, const char *line)
         if (!a)
             return NULL;
     }
-    s = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    s = json_dumps(a, TT_JSON_ANSWER_FLAGS);
     json_decref(a);
     return s;
 }

@@ -255,8 +255,7 @@ tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const cha
     if (s != TT_OK)
         goto fail;
     snprintf(t->game, sizeof t->game, "%s", rec_feed_game(feed));
-    const char *hash = strrchr(t->game, '#');
-    hall__tgame_init(&t->games[0], hash ? atoll(hash + 1) : 1, t->game);
+    hall__tgame_init(&t->games[0], rec_feed_session_id(feed), t->game);
     t->games[0].feed = feed;
     t->ngames = 1;
     /* the command that sends a game later */

@@ -90,6 +90,8 @@ tt_status rec_feed_sessions(const char *path, rec_feed_session **out, size_t *n,
 /* The session's identity ("STARTED_UTC#ID") and its first moment (ms). */
 const char *rec_feed_game(const rec_feed *f);
 long long rec_feed_t0(const rec_feed *f);
+/* The session it reads (its id in the recording). */
+long long rec_feed_session_id(const rec_feed *f);
 
 /* The next chunk after `from`: at most max_rows rows of each kind, and
  * only rows up to the recording's time until_ms (REC_TIME_UNSET: all that

@@ -232,6 +232,11 @@ long long rec_feed_t0(const rec_feed *f)
     return f ? f->t0 : 0;
 }
 
+long long rec_feed_session_id(const rec_feed *f)
+{
+    return f->session;
+}
+
 /* A stored JSON text as a value (the text itself if it does not parse). */
 static json_t *rec__feed_text(sqlite3_stmt *st, int col)
 {

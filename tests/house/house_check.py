@@ -11,6 +11,7 @@ Fails (exit 1) when a circle of files (a strongly connected set) is larger
 than --max-circle (default 3), or when a file is longer than --max-lines
 (default 1000).  --print lists the circles and the longest files.
 """
+import argparse
 import os
 import re
 import subprocess
@@ -144,19 +145,14 @@ def circles(nodes, edges):
 
 
 def main(argv):
-    args = [a for a in argv[1:] if not a.startswith('--')]
-    opts = argv[1:]
-    if len(args) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    root, build = args[0], args[1]
-    max_lines = 1000
-    max_circle = 3
-    for i, a in enumerate(opts):
-        if a == '--max-lines':
-            max_lines = int(opts[i + 1])
-        if a == '--max-circle':
-            max_circle = int(opts[i + 1])
+    ap = argparse.ArgumentParser(description='The house\'s shape, checked on the built tree.')
+    ap.add_argument('source_dir')
+    ap.add_argument('build_dir')
+    ap.add_argument('--max-lines', type=int, default=1000)
+    ap.add_argument('--max-circle', type=int, default=3)
+    ap.add_argument('--print', action='store_true', dest='show')
+    a = ap.parse_args(argv[1:])
+    root, build, max_lines, max_circle = a.source_dir, a.build_dir, a.max_lines, a.max_circle
     files = sources(root)
     if not files:
         print(f'house_check: no source files under {root}', file=sys.stderr)
@@ -179,13 +175,13 @@ def main(argv):
     for c in comps:
         bad = len(c) > max_circle
         ok &= not bad
-        if bad or '--print' in opts:
+        if bad or a.show:
             print(f'{"FAIL" if bad else "ok  "} circle of {len(c)} files: {" ".join(c)}')
     for n, f in lines:
         if n > max_lines:
             ok = False
             print(f'FAIL {f} is {n} lines (at most {max_lines})')
-    if '--print' in opts:
+    if a.show:
         for n, f in lines[:10]:
             print(f'     {n:5d} {f}')
     print('house_check: ' + ('ok' if ok else 'FAILED'))

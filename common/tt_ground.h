@@ -29,6 +29,18 @@ static inline double tt_ground_height(const tt_ground *g, double x, double y)
     return g && g->height_at ? g->height_at(g->user, x, y) : 0.0;
 }
 
+/* The ground's gradient (dh/dx, dh/dy) at (x, y), by central differences
+ * over TT_GROUND_GRAD_STEP_IN: 0 on flat ground and on a flat top, the side
+ * plane's slope on a hill's sloped side (see a scenario piece's slope_in),
+ * the mean of the two planes astride a hip or an edge.  Always finite. */
+#define TT_GROUND_GRAD_STEP_IN 0.01
+static inline void tt_ground_gradient(const tt_ground *g, double x, double y, double *dhdx, double *dhdy)
+{
+    const double h = TT_GROUND_GRAD_STEP_IN;
+    *dhdx = (tt_ground_height(g, x + h, y) - tt_ground_height(g, x - h, y)) / (2.0 * h);
+    *dhdy = (tt_ground_height(g, x, y + h) - tt_ground_height(g, x, y - h)) / (2.0 * h);
+}
+
 #ifdef __cplusplus
 }
 #endif

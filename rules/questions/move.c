@@ -186,15 +186,15 @@ static double rules__after_terrain(const rules_scenario *sc, const rules_allowan
 /* The move a -> b of figure f is not forward: outside the profile's
  * forward arc around f's facing (exact, as firing arcs): 1, or ending
  * turned further than free_turn_deg: 3. */
-static int rules__not_forward(const rules_scenario *sc, const rules_figure *f, const rules_allowance *al, rules_pt a,
+static int rules__not_forward(const rules_scenario *sc, const rules_query_opts *qo, const rules_figure *f, const rules_allowance *al, rules_pt a,
                               rules_pt b)
 {
     const rules_profile *p = sc->prof;
     if (p->not_forward_factor <= 0 || al->any_direction)
         return 0;
     /* ending faced about (the query's facing_deg) */
-    if (sc->q_has_facing && p->free_turn_deg > 0 &&
-        fabs(remainder(sc->q_facing_deg - f->facing_deg, 360.0)) > p->free_turn_deg + 1e-9)
+    if (qo->has_facing && p->free_turn_deg > 0 &&
+        fabs(remainder(qo->facing_deg - f->facing_deg, 360.0)) > p->free_turn_deg + 1e-9)
         return 3;
     if ((a.x == b.x && a.y == b.y) || p->forward_arc_deg >= 360)
         return 0;
@@ -694,8 +694,9 @@ static void rules__crossing_refused(const rules_scenario *sc, const rules_figure
 /* A straight move of figure i to `to` (see rules_move); a charge scales
  * the allowance by `factor` or, fixed_in >= 0, replaces it, and cites
  * `rule` (NULL: the allowance's line) and `also` (NULL: nothing more). */
-static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll, double factor, double fixed_in,
-                             const char *rule, const char *also, rules_result *out, tt_err *err)
+static tt_status rules__move(rules_scenario *sc, const rules_query_opts *qo, int i, rules_point to, int roll,
+                             double factor, double fixed_in, const char *rule, const char *also, rules_result *out,
+                             tt_err *err)
 {
     tt_status st;
     const rules_figure *f = &sc->figs[i];
@@ -717,7 +718,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
      * and the least it must go */
     int gi = -1;
     double turn_cost = 0;
-    if (sc->q_gait && (st = rules__gait(p, f, al, sc->q_gait, to, &gi, &base, &turn_cost, err)))
+    if (qo->gait && (st = rules__gait(p, f, al, qo->gait, to, &gi, &base, &turn_cost, err)))
         return st;
     rules__move_dice dice;
     if ((st = rules__move_base(p, f, al, roll, factor, fixed_in, &base, &dice, err)))
@@ -728,7 +729,7 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         free(w.prices);
         return st;
     }
-    int not_fwd = rules__not_forward(sc, f, al, a, b);
+    int not_fwd = rules__not_forward(sc, qo, f, al, a, b);
     rules__road(sc, f, a, b, &base, &w, &cite);
     out->distance_in = rules_in(1) * hypot((double)(b.x - a.x), (double)(b.y - a.y));
     int oom = rules__allowed(sc, f, al, a, b, base, &dice, turn_cost, gi, not_fwd, &w, &cite, out);
@@ -745,13 +746,19 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
 
 tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err)
 {
+    return rules_ask_move(sc, &rules_no_opts, from, to, roll, out, err);
+}
+
+tt_status rules_ask_move(rules_scenario *sc, const rules_query_opts *qo, const char *from, rules_point to, int roll,
+                         rules_result *out, tt_err *err)
+{
     int i;
     tt_status st;
     memset(out, 0, sizeof *out);
     out->kind = RULES_Q_MOVE;
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
         return st;
-    return rules__move(sc, i, to, roll, 1, -1, NULL, NULL, out, err);
+    return rules__move(sc, qo, i, to, roll, 1, -1, NULL, NULL, out, err);
 }
 
 /* A charge from figure f at figure g: an error where the book does not
@@ -872,6 +879,12 @@ static double rules__ahead(const rules_figure *f, const rules_figure *g)
 
 tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err)
 {
+    return rules_ask_charge(sc, &rules_no_opts, from, to, roll, out, err);
+}
+
+tt_status rules_ask_charge(rules_scenario *sc, const rules_query_opts *qo, const char *from, const char *to, int roll,
+                           rules_result *out, tt_err *err)
+{
     int *F = NULL, *T = NULL, nF = 0, nT = 0;
     tt_status st;
     memset(out, 0, sizeof *out);
@@ -984,7 +997,7 @@ tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int
         }
         dest = (rules_point){rules_in(f->shape.c.x + llround(ux * hi)), rules_in(f->shape.c.y + llround(uy * hi))};
     }
-    if ((st = rules__move(sc, P >= 0 ? P : bi, dest, roll, p->charge_factor > 0 ? p->charge_factor : 1, fixed,
+    if ((st = rules__move(sc, qo, P >= 0 ? P : bi, dest, roll, p->charge_factor > 0 ? p->charge_factor : 1, fixed,
                           p->charge_src, P >= 0 ? p->charge_from_src : p->charge_straight ? p->charge_straight_src : NULL,
                           out, err)))
         goto done;

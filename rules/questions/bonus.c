@@ -212,8 +212,8 @@ int rules_aim_first(const rules_scenario *sc, int *g, int n)
     return m ? m : n; /* none of them on the table: the unit's figures */
 }
 
-void rules_fire_bonus(rules_scenario *sc, const rules_query_opts *qo, const int *F, int nF, const int *T, int nT, int j, const rules_weapon *w,
-                      int si, int sj, rules_result *out)
+void rules_fire_bonus(rules_scenario *sc, const rules_query_opts *qo, const int *F, int nF, const int *T, int nT, int j,
+                      const rules_weapon *w, int si, int sj, rules_result *out)
 {
     const rules_profile *p = sc->prof;
     out->n_bonus_dice = 0;

@@ -127,8 +127,8 @@ void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a)
 /* The shot i -> j with weapon w is allowed: in range, in the arc, not too
  * close, and a clear line of fire unless the weapon fires indirect.
  * *visible: the line of fire is clear; *br: the range bracket or NULL. */
-int rules_fire_shot(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
-                    int *visible, const rules_bracket **br, int *hint)
+int rules_fire_shot(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_weapon *w,
+                    const rules_arc *arc, int want_visible, int *visible, const rules_bracket **br, int *hint)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
     int bl;
@@ -313,8 +313,8 @@ int rules_fire_moved_mod(const rules_scenario *sc, const rules_query_opts *qo, c
                                                             : pr->moved_mod;
 }
 
-void rules_fire_mods(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
-                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why)
+void rules_fire_mods(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w,
+                     int visible, int cover_piece, rules_cover cv, int mmod, rules_modifier *mods, int *n, int why)
 {
     const rules_figure *fi = &sc->figs[i], *fd = &sc->figs[dj];
     const rules_profile *pr = sc->prof;
@@ -338,8 +338,8 @@ void rules_fire_mods(rules_scenario *sc, const rules_query_opts *qo, int i, int 
 }
 
 /* The answer to one shot i -> j (figures by index). */
-void rules_fire_pair(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w, int rof,
-                     rules_result *out)
+void rules_fire_pair(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w,
+                     int rof, rules_result *out)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fd = &sc->figs[dj];
     const rules_bracket *br;

@@ -86,8 +86,8 @@ static int rules__hidden_behind(rules_scenario *sc, const rules_query_opts *qo, 
 
 /* hint (may be NULL): a figure that blocked an earlier line from i, tried
  * first; set to the figure that blocks this one, if one does. */
-static int rules__decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker, int *blocker, int firing,
-                         int *hint)
+static int rules__decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                         int *blocker, int firing, int *hint)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
     rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
@@ -182,12 +182,14 @@ static int rules__decide(rules_scenario *sc, const rules_query_opts *qo, int i, 
     return best == -1;
 }
 
-int rules_los_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker, int *blocker)
+int rules_los_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                     int *blocker)
 {
     return rules__decide(sc, qo, i, j, use_grid, want_blocker, blocker, 0, NULL);
 }
 
-int rules_fire_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker, int *blocker, int *hint)
+int rules_fire_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                      int *blocker, int *hint)
 {
     return rules__decide(sc, qo, i, j, use_grid, want_blocker, blocker, 1, hint);
 }

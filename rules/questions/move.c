@@ -186,8 +186,8 @@ static double rules__after_terrain(const rules_scenario *sc, const rules_allowan
 /* The move a -> b of figure f is not forward: outside the profile's
  * forward arc around f's facing (exact, as firing arcs): 1, or ending
  * turned further than free_turn_deg: 3. */
-static int rules__not_forward(const rules_scenario *sc, const rules_query_opts *qo, const rules_figure *f, const rules_allowance *al, rules_pt a,
-                              rules_pt b)
+static int rules__not_forward(const rules_scenario *sc, const rules_query_opts *qo, const rules_figure *f,
+                              const rules_allowance *al, rules_pt a, rules_pt b)
 {
     const rules_profile *p = sc->prof;
     if (p->not_forward_factor <= 0 || al->any_direction)

@@ -19,7 +19,9 @@
  * "target_charging", "target_revealed", "facing_deg" and "gait".  query.c
  * reads them from the query and hands them down to the questions as an
  * argument; a question asked through rules.h's own functions has none
- * (rules_no_opts).  Nothing keeps them between queries. */
+ * (rules_no_opts).  Nothing keeps them between queries.  The functions
+ * below that take `qo` (never NULL) read them, or pass them on to one
+ * that does. */
 typedef struct rules_query_opts {
     int moved;           /* fire, grape: the firer moved before firing this turn */
     int target_charging; /* fire: the target is charging (as a cluster) */
@@ -53,12 +55,14 @@ tt_status rules_ask_charge(rules_scenario *sc, const rules_query_opts *qo, const
 int rules_piece_located(const rules_scenario *sc, int i, const rules_piece *pc);
 /* Full LOS decision between figures i and j.  blocker: piece index >= 0,
  * or -(figure index) - 2, or -1 when visible.  grid: use the grid. */
-int rules_los_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker, int *blocker);
+int rules_los_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                     int *blocker);
 /* The same for a line of fire (the ruleset may let figures see through
  * friends but not fire through them).  hint (may be NULL): a figure that
  * blocked an earlier line from i, tried first, and set to this line's
  * blocking figure when one is found. */
-int rules_fire_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker, int *blocker, int *hint);
+int rules_fire_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                      int *blocker, int *hint);
 /* An own-side skirmisher (of another unit) the line of fire i -> j passes
  * through, or -1. */
 int rules_through_own_skirmishers(rules_scenario *sc, int i, int j);
@@ -117,8 +121,8 @@ int rules_fire_dice(rules_scenario *sc, int i, int j, const rules_weapon *w);
  * soldier of j's unit when j is its officer); rof > 0: the dice the firer
  * would roll at rest, its unit's line bonus in (else the shot's own), on
  * which having moved is counted. */
-void rules_fire_pair(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w, int rof,
-                     rules_result *out);
+void rules_fire_pair(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w,
+                     int rof, rules_result *out);
 
 /* The score figure i needs against figure j from `base` (a bracket's
  * score, its modifier taken off) less j's cover against i, as "fire"
@@ -139,8 +143,8 @@ int rules_fire_moved_mod(const rules_scenario *sc, const rules_query_opts *qo, c
  * target stands in; none for a firer that fires unmodified.  Each
  * modifier's reason is written where why is set (else left empty).  Shared
  * by fire and grape (rules_grape, where the grape says "fire_modifiers"). */
-void rules_fire_mods(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
-                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why);
+void rules_fire_mods(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w,
+                     int visible, int cover_piece, rules_cover cv, int mmod, rules_modifier *mods, int *n, int why);
 
 /* ---- bonus.c ---- */
 typedef enum { RULES_ASPECT_FRONT = 0, RULES_ASPECT_FLANK, RULES_ASPECT_REAR } rules_aspect_kind;
@@ -154,8 +158,8 @@ rules_aspect_kind rules_aspect_box(rules_pt p, rules_pt c, rules_pt f, int64_t w
  * (defender_dice, defender_to_hit) of a fire answer from the group F at
  * the group T; j: the target figure the answer describes; w, si -> sj:
  * the nearest shot's weapon and figures (a weapon's bonus within a range). */
-void rules_fire_bonus(rules_scenario *sc, const rules_query_opts *qo, const int *F, int nF, const int *T, int nT, int j, const rules_weapon *w,
-                      int si, int sj, rules_result *out);
+void rules_fire_bonus(rules_scenario *sc, const rules_query_opts *qo, const int *F, int nF, const int *T, int nT, int j,
+                      const rules_weapon *w, int si, int sj, rules_result *out);
 /* Reorders the group g (n figures) so that the figures an attack on it
  * aims at come first (profile "aim_at": a skirmisher unit's officer and
  * ensign, a battery's cannon) and returns how many; n where the group's
@@ -187,8 +191,8 @@ tt_status rules_melee_dice(rules_scenario *sc, const int *F, int nF, const int *
 /* ---- unitfire.c ---- */
 /* 'fire' where `from` or `to` names a unit (firers, targets, total dice);
  * fi / fj: the figure index of `from` / `to`, or -1 when it is not a figure. */
-tt_status rules_fire_unit(rules_scenario *sc, const rules_query_opts *qo, const char *from, int fi, const char *to, int fj, const char *weapon,
-                          rules_result *out, tt_err *err);
+tt_status rules_fire_unit(rules_scenario *sc, const rules_query_opts *qo, const char *from, int fi, const char *to,
+                          int fj, const char *weapon, rules_result *out, tt_err *err);
 /* The figures `name` stands for: figure `fig` (its index, or -1 when
  * `name` is not a figure id) or the figures of that unit; *idx malloc'd.
  * An error names an unknown figure or unit. */
@@ -215,7 +219,8 @@ int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like);
  * target group T (nT figures, not a unit fired at through aim_at figures)
  * is seen from figure (or probe) s; 1 when it is or when T is one figure;
  * 0 with *blocker (as rules_los_decide's) and *centre when not. */
-int rules_centre_seen(rules_scenario *sc, const rules_query_opts *qo, int s, const int *T, int nT, int *blocker, rules_pt *centre);
+int rules_centre_seen(rules_scenario *sc, const rules_query_opts *qo, int s, const int *T, int nT, int *blocker,
+                      rules_pt *centre);
 
 /* ---- fire.c: arcs and shots ---- */
 /* The firing arc of f with w (its facing, the weapon's arc and pivot). */
@@ -230,8 +235,8 @@ tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_
  * indirect.  *visible: the line of fire is clear (traced only when the rest
  * allows the shot, or want_visible); *br: the range bracket or NULL;
  * hint: as for rules_fire_decide. */
-int rules_fire_shot(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
-                    int *visible, const rules_bracket **br, int *hint);
+int rules_fire_shot(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_weapon *w,
+                    const rules_arc *arc, int want_visible, int *visible, const rules_bracket **br, int *hint);
 
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);

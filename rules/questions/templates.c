@@ -73,7 +73,8 @@ tt_status rules_ask_grape(rules_scenario *sc, const rules_query_opts *qo, const 
         if (friend && w->grape_not_over_friends && strcmp(fk->unit, g->unit))
             near[--nf] = k; /* may stand between the gun and the enemy */
         int bl; /* a figure out of the gun's sight is not a target (left out), nor a friend where it hits the enemy only */
-        if (!(friend && w->grape_enemies_only) && (!w->grape_needs_los || rules_fire_decide(sc, qo, i, k, 1, 0, &bl, NULL)))
+        if (!(friend && w->grape_enemies_only) &&
+            (!w->grape_needs_los || rules_fire_decide(sc, qo, i, k, 1, 0, &bl, NULL)))
             near[nt++] = k;
     }
     const char *friend_in_way = NULL;

@@ -255,7 +255,8 @@ int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double f
     return k;
 }
 
-int rules_centre_seen(rules_scenario *sc, const rules_query_opts *qo, int s, const int *T, int nT, int *blocker, rules_pt *centre)
+int rules_centre_seen(rules_scenario *sc, const rules_query_opts *qo, int s, const int *T, int nT, int *blocker,
+                      rules_pt *centre)
 {
     *blocker = -1;
     if (!sc->prof->centre_seen || nT < 2)
@@ -299,8 +300,8 @@ int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like)
     return rules_probe_put(sc, RULES_PROBE_FROM, like, b.front, b.facing_deg);
 }
 
-tt_status rules_fire_unit(rules_scenario *sc, const rules_query_opts *qo, const char *from, int fi, const char *to, int fj, const char *weapon,
-                          rules_result *out, tt_err *err)
+tt_status rules_fire_unit(rules_scenario *sc, const rules_query_opts *qo, const char *from, int fi, const char *to,
+                          int fj, const char *weapon, rules_result *out, tt_err *err)
 {
     int *F = NULL, *T = NULL, *S = NULL, nF, nT, nt = 0; /* S[a]: the figure (or probe) firer a's shots run from */
     const rules_weapon **W = NULL;

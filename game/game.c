@@ -96,7 +96,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
                         "(Set up, then Save) and it is written there\n", o->scenario);
     else if (o->scenario && (st = game__scenario_load(&g->sc, o->scenario, err)) != TT_OK)
         goto fail;
-    overlay_scene_set_cite(g->sc.scene, o->cite);
+    table_scene_set_cite(g->sc.scene, o->cite);
     g->scenario_rev = g->sc.root != NULL;
     if ((st = overlay_list_create(&g->list, err)) != TT_OK || (st = overlay_list_create(&g->scratch, err)) != TT_OK)
         goto fail;
@@ -762,7 +762,7 @@ tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
         game__dir_of(g->o.scenario, dir, sizeof dir);
     if ((st = game__scenario_load_text(&n, text, "the scenario", dir, err)) != TT_OK)
         return st;
-    overlay_scene_set_cite(n.scene, g->o.cite);
+    table_scene_set_cite(n.scene, g->o.cite);
     /* written first: a scenario that cannot be kept is not applied */
     char *pretty = json_dumps(n.root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     if (!pretty) {

@@ -11,7 +11,7 @@
 #include "live.h"
 #include "live_scale.h"
 #include "overlay.h"
-#include "overlay_rules.h"
+#include "table_scene.h"
 #include "projector.h"
 #include "rec.h"
 #include "source.h"
@@ -65,7 +65,7 @@ typedef struct game__query {
 /* The scenario as the game uses it: the rules scene (answers and drawing)
  * and its JSON for the state (terrain, tags). */
 typedef struct game__scenario {
-    overlay_scene *scene; /* NULL without a scenario */
+    table_scene *scene; /* NULL without a scenario */
     json_t *root;         /* the scenario JSON (owned), NULL without */
     json_t *by_tag;       /* {"<tag>": figure object} (borrowed from root) */
     json_t *profile;      /* its ruleset's profile, for the page's menus (owned) */

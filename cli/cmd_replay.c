@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_progress.h"
-#include "hall.h"
+#include "hall_publish.h"
 #include "rec.h"
 
 static int replay_number(const char *opt, const char *v, double lo, double hi, double *out)

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "game.h"
-#include "hall.h"
+#include "hall_publish.h"
 #include "http.h"
 
 #define TRACK__MAXQ 32

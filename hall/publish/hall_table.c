@@ -11,7 +11,8 @@
  * for HALL__STALE_MS behind `sent` with nothing in flight (chunks lost with
  * a broker that was killed).  The hall ignores what it already holds, so
  * sending again is always safe. */
-#include "hall_internal.h"
+#include "hall_conn.h"
+#include "hall_publish.h"
 
 #include <jansson.h>
 #include <pthread.h>

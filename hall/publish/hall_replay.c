@@ -2,7 +2,8 @@
  * would publish it, at its recorded pace times a speed: the live state
  * (rebuilt from the recording's rows), events, answers, scenario changes,
  * and the recording itself as chunks. */
-#include "hall_internal.h"
+#include "hall_conn.h"
+#include "hall_publish.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@ extern "C" {
  * configuration (samples/hall/mosquitto.conf, message_size_limit) refuses
  * anything larger before it reaches the hall; the hall drops what is
  * larger still (a broker set up without that limit) and says so. */
-#define HALL_MESSAGE_MAX (4u * 1024u * 1024u)
+#define HALL_MESSAGE_MAX (1024u * 1024u)
 
 /* How to reach the broker. */
 typedef struct hall_mqtt_opts {

@@ -14,7 +14,9 @@
  *   answer    retained, QoS 1  the last question and its answer
  *   scenario  retained, QoS 1  the scenario, whenever it changes
  *   rec       QoS 1            the recording's content as chunks
- *                              (record/rec_copy.h), in order
+ *                              (record/rec_copy.h), in order, each at
+ *                              most HALL_MESSAGE_MAX bytes (fewer rows
+ *                              when rows are big)
  *
  * and the hall publishes, per table:
  *
@@ -22,7 +24,9 @@
  *                              copy of that game goes (GAME: its name with
  *                              '#' as '_'); "need" asks the table to send
  *                              again from there
- *   hall      retained, QoS 1  the same for the table's newest game
+ *   hall      retained, QoS 1  the same for the table's newest game, or
+ *                              {"refused": REASON} when the hall will not
+ *                              keep this table (it is full)
  *
  * The table's own recording is the source of truth: the table sends
  * chunks from it, and again from wherever the hall's copy ends after a
@@ -78,6 +82,12 @@ void hall_table_sync(hall_table *t, long long until_ms);
  * TT_ERR_IO with what is undelivered. */
 tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atomic_t *stop, tt_err *err);
 
+/* 1 when the last hall_table_drain ended with the hall saying its copy
+ * holds the whole game; 0 when only the broker took it (no hall answered
+ * for this table): never tell a player the hall has a game unless this
+ * says so. */
+int hall_table_held(const hall_table *t);
+
 /* The recording's first moment (for pacing a replay) and its game name. */
 long long hall_table_t0(const hall_table *t);
 
@@ -97,9 +107,10 @@ void hall_live_stop(hall_live *l);
 /* ---- 'replay --mqtt': a recorded game republished as a table would ---- */
 
 /* Publish session `session` (0: latest) of path at its recorded pace
- * times speed, then drain.  Returns when done or on *stop. */
+ * times speed, then drain.  Returns when done or on *stop; *held (may be
+ * NULL): hall_table_held at the end. */
 tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char *path, long long session,
-                          double speed, const volatile sig_atomic_t *stop, tt_err *err);
+                          double speed, const volatile sig_atomic_t *stop, int *held, tt_err *err);
 
 #ifdef __cplusplus
 }

@@ -85,16 +85,12 @@ static void hall__on_message(void *user, const char *topic, const void *payload,
     memcpy(name, p, (size_t)(slash - p));
     name[slash - p] = '\0';
     const char *sub = slash + 1;
-    if ((size_t)len > HALL_MESSAGE_MAX) { /* dropped unread: a broker without message_size_limit */
-        if (hall_name_ok(name))
-            hall__tables_too_big(h->tables, name, sub, (size_t)len);
-        return;
-    }
-    int refused_new = 0;
-    hall__tab *t = hall__tables_get(h->tables, name, &refused_new);
+    hall__tab *t = hall__tables_get(h->tables, name);
     if (!t)
         return;
-    if (!strcmp(sub, "rec"))
+    if ((size_t)len > HALL_MESSAGE_MAX) /* dropped unread: a broker without message_size_limit */
+        hall__tables_too_big(h->tables, t, sub, (size_t)len);
+    else if (!strcmp(sub, "rec"))
         hall__queue(h, t, payload, (size_t)len);
     else if (!strcmp(sub, "state"))
         hall__tables_state(h->tables, t, payload, (size_t)len, retained);

@@ -120,9 +120,8 @@ static int hall__refuse(hall__tables *T, const char *name)
     return 1;
 }
 
-hall__tab *hall__tables_get(hall__tables *T, const char *name, int *refused_new)
+hall__tab *hall__tables_get(hall__tables *T, const char *name)
 {
-    *refused_new = 0;
     if (!hall_name_ok(name))
         return NULL;
     pthread_mutex_lock(&T->mu);
@@ -143,7 +142,6 @@ hall__tab *hall__tables_get(hall__tables *T, const char *name, int *refused_new)
                     "(/api/refused), not named here\n", HALL__MAX_REFUSED);
         }
         fflush(stderr);
-        *refused_new = fresh;
         return NULL;
     }
     if (!t) {
@@ -348,26 +346,22 @@ void hall__tables_answer(hall__tables *T, hall__tab *t, const void *payload, siz
     pthread_mutex_unlock(&T->mu);
 }
 
-void hall__tables_too_big(hall__tables *T, const char *name, const char *sub, size_t len)
+void hall__tables_too_big(hall__tables *T, hall__tab *t, const char *sub, size_t len)
 {
     static const char *const subs[] = {"rec", "state", "status", "answer"};
     unsigned bit = 1u << 4;
     for (unsigned k = 0; k < 4; k++)
         if (!strcmp(sub, subs[k]))
             bit = 1u << k;
-    int told = 1;
     pthread_mutex_lock(&T->mu);
     T->dropped++;
-    for (size_t i = 0; i < T->ntabs; i++)
-        if (!strcmp(T->tabs[i]->name, name)) {
-            told = (T->tabs[i]->too_big & bit) != 0;
-            T->tabs[i]->too_big |= bit;
-        }
+    int told = (t->too_big & bit) != 0;
+    t->too_big |= bit;
     pthread_mutex_unlock(&T->mu);
     if (!told) {
         fprintf(stderr, "tabletrack hall: table %s: dropped a %zu-byte message on %s: the hall takes at most %u "
                 "bytes a message (set message_size_limit in the broker's mosquitto.conf: samples/hall/mosquitto.conf)\n",
-                name, len, sub, HALL_MESSAGE_MAX);
+                t->name, len, sub, HALL_MESSAGE_MAX);
         fflush(stderr);
     }
 }

@@ -22,10 +22,9 @@ void hall__tables_destroy(hall__tables *T);
 
 /* The table of that name, made when new (any thread).  NULL when the name
  * is no table name, or when the hall already keeps HALL_MAX_TABLES tables:
- * the table is then refused, and *refused_new is 1 the first time (the
- * hall's log has said so, and its answer on tabletrack/NAME/hall is due:
- * hall__tables_tell). */
-hall__tab *hall__tables_get(hall__tables *T, const char *name, int *refused_new);
+ * the table is then refused (the first time, the hall's log says so, and
+ * its answer on tabletrack/NAME/hall is due: hall__tables_tell). */
+hall__tab *hall__tables_get(hall__tables *T, const char *name);
 
 /* Messages of a table (the network thread; rec: the writer thread). */
 void hall__tables_rec(hall__tables *T, hall__tab *t, const void *payload, size_t len);
@@ -33,9 +32,9 @@ void hall__tables_state(hall__tables *T, hall__tab *t, const void *payload, size
 void hall__tables_status(hall__tables *T, hall__tab *t, const void *payload, size_t len, int retained);
 void hall__tables_answer(hall__tables *T, hall__tab *t, const void *payload, size_t len);
 
-/* A message over HALL_MESSAGE_MAX bytes, dropped unread: said in the log
- * (once a table and topic). */
-void hall__tables_too_big(hall__tables *T, const char *name, const char *sub, size_t len);
+/* A message of table t over HALL_MESSAGE_MAX bytes, dropped unread: said
+ * in the log (once a table and topic). */
+void hall__tables_too_big(hall__tables *T, hall__tab *t, const char *sub, size_t len);
 
 /* After every (re)connection: every answer is due again. */
 void hall__tables_reconnected(hall__tables *T);

@@ -144,7 +144,7 @@ tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
         pthread_mutex_unlock(&g->save_mu);
         return st;
     }
-    overlay_scene_set_cite(n.scene, g->o.cite);
+    table_scene_set_cite(n.scene, g->o.cite);
     /* written first: a scenario that cannot be kept is not applied */
     char *pretty = json_dumps(n.root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     if (!pretty) {

@@ -4,6 +4,7 @@
  * piling up.  No HTTP is parsed here: libmicrohttpd does it all. */
 #include "http.h"
 #include "http_reply.h"
+#include "http_web.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,10 +25,6 @@
 
 #include <jansson.h>
 
-/* The app, compiled in (cmake/embed.cmake). */
-extern const unsigned char http__index[], http__app[], http__style[], http__draw[], http__view[], http__icon[];
-extern const unsigned long http__index_len, http__app_len, http__style_len, http__draw_len, http__view_len,
-    http__icon_len;
 
 struct http_server {
     struct MHD_Daemon *d;
@@ -273,21 +270,10 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
                                    http__req *q)
 {
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
-    if (get && (!strcmp(url, "/") || !strcmp(url, "/index.html")))
-        return http_reply(c, 200, "text/html; charset=utf-8", http__index, http__index_len, MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/app.js"))
-        return http_reply(c, 200, "text/javascript; charset=utf-8", http__app, http__app_len, MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/draw.js"))
-        return http_reply(c, 200, "text/javascript; charset=utf-8", http__draw, http__draw_len,
-                          MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/view.js"))
-        return http_reply(c, 200, "text/javascript; charset=utf-8", http__view, http__view_len,
-                          MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/style.css"))
-        return http_reply(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
-    /* the icon, also where browsers look for it unasked */
-    if (get && (!strcmp(url, "/favicon.svg") || !strcmp(url, "/favicon.ico")))
-        return http_reply(c, 200, "image/svg+xml", http__icon, http__icon_len, MHD_RESPMEM_PERSISTENT);
+    /* the page's files (web/), the icon also where browsers look for it unasked */
+    const http_web_file *file = get ? http_web_find(!strcmp(url, "/favicon.ico") ? "/favicon.svg" : url) : NULL;
+    if (file)
+        return http_reply(c, 200, http_web_type(file), file->data, *file->len, MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/api/state"))
         return http__json(c, 200, game_state_json(s->g));
     if (get && !strcmp(url, "/api/scenario"))

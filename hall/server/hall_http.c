@@ -4,6 +4,8 @@
  *
  *   GET /                         the hall page (every table at a glance)
  *   GET /draw.js                  the table drawing it shares with the table's page
+ *                                 (an ES module; the modules it imports, web/NAME.js,
+ *                                 are served as /NAME.js)
  *   GET /api/tables               [{"table","ruleset","frame","t_ms","figures","connected","last_seen_s"}]
  *   GET /api/hall                 counters and the state delay (benchmarks)
  *   GET /api/refused              the tables the hall refused, and why:
@@ -31,9 +33,10 @@
 #include "http.h"
 #include "rec.h"
 #include "http_reply.h"
+#include "http_web.h"
 
-extern const unsigned char hall__page[], hall__draw[], hall__stream[];
-extern const unsigned long hall__page_len, hall__draw_len, hall__stream_len;
+extern const unsigned char hall__page[], hall__stream[];
+extern const unsigned long hall__page_len, hall__stream_len;
 
 struct hall__http {
     struct MHD_Daemon *d;
@@ -92,8 +95,10 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
                           MHD_RESPMEM_PERSISTENT);
     if (!strcmp(url, "/") || !strcmp(url, "/index.html"))
         return http_reply(c, 200, "text/html; charset=utf-8", hall__page, hall__page_len, MHD_RESPMEM_PERSISTENT);
-    if (!strcmp(url, "/draw.js"))
-        return http_reply(c, 200, "text/javascript; charset=utf-8", hall__draw, hall__draw_len, MHD_RESPMEM_PERSISTENT);
+    size_t ulen = strlen(url); /* the drawing's modules (web/NAME.js) */
+    const http_web_file *js = ulen > 3 && !strcmp(url + ulen - 3, ".js") ? http_web_find(url) : NULL;
+    if (js)
+        return http_reply(c, 200, http_web_type(js), js->data, *js->len, MHD_RESPMEM_PERSISTENT);
     if (!strcmp(url, "/api/tables"))
         return hall__json(c, hall__tables_json(x->h), "out of memory");
     if (!strcmp(url, "/api/refused"))

@@ -175,6 +175,7 @@ tt_status rules_scenario_load(const char *path, const char *const *data_dirs, ru
 #define RULES_MAX_PIECES 2000   /* terrain pieces */
 #define RULES_MAX_FIGURES 2000  /* figures */
 #define RULES_MAX_RAISE_IN 24.0 /* height_in of a piece that raises what stands on it (hill, building) */
+#define RULES_MAX_SLOPE_IN 48.0 /* slope_in of a piece: the run of its sides, inches */
 
 /* Same from parsed JSON.  `where` names the source in messages; relative
  * profile paths are resolved against `base_dir` (may be NULL). */

@@ -137,6 +137,10 @@ static int rules__decide(rules_scenario *sc, const rules_query_opts *qo, int i, 
                 blocked = in_j || rules_piece_cuts(pc, a, b); /* from outside: hides what is in it, blocks lines through it */
             else /* sight inside: its depth (also into it, to troops revealed or located) */
                 blocked = rules_piece_depth(pc, a, b) > pc->p.los_depth_in;
+        } else if (pc->p.slope_in > 0) { /* a sloped hill: its ground along the line (slope.c) */
+            blocked = rules_slope_blocks(pc, a, b, over,
+                                         rules__in(fi->inside, fi->ninside, (int)k) ||
+                                             rules__in(fj->inside, fj->ninside, (int)k));
         } else {
             if (rules__in(fi->inside, fi->ninside, (int)k) || rules__in(fj->inside, fj->ninside, (int)k))
                 continue;

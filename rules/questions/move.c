@@ -555,7 +555,7 @@ static tt_status rules__way_read(const rules_scenario *sc, const rules_figure *f
          * past the destination while the allowance lasts) */
         if (w->prices && pc->closed &&
             (mv == RULES_MOVE_DIFFICULT || mv == RULES_MOVE_VERY_DIFFICULT ||
-             (mv == RULES_MOVE_UPHILL && !rules_piece_contains(pc, a)))) {
+             (mv == RULES_MOVE_UPHILL && rules_slope_climbs_from(pc, a)))) {
             double fk = mv == RULES_MOVE_VERY_DIFFICULT ? w->fvd : w->fd;
             w->prices[k] = fk > 0 ? 1 / fk : INFINITY;
         }
@@ -565,10 +565,9 @@ static tt_status rules__way_read(const rules_scenario *sc, const rules_figure *f
         if ((st = rules_result_add_id(out, pc->id, &cap, err)))
             return st;
         /* a slope slows only a move that climbs it: one whose centre starts
-         * off it and goes onto it */
+         * off it and goes onto it, or up its sloped side (slope.c) */
         int d = mv == RULES_MOVE_DIFFICULT ? 1
-                : mv == RULES_MOVE_UPHILL
-                    ? !rules_piece_contains(pc, a) && (rules_piece_contains(pc, b) || rules_piece_cuts(pc, a, b))
+                : mv == RULES_MOVE_UPHILL ? rules_slope_climbs(pc, a, b)
                 : mv == RULES_MOVE_VERY_DIFFICULT ? (p->very_difficult_factor >= 0 ? 2 : 1)
                                                   : 0;
         if (pc->p.move_factor > 0 && pc->p.move_factor < w->slow &&

@@ -716,7 +716,7 @@ tt_status rules_move_figure(rules_scenario *sc, const rules_query_opts *qo, int 
     double turn_cost = 0;
     if (qo->gait && (st = rules__gait(p, f, al, qo->gait, to, &gi, &base, &turn_cost, err)))
         return st;
-    rules__move_dice dice;
+    rules__move_dice dice = {0, 0, 0};
     if ((st = rules__move_base(p, f, al, roll, factor, fixed_in, &base, &dice, err)))
         return st;
     rules_pt a = f->shape.c, b = {rules_fx(to.x), rules_fx(to.y)};

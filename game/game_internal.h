@@ -106,6 +106,10 @@ struct game {
     game__capture cap;
     int threaded;
 
+    /* held across a whole game_scenario_put (check, save, apply): taken
+     * before mu, never inside it */
+    pthread_mutex_t save_mu;
+
     /* guarded by mu: everything below, read or written by servers */
     pthread_mutex_t mu;
     game__scenario sc;
@@ -175,7 +179,13 @@ struct game {
     long seen_sum, known_sum;
 };
 
+/* game.c */
+/* The tracker maps figures on the scenario's ground (mu held). */
+void game__ground(game *g);
+
 /* game_query.c */
+/* Where rulesets are looked for: $TABLETRACK_DATA, then the source tree. */
+const char *const *game__data_dirs(void);
 /* The folder of path ("." for a bare name): relative profile paths in a
  * scenario are resolved against it. */
 void game__dir_of(const char *path, char *dir, size_t cap);

@@ -16,7 +16,7 @@
 
 /* ---- the scenario ---- */
 
-static const char *const *game__data_dirs(void)
+const char *const *game__data_dirs(void)
 {
     static const char *dirs[3];
     const char *env = getenv("TABLETRACK_DATA");

@@ -4,6 +4,8 @@
 #ifndef TT_TABLE_INTERNAL_H
 #define TT_TABLE_INTERNAL_H
 
+#include <string.h>
+
 #include "rules.h"
 #include "table_scene.h"
 
@@ -43,6 +45,12 @@ struct table_scene {
 };
 
 /* The figure named id, or NULL. */
-const table__figure *table__fig(const table_scene *s, const char *id);
+static inline const table__figure *table__fig(const table_scene *s, const char *id)
+{
+    for (int i = 0; id && i < s->nfigs; i++)
+        if (!strcmp(s->figs[i].id, id))
+            return &s->figs[i];
+    return NULL;
+}
 
 #endif

@@ -256,13 +256,6 @@ tt_status table_scene_parse(const char *text, const char *where, const char *bas
     return TT_OK;
 }
 
-const table__figure *table__fig(const table_scene *s, const char *id)
-{
-    for (int i = 0; id && i < s->nfigs; i++)
-        if (!strcmp(s->figs[i].id, id))
-            return &s->figs[i];
-    return NULL;
-}
 
 /* ---- asking the rules ------------------------------------------------- */
 

@@ -263,10 +263,15 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
     if ((st = rules_query(sc, q, &r, err)))
         return st;
     *answer = rules_result_to_json(&r);
+    st = *answer ? rules_tie_annotate(sc, q, &r, *answer, err) : TT_OK; /* tie.c: how sure it is */
     rules_result_free(&r);
     if (!*answer)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    return TT_OK;
+    if (st) {
+        json_decref(*answer);
+        *answer = NULL;
+    }
+    return st;
 }
 
 char *rules_query_line(rules_scenario *sc, const char *line)

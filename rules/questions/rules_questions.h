@@ -198,6 +198,13 @@ tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_
 int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
                     int *visible, const rules_bracket **br, int *hint);
 
+/* ---- tie.c: answers that say when they cannot tell ---- */
+/* Where the scenario's figures carry errors (sc->has_errors): add to the
+ * answer `ans` of query q (result r) distance_err95_in (fire, move,
+ * charge) and too_close_to_call (with the house tie line when true, and
+ * too_close_ids where figures may be in or out); nothing otherwise. */
+tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_result *r, json_t *ans, tt_err *err);
+
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);
 /* The answer's `rule`, a copy of text composed for it (owned by r). */

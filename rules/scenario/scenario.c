@@ -392,6 +392,8 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
     if ((st = tt_json_number(o, "x", at, &f->x, err)) || (st = tt_json_number(o, "y", at, &f->y, err)) ||
         (st = rules_json_num(o, "facing_deg", at, -1e6, 1e6, &f->facing_deg, err)))
         return st;
+    if ((st = rules_figure_errors_parse(sc, o, at, f, err))) /* errors.c */
+        return st;
     f->shape.round = sc->prof->base_round;
     f->w_in = sc->prof->base_w_in;
     f->d_in = sc->prof->base_d_in;

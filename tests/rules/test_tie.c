@@ -1,0 +1,259 @@
+/* test_tie.c - answers that say when they cannot tell (issue 29): figures
+ * put exactly on, and just off, each edge a decision turns on (a range
+ * bracket, a reaching move, a line grazing a corner, a blast's rim, the
+ * front arc), with a given error: too_close_to_call is true within the
+ * error and false beyond it; distance_err95_in; exact scenarios answer as
+ * before; bad errors refused.  Thin Red Line: distances centre to centre,
+ * musket 12" (one bracket, long), foot move 4", 2 x 1.25" bases, the front
+ * a 180 degree arc. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rules.h"
+#include "tt_json.h"
+
+static const char *const g_dirs[] = {TT_SOURCE_DIR, NULL};
+
+/* A Thin Red Line scenario with a building at 30-34 x 30-34 and figures. */
+static rules_scenario *scen(const char *figures)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "{\"ruleset\": \"thin-red-line\", \"table\": {\"width_in\": 72, \"depth_in\": 48}, \"terrain\": "
+             "[{\"id\": \"house\", \"kind\": \"building\", \"polygon\": [[30, 30], [34, 30], [34, 34], [30, 34]]}], "
+             "\"figures\": [%s]}",
+             figures);
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    if (rules_scenario_parse(text, "scenario", NULL, g_dirs, &sc, &err) != TT_OK)
+        fail_msg("scenario did not load: %s", err.msg);
+    return sc;
+}
+
+static json_t *ask(rules_scenario *sc, const char *q)
+{
+    char *line = rules_query_line(sc, q);
+    assert_non_null(line);
+    json_t *a = json_loads(line, 0, NULL);
+    if (!a || json_object_get(a, "error"))
+        fail_msg("%s -> %s", q, line);
+    free(line);
+    return a;
+}
+
+/* The answer's too_close_to_call: 1, 0, or -1 when absent. */
+static int close_call(const json_t *a)
+{
+    const json_t *v = json_object_get(a, "too_close_to_call");
+    return v ? json_is_true(v) : -1;
+}
+
+/* A musket shot at d inches, both figures good to e. */
+static json_t *shot(double d, double e)
+{
+    char figs[512];
+    snprintf(figs, sizeof figs,
+             "{\"id\": \"f\", \"side\": \"red\", \"type\": \"foot\", \"weapon\": \"musket\", \"x\": 10, \"y\": 20, "
+             "\"facing_deg\": 0, \"err95_in\": %g}, {\"id\": \"t\", \"side\": \"blue\", \"type\": \"foot\", \"x\": %.17g, "
+             "\"y\": 20, \"facing_deg\": 180, \"err95_in\": %g}",
+             e, 10 + d, e);
+    rules_scenario *sc = scen(figs);
+    json_t *a = ask(sc, "{\"q\": \"fire\", \"from\": \"f\", \"to\": \"t\"}");
+    rules_scenario_destroy(sc);
+    return a;
+}
+
+static void test_range_bracket_edge(void **state)
+{
+    (void)state;
+    const double e = 0.05, E = sqrt(2) * e; /* 0.0707 */
+    const struct {
+        double d;
+        const char *bracket;
+        int close;
+    } cases[] = {
+        {12.0, "long", 1},          /* on the edge: in (12.00 is long), could be out */
+        {12.0 - 0.9 * E, "long", 1}, {12.0 + 0.9 * E, "out", 1},  /* within the error of it */
+        {12.0 - 1.1 * E, "long", 0}, {12.0 + 1.1 * E, "out", 0},  /* just beyond it */
+        {6.0, "long", 0},           /* far from every edge */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *a = shot(cases[i].d, e);
+        const char *br = json_string_value(json_object_get(a, "bracket"));
+        if (!br || strcmp(br, cases[i].bracket) || close_call(a) != cases[i].close)
+            fail_msg("at %.4f\": bracket %s too_close_to_call %d, want %s %d", cases[i].d, br ? br : "?", close_call(a),
+                     cases[i].bracket, cases[i].close);
+        assert_true(fabs(json_number_value(json_object_get(a, "distance_err95_in")) - E) < 1e-4);
+        if (cases[i].close) {
+            assert_string_equal(json_string_value(json_object_get(a, "tie")), "too close to call: roll off");
+            assert_non_null(strstr(json_string_value(json_object_get(a, "tie_rule")), "house"));
+        } else {
+            assert_null(json_object_get(a, "tie"));
+        }
+        json_decref(a);
+    }
+}
+
+/* Without errors an answer is exact, as before: no new fields. */
+static void test_exact_stays_exact(void **state)
+{
+    (void)state;
+    json_t *a = shot(12.0, 0);
+    assert_string_equal(json_string_value(json_object_get(a, "bracket")), "long");
+    assert_null(json_object_get(a, "too_close_to_call"));
+    assert_null(json_object_get(a, "distance_err95_in"));
+    json_decref(a);
+}
+
+/* A foot move of 4": a destination exactly 4" away reaches, and is too
+ * close to call with the mover good to 0.1"; 0.15" either side is not. */
+static void test_move_reach_edge(void **state)
+{
+    (void)state;
+    rules_scenario *sc = scen("{\"id\": \"m\", \"side\": \"red\", \"type\": \"foot\", \"x\": 10, \"y\": 10, "
+                              "\"facing_deg\": 0, \"err95_in\": 0.1}");
+    const struct {
+        double to;
+        int ok, close;
+    } cases[] = {{14.0, 1, 1}, {14.05, 0, 1}, {13.95, 1, 1}, {14.15, 0, 0}, {13.85, 1, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "{\"q\": \"move\", \"from\": \"m\", \"to\": [%.17g, 10]}", cases[i].to);
+        json_t *a = ask(sc, q);
+        if (json_is_true(json_object_get(a, "ok")) != cases[i].ok || close_call(a) != cases[i].close)
+            fail_msg("move to %g: ok %d too_close_to_call %d", cases[i].to, json_is_true(json_object_get(a, "ok")),
+                     close_call(a));
+        assert_true(fabs(json_number_value(json_object_get(a, "distance_err95_in")) - 0.1) < 1e-9);
+        json_decref(a);
+    }
+    rules_scenario_destroy(sc);
+}
+
+/* A line of sight passing a building's corner 0.05" clear is too close to
+ * call with figures good to 0.1"; 0.3" clear is not; through it is
+ * blocked, and 0.05" inside is blocked but too close. */
+static void test_los_grazing_corner(void **state)
+{
+    (void)state;
+    const struct {
+        double y;
+        int visible, close;
+    } cases[] = {{29.95, 1, 1}, {29.7, 1, 0}, {30.05, 0, 1}, {31.0, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char figs[512];
+        snprintf(figs, sizeof figs,
+                 "{\"id\": \"a\", \"side\": \"red\", \"type\": \"foot\", \"x\": 20, \"y\": %.17g, \"facing_deg\": 0, "
+                 "\"err95_in\": 0.1}, {\"id\": \"b\", \"side\": \"blue\", \"type\": \"foot\", \"x\": 44, \"y\": %.17g, "
+                 "\"facing_deg\": 180, \"err95_in\": 0.1}",
+                 cases[i].y, cases[i].y);
+        rules_scenario *sc = scen(figs);
+        json_t *a = ask(sc, "{\"q\": \"los\", \"from\": \"a\", \"to\": \"b\"}");
+        if (json_is_true(json_object_get(a, "visible")) != cases[i].visible || close_call(a) != cases[i].close)
+            fail_msg("line at y %g: visible %d too_close_to_call %d", cases[i].y,
+                     json_is_true(json_object_get(a, "visible")), close_call(a));
+        json_decref(a);
+        rules_scenario_destroy(sc);
+    }
+}
+
+/* A blast's rim 0.05" short of a base good to 0.1": that figure is named
+ * too close; the rim 0.5" short is not. */
+static void test_blast_rim(void **state)
+{
+    (void)state;
+    rules_scenario *sc = scen("{\"id\": \"b1\", \"side\": \"blue\", \"type\": \"foot\", \"x\": 50, \"y\": 10, "
+                              "\"facing_deg\": 0, \"err95_in\": 0.1}, {\"id\": \"b2\", \"side\": \"blue\", \"type\": "
+                              "\"foot\", \"x\": 60, \"y\": 10, \"facing_deg\": 0, \"err95_in\": 0.1}");
+    /* b1's base reaches y 11 (2" wide across its facing): the rim at 12.95 */
+    json_t *a = ask(sc, "{\"q\": \"blast\", \"at\": [50, 13], \"radius_in\": 1.95}");
+    assert_int_equal(json_array_size(json_object_get(a, "hit")), 0);
+    assert_int_equal(close_call(a), 1);
+    const json_t *ids = json_object_get(a, "too_close_ids");
+    assert_int_equal(json_array_size(ids), 1);
+    assert_string_equal(json_string_value(json_array_get(ids, 0)), "b1");
+    json_decref(a);
+    a = ask(sc, "{\"q\": \"blast\", \"at\": [50, 13], \"radius_in\": 1.5}");
+    assert_int_equal(close_call(a), 0);
+    json_decref(a);
+    rules_scenario_destroy(sc);
+}
+
+/* Front or flank: an attacker square beside the target's facing (on the
+ * edge of its 180 degree front) is too close with the target's facing good
+ * to 5 degrees; one 20 degrees into the front is not. */
+static void test_aspect_edge(void **state)
+{
+    (void)state;
+    const struct {
+        double x, y;
+        const char *aspect;
+        int close;
+    } cases[] = {{40, 44, NULL, 1}, {40 + 24 * sin(20 * M_PI / 180), 20 + 24 * cos(20 * M_PI / 180), "front", 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char figs[512];
+        snprintf(figs, sizeof figs,
+                 "{\"id\": \"a\", \"side\": \"red\", \"type\": \"foot\", \"x\": %.17g, \"y\": %.17g, \"facing_deg\": "
+                 "-90}, {\"id\": \"t\", \"side\": \"blue\", \"type\": \"foot\", \"x\": 40, \"y\": 20, \"facing_deg\": 0, "
+                 "\"facing_err95_deg\": 5}",
+                 cases[i].x, cases[i].y);
+        rules_scenario *sc = scen(figs);
+        json_t *a = ask(sc, "{\"q\": \"aspect\", \"from\": \"a\", \"to\": \"t\"}");
+        const char *asp = json_string_value(json_object_get(a, "aspect"));
+        if ((cases[i].aspect && strcmp(asp, cases[i].aspect)) || close_call(a) != cases[i].close)
+            fail_msg("attacker at (%g, %g): %s too_close_to_call %d", cases[i].x, cases[i].y, asp, close_call(a));
+        json_decref(a);
+        rules_scenario_destroy(sc);
+    }
+}
+
+static void test_bad_errors(void **state)
+{
+    (void)state;
+    const struct {
+        const char *field, *says;
+    } cases[] = {
+        {"\"err95_in\": -0.1", "cannot be negative"},   {"\"err95_in\": \"NaN\"", "must be a number"},
+        {"\"err95_in\": 1e300", "wrong unit"},           {"\"z_err95_in\": 30", "wrong unit"},
+        {"\"facing_err95_deg\": -3", "cannot be negative"}, {"\"facing_err95_deg\": 400", "wrong unit"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"ruleset\": \"thin-red-line\", \"table\": {\"width_in\": 72, \"depth_in\": 48}, \"figures\": "
+                 "[{\"id\": \"f\", \"x\": 10, \"y\": 10, %s}]}",
+                 cases[i].field);
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        assert_int_not_equal(rules_scenario_parse(text, "scenario", NULL, g_dirs, &sc, &err), TT_OK);
+        assert_null(sc);
+        if (!strstr(err.msg, cases[i].says))
+            fail_msg("\"%s\" does not say \"%s\"", err.msg, cases[i].says);
+    }
+    /* handed in live: NaN and negative refused, the figure unchanged */
+    rules_scenario *sc = scen("{\"id\": \"f\", \"x\": 10, \"y\": 10}");
+    tt_err err = {0};
+    assert_int_not_equal(rules_scenario_set_errors(sc, "f", NAN, 0, 0, &err), TT_OK);
+    assert_non_null(strstr(err.msg, "not a number"));
+    assert_int_not_equal(rules_scenario_set_errors(sc, "f", 0.1, -1, 0, &err), TT_OK);
+    assert_int_equal(rules_scenario_set_errors(sc, "f", 0.1, 0.2, 3, &err), TT_OK);
+    rules_scenario_destroy(sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_range_bracket_edge), cmocka_unit_test(test_exact_stays_exact),
+        cmocka_unit_test(test_move_reach_edge),    cmocka_unit_test(test_los_grazing_corner),
+        cmocka_unit_test(test_blast_rim),          cmocka_unit_test(test_aspect_edge),
+        cmocka_unit_test(test_bad_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -214,6 +214,89 @@ static void test_aspect_edge(void **state)
     }
 }
 
+/* The decision of a query as one number: figure `id` in the list `key`
+ * (1 or 0), or the answer's "ok" where key is NULL. */
+static int decision(rules_scenario *sc, const char *q, const char *key, const char *id, int *close)
+{
+    json_t *a = ask(sc, q);
+    int d = 0;
+    if (key) {
+        const json_t *l = json_object_get(a, key);
+        for (size_t i = 0; i < json_array_size(l); i++)
+            d |= !strcmp(json_string_value(json_array_get(l, i)), id);
+    } else {
+        d = json_is_true(json_object_get(a, "ok"));
+    }
+    *close = close_call(a);
+    json_decref(a);
+    return d;
+}
+
+/* figs: the figures, with %.17g for the moving figure's x and %g for its
+ * err95_in.  The edge x* where the exact answer flips is found by
+ * bisection; then with the figure good to e, the answer at x* +- 0.5 e is
+ * too close to call and at x* +- 1.5 e is not, deciding as the exact one. */
+static void edge_case(const char *figs, const char *q, const char *key, const char *id, double x_in, double x_out,
+                      double e)
+{
+    char buf[1024];
+    int close;
+    for (int end = 0; end < 2; end++) { /* x_in decides in, x_out out */
+        snprintf(buf, sizeof buf, figs, end ? x_out : x_in, 0.0);
+        rules_scenario *sc = scen(buf);
+        assert_int_equal(decision(sc, q, key, id, &close), !end);
+        rules_scenario_destroy(sc);
+    }
+    for (int it = 0; it < 40; it++) {
+        double xm = (x_in + x_out) / 2;
+        snprintf(buf, sizeof buf, figs, xm, 0.0);
+        rules_scenario *sc = scen(buf);
+        int d = decision(sc, q, key, id, &close);
+        assert_int_equal(close, -1); /* exact: no call made */
+        rules_scenario_destroy(sc);
+        *(d ? &x_in : &x_out) = xm;
+    }
+    const double k[4] = {-1.5, -0.5, 0.5, 1.5};
+    for (int i = 0; i < 4; i++) {
+        double x = x_in + k[i] * e * (x_out > x_in ? 1 : -1); /* negative: inside */
+        snprintf(buf, sizeof buf, figs, x, e);
+        rules_scenario *sc = scen(buf);
+        int d = decision(sc, q, key, id, &close);
+        int want_close = fabs(k[i]) < 1;
+        if (close != want_close || d != (k[i] < 0))
+            fail_msg("%s: %s at %+.1f e from the edge (x %.5f): in %d too_close_to_call %d", q, id, k[i], x, d, close);
+        rules_scenario_destroy(sc);
+    }
+    print_message("%s: edge at x %.5f; too close within %.2f\" of it, not beyond\n", q, x_in, e);
+}
+
+/* A grape cone's range and side, a command radius, a charge that reaches:
+ * on and off each edge with the figure good to 0.1". */
+static void test_cone_radius_charge(void **state)
+{
+    (void)state;
+    /* grape 12" in a 90 degree arc from the gun facing +x: a stand ahead */
+    edge_case("{\"id\": \"gun\", \"side\": \"red\", \"type\": \"artillery\", \"weapon\": \"light-artillery\", "
+              "\"x\": 10, \"y\": 20, \"facing_deg\": 0}, {\"id\": \"g1\", \"side\": \"blue\", \"type\": \"foot\", "
+              "\"x\": %.17g, \"y\": 20, \"facing_deg\": 180, \"err95_in\": %g}",
+              "{\"q\": \"grape\", \"from\": \"gun\"}", "targets", "g1", 15, 30, 0.1);
+    /* ... and across the cone's side: a stand 8\" ahead moved sideways */
+    edge_case("{\"id\": \"gun\", \"side\": \"red\", \"type\": \"artillery\", \"weapon\": \"light-artillery\", "
+              "\"x\": 10, \"y\": 20, \"facing_deg\": 90}, {\"id\": \"g1\", \"side\": \"blue\", \"type\": \"foot\", "
+              "\"x\": %.17g, \"y\": 28, \"facing_deg\": 0, \"err95_in\": %g}",
+              "{\"q\": \"grape\", \"from\": \"gun\"}", "targets", "g1", 10, 25, 0.1);
+    /* the general's 8\" command radius */
+    edge_case("{\"id\": \"gen\", \"side\": \"red\", \"type\": \"general\", \"x\": 10, \"y\": 20, "
+              "\"facing_deg\": 0}, {\"id\": \"c1\", \"side\": \"red\", \"unit\": \"1st\", \"type\": \"foot\", "
+              "\"x\": %.17g, \"y\": 20, \"facing_deg\": 0, \"err95_in\": %g}",
+              "{\"q\": \"command\", \"from\": \"gen\"}", "units", "1st", 12, 30, 0.1);
+    /* a foot charge of 4\" that reaches the target's base */
+    edge_case("{\"id\": \"ch\", \"side\": \"red\", \"type\": \"foot\", \"formation\": \"line\", \"x\": 10, "
+              "\"y\": 20, \"facing_deg\": 0}, {\"id\": \"tg\", \"side\": \"blue\", \"type\": \"foot\", \"x\": "
+              "%.17g, \"y\": 20, \"facing_deg\": 180, \"err95_in\": %g}",
+              "{\"q\": \"charge\", \"from\": \"ch\", \"to\": \"tg\"}", NULL, NULL, 12, 20, 0.1);
+}
+
 static void test_bad_errors(void **state)
 {
     (void)state;
@@ -253,7 +336,7 @@ int main(void)
         cmocka_unit_test(test_range_bracket_edge), cmocka_unit_test(test_exact_stays_exact),
         cmocka_unit_test(test_move_reach_edge),    cmocka_unit_test(test_los_grazing_corner),
         cmocka_unit_test(test_blast_rim),          cmocka_unit_test(test_aspect_edge),
-        cmocka_unit_test(test_bad_errors),
+        cmocka_unit_test(test_cone_radius_charge), cmocka_unit_test(test_bad_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

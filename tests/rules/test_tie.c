@@ -220,7 +220,10 @@ static int decision(rules_scenario *sc, const char *q, const char *key, const ch
 {
     json_t *a = ask(sc, q);
     int d = 0;
-    if (key) {
+    if (key && !strcmp(key, "bracket")) {
+        const char *b = json_string_value(json_object_get(a, "bracket"));
+        d = b && !strcmp(b, id);
+    } else if (key) {
         const json_t *l = json_object_get(a, key);
         for (size_t i = 0; i < json_array_size(l); i++)
             d |= !strcmp(json_string_value(json_array_get(l, i)), id);
@@ -232,25 +235,39 @@ static int decision(rules_scenario *sc, const char *q, const char *key, const ch
     return d;
 }
 
-/* figs: the figures, with %.17g for the moving figure's x and %g for its
- * err95_in.  The edge x* where the exact answer flips is found by
+/* figs: the figures, with %.17g for the moving figure's x, %g for its
+ * err95_in and optionally %g for its facing_err95_deg (40 e degrees).  The edge x* where the exact answer flips is found by
  * bisection; then with the figure good to e, the answer at x* +- 0.5 e is
  * too close to call and at x* +- 1.5 e is not, deciding as the exact one. */
-static void edge_case(const char *figs, const char *q, const char *key, const char *id, double x_in, double x_out,
-                      double e)
+static rules_scenario *scen_in(const char *ruleset, const char *figures)
+{
+    if (!strcmp(ruleset, "thin-red-line"))
+        return scen(figures);
+    char text[4096];
+    snprintf(text, sizeof text, "{\"ruleset\": \"%s\", \"table\": {\"width_in\": 72, \"depth_in\": 48}, \"figures\": [%s]}",
+             ruleset, figures);
+    rules_scenario *sc = NULL;
+    tt_err err = {0};
+    if (rules_scenario_parse(text, "scenario", NULL, g_dirs, &sc, &err) != TT_OK)
+        fail_msg("scenario did not load: %s", err.msg);
+    return sc;
+}
+
+static void edge_case_in(const char *ruleset, const char *figs, const char *q, const char *key, const char *id,
+                         double x_in, double x_out, double e)
 {
     char buf[1024];
     int close;
     for (int end = 0; end < 2; end++) { /* x_in decides in, x_out out */
-        snprintf(buf, sizeof buf, figs, end ? x_out : x_in, 0.0);
-        rules_scenario *sc = scen(buf);
+        snprintf(buf, sizeof buf, figs, end ? x_out : x_in, 0.0, 0.0);
+        rules_scenario *sc = scen_in(ruleset, buf);
         assert_int_equal(decision(sc, q, key, id, &close), !end);
         rules_scenario_destroy(sc);
     }
     for (int it = 0; it < 40; it++) {
         double xm = (x_in + x_out) / 2;
-        snprintf(buf, sizeof buf, figs, xm, 0.0);
-        rules_scenario *sc = scen(buf);
+        snprintf(buf, sizeof buf, figs, xm, 0.0, 0.0);
+        rules_scenario *sc = scen_in(ruleset, buf);
         int d = decision(sc, q, key, id, &close);
         assert_int_equal(close, -1); /* exact: no call made */
         rules_scenario_destroy(sc);
@@ -259,8 +276,8 @@ static void edge_case(const char *figs, const char *q, const char *key, const ch
     const double k[4] = {-1.5, -0.5, 0.5, 1.5};
     for (int i = 0; i < 4; i++) {
         double x = x_in + k[i] * e * (x_out > x_in ? 1 : -1); /* negative: inside */
-        snprintf(buf, sizeof buf, figs, x, e);
-        rules_scenario *sc = scen(buf);
+        snprintf(buf, sizeof buf, figs, x, e, 40 * e); /* a facing format, if any: 40 e degrees */
+        rules_scenario *sc = scen_in(ruleset, buf);
         int d = decision(sc, q, key, id, &close);
         int want_close = fabs(k[i]) < 1;
         if (close != want_close || d != (k[i] < 0))
@@ -268,6 +285,12 @@ static void edge_case(const char *figs, const char *q, const char *key, const ch
         rules_scenario_destroy(sc);
     }
     print_message("%s: edge at x %.5f; too close within %.2f\" of it, not beyond\n", q, x_in, e);
+}
+
+static void edge_case(const char *figs, const char *q, const char *key, const char *id, double x_in, double x_out,
+                      double e)
+{
+    edge_case_in("thin-red-line", figs, q, key, id, x_in, x_out, e);
 }
 
 /* A grape cone's range and side, a command radius, a charge that reaches:
@@ -295,6 +318,53 @@ static void test_cone_radius_charge(void **state)
               "\"y\": 20, \"facing_deg\": 0}, {\"id\": \"tg\", \"side\": \"blue\", \"type\": \"foot\", \"x\": "
               "%.17g, \"y\": 20, \"facing_deg\": 180, \"err95_in\": %g}",
               "{\"q\": \"charge\", \"from\": \"ch\", \"to\": \"tg\"}", NULL, NULL, 12, 20, 0.1);
+}
+
+/* Into the Breach! musket brackets short 4", medium 8", long 12" (base
+ * edge to base edge): each edge with the target good to 0.05" (and its
+ * facing to 2 degrees). */
+static void test_every_bracket_edge(void **state)
+{
+    (void)state;
+    const char *figs = "{\"id\": \"f\", \"side\": \"red\", \"weapon\": \"musket\", \"x\": 10, \"y\": 20, "
+                       "\"facing_deg\": 0}, {\"id\": \"t\", \"side\": \"blue\", \"x\": %.17g, \"y\": 20, "
+                       "\"facing_deg\": 180, \"err95_in\": %g, \"facing_err95_deg\": %g}";
+    const struct {
+        const char *bracket;
+        double in, out;
+    } edges[] = {{"short", 12, 16}, {"medium", 16, 20}, {"long", 20, 25}};
+    for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
+        edge_case_in("into-the-breach", figs, "{\"q\": \"fire\", \"from\": \"f\", \"to\": \"t\"}", "bracket",
+                     edges[i].bracket, edges[i].in, edges[i].out, 0.05);
+    }
+}
+
+/* Heights: from a 2" hill over another 2" hill a line is blocked (a piece
+ * as high as the line blocks it); with the viewer's height good to 0.1" it
+ * could pass over: too close to call.  Exactly known, it is not. */
+static void test_height_error(void **state)
+{
+    (void)state;
+    for (int z = 0; z < 2; z++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"ruleset\": \"thin-red-line\", \"table\": {\"width_in\": 72, \"depth_in\": 48}, \"terrain\": "
+                 "[{\"id\": \"a\", \"kind\": \"hill\", \"polygon\": [[5, 15], [15, 15], [15, 25], [5, 25]]}, "
+                 "{\"id\": \"b\", \"kind\": \"hill\", \"polygon\": [[25, 15], [35, 15], [35, 25], [25, 25]]}], "
+                 "\"figures\": [{\"id\": \"v\", \"side\": \"red\", \"type\": \"foot\", \"x\": 10, \"y\": 20, "
+                 "\"facing_deg\": 0, \"z_err95_in\": %g, \"err95_in\": 0.01}, {\"id\": \"w\", \"side\": \"blue\", "
+                 "\"type\": \"foot\", \"x\": 45, \"y\": 20, \"facing_deg\": 180}]}",
+                 z ? 0.1 : 0.0);
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        assert_int_equal(rules_scenario_parse(text, "scenario", NULL, g_dirs, &sc, &err), TT_OK);
+        json_t *a = ask(sc, "{\"q\": \"los\", \"from\": \"v\", \"to\": \"w\"}");
+        assert_false(json_is_true(json_object_get(a, "visible")));
+        assert_string_equal(json_string_value(json_object_get(a, "blocked_by")), "b");
+        assert_int_equal(close_call(a), z);
+        json_decref(a);
+        rules_scenario_destroy(sc);
+    }
 }
 
 static void test_bad_errors(void **state)
@@ -336,7 +406,8 @@ int main(void)
         cmocka_unit_test(test_range_bracket_edge), cmocka_unit_test(test_exact_stays_exact),
         cmocka_unit_test(test_move_reach_edge),    cmocka_unit_test(test_los_grazing_corner),
         cmocka_unit_test(test_blast_rim),          cmocka_unit_test(test_aspect_edge),
-        cmocka_unit_test(test_cone_radius_charge), cmocka_unit_test(test_bad_errors),
+        cmocka_unit_test(test_cone_radius_charge), cmocka_unit_test(test_every_bracket_edge),
+        cmocka_unit_test(test_height_error),       cmocka_unit_test(test_bad_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

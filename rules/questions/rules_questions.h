@@ -198,6 +198,16 @@ tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_
 int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
                     int *visible, const rules_bracket **br, int *hint);
 
+/* ---- slope_sight.c: the visibility polygon over sloped hills ---- */
+/* For viewer f: every sloped piece that blocks sight and rises above it
+ * gets the outline of its part higher than f in place of its polygon, is
+ * taken out of skip and put among extra (room for every piece).  Returns
+ * what rules_slope_sight_end puts back (NULL: nothing swapped); *bad set
+ * when out of memory. */
+rules_pt **rules_slope_sight_begin(rules_scenario *sc, const rules_figure *f, int *skip, int *nskip, int *extra,
+                                   int *nextra, int *bad);
+void rules_slope_sight_end(rules_scenario *sc, rules_pt **saved);
+
 /* ---- tie.c: answers that say when they cannot tell ---- */
 /* Where the scenario's figures carry errors (sc->has_errors): add to the
  * answer `ans` of query q (result r) distance_err95_in (fire, move,

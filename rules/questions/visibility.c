@@ -479,12 +479,13 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
             v.extra[v.nextra++] = (int)p;
         }
     }
+    int bad = 0; /* sloped hills: their part above the viewer blocks (slope_sight.c) */
+    rules_pt **slopes = rules_slope_sight_begin(sc, v.f, v.skip, &v.nskip, v.extra, &v.nextra, &bad);
     v.px = (double)v.f->shape.c.x;
     v.py = (double)v.f->shape.c.y;
     v.W = (double)rules_fx(sc->width_in);
     v.D = (double)rules_fx(sc->depth_in);
     const double cx[4] = {0, v.W, v.W, 0}, cy[4] = {0, 0, v.D, v.D};
-    int bad = 0;
     for (int k = 0; k < 4 && !bad; k++) {
         rules_pt c = {llround(cx[k]), llround(cy[k])};
         bad |= rules__corner(&v, cx[k], cy[k], c, NULL, 0);
@@ -553,6 +554,7 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
             }
         }
     }
+    rules_slope_sight_end(sc, slopes);
     free(v.skip);
     free(v.extra);
     free(v.depth);

@@ -622,6 +622,10 @@ int rules_slope_blocks(const rules_piece *pc, rules_pt a, rules_pt b, double ove
  * the move starting at a pays the uphill price per inch inside it (a flat
  * piece: a starts off it; a sloped one: a is below its top). */
 int rules_slope_climbs(const rules_piece *pc, rules_pt a, rules_pt b);
+/* The outline (pc->n corners into out) of where sloped piece pc's ground
+ * is higher than h: its top grown along its sides to that height; 0 (out
+ * untouched) when it has no slope or h is not below its top. */
+int rules_slope_level(const rules_piece *pc, double h, rules_pt *out);
 int rules_slope_climbs_from(const rules_piece *pc, rules_pt a);
 
 /* ---- errors.c: how sure a figure's position is ---- */

@@ -274,3 +274,18 @@ int rules_slope_climbs_from(const rules_piece *pc, rules_pt a)
         return !rules_piece_contains(pc, a);
     return rules_slope_height(pc, rules_in(a.x), rules_in(a.y)) < pc->p.height_in - RULES__SLOPE_EPS;
 }
+
+int rules_slope_level(const rules_piece *pc, double h, rules_pt *out)
+{
+    if (!(pc->p.slope_in > 0) || !(h >= 0) || h >= pc->p.height_in)
+        return 0;
+    double s = pc->p.slope_in * (1 - h / pc->p.height_in);
+    for (int k = 0; k < pc->n; k++) {
+        double x, y, mx = 0, my = 0;
+        rules__corner(pc, k, &x, &y);
+        rules__mitre(pc, k, &mx, &my);
+        out[k].x = rules_fx(x + s * mx);
+        out[k].y = rules_fx(y + s * my);
+    }
+    return 1;
+}

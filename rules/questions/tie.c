@@ -253,22 +253,30 @@ tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_re
             if (mag[k] > 0)
                 otherwise |= rules__ask_nudged(sc, q, r, &m[k], 1, saves, moved, ids);
     }
-    /* the other figures a template or a line may hold: toward, away from
-     * and across its centre (a ball's line: its start) */
+    /* the other figures a template or a line may hold (a unit's fire: each
+     * of its figures and its target's), each on its own: toward, away from
+     * and across the template's centre (a line's start) */
+    int unit_fire = r->kind == RULES_Q_FIRE && r->unit;
     if (r->kind == RULES_Q_GRAPE || r->kind == RULES_Q_BLAST || r->kind == RULES_Q_COMMAND ||
-        r->kind == RULES_Q_BALL || (r->kind == RULES_Q_FIRE && r->unit)) {
-        double cx = r->kind == RULES_Q_BALL || r->kind == RULES_Q_FIRE ? ax : r->centre.x;
-        double cy = r->kind == RULES_Q_BALL || r->kind == RULES_Q_FIRE ? ay : r->centre.y;
+        r->kind == RULES_Q_BALL || unit_fire) {
+        int line = r->kind == RULES_Q_BALL || unit_fire;
+        double cx = line ? ax : r->centre.x, cy = line ? ay : r->centre.y;
         for (size_t k = 0; k < sc->nfigs; k++) {
             const rules_figure *f = &sc->figs[k];
             double e = rules_figure_err_eff(f), dx = f->x - cx, dy = f->y - cy, d = hypot(dx, dy);
-            if (!(e > 0) || rules__has(ga, na, (int)k) || rules__has(gb, nb, (int)k))
+            int grouped = rules__has(ga, na, (int)k) || rules__has(gb, nb, (int)k);
+            if (!(e > 0) || grouped != unit_fire)
                 continue;
-            double reach = r->kind == RULES_Q_BLAST || r->kind == RULES_Q_COMMAND || r->kind == RULES_Q_GRAPE
-                               ? r->radius_in + hypot(f->w_in, f->d_in) + e + 1
-                               : INFINITY;
-            if (d > reach)
+            double reach = hypot(f->w_in, f->d_in) + e + 1;
+            if (r->kind == RULES_Q_BALL) { /* near the flight: its distance from the line's path */
+                double lx = r->line[1].x - r->line[0].x, ly = r->line[1].y - r->line[0].y, L2 = lx * lx + ly * ly;
+                double t = L2 > 0 ? ((f->x - r->line[0].x) * lx + (f->y - r->line[0].y) * ly) / L2 : 0;
+                t = t < 0 ? 0 : t > 1 ? 1 : t;
+                if (hypot(f->x - r->line[0].x - t * lx, f->y - r->line[0].y - t * ly) > reach)
+                    continue;
+            } else if (!unit_fire && d > r->radius_in + reach) {
                 continue;
+            }
             dx = d > 0 ? dx / d : 1, dy = d > 0 ? dy / d : 0;
             int g = (int)k;
             const rules__nudge m[4] = {{&g, 1, dx * e, dy * e, 0, 0}, {&g, 1, -dx * e, -dy * e, 0, 0},

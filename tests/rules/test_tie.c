@@ -284,7 +284,7 @@ static void edge_case_in(const char *ruleset, const char *figs, const char *q, c
             fail_msg("%s: %s at %+.1f e from the edge (x %.5f): in %d too_close_to_call %d", q, id, k[i], x, d, close);
         rules_scenario_destroy(sc);
     }
-    print_message("%s: edge at x %.5f; too close within %.2f\" of it, not beyond\n", q, x_in, e);
+    print_message("%s: edge at %.5f; too close within %.2f\" of it, not beyond\n", q, x_in, e);
 }
 
 static void edge_case(const char *figs, const char *q, const char *key, const char *id, double x_in, double x_out,
@@ -337,6 +337,18 @@ static void test_every_bracket_edge(void **state)
         edge_case_in("into-the-breach", figs, "{\"q\": \"fire\", \"from\": \"f\", \"to\": \"t\"}", "bracket",
                      edges[i].bracket, edges[i].in, edges[i].out, 0.05);
     }
+}
+
+/* A cannonball's path (Into the Breach!, every figure it touches): a
+ * figure beside the line moved across it, good to 0.05". */
+static void test_ball_path_edge(void **state)
+{
+    (void)state;
+    edge_case_in("into-the-breach",
+                 "{\"id\": \"gun\", \"side\": \"red\", \"weapon\": \"artillery\", \"x\": 10, \"y\": 20, "
+                 "\"facing_deg\": 0}, {\"id\": \"b1\", \"side\": \"blue\", \"x\": 25, \"y\": %.17g, \"facing_deg\": 0, "
+                 "\"err95_in\": %g}",
+                 "{\"q\": \"ball\", \"from\": \"gun\", \"at\": [40, 20]}", "touched", "b1", 20.2, 21.5, 0.05);
 }
 
 /* Heights: from a 2" hill over another 2" hill a line is blocked (a piece
@@ -407,7 +419,8 @@ int main(void)
         cmocka_unit_test(test_move_reach_edge),    cmocka_unit_test(test_los_grazing_corner),
         cmocka_unit_test(test_blast_rim),          cmocka_unit_test(test_aspect_edge),
         cmocka_unit_test(test_cone_radius_charge), cmocka_unit_test(test_every_bracket_edge),
-        cmocka_unit_test(test_height_error),       cmocka_unit_test(test_bad_errors),
+        cmocka_unit_test(test_height_error),       cmocka_unit_test(test_ball_path_edge),
+        cmocka_unit_test(test_bad_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -351,6 +351,20 @@ static void test_ball_path_edge(void **state)
                  "{\"q\": \"ball\", \"from\": \"gun\", \"at\": [40, 20]}", "touched", "b1", 20.2, 21.5, 0.05);
 }
 
+/* A unit's fire at a unit: one target stand moved out of musket range
+ * (12", centre to centre) of the nearest firer, good to 0.1". */
+static void test_unit_fire_edge(void **state)
+{
+    (void)state;
+    edge_case("{\"id\": \"r1\", \"side\": \"red\", \"unit\": \"reds\", \"type\": \"foot\", \"weapon\": \"musket\", "
+              "\"formation\": \"line\", \"x\": 10, \"y\": 20, \"facing_deg\": 0}, {\"id\": \"r2\", \"side\": \"red\", "
+              "\"unit\": \"reds\", \"type\": \"foot\", \"weapon\": \"musket\", \"formation\": \"line\", \"x\": 10, "
+              "\"y\": 22, \"facing_deg\": 0}, {\"id\": \"b1\", \"side\": \"blue\", \"unit\": \"blues\", \"type\": "
+              "\"foot\", \"x\": 18, \"y\": 20, \"facing_deg\": 180}, {\"id\": \"b2\", \"side\": \"blue\", \"unit\": "
+              "\"blues\", \"type\": \"foot\", \"x\": %.17g, \"y\": 22, \"facing_deg\": 180, \"err95_in\": %g}",
+              "{\"q\": \"fire\", \"from\": \"reds\", \"to\": \"blues\"}", "targets", "b2", 19, 26, 0.1);
+}
+
 /* Heights: from a 2" hill over another 2" hill a line is blocked (a piece
  * as high as the line blocks it); with the viewer's height good to 0.1" it
  * could pass over: too close to call.  Exactly known, it is not. */
@@ -420,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_blast_rim),          cmocka_unit_test(test_aspect_edge),
         cmocka_unit_test(test_cone_radius_charge), cmocka_unit_test(test_every_bracket_edge),
         cmocka_unit_test(test_height_error),       cmocka_unit_test(test_ball_path_edge),
+        cmocka_unit_test(test_unit_fire_edge),
         cmocka_unit_test(test_bad_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

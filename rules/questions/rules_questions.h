@@ -214,6 +214,10 @@ void rules_slope_sight_end(rules_scenario *sc, rules_pt **saved);
  * charge) and too_close_to_call (with the house tie line when true, and
  * too_close_ids where figures may be in or out); nothing otherwise. */
 tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_result *r, json_t *ans, tt_err *err);
+/* A query q refused (err, TT_ERR_ARG: out of the firer's arc...) that
+ * would be answered with the figures somewhere within their errors: the
+ * refusal's message says it is too close to call. */
+void rules_tie_refusal(rules_scenario *sc, const json_t *q, tt_err *err);
 
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);

@@ -180,9 +180,9 @@ static int rules__ask_nudged(rules_scenario *sc, const json_t *q, const rules_re
     rules_result r2;
     tt_err e = {0};
     if (rules_query(sc, q, &r2, &e) != TT_OK)
-        differs = 1;
+        differs = r != NULL; /* refused there: answered here (r NULL: refused here too) */
     else {
-        differs = rules__decides_otherwise(r, &r2, ids);
+        differs = r ? rules__decides_otherwise(r, &r2, ids) : 1;
         rules_result_free(&r2);
     }
     while (nmoved-- > 0)
@@ -205,17 +205,17 @@ static const double *rules__query_point(const json_t *q, const char *key, double
     return xy;
 }
 
-tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_result *r, json_t *ans, tt_err *err)
+/* Could q come out otherwise with the figures at the edges of their
+ * errors?  r: its answer, or NULL for a query refused (then: would it be
+ * answered).  *dist_err: distance_err95_in.  -1 out of memory. */
+static int rules__otherwise(rules_scenario *sc, const json_t *q, const rules_result *r, json_t *ids, double *dist_err)
 {
-    if (!sc->has_errors || r->kind == RULES_Q_VISIBILITY || r->kind == RULES_Q_DEVIATE)
-        return TT_OK;
     size_t cap = sc->nfigs + 1;
     int *ga = malloc(cap * sizeof *ga), *gb = malloc(cap * sizeof *gb), *moved = malloc(2 * cap * sizeof *moved);
     rules_figure *saves = malloc(2 * cap * sizeof *saves);
-    json_t *ids = json_object();
-    if (!ga || !gb || !moved || !saves || !ids) {
-        free(ga), free(gb), free(moved), free(saves), json_decref(ids);
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (!ga || !gb || !moved || !saves) {
+        free(ga), free(gb), free(moved), free(saves);
+        return -1;
     }
     const json_t *fv = json_object_get(q, "from"), *tv = json_object_get(q, "to");
     int na = rules__group(sc, json_is_string(fv) ? json_string_value(fv) : NULL, ga, (int)cap);
@@ -228,8 +228,7 @@ tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_re
     if (!na && rules__query_point(q, "at", pt))
         ax = pt[0], ay = pt[1]; /* a blast's centre */
     double E = hypot(ea, eb);
-    if (r->kind == RULES_Q_FIRE || r->kind == RULES_Q_MOVE || r->kind == RULES_Q_CHARGE)
-        json_object_set_new(ans, "distance_err95_in", json_real(round(E * 10000) / 10000));
+    *dist_err = E;
     int otherwise = 0;
     double ux = bx - ax, uy = by - ay, L = hypot(ux, uy);
     ux = L > 0 ? ux / L : 1, uy = L > 0 ? uy / L : 0;
@@ -256,9 +255,9 @@ tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_re
     /* the other figures a template or a line may hold (a unit's fire: each
      * of its figures and its target's), each on its own: toward, away from
      * and across the template's centre (a line's start) */
-    int unit_fire = r->kind == RULES_Q_FIRE && r->unit;
-    if (r->kind == RULES_Q_GRAPE || r->kind == RULES_Q_BLAST || r->kind == RULES_Q_COMMAND ||
-        r->kind == RULES_Q_BALL || unit_fire) {
+    int unit_fire = r && r->kind == RULES_Q_FIRE && r->unit;
+    if (r && (r->kind == RULES_Q_GRAPE || r->kind == RULES_Q_BLAST || r->kind == RULES_Q_COMMAND ||
+              r->kind == RULES_Q_BALL || unit_fire)) {
         int line = r->kind == RULES_Q_BALL || unit_fire;
         double cx = line ? ax : r->centre.x, cy = line ? ay : r->centre.y;
         for (size_t k = 0; k < sc->nfigs; k++) {
@@ -285,6 +284,23 @@ tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_re
                 otherwise |= rules__ask_nudged(sc, q, r, &m[j], 1, saves, moved, ids);
         }
     }
+    free(ga), free(gb), free(moved), free(saves);
+    return otherwise;
+}
+
+tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_result *r, json_t *ans, tt_err *err)
+{
+    if (!sc->has_errors || r->kind == RULES_Q_VISIBILITY || r->kind == RULES_Q_DEVIATE)
+        return TT_OK;
+    json_t *ids = json_object();
+    double E = 0;
+    int otherwise = ids ? rules__otherwise(sc, q, r, ids, &E) : -1;
+    if (otherwise < 0) {
+        json_decref(ids);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    if (r->kind == RULES_Q_FIRE || r->kind == RULES_Q_MOVE || r->kind == RULES_Q_CHARGE)
+        json_object_set_new(ans, "distance_err95_in", json_real(round(E * 10000) / 10000));
     json_object_set_new(ans, "too_close_to_call", json_boolean(otherwise));
     if (otherwise) {
         json_object_set_new(ans, "tie", json_string(RULES__TIE_SAY));
@@ -307,7 +323,22 @@ tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_re
         }
         free((void *)names);
     }
-    free(ga), free(gb), free(moved), free(saves);
     json_decref(ids);
     return TT_OK;
+}
+
+void rules_tie_refusal(rules_scenario *sc, const json_t *q, tt_err *err)
+{
+    double E = 0;
+    if (!sc || !sc->has_errors || err->status != TT_ERR_ARG)
+        return;
+    tt_err keep = *err;
+    if (rules__otherwise(sc, q, NULL, NULL, &E) == 1) {
+        *err = keep;
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, " (" RULES__TIE_SAY ": within the figures' errors it could be "
+                                                     "allowed; house)");
+    } else {
+        *err = keep;
+    }
 }

@@ -365,6 +365,40 @@ static void test_unit_fire_edge(void **state)
               "{\"q\": \"fire\", \"from\": \"reds\", \"to\": \"blues\"}", "targets", "b2", 19, 26, 0.1);
 }
 
+/* A refusal that the errors could undo: Into the Breach! guns fire
+ * roundshot within 30 degrees of their facing (L84-85); aimed 32.5 degrees
+ * off with the facing good to 2 degrees the refusal says it is too close
+ * to call, 34 degrees off it does not, and exactly known it never does. */
+static void test_refusal_within_errors(void **state)
+{
+    (void)state;
+    const struct {
+        double deg, ferr;
+        int close;
+    } cases[] = {{32.5, 2, 1}, {34, 2, 0}, {32.5, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[1024];
+        double a = cases[i].deg * M_PI / 180;
+        snprintf(text, sizeof text,
+                 "{\"ruleset\": \"into-the-breach\", \"table\": {\"width_in\": 72, \"depth_in\": 48}, \"figures\": "
+                 "[{\"id\": \"gun\", \"side\": \"red\", \"weapon\": \"artillery\", \"x\": 10, \"y\": 20, "
+                 "\"facing_deg\": 0, \"facing_err95_deg\": %g}, {\"id\": \"c\", \"side\": \"blue\", \"x\": %.17g, "
+                 "\"y\": %.17g, \"facing_deg\": 0}]}",
+                 cases[i].ferr, 10 + 15 * cos(a), 20 + 15 * sin(a));
+        rules_scenario *sc = NULL;
+        tt_err err = {0};
+        assert_int_equal(rules_scenario_parse(text, "scenario", NULL, g_dirs, &sc, &err), TT_OK);
+        char *line = rules_query_line(sc, "{\"q\": \"ball\", \"from\": \"gun\", \"to\": \"c\"}");
+        assert_non_null(line);
+        assert_non_null(strstr(line, "\"error\""));
+        assert_non_null(strstr(line, "cannot fire roundshot that way"));
+        if ((strstr(line, "too close to call") != NULL) != cases[i].close)
+            fail_msg("%g degrees off, facing good to %g: %s", cases[i].deg, cases[i].ferr, line);
+        free(line);
+        rules_scenario_destroy(sc);
+    }
+}
+
 /* Heights: from a 2" hill over another 2" hill a line is blocked (a piece
  * as high as the line blocks it); with the viewer's height good to 0.1" it
  * could pass over: too close to call.  Exactly known, it is not. */
@@ -434,7 +468,7 @@ int main(void)
         cmocka_unit_test(test_blast_rim),          cmocka_unit_test(test_aspect_edge),
         cmocka_unit_test(test_cone_radius_charge), cmocka_unit_test(test_every_bracket_edge),
         cmocka_unit_test(test_height_error),       cmocka_unit_test(test_ball_path_edge),
-        cmocka_unit_test(test_unit_fire_edge),
+        cmocka_unit_test(test_unit_fire_edge),     cmocka_unit_test(test_refusal_within_errors),
         cmocka_unit_test(test_bad_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -520,14 +520,7 @@ struct rules_scenario {
     int64_t fg_ext;
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
-    int q_moved;             /* the fire query being answered: its firer moved first */
-    int q_charging;          /* the fire query's target is charging (as a cluster) */
     unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
-    int q_has_facing;        /* the move query being answered ends facing q_facing_deg */
-    double q_facing_deg;
-    int q_revealed;          /* the los/fire query being answered: its target was revealed */
-    int q_rof;               /* > 0: the dice the firer would roll at rest (its unit's line bonus in) */
-    const char *q_gait;      /* the move query being answered: the mount's gait, or NULL */
     int has_errors;          /* some figure has an err95_in, z_err95_in or facing_err95_deg > 0 */
 };
 

@@ -250,6 +250,27 @@ tt_status rules_move_figure(rules_scenario *sc, const rules_query_opts *qo, int 
 /* The base s moved by (dx, dy) fixed-point units. */
 rules_shape rules_shape_shifted(const rules_shape *s, int64_t dx, int64_t dy);
 
+/* ---- slope_sight.c: the visibility polygon over sloped hills ---- */
+/* For viewer f: every sloped piece that blocks sight and rises above it
+ * gets the outline of its part higher than f in place of its polygon, is
+ * taken out of skip and put among extra (room for every piece).  Returns
+ * what rules_slope_sight_end puts back (NULL: nothing swapped); *bad set
+ * when out of memory. */
+rules_pt **rules_slope_sight_begin(rules_scenario *sc, const rules_figure *f, int *skip, int *nskip, int *extra,
+                                   int *nextra, int *bad);
+void rules_slope_sight_end(rules_scenario *sc, rules_pt **saved);
+
+/* ---- tie.c: answers that say when they cannot tell ---- */
+/* Where the scenario's figures carry errors (sc->has_errors): add to the
+ * answer `ans` of query q (result r) distance_err95_in (fire, move,
+ * charge) and too_close_to_call (with the house tie line when true, and
+ * too_close_ids where figures may be in or out); nothing otherwise. */
+tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_result *r, json_t *ans, tt_err *err);
+/* A query q refused (err, TT_ERR_ARG: out of the firer's arc...) that
+ * would be answered with the figures somewhere within their errors: the
+ * refusal's message says it is too close to call. */
+void rules_tie_refusal(rules_scenario *sc, const json_t *q, tt_err *err);
+
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);
 /* The answer's `rule`, a copy of text composed for it (owned by r). */

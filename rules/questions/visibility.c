@@ -624,12 +624,13 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     if (rules__vis_alloc(&v))
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     rules__vis_blockers(&v, i);
+    int bad = 0; /* sloped hills: their part above the viewer blocks (slope_sight.c) */
+    rules_pt **slopes = rules_slope_sight_begin(sc, v.f, v.skip, &v.nskip, v.extra, &v.nextra, &bad);
     v.px = (double)v.f->shape.c.x;
     v.py = (double)v.f->shape.c.y;
     v.W = (double)rules_fx(sc->width_in);
     v.D = (double)rules_fx(sc->depth_in);
     const double cx[4] = {0, v.W, v.W, 0}, cy[4] = {0, 0, v.D, v.D};
-    int bad = 0;
     for (int k = 0; k < 4 && !bad; k++) { /* the table's corners */
         rules_pt c = {llround(cx[k]), llround(cy[k])};
         bad |= rules__corner(&v, cx[k], cy[k], c, NULL, 0);
@@ -640,6 +641,7 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
         bad |= rules__vis_crossings(&v);
     if (!bad)
         bad |= rules__vis_pieces(&v);
+    rules_slope_sight_end(sc, slopes);
     rules__vis_free(&v);
     if (bad) {
         free(v.pts);

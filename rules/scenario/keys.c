@@ -254,7 +254,8 @@ static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL}
                                                {"type", NULL},    {"weapon", NULL},    {"x", NULL},
                                                {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
                                                {"colour", NULL},  {"quality", NULL},   {"ds", NULL}, {"formation", NULL},
-                                               {"note", NULL},    {NULL, NULL}};
+                                               {"note", NULL},    {"err95_in", NULL}, {"z_err95_in", NULL},
+                                               {"facing_err95_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
                                                  {"notes", NULL},   {"table", &rules__table_s},

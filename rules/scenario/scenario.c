@@ -239,7 +239,9 @@ int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *el
     for (size_t i = 0; i < sc->npieces; i++)
         if (rules_piece_contains(&sc->pieces[i], c)) {
             if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > *elev)
-                *elev = fmax(*elev, rules_slope_height(&sc->pieces[i], rules_in(c.x), rules_in(c.y)));
+                *elev = fmax(*elev, sc->pieces[i].p.slope_in > 0 /* on its side: lower (slope.c) */
+                                        ? rules_slope_height(&sc->pieces[i], rules_in(c.x), rules_in(c.y))
+                                        : sc->pieces[i].p.height_in);
             inside[n++] = (int)i;
             if (!strcmp(sc->pieces[i].kind, "hill"))
                 *on_hill = 1;
@@ -391,6 +393,8 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
     f->x = f->y = NAN;
     if ((st = tt_json_number(o, "x", at, &f->x, err)) || (st = tt_json_number(o, "y", at, &f->y, err)) ||
         (st = rules_json_num(o, "facing_deg", at, -1e6, 1e6, &f->facing_deg, err)))
+        return st;
+    if ((st = rules_figure_errors_parse(sc, o, at, f, err))) /* errors.c */
         return st;
     f->shape.round = sc->prof->base_round;
     f->w_in = sc->prof->base_w_in;

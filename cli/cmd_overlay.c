@@ -12,7 +12,7 @@
 #include "tt_json.h"
 #include "vision.h"
 #ifdef TT_HAVE_RULES
-#include "overlay_rules.h"
+#include "table_scene.h"
 #endif
 
 #define CMD "overlay"
@@ -116,7 +116,7 @@ int cmd_overlay(int argc, char **argv)
     tt_err err = {0};
     calib_rig *rig = NULL;
     calib_projector *pj = NULL;
-    overlay_scene *sc = NULL;
+    table_scene *sc = NULL;
     overlay_list *l = NULL;
     json_t *qs[MAX_QUERIES] = {0};
     cairo_surface_t *surf = NULL;
@@ -140,13 +140,13 @@ int cmd_overlay(int argc, char **argv)
             goto fail;
         }
     }
-    if (overlay_scene_load(scenario, dirs, &sc, &err) != TT_OK || overlay_list_create(&l, &err) != TT_OK)
+    if (table_scene_load(scenario, dirs, &sc, &err) != TT_OK || overlay_list_create(&l, &err) != TT_OK)
         goto fail;
-    overlay_scene_set_cite(sc, cite);
+    table_scene_set_cite(sc, cite);
     /* every answer first: nothing is written if any query is bad */
     for (int i = 0; i < nq; i++) {
         json_t *ans = NULL;
-        if (overlay_scene_query(sc, qs[i], l, &ans, &err) != TT_OK) {
+        if (table_scene_query(sc, qs[i], l, &ans, &err) != TT_OK) {
             tt_err_prefix(&err, "--query %d", i + 1);
             goto fail;
         }
@@ -157,7 +157,7 @@ int cmd_overlay(int argc, char **argv)
         json_decref(ans);
     }
     /* the projector's light never falls on a figure's tag */
-    if (!on_camera && overlay_scene_mask_figures(sc, rig->base_size_in, rig->base_height_mm / 25.4, l, &err) != TT_OK)
+    if (!on_camera && table_scene_mask_figures(sc, rig->base_size_in, rig->base_height_mm / 25.4, l, &err) != TT_OK)
         goto fail;
     overlay_mapper m;
     overlay_camera_map cam_state;
@@ -171,14 +171,14 @@ int cmd_overlay(int argc, char **argv)
         }
         /* each mark at the height of the scenario's ground under it, as
          * the projector draws it */
-        tt_ground ground = {overlay_scene_ground_in, sc};
+        tt_ground ground = {table_scene_ground_in, sc};
         overlay_mapper_camera_ground(&m, &cam_state, &rig->camera, &pose, &ground);
         if (overlay_render_on_image(l, &m, &frame, &surf, &err) != TT_OK)
             goto fail;
     } else {
         /* each mark at the height of the scenario's ground under it (a
          * projector calibrated in 3D; a plane map draws on the felt) */
-        tt_ground ground = {overlay_scene_ground_in, sc};
+        tt_ground ground = {table_scene_ground_in, sc};
         overlay_projector_map pj_state;
         overlay_mapper_projector_ground(&m, &pj_state, pj, &ground);
         if (overlay_render(l, &m, &surf, &err) != TT_OK)
@@ -203,7 +203,7 @@ done:
         cairo_surface_destroy(surf);
     tt_image_free(&frame);
     overlay_list_destroy(l);
-    overlay_scene_destroy(sc);
+    table_scene_destroy(sc);
     calib_projector_destroy(pj);
     calib_rig_destroy(rig);
     return rc;

@@ -9,7 +9,6 @@
 
 #include "game_internal.h"
 #include "tt_json.h"
-#include "tt_tmpfile.h"
 #include "usbcam.h"
 
 static int game__stopped(const game *g)
@@ -34,7 +33,7 @@ void game_set_banner(game *g, const char *url)
 /* The tracker maps figures at the height of the scenario's raised terrain
  * (the felt without a scenario): set at the start, and again after every
  * new scenario (mu held) so that every figure is mapped again. */
-static void game__ground(game *g)
+void game__ground(game *g)
 {
     tt_ground gr = {game__ground_in, g};
     track_live_set_ground(g->live, &gr);
@@ -84,6 +83,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
         g->o.camera_timeout_s = GAME_CAMERA_TIMEOUT_S;
     pthread_mutex_init(&g->mu, NULL);
     pthread_mutex_init(&g->table_mu, NULL);
+    pthread_mutex_init(&g->save_mu, NULL);
     game__feed_init(g);
 
     if ((st = calib_rig_load(o->rig, &g->rig, err)) != TT_OK)
@@ -96,7 +96,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
                         "(Set up, then Save) and it is written there\n", o->scenario);
     else if (o->scenario && (st = game__scenario_load(&g->sc, o->scenario, err)) != TT_OK)
         goto fail;
-    overlay_scene_set_cite(g->sc.scene, o->cite);
+    table_scene_set_cite(g->sc.scene, o->cite);
     g->scenario_rev = g->sc.root != NULL;
     if ((st = overlay_list_create(&g->list, err)) != TT_OK || (st = overlay_list_create(&g->scratch, err)) != TT_OK)
         goto fail;
@@ -699,95 +699,7 @@ void game_destroy(game *g)
     free(g->lat);
     free(g->banner);
     pthread_mutex_destroy(&g->table_mu);
+    pthread_mutex_destroy(&g->save_mu);
     pthread_mutex_destroy(&g->mu);
     free(g);
-}
-
-/* ---- a new scenario from a viewer ---- */
-
-/* Write text to path atomically, keeping the old file as path.bak. */
-static tt_status game__save_scenario(const char *path, const char *text, tt_err *err)
-{
-    char *tmp = NULL, bak[4200];
-    FILE *f = NULL;
-    tt_status st;
-    if ((st = tt_tmp_fopen(path, &tmp, &f, err)) != TT_OK)
-        return st;
-    size_t n = strlen(text);
-    int bad = fwrite(text, 1, n, f) != n || fputc('\n', f) == EOF;
-    bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        int e = errno;
-        tt_tmp_discard(tmp);
-        return tt_err_set(err, TT_ERR_IO, "cannot write the scenario %s: %s (is the disk full?)", path, strerror(e));
-    }
-    snprintf(bak, sizeof bak, "%s.bak", path);
-    if (access(path, F_OK) == 0 && (unlink(bak), link(path, bak)) != 0) {
-        int e = errno;
-        tt_tmp_discard(tmp);
-        return tt_err_set(err, TT_ERR_IO, "cannot keep the old scenario as %s: %s", bak, strerror(e));
-    }
-    return tt_tmp_commit(tmp, path, err);
-}
-
-/* Part of the scenario as JSON text ("{}" when absent), read under mu. */
-static char *game__scenario_part_json(game *g, int profile)
-{
-    pthread_mutex_lock(&g->mu);
-    const json_t *j = profile ? g->sc.profile : g->sc.root;
-    char *t = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)) : strdup("{}");
-    pthread_mutex_unlock(&g->mu);
-    return t;
-}
-
-char *game_scenario_json(game *g)
-{
-    return game__scenario_part_json(g, 0);
-}
-
-char *game_rules_json(game *g)
-{
-    return game__scenario_part_json(g, 1);
-}
-
-tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
-{
-    game__scenario n = {0};
-    tt_status st;
-    char dir[4096] = ".";
-    if (strlen(text) != len)
-        return tt_err_set(err, TT_ERR_FORMAT, "the scenario holds a NUL byte: send one JSON object");
-    if (g->o.scenario)
-        game__dir_of(g->o.scenario, dir, sizeof dir);
-    if ((st = game__scenario_load_text(&n, text, "the scenario", dir, err)) != TT_OK)
-        return st;
-    overlay_scene_set_cite(n.scene, g->o.cite);
-    /* written first: a scenario that cannot be kept is not applied */
-    char *pretty = json_dumps(n.root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-    if (!pretty) {
-        game__scenario_free(&n);
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    }
-    if (g->o.scenario && (st = game__save_scenario(g->o.scenario, pretty, err)) != TT_OK) {
-        free(pretty);
-        game__scenario_free(&n);
-        return st;
-    }
-    pthread_mutex_lock(&g->mu);
-    game__scenario_free(&g->sc);
-    g->sc = n;
-    g->scenario_rev++;
-    game__ground(g);
-    game__place_figures(g); /* questions asked now see the table as it is */
-    g->dirty = 1;
-    if (g->recd && !g->rec_failed) { /* the replay shows the new terrain from here on */
-        tt_err e = {0};
-        if (rec_scenario(g->recd, g->frame_no, (long long)g->t_ms, text, &e) != TT_OK ||
-            rec_flush(g->recd, &e) != TT_OK)
-            game__recorder_failed(g, &e);
-    }
-    pthread_mutex_unlock(&g->mu);
-    free(pretty);
-    return TT_OK;
 }

@@ -118,10 +118,14 @@ char *game_state_json(game *g);
  * with --preload) sends the newest frame's state every 1/GAME_FEED_MAX_HZ s,
  * and the last one as soon as frames pause. */
 #define GAME_FEED_MAX_HZ 30 /* a USB webcam's rate; what a phone shows */
-/* One message, as Server-Sent Events text ("event: E\ndata: D\n\n"),
- * shared by every viewer: read-only, handed back with game_feed_release. */
+/* One message, shared by every viewer: read-only, handed back with
+ * game_feed_release.  Its event's name ("state", "event" or "answer") and
+ * its JSON (compact, one line, len bytes, NUL-terminated): the page's
+ * Server-Sent Events (http/) and the hall's MQTT (hall/publish/) each
+ * format it as they need. */
 typedef struct game_feed_msg game_feed_msg;
-const char *game_feed_msg_text(const game_feed_msg *m, size_t *len);
+const char *game_feed_msg_event(const game_feed_msg *m);
+const char *game_feed_msg_json(const game_feed_msg *m, size_t *len);
 void game_feed_release(game_feed_msg *m); /* NULL is fine */
 unsigned long long game_feed_attach(game *g); /* the viewer's first cursor */
 void game_feed_detach(game *g);

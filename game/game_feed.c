@@ -30,21 +30,29 @@ void game__feed_init(game *g)
 }
 
 struct game_feed_msg {
-    int refs; /* the ring's and each viewer's (atomic) */
+    int refs;       /* the ring's and each viewer's (atomic) */
+    char event[16]; /* "state", "event" or "answer" */
     size_t len;
-    char text[];
+    char *json;     /* compact JSON: one line */
 };
 
-const char *game_feed_msg_text(const game_feed_msg *m, size_t *len)
+const char *game_feed_msg_event(const game_feed_msg *m)
+{
+    return m->event;
+}
+
+const char *game_feed_msg_json(const game_feed_msg *m, size_t *len)
 {
     *len = m->len;
-    return m->text;
+    return m->json;
 }
 
 void game_feed_release(game_feed_msg *m)
 {
-    if (m && __atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    if (m && __atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(m->json);
         free(m);
+    }
 }
 
 void game__feed_free(game *g)
@@ -55,18 +63,19 @@ void game__feed_free(game *g)
     pthread_mutex_destroy(&g->feed_mu);
 }
 
-/* Formatted once as Server-Sent Events text, then shared by every viewer. */
+/* Kept as it came (the event's name and its JSON), shared by every viewer:
+ * each formats it as it needs (Server-Sent Events, MQTT). */
 void game__feed_publish(game *g, const char *event, char *data)
 {
-    size_t n = strlen(event) + strlen(data) + sizeof "event: \ndata: \n\n";
-    game_feed_msg *fm = malloc(sizeof *fm + n);
-    if (fm) {
-        fm->refs = 1;
-        fm->len = (size_t)snprintf(fm->text, n, "event: %s\ndata: %s\n\n", event, data);
-    }
-    free(data);
-    if (!fm)
+    game_feed_msg *fm = data ? malloc(sizeof *fm) : NULL;
+    if (!fm) {
+        free(data);
         return; /* out of memory: this message is lost, the next state says it all */
+    }
+    fm->refs = 1;
+    snprintf(fm->event, sizeof fm->event, "%s", event);
+    fm->json = data;
+    fm->len = strlen(data);
     pthread_mutex_lock(&g->feed_mu);
     unsigned long long seq = ++g->feed_seq;
     game__msg *m = &g->feed[seq % GAME__FEED];

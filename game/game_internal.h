@@ -11,7 +11,7 @@
 #include "live.h"
 #include "live_scale.h"
 #include "overlay.h"
-#include "overlay_rules.h"
+#include "table_scene.h"
 #include "projector.h"
 #include "rec.h"
 #include "source.h"
@@ -65,7 +65,7 @@ typedef struct game__query {
 /* The scenario as the game uses it: the rules scene (answers and drawing)
  * and its JSON for the state (terrain, tags). */
 typedef struct game__scenario {
-    overlay_scene *scene; /* NULL without a scenario */
+    table_scene *scene; /* NULL without a scenario */
     json_t *root;         /* the scenario JSON (owned), NULL without */
     json_t *by_tag;       /* {"<tag>": figure object} (borrowed from root) */
     json_t *profile;      /* its ruleset's profile, for the page's menus (owned) */
@@ -105,6 +105,10 @@ struct game {
     FILE *ev;
     game__capture cap;
     int threaded;
+
+    /* held across a whole game_scenario_put (check, save, apply): taken
+     * before mu, never inside it */
+    pthread_mutex_t save_mu;
 
     /* guarded by mu: everything below, read or written by servers */
     pthread_mutex_t mu;
@@ -175,7 +179,13 @@ struct game {
     long seen_sum, known_sum;
 };
 
+/* game.c */
+/* The tracker maps figures on the scenario's ground (mu held). */
+void game__ground(game *g);
+
 /* game_query.c */
+/* Where rulesets are looked for: $TABLETRACK_DATA, then the source tree. */
+const char *const *game__data_dirs(void);
 /* The folder of path ("." for a bare name): relative profile paths in a
  * scenario are resolved against it. */
 void game__dir_of(const char *path, char *dir, size_t cap);

@@ -16,7 +16,7 @@
 
 /* ---- the scenario ---- */
 
-static const char *const *game__data_dirs(void)
+const char *const *game__data_dirs(void)
 {
     static const char *dirs[3];
     const char *env = getenv("TABLETRACK_DATA");
@@ -49,7 +49,7 @@ tt_status game__scenario_load_text(game__scenario *s, const char *text, const ch
 {
     game__scenario n = {0};
     tt_status st;
-    if ((st = overlay_scene_parse(text, where, base_dir, game__data_dirs(), &n.scene, err)) != TT_OK)
+    if ((st = table_scene_parse(text, where, base_dir, game__data_dirs(), &n.scene, err)) != TT_OK)
         return st;
     if ((st = tt_json_parse(text, where, &n.root, err)) != TT_OK || !(n.by_tag = game__by_tag(n.root))) {
         if (st == TT_OK)
@@ -97,7 +97,7 @@ tt_status game__scenario_load(game__scenario *s, const char *path, tt_err *err)
 
 void game__scenario_free(game__scenario *s)
 {
-    overlay_scene_destroy(s->scene);
+    table_scene_destroy(s->scene);
     json_decref(s->by_tag);
     json_decref(s->profile);
     json_decref(s->root);
@@ -252,7 +252,7 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
         return json_pack("{s:s}", "error", "no scenario: give --scenario or send one (PUT /api/scenario)");
     /* A question about a figure that is off the table right now draws
      * nothing; it is not an error for the game. */
-    if (overlay_scene_query(g->sc.scene, q->q, l, &ans, &e) != TT_OK)
+    if (table_scene_query(g->sc.scene, q->q, l, &ans, &e) != TT_OK)
         ans = json_pack("{s:s}", "error", e.msg);
     return ans;
 }
@@ -262,7 +262,7 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 double game__ground_in(const void *user, double x, double y)
 {
     const game *g = user;
-    return overlay_scene_ground_in(g->sc.scene, x, y);
+    return table_scene_ground_in(g->sc.scene, x, y);
 }
 
 tt_status game__projector_open(game *g, tt_err *err)
@@ -384,7 +384,7 @@ void game__place_figures(game *g)
         const track_figure *f = &g->figs[i];
         tt_err e = {0};
         if (f->state != VISION_TAG_LOST)
-            (void)overlay_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e);
+            (void)table_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e);
     }
 }
 
@@ -492,7 +492,7 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
     json_t *ans = NULL;
     /* the rules engine checks the question first: a bad one is not kept */
     overlay_list_clear(g->scratch);
-    if ((st = overlay_scene_query(g->sc.scene, q, g->scratch, &ans, err)) != TT_OK) {
+    if ((st = table_scene_query(g->sc.scene, q, g->scratch, &ans, err)) != TT_OK) {
         pthread_mutex_unlock(&g->mu);
         json_decref(q);
         return st;

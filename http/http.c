@@ -100,8 +100,12 @@ typedef struct http__sse {
     http_server *s;
     unsigned long long cursor;
     game_feed_msg *msg; /* the message being sent (a reference), or NULL */
-    const char *text;   /* what is being sent, NULL between messages */
-    size_t off, len;
+    /* what is being sent, in pieces: "event: E\ndata: ", its JSON, "\n\n" */
+    char head[48];
+    const char *part[3];
+    size_t plen[3];
+    int npart, ip; /* npart 0: between messages */
+    size_t off;
     int idle_ms;
 } http__sse;
 
@@ -114,7 +118,7 @@ static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         int nice = getpriority(PRIO_PROCESS, tid) + HTTP__VIEWER_NICE;
         (void)setpriority(PRIO_PROCESS, tid, nice > 19 ? 19 : nice);
     }
-    while (!v->text) {
+    while (!v->npart) {
         int r = game_feed_next(v->s->g, &v->cursor, 1000, &v->msg);
         if (r < 0)
             return MHD_CONTENT_READER_END_OF_STREAM;
@@ -122,22 +126,39 @@ static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             v->idle_ms += 1000;
             if (v->idle_ms < 5000)
                 continue;
-            v->text = still_here;
-            v->len = sizeof still_here - 1;
-        } else
-            v->text = game_feed_msg_text(v->msg, &v->len);
+            v->part[0] = still_here;
+            v->plen[0] = sizeof still_here - 1;
+            v->npart = 1;
+        } else { /* Server-Sent Events: the feed's event and its JSON (one line) */
+            int n = snprintf(v->head, sizeof v->head, "event: %s\ndata: ", game_feed_msg_event(v->msg));
+            v->part[0] = v->head;
+            v->plen[0] = n > 0 && (size_t)n < sizeof v->head ? (size_t)n : 0;
+            v->part[1] = game_feed_msg_json(v->msg, &v->plen[1]);
+            v->part[2] = "\n\n";
+            v->plen[2] = 2;
+            v->npart = 3;
+        }
         v->idle_ms = 0;
+        v->ip = 0;
         v->off = 0;
     }
-    size_t n = v->len - v->off < max ? v->len - v->off : max;
-    memcpy(buf, v->text + v->off, n);
-    v->off += n;
-    if (v->off == v->len) {
+    size_t done = 0;
+    while (v->ip < v->npart && done < max) {
+        size_t left = v->plen[v->ip] - v->off, n = left < max - done ? left : max - done;
+        memcpy(buf + done, v->part[v->ip] + v->off, n);
+        done += n;
+        v->off += n;
+        if (v->off == v->plen[v->ip]) {
+            v->ip++;
+            v->off = 0;
+        }
+    }
+    if (v->ip == v->npart) {
         game_feed_release(v->msg);
         v->msg = NULL;
-        v->text = NULL;
+        v->npart = 0;
     }
-    return (ssize_t)n;
+    return (ssize_t)done;
 }
 
 static void http__sse_free(void *cls)

@@ -255,7 +255,8 @@ int rules_probe_put(rules_scenario *sc, int slot, int like, rules_pt p, double f
     return k;
 }
 
-int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *blocker, rules_pt *centre)
+int rules_centre_seen(rules_scenario *sc, const rules_query_opts *qo, int s, const int *T, int nT, int *blocker,
+                      rules_pt *centre)
 {
     *blocker = -1;
     if (!sc->prof->centre_seen || nT < 2)
@@ -264,9 +265,9 @@ int rules_centre_seen(rules_scenario *sc, int s, const int *T, int nT, int *bloc
     rules_group_box(sc, T, nT, &b);
     *centre = b.c;
     int c = rules_probe_put(sc, RULES_PROBE_CENTRE, rules_soldier_of(sc, T, nT, T[0]), b.c, b.facing_deg);
-    if (rules_fire_decide(sc, s, c, 1, 0, blocker, NULL))
+    if (rules_fire_decide(sc, qo, s, c, 1, 0, blocker, NULL))
         return 1;
-    rules_fire_decide(sc, s, c, 0, 1, blocker, NULL); /* which piece or figure hides it */
+    rules_fire_decide(sc, qo, s, c, 0, 1, blocker, NULL); /* which piece or figure hides it */
     return 0;
 }
 
@@ -299,8 +300,8 @@ int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like)
     return rules_probe_put(sc, RULES_PROBE_FROM, like, b.front, b.facing_deg);
 }
 
-tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const char *to, int fj, const char *weapon,
-                          rules_result *out, tt_err *err)
+tt_status rules_fire_unit(rules_scenario *sc, const rules_query_opts *qo, const char *from, int fi, const char *to,
+                          int fj, const char *weapon, rules_result *out, tt_err *err)
 {
     int *F = NULL, *T = NULL, *S = NULL, nF, nT, nt = 0; /* S[a]: the figure (or probe) firer a's shots run from */
     const rules_weapon **W = NULL;
@@ -445,7 +446,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     rules_pt centre = {0, 0};
     int need_centre = sc->prof->centre_seen && ns == nt && nt > 1;
     if (need_centre && mode)
-        centre_ok = rules_centre_seen(sc, P, T, nt, &centre_bl, &centre);
+        centre_ok = rules_centre_seen(sc, qo, P, T, nt, &centre_bl, &centre);
     const rules_weapon *memo_w = NULL; /* mode: the last weapon's shot, taken once */
     int memo_mt = -1, memo_a = -1;
     double memo_d = INFINITY;
@@ -464,7 +465,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
             rules_fire_arc(&sc->figs[S[a]], w, &arc[a]);
             int hint = -1, seen = centre_ok, bl;
             if (need_centre && !mode)
-                seen = rules_centre_seen(sc, F[a], T, nt, &bl, &centre);
+                seen = rules_centre_seen(sc, qo, F[a], T, nt, &bl, &centre);
             /* the nearest target it can fire at: targets in order of
              * distance (picked one by one: the first one usually does) */
             double mine = INFINITY;
@@ -485,7 +486,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 tnear[m] = tnear[left - 1];
                 const rules_bracket *br;
                 int vis;
-                if (rules_fire_shot(sc, S[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
+                if (rules_fire_shot(sc, qo, S[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
                     mine = pick.d;
                     mt = pick.k;
                     shot_br = br;
@@ -503,9 +504,9 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 known[mt] = 1;
                 int d = rules_fire_dice(sc, S[a], T[mt], w), fm = sc->figs[F[a]].formation;
                 if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[a]].type) &&
-                    !(sc->q_moved && sc->prof->moved_drops_bonuses) && !rules_fires_plain(sc->prof, &sc->figs[F[a]]))
+                    !(qo->moved && sc->prof->moved_drops_bonuses) && !rules_fires_plain(sc->prof, &sc->figs[F[a]]))
                     d += sc->prof->form_rof[fm];
-                d = rules_moved_dice(sc, w, d);
+                d = rules_moved_dice(sc, qo, w, d);
                 if (d > 0)
                     dice += d;
                 else
@@ -554,7 +555,7 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
                 sc->figs[P].weapon = W[a];
             const rules_bracket *br;
             int vis;
-            hit = rules_fire_shot(sc, S[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
+            hit = rules_fire_shot(sc, qo, S[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
         }
         if (hit) {
             tnear[ntn].d = d;
@@ -593,20 +594,18 @@ tt_status rules_fire_unit(rules_scenario *sc, const char *from, int fi, const ch
     if (rest > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[pf]].type) &&
         !rules_fires_plain(sc->prof, &sc->figs[F[pf]]))
         rest += sc->prof->form_rof[fm];
-    sc->q_rof = rest;
-    rules_fire_pair(sc, S[pf], T[pt], dj, W[pf], out);
-    sc->q_rof = 0;
+    rules_fire_pair(sc, qo, S[pf], T[pt], dj, W[pf], rest, out);
     out->unit = 1;
     if (best_f < 0)
         out->to_hit = RULES_NULL;
-    if (need_centre && best_f < 0 && (mode ? !centre_ok : !rules_centre_seen(sc, F[pf], T, nt, &centre_bl, &centre))) {
+    if (need_centre && best_f < 0 && (mode ? !centre_ok : !rules_centre_seen(sc, qo, F[pf], T, nt, &centre_bl, &centre))) {
         /* the target's centre is hidden (L470 of All the King's Men): the blocker, the line to the centre */
         out->visible = 0;
         out->blocked_by = rules_blocker_id(sc, centre_bl);
         out->line[1] = rules_pt_in(centre);
     }
     out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
-    rules_fire_bonus(sc, F, nF, T, nt, dj, W[pf], S[pf], T[pt], out);
+    rules_fire_bonus(sc, qo, F, nF, T, nt, dj, W[pf], S[pf], T[pt], out);
     st = nt == 1 && T[0] == barred ? rules_fire_refused(sc, &sc->figs[barred], out, err) : TT_OK;
 done:
     if (st != TT_OK) /* nothing half-made is handed back */

@@ -247,7 +247,7 @@ static const rules__schema rules__profile_s = {"profile", NULL, rules__profile_f
 static const rules__field rules__table_f[] = {{"width_in", NULL}, {"depth_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__table_s = {"table", NULL, rules__table_f, NULL, 0};
 static const rules__field rules__piece_f[] = {
-    {"id", NULL}, {"kind", NULL}, {"polygon", NULL}, {"line", NULL}, {"note", NULL}, RULES__TERRAIN_PROPS,
+    {"id", NULL}, {"kind", NULL}, {"polygon", NULL}, {"line", NULL}, {"note", NULL}, {"slope_in", NULL}, RULES__TERRAIN_PROPS,
     {NULL, NULL}};
 static const rules__schema rules__piece_s = {"terrain", "id", rules__piece_f, NULL, 0};
 static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL},      {"unit", NULL},

@@ -139,16 +139,20 @@ static tt_status rules__piece_parse(rules_scenario *sc, json_t *seen, const json
                 pc->v[i] = pc->v[j];
                 pc->v[j] = t;
             }
+        if ((st = rules_slope_parse(o, at, sc->prof->name, pc, err)))
+            return st;
     } else {
         for (int i = 0; i + 1 < pc->n; i++)
             if (pc->v[i].x == pc->v[i + 1].x && pc->v[i].y == pc->v[i + 1].y)
                 return tt_err_set(err, TT_ERR_FORMAT, "%s: corners %d and %d of the line are the same point", at,
                                   i + 1, i + 2);
+        if ((st = rules_slope_parse(o, at, sc->prof->name, pc, err)))
+            return st;
     }
     pc->lo = pc->hi = pc->v[0];
     for (int i = 0; i < pc->n; i++) {
-        pc->vin[2 * i] = rules_in(pc->v[i].x);
-        pc->vin[2 * i + 1] = rules_in(pc->v[i].y);
+        pc->vin[2 * i] = rules_in(pc->top ? pc->top[i].x : pc->v[i].x);
+        pc->vin[2 * i + 1] = rules_in(pc->top ? pc->top[i].y : pc->v[i].y);
         if (pc->v[i].x < pc->lo.x)
             pc->lo.x = pc->v[i].x;
         if (pc->v[i].y < pc->lo.y)
@@ -221,10 +225,9 @@ double rules_scenario_ground_in(const void *scv, double x, double y)
     double elev = 0;
     if (!sc || !isfinite(x) || !isfinite(y) || fabs(x) > RULES_MAX_IN || fabs(y) > RULES_MAX_IN)
         return 0;
-    rules_pt c = {rules_fx(x), rules_fx(y)}; /* pieces are in fixed point */
     for (size_t i = 0; i < sc->npieces; i++)
-        if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > elev && rules_piece_contains(&sc->pieces[i], c))
-            elev = sc->pieces[i].p.height_in;
+        if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > elev)
+            elev = fmax(elev, rules_slope_height(&sc->pieces[i], x, y)); /* sloped or flat (slope.c) */
     return elev;
 }
 
@@ -236,7 +239,7 @@ int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *el
     for (size_t i = 0; i < sc->npieces; i++)
         if (rules_piece_contains(&sc->pieces[i], c)) {
             if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > *elev)
-                *elev = sc->pieces[i].p.height_in;
+                *elev = fmax(*elev, rules_slope_height(&sc->pieces[i], rules_in(c.x), rules_in(c.y)));
             inside[n++] = (int)i;
             if (!strcmp(sc->pieces[i].kind, "hill"))
                 *on_hill = 1;
@@ -735,6 +738,7 @@ void rules_scenario_destroy(rules_scenario *sc)
         free(sc->pieces[i].id);
         free(sc->pieces[i].v);
         free(sc->pieces[i].vin);
+        free(sc->pieces[i].top);
     }
     for (size_t i = 0; i < sc->nfigs; i++) {
         rules_figure *f = &sc->figs[i];

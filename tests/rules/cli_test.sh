@@ -120,6 +120,17 @@ echo '{"q":"los","from":"a","to":"a"}' | TABLETRACK_DATA=$SRC "$BIN" $SUB --scen
 [ $? -eq 1 ] || fail "an unknown key should exit 1"
 grep -q 'unknown key "sied" in figure "a" (line 2, column 42): did you mean "side"?' "$TMP/err" || fail "unknown key message: $(cat "$TMP/err")"
 
+# the kinds of query: the help lists the ones the error for an unknown "q" lists (one list in rules.h)
+echo '{"q":"warp"}' | TABLETRACK_DATA=$SRC "$BIN" $SUB --scenario "$SCN" > "$TMP/out" 2> "$TMP/err" || fail "unknown query: exit code $?"
+KINDS=$(sed -n 's/^{"error":"unknown query \\"warp\\" (\(.*\))"}$/\1/p' "$TMP/out")
+[ "$(echo "$KINDS" | tr ',' '\n' | wc -l)" -eq 11 ] || fail "the unknown query error should list 11 kinds: $(cat "$TMP/out")"
+if [ "$SUB" = rules ]; then
+  "$BIN" help rules > "$TMP/help" || fail "help rules: exit code $?"
+  for K in $(echo "$KINDS" | tr -d ','); do
+    grep -q "^$K: " "$TMP/help" || fail "'tabletrack help rules' does not describe query $K: $(cat "$TMP/help")"
+  done
+fi
+
 # usage errors
 "$BIN" $SUB > /dev/null 2>&1; [ $? -eq 2 ] || fail "no --scenario should exit 2"
 "$BIN" $SUB --bogus > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option should exit 2"

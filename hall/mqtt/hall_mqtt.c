@@ -1,7 +1,7 @@
 /* hall_mqtt.c - one connection to the broker on libmosquitto (its network
  * thread reconnects by itself), names, passwords and the trouble an
  * organiser is told about. */
-#include "hall_internal.h"
+#include "hall_conn.h"
 
 #include <errno.h>
 #include <mosquitto.h>

@@ -8,6 +8,8 @@
  *                                 are served as /NAME.js)
  *   GET /api/tables               [{"table","ruleset","frame","t_ms","figures","connected","last_seen_s"}]
  *   GET /api/hall                 counters and the state delay (benchmarks)
+ *   GET /api/refused              the tables the hall refused, and why:
+ *                                 {"max_tables","refused":[{"table","reason","last_seen_s"}],"more"}
  *   GET /tables/NAME/state        the table's last live state
  *   GET /tables/NAME/answer       its last question and answer
  *   GET /tables/NAME/copy         how far the hall's copy of its game goes:
@@ -17,7 +19,7 @@
  *   GET /tables/NAME/stream       one table at 1920x1080 for a stream's browser
  *                                 source (OBS); ?transparent=1: no background
  */
-#include "hall_internal.h"
+#include "hall_http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,7 +40,7 @@ extern const unsigned long hall__page_len, hall__stream_len;
 
 struct hall__http {
     struct MHD_Daemon *d;
-    hall_server *h;
+    hall__tables *h;
 };
 
 static enum MHD_Result hall__json(struct MHD_Connection *c, char *text /* taken */, const char *missing)
@@ -52,7 +54,7 @@ static enum MHD_Result hall__json(struct MHD_Connection *c, char *text /* taken 
 }
 
 /* The replay page of the hall's copy of a table's game. */
-static enum MHD_Result hall__replay(struct MHD_Connection *c, hall_server *h, const char *name)
+static enum MHD_Result hall__replay(struct MHD_Connection *c, hall__tables *h, const char *name)
 {
     char *path = hall__copy_path(h, name), *page = NULL, buf[1200];
     size_t len = 0;
@@ -99,6 +101,8 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
         return http_reply(c, 200, http_web_type(js), js->data, *js->len, MHD_RESPMEM_PERSISTENT);
     if (!strcmp(url, "/api/tables"))
         return hall__json(c, hall__tables_json(x->h), "out of memory");
+    if (!strcmp(url, "/api/refused"))
+        return hall__json(c, hall__refused_json(x->h), "out of memory");
     if (!strcmp(url, "/api/hall"))
         return hall__json(c, hall__stats_json(x->h), "out of memory");
     if (!strncmp(url, "/tables/", 8)) {
@@ -128,7 +132,7 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
                       MHD_RESPMEM_PERSISTENT);
 }
 
-tt_status hall__http_start(hall_server *h, const char *listen, hall__http **out, char *url, size_t n, tt_err *err)
+tt_status hall__http_start(hall__tables *h, const char *listen, hall__http **out, char *url, size_t n, tt_err *err)
 {
     *out = NULL;
     char host[256];

@@ -1,7 +1,8 @@
 /* hall_live.c - 'track --mqtt': a thread that follows the game's live feed
  * and publishes it under tabletrack/NAME/ (hall.h), and sends the
  * recording's new content every HALL__SYNC_MS. */
-#include "hall_internal.h"
+#include "hall_conn.h"
+#include "hall_publish.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -21,27 +22,11 @@ struct hall_live {
     volatile int stop;
 };
 
-/* "event: E\ndata: D\n\n" -> E and D (D is in the text; its length). */
-static int hall__sse_split(const char *text, size_t len, char *ev, size_t evn, const char **data, size_t *dlen)
-{
-    if (len < 7 || strncmp(text, "event: ", 7) != 0)
-        return 0;
-    const char *nl = memchr(text, '\n', len);
-    if (!nl || (size_t)(nl - text - 7) >= evn || strncmp(nl + 1, "data: ", 6) != 0)
-        return 0;
-    memcpy(ev, text + 7, (size_t)(nl - text - 7));
-    ev[nl - text - 7] = '\0';
-    *data = nl + 7;
-    const char *end = text + len;
-    while (end > *data && end[-1] == '\n')
-        end--;
-    *dlen = (size_t)(end - *data);
-    return 1;
-}
-
 /* The state, with "sent_ms" added, and its scenario revision. */
-static void hall__live_state(hall_live *l, const char *data, size_t len, long long *rev)
+static void hall__live_state(hall_live *l, const game_feed_msg *m, long long *rev)
 {
+    size_t len;
+    const char *data = game_feed_msg_json(m, &len);
     json_t *j = json_loadb(data, len, 0, NULL);
     if (!j)
         return;
@@ -67,35 +52,26 @@ static void *hall__live_main(void *arg)
     unsigned long long cursor = game_feed_attach(l->g);
     double last_state = 0, last_sync = 0;
     long long rev = -1;
-    char *held = NULL; /* the newest state not yet published */
-    size_t held_len = 0;
+    game_feed_msg *held = NULL; /* the newest state not yet published (a reference) */
     while (!l->stop) {
         game_feed_msg *m = NULL;
         int r = game_feed_next(l->g, &cursor, 50, &m);
-        if (r > 0) {
-            size_t len, dlen;
-            const char *text = game_feed_msg_text(m, &len), *data;
-            char ev[32];
-            if (hall__sse_split(text, len, ev, sizeof ev, &data, &dlen)) {
-                if (!strcmp(ev, "state")) {
-                    char *copy = malloc(dlen + 1);
-                    if (copy) {
-                        memcpy(copy, data, dlen);
-                        copy[dlen] = '\0';
-                        free(held);
-                        held = copy;
-                        held_len = dlen;
-                    }
-                } else if (!strcmp(ev, "event") || !strcmp(ev, "answer")) {
+        if (r > 0) { /* the feed's structured message: its event's name and its JSON */
+            size_t dlen;
+            const char *ev = game_feed_msg_event(m), *data = game_feed_msg_json(m, &dlen);
+            if (!strcmp(ev, "state")) {
+                game_feed_release(held);
+                held = m; /* kept: only the newest goes out, at most HALL_STATE_MAX_HZ a second */
+            } else {
+                if (!strcmp(ev, "event") || !strcmp(ev, "answer"))
                     hall_table_publish(l->t, ev, data, dlen);
-                }
+                game_feed_release(m);
             }
-            game_feed_release(m);
         }
         double now = tt_mono_ms();
         if (held && now - last_state >= 1000.0 / HALL_STATE_MAX_HZ) {
-            hall__live_state(l, held, held_len, &rev);
-            free(held);
+            hall__live_state(l, held, &rev);
+            game_feed_release(held);
             held = NULL;
             last_state = now;
         }
@@ -109,8 +85,8 @@ static void *hall__live_main(void *arg)
         }
     }
     if (held)
-        hall__live_state(l, held, held_len, &rev);
-    free(held);
+        hall__live_state(l, held, &rev);
+    game_feed_release(held);
     game_feed_detach(l->g);
     return NULL;
 }

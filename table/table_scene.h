@@ -1,31 +1,31 @@
-/* overlay_rules.h - the adapter from rules/ answers to overlay primitives
+/* table_scene.h - the game's table: the adapter from rules/ answers to overlay primitives
  * (built when rules/ is part of the build: TT_HAVE_RULES).
  *
- * An overlay_scene is a rules scenario plus what drawing needs beyond the
+ * An table_scene is a rules scenario plus what drawing needs beyond the
  * rules' answers: where each figure stands and how big its base is, which
  * unit it belongs to, the terrain that shields blasts, and the weapons'
  * range brackets - all read from the same scenario file and its ruleset
- * profile.  Ownership: overlay_scene_load allocates, overlay_scene_destroy
+ * profile.  Ownership: table_scene_load allocates, table_scene_destroy
  * frees (accepts NULL); answers returned as json_t are the caller's.
  */
-#ifndef TT_OVERLAY_RULES_H
-#define TT_OVERLAY_RULES_H
+#ifndef TT_TABLE_SCENE_H
+#define TT_TABLE_SCENE_H
 
 #include <jansson.h>
 
 #include "overlay.h"
 #include "tt_status.h"
 
-typedef struct overlay_scene overlay_scene;
+typedef struct table_scene table_scene;
 
 /* data_dirs: NULL-terminated list where ruleset profiles are searched (as
  * rules_scenario_load); empty strings are skipped. */
-tt_status overlay_scene_load(const char *path, const char *const *data_dirs, overlay_scene **out, tt_err *err);
+tt_status table_scene_load(const char *path, const char *const *data_dirs, table_scene **out, tt_err *err);
 /* Same from JSON text (NUL-terminated); `where` names it in messages,
  * relative profile paths are resolved against base_dir. */
-tt_status overlay_scene_parse(const char *text, const char *where, const char *base_dir,
-                              const char *const *data_dirs, overlay_scene **out, tt_err *err);
-void overlay_scene_destroy(overlay_scene *s);
+tt_status table_scene_parse(const char *text, const char *where, const char *base_dir,
+                              const char *const *data_dirs, table_scene **out, tt_err *err);
+void table_scene_destroy(table_scene *s);
 
 /* Answer one query object of the rules contract (issue 3) and add what it
  * means to l: lines of sight, range bands, arcs, blasts clipped by the
@@ -33,34 +33,34 @@ void overlay_scene_destroy(overlay_scene *s);
  * *answer (may be NULL) receives the rules' JSON answer.  A bad query
  * (unknown figure, weapon, malformed) returns the rules' error and adds
  * nothing. */
-tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err);
+tt_status table_scene_query(table_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err);
 
 /* on: each answer drawn also shows the rule it comes from ("thin-red-line.txt
  * L246", or "house value") in small white text under the asker's base. */
-void overlay_scene_set_cite(overlay_scene *s, int on);
+void table_scene_set_cite(table_scene *s, int on);
 
 /* The live pipeline: the figure the scenario's "tags" map tag_id to now
  * stands at (x, y) facing facing_deg.  Returns the figure's id (owned by the
  * scene) or NULL if the tag names no figure; a position off the table is an
  * error and leaves the figure where it was. */
-tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
+tt_status table_scene_place(table_scene *s, int tag_id, double x, double y, double facing_deg,
                               const char **figure_id, tt_err *err);
 
 /* Keep every figure's tag dark (overlay_add_tag_mask): a mask of a tag of
  * tag_size_in (the rig's base size_in) at each figure of the scenario, where
  * it stands now, at the height of the ground under it plus base_height_in. */
-tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in, double base_height_in,
+tt_status table_scene_mask_figures(const table_scene *s, double tag_size_in, double base_height_in,
                                      overlay_list *l, tt_err *err);
 
 /* Height above the felt (inches) of the ground at table point (x, y): the
  * scenario's highest raising piece there (hill, building), else 0.  The
- * signature is tt_ground_fn's, with the overlay_scene as `user` (NULL: the
+ * signature is tt_ground_fn's, with the table_scene as `user` (NULL: the
  * felt), for overlay_mapper_projector_ground. */
-double overlay_scene_ground_in(const void *scene, double x, double y);
+double table_scene_ground_in(const void *scene, double x, double y);
 
 /* Line and text sizes used by the adapter, inches. */
-#define OVERLAY_LINE_IN 0.08
-#define OVERLAY_THIN_IN 0.05
-#define OVERLAY_TEXT_IN 0.4
+#define TABLE_LINE_IN 0.08
+#define TABLE_THIN_IN 0.05
+#define TABLE_TEXT_IN 0.4
 
 #endif

@@ -1,6 +1,6 @@
-/* overlay_rules.c - rules answers -> primitives (see overlay_rules.h). */
+/* table_scene.c - the game's table: the scenario, asking the rules, drawing the answers. */
 #ifdef TT_HAVE_RULES
-#include "overlay_rules.h"
+#include "table_scene.h"
 
 #include <libgen.h>
 #include <math.h>
@@ -11,39 +11,39 @@
 #include "rules.h"
 #include "tt_json.h"
 
-typedef struct orl__figure {
+typedef struct table__figure {
     char *id, *unit, *weapon;
     double x, y, facing_deg;
     double radius_in; /* circle around the base: round radius or half diagonal */
-} orl__figure;
+} table__figure;
 
-typedef struct orl__piece {
+typedef struct table__piece {
     double *xy; /* points, owned */
     int n, closed, shields;
-} orl__piece;
+} table__piece;
 
-typedef struct orl__bracket {
+typedef struct table__bracket {
     char name[16];
     double max_in;
-} orl__bracket;
+} table__bracket;
 
-struct overlay_scene {
+struct table_scene {
     rules_scenario *sc;
     json_t *profile; /* ruleset profile (owned) */
-    orl__figure *figs;
+    table__figure *figs;
     int nfigs;
-    orl__piece *pieces;
+    table__piece *pieces;
     int npieces;
     int cite; /* draw each answer's rule under the asker */
 };
 
-void overlay_scene_set_cite(overlay_scene *s, int on)
+void table_scene_set_cite(table_scene *s, int on)
 {
     if (s)
         s->cite = on != 0;
 }
 
-tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, double facing_deg,
+tt_status table_scene_place(table_scene *s, int tag_id, double x, double y, double facing_deg,
                               const char **figure_id, tt_err *err)
 {
     const char *id = rules_scenario_tag_figure(s->sc, tag_id);
@@ -65,25 +65,25 @@ tt_status overlay_scene_place(overlay_scene *s, int tag_id, double x, double y, 
     return TT_OK;
 }
 
-tt_status overlay_scene_mask_figures(const overlay_scene *s, double tag_size_in, double base_height_in,
+tt_status table_scene_mask_figures(const table_scene *s, double tag_size_in, double base_height_in,
                                      overlay_list *l, tt_err *err)
 {
     tt_status st = TT_OK;
     for (int i = 0; s && i < s->nfigs && st == TT_OK; i++) {
-        const orl__figure *f = &s->figs[i];
+        const table__figure *f = &s->figs[i];
         double z = rules_scenario_ground_in(s->sc, f->x, f->y) + base_height_in;
         st = overlay_add_tag_mask(l, f->x, f->y, f->facing_deg, tag_size_in, z, err);
     }
     return st;
 }
 
-double overlay_scene_ground_in(const void *scene, double x, double y)
+double table_scene_ground_in(const void *scene, double x, double y)
 {
-    const overlay_scene *s = scene;
+    const table_scene *s = scene;
     return s ? rules_scenario_ground_in(s->sc, x, y) : 0.0;
 }
 
-void overlay_scene_destroy(overlay_scene *s)
+void table_scene_destroy(table_scene *s)
 {
     if (!s)
         return;
@@ -103,7 +103,7 @@ void overlay_scene_destroy(overlay_scene *s)
 
 /* Base size: the figure's own "base", else the profile's default, else a
  * 1" round base. */
-static double orl__base_radius(const json_t *base)
+static double table__base_radius(const json_t *base)
 {
     const json_t *r = json_object_get(base, "round_in"), *rc = json_object_get(base, "rect_in");
     if (json_is_number(r))
@@ -113,7 +113,7 @@ static double orl__base_radius(const json_t *base)
     return -1;
 }
 
-static int orl__points(const json_t *a, orl__piece *p)
+static int table__points(const json_t *a, table__piece *p)
 {
     size_t n = json_array_size(a);
     if (n < 2)
@@ -132,14 +132,14 @@ static int orl__points(const json_t *a, orl__piece *p)
 
 /* What drawing needs beyond the rules' scenario s->sc (already loaded and
  * validated from root). */
-static tt_status orl__scene_build(overlay_scene *s, const json_t *root, const char *base_dir,
+static tt_status table__scene_build(table_scene *s, const json_t *root, const char *base_dir,
                                   const char *const *data_dirs, tt_err *err)
 {
     char ppath[4096];
     const char *ruleset = json_string_value(json_object_get(root, "ruleset"));
     if (ruleset && rules_profile_path(ruleset, base_dir, data_dirs, ppath, sizeof ppath, NULL) == TT_OK)
         tt_json_load_file(ppath, &s->profile, NULL); /* optional: range bands, base defaults */
-    double def_r = orl__base_radius(json_object_get(s->profile, "base"));
+    double def_r = table__base_radius(json_object_get(s->profile, "base"));
     if (def_r <= 0)
         def_r = 0.5;
 
@@ -150,7 +150,7 @@ static tt_status orl__scene_build(overlay_scene *s, const json_t *root, const ch
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < nf; i++) {
         const json_t *f = json_array_get(figs, i);
-        orl__figure *g = &s->figs[s->nfigs];
+        table__figure *g = &s->figs[s->nfigs];
         const char *id = json_string_value(json_object_get(f, "id"));
         const char *unit = json_string_value(json_object_get(f, "unit"));
         if (!id)
@@ -168,7 +168,7 @@ static tt_status orl__scene_build(overlay_scene *s, const json_t *root, const ch
         g->x = json_number_value(json_object_get(f, "x"));
         g->y = json_number_value(json_object_get(f, "y"));
         g->facing_deg = json_number_value(json_object_get(f, "facing_deg"));
-        g->radius_in = orl__base_radius(json_object_get(f, "base"));
+        g->radius_in = table__base_radius(json_object_get(f, "base"));
         if (g->radius_in <= 0)
             g->radius_in = def_r;
         s->nfigs++;
@@ -187,10 +187,10 @@ static tt_status orl__scene_build(overlay_scene *s, const json_t *root, const ch
             sh = json_object_get(json_object_get(kinds, kind), "shields_blast");
         if (!json_is_true(sh))
             continue;
-        orl__piece *p = &s->pieces[s->npieces];
+        table__piece *p = &s->pieces[s->npieces];
         const json_t *poly = json_object_get(t, "polygon");
         p->closed = json_is_array(poly);
-        if (!orl__points(p->closed ? poly : json_object_get(t, "line"), p))
+        if (!table__points(p->closed ? poly : json_object_get(t, "line"), p))
             continue;
         p->shields = 1;
         s->npieces++;
@@ -198,9 +198,9 @@ static tt_status orl__scene_build(overlay_scene *s, const json_t *root, const ch
     return TT_OK;
 }
 
-tt_status overlay_scene_load(const char *path, const char *const *data_dirs, overlay_scene **out, tt_err *err)
+tt_status table_scene_load(const char *path, const char *const *data_dirs, table_scene **out, tt_err *err)
 {
-    overlay_scene *s = NULL;
+    table_scene *s = NULL;
     json_t *root = NULL;
     char dirbuf[4096];
     tt_status st;
@@ -213,21 +213,21 @@ tt_status overlay_scene_load(const char *path, const char *const *data_dirs, ove
         (st = tt_json_load_file(path, &root, err)) != TT_OK)
         goto fail;
     snprintf(dirbuf, sizeof dirbuf, "%s", path);
-    if ((st = orl__scene_build(s, root, dirname(dirbuf), data_dirs, err)) != TT_OK)
+    if ((st = table__scene_build(s, root, dirname(dirbuf), data_dirs, err)) != TT_OK)
         goto fail;
     json_decref(root);
     *out = s;
     return TT_OK;
 fail:
     json_decref(root);
-    overlay_scene_destroy(s);
+    table_scene_destroy(s);
     return st;
 }
 
-tt_status overlay_scene_parse(const char *text, const char *where, const char *base_dir,
-                              const char *const *data_dirs, overlay_scene **out, tt_err *err)
+tt_status table_scene_parse(const char *text, const char *where, const char *base_dir,
+                              const char *const *data_dirs, table_scene **out, tt_err *err)
 {
-    overlay_scene *s = NULL;
+    table_scene *s = NULL;
     json_t *root = NULL;
     tt_status st;
     *out = NULL;
@@ -236,9 +236,9 @@ tt_status overlay_scene_parse(const char *text, const char *where, const char *b
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     if ((st = rules_scenario_parse(text, where, base_dir, data_dirs, &s->sc, err)) != TT_OK ||
         (st = tt_json_parse(text, where, &root, err)) != TT_OK ||
-        (st = orl__scene_build(s, root, base_dir, data_dirs, err)) != TT_OK) {
+        (st = table__scene_build(s, root, base_dir, data_dirs, err)) != TT_OK) {
         json_decref(root);
-        overlay_scene_destroy(s);
+        table_scene_destroy(s);
         return st;
     }
     json_decref(root);
@@ -246,7 +246,7 @@ tt_status overlay_scene_parse(const char *text, const char *where, const char *b
     return TT_OK;
 }
 
-static const orl__figure *orl__fig(const overlay_scene *s, const char *id)
+static const table__figure *table__fig(const table_scene *s, const char *id)
 {
     for (int i = 0; id && i < s->nfigs; i++)
         if (!strcmp(s->figs[i].id, id))
@@ -256,25 +256,25 @@ static const orl__figure *orl__fig(const overlay_scene *s, const char *id)
 
 /* ---- drawing helpers -------------------------------------------------- */
 
-static tt_status orl__ring_figure(overlay_list *l, const orl__figure *f, overlay_role role, tt_err *err)
+static tt_status table__ring_figure(overlay_list *l, const table__figure *f, overlay_role role, tt_err *err)
 {
-    overlay_style st = overlay_style_line(role, OVERLAY_LINE_IN);
+    overlay_style st = overlay_style_line(role, TABLE_LINE_IN);
     return overlay_add_circle(l, f->x, f->y, f->radius_in + 0.2, st, err);
 }
 
-static tt_status orl__ring_ids(const overlay_scene *s, overlay_list *l, const rules_result *r, overlay_role role,
+static tt_status table__ring_ids(const table_scene *s, overlay_list *l, const rules_result *r, overlay_role role,
                                int numbered, tt_err *err)
 {
     tt_status st = TT_OK;
     for (size_t i = 0; i < r->n_ids && st == TT_OK; i++) {
-        const orl__figure *f = orl__fig(s, r->ids[i]);
+        const table__figure *f = table__fig(s, r->ids[i]);
         if (!f)
             continue;
-        st = orl__ring_figure(l, f, role, err);
+        st = table__ring_figure(l, f, role, err);
         if (st == TT_OK && numbered) {
             char num[24];
             snprintf(num, sizeof num, "%zu", i + 1);
-            st = overlay_add_text(l, f->x, f->y - f->radius_in - 0.7, num, OVERLAY_TEXT_IN * 0.8, 0, role, err);
+            st = overlay_add_text(l, f->x, f->y - f->radius_in - 0.7, num, TABLE_TEXT_IN * 0.8, 0, role, err);
         }
     }
     return st;
@@ -283,7 +283,7 @@ static tt_status orl__ring_ids(const overlay_scene *s, overlay_list *l, const ru
 /* A label beside point b (the end of a line from a): off to the side of
  * the line, on the side toward y = 0, clear of b's base, so it does not sit
  * on this or other lines through b. */
-static tt_status orl__label_beyond(overlay_list *l, rules_point a, rules_point b, double clear_in, const char *text,
+static tt_status table__label_beyond(overlay_list *l, rules_point a, rules_point b, double clear_in, const char *text,
                                    overlay_role role, tt_err *err)
 {
     double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy);
@@ -297,16 +297,16 @@ static tt_status orl__label_beyond(overlay_list *l, rules_point a, rules_point b
         nx = -nx;
         ny = -ny;
     }
-    double k = clear_in + 0.45 + 0.5 * OVERLAY_TEXT_IN;
+    double k = clear_in + 0.45 + 0.5 * TABLE_TEXT_IN;
     /* long labels lean along the line's direction, away from a */
-    double along = 0.15 * strlen(text) * OVERLAY_TEXT_IN * fabs(ny) * 0.5;
-    return overlay_add_text(l, b.x + nx * k + dx / d * along, b.y + ny * k + dy / d * along, text, OVERLAY_TEXT_IN,
+    double along = 0.15 * strlen(text) * TABLE_TEXT_IN * fabs(ny) * 0.5;
+    return overlay_add_text(l, b.x + nx * k + dx / d * along, b.y + ny * k + dy / d * along, text, TABLE_TEXT_IN,
                             0, role, err);
 }
 
 /* The blast area: for each of many directions from the centre, the radius
  * up to the first edge of a piece that shields blasts. */
-static tt_status orl__blast_shape(const overlay_scene *s, overlay_list *l, double cx, double cy, double r,
+static tt_status table__blast_shape(const table_scene *s, overlay_list *l, double cx, double cy, double r,
                                   tt_err *err)
 {
     enum { RAYS = 720 };
@@ -317,7 +317,7 @@ static tt_status orl__blast_shape(const overlay_scene *s, overlay_list *l, doubl
     for (int k = 0; k < RAYS; k++) {
         double a = 2 * M_PI * k / RAYS, dx = cos(a), dy = sin(a), t = r;
         for (int p = 0; p < s->npieces; p++) {
-            const orl__piece *pc = &s->pieces[p];
+            const table__piece *pc = &s->pieces[p];
             int ne = pc->closed ? pc->n : pc->n - 1;
             for (int e = 0; e < ne; e++) {
                 const double *A = pc->xy + 2 * e, *B = pc->xy + 2 * ((e + 1) % pc->n);
@@ -336,13 +336,13 @@ static tt_status orl__blast_shape(const overlay_scene *s, overlay_list *l, doubl
         xy[2 * k] = cx + t * dx;
         xy[2 * k + 1] = cy + t * dy;
     }
-    overlay_style fill = overlay_style_line(OVERLAY_ROLE_BLAST, OVERLAY_LINE_IN);
+    overlay_style fill = overlay_style_line(OVERLAY_ROLE_BLAST, TABLE_LINE_IN);
     fill.fill_alpha = 0.35;
     tt_status st = overlay_add_polygon(l, xy, RAYS, fill, err);
     free(xy);
     if (st == TT_OK && clipped) {
         /* the whole template, faint and dashed, to show what was shielded */
-        overlay_style ghost = overlay_style_line(OVERLAY_ROLE_BLAST, OVERLAY_THIN_IN);
+        overlay_style ghost = overlay_style_line(OVERLAY_ROLE_BLAST, TABLE_THIN_IN);
         ghost.dashed = 1;
         ghost.alpha = 0.6;
         st = overlay_add_circle(l, cx, cy, r, ghost, err);
@@ -350,7 +350,7 @@ static tt_status orl__blast_shape(const overlay_scene *s, overlay_list *l, doubl
     return st;
 }
 
-static overlay_role orl__bracket_role(const char *b)
+static overlay_role table__bracket_role(const char *b)
 {
     if (!b)
         return OVERLAY_ROLE_BLOCKED;
@@ -365,7 +365,7 @@ static overlay_role orl__bracket_role(const char *b)
 
 /* Range bands of the shooter's weapon, from the profile's brackets,
  * measured from the base edge. */
-static tt_status orl__range_bands(const overlay_scene *s, overlay_list *l, const orl__figure *f, const char *weapon,
+static tt_status table__range_bands(const table_scene *s, overlay_list *l, const table__figure *f, const char *weapon,
                                   tt_err *err)
 {
     const json_t *w = json_object_get(json_object_get(s->profile, "weapons"), weapon ? weapon : "");
@@ -383,7 +383,7 @@ static tt_status orl__range_bands(const overlay_scene *s, overlay_list *l, const
             continue;
         /* each band by its outer circle and a translucent band inside it
          * (its inner edge is the previous band's circle, or the base) */
-        overlay_style band = overlay_style_edge(orl__bracket_role(name), OVERLAY_THIN_IN, OVERLAY_EDGE_ALPHA);
+        overlay_style band = overlay_style_edge(table__bracket_role(name), TABLE_THIN_IN, OVERLAY_EDGE_ALPHA);
         band.band_in = fmin(band.band_in, r1 - r0);
         st = overlay_add_circle(l, f->x, f->y, r1, band, err);
         r0 = r1;
@@ -392,7 +392,7 @@ static tt_status orl__range_bands(const overlay_scene *s, overlay_list *l, const
 }
 
 /* An arrow head at b, pointing along a -> b. */
-static tt_status orl__arrow_head(overlay_list *l, rules_point a, rules_point b, overlay_style st, tt_err *err)
+static tt_status table__arrow_head(overlay_list *l, rules_point a, rules_point b, overlay_style st, tt_err *err)
 {
     double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy);
     if (d < 1e-9)
@@ -406,7 +406,7 @@ static tt_status orl__arrow_head(overlay_list *l, rules_point a, rules_point b, 
 }
 
 /* A cross (an X, `r` inches from its centre to each tip) at p. */
-static tt_status orl__cross(overlay_list *l, rules_point p, double r, overlay_style st, tt_err *err)
+static tt_status table__cross(overlay_list *l, rules_point p, double r, overlay_style st, tt_err *err)
 {
     tt_status s = overlay_add_line(l, p.x - r, p.y - r, p.x + r, p.y + r, st, err);
     return s == TT_OK ? overlay_add_line(l, p.x - r, p.y + r, p.x + r, p.y - r, st, err) : s;
@@ -414,33 +414,33 @@ static tt_status orl__cross(overlay_list *l, rules_point p, double r, overlay_st
 
 /* A unit's fire: every firer's line to the target it fires at, coloured by
  * that shot's range band; rings on the targets, the nearest numbered. */
-static tt_status orl__unit_fire(const overlay_scene *s, overlay_list *l, const rules_result *r, tt_err *err)
+static tt_status table__unit_fire(const table_scene *s, overlay_list *l, const rules_result *r, tt_err *err)
 {
     tt_status st = TT_OK;
     for (size_t k = 0; k < r->n_firers && st == TT_OK; k++) {
-        const orl__figure *a = orl__fig(s, r->firers[k]), *b = orl__fig(s, r->shot_to[k]);
+        const table__figure *a = table__fig(s, r->firers[k]), *b = table__fig(s, r->shot_to[k]);
         if (!a || !b)
             continue;
-        overlay_style line = overlay_style_line(orl__bracket_role(r->shot_bracket[k]), OVERLAY_LINE_IN);
+        overlay_style line = overlay_style_line(table__bracket_role(r->shot_bracket[k]), TABLE_LINE_IN);
         st = overlay_add_line(l, a->x, a->y, b->x, b->y, line, err);
     }
-    return st == TT_OK ? orl__ring_ids(s, l, r, OVERLAY_ROLE_TARGET, r->n_ids > 1, err) : st;
+    return st == TT_OK ? table__ring_ids(s, l, r, OVERLAY_ROLE_TARGET, r->n_ids > 1, err) : st;
 }
 
-static const char *orl__str(const json_t *q, const char *k)
+static const char *table__str(const json_t *q, const char *k)
 {
     return json_string_value(json_object_get(q, k));
 }
 
-static const char *orl__weapon_of(const json_t *query)
+static const char *table__weapon_of(const json_t *query)
 {
-    return orl__str(query, "weapon");
+    return table__str(query, "weapon");
 }
 
 /* The rule an answer cites, short enough for the felt: the book and its
  * first line ("thin-red-line.txt L246"), or "house value", small and white
  * under where the question was asked (the asker's base, else the point). */
-static tt_status orl__cite(overlay_list *l, const rules_result *r, const orl__figure *ff, rules_point at, int has_at,
+static tt_status table__cite(overlay_list *l, const rules_result *r, const table__figure *ff, rules_point at, int has_at,
                            tt_err *err)
 {
     char text[64];
@@ -452,11 +452,11 @@ static tt_status orl__cite(overlay_list *l, const rules_result *r, const orl__fi
     else
         snprintf(text, sizeof text, "%s", r->rule);
     double x = ff ? ff->x : has_at ? at.x : r->centre.x, y = ff ? ff->y + ff->radius_in : has_at ? at.y : r->centre.y;
-    double size = 0.7 * OVERLAY_TEXT_IN;
+    double size = 0.7 * TABLE_TEXT_IN;
     return overlay_add_text(l, x, y + 0.25 + size, text, size, 0, OVERLAY_ROLE_NEUTRAL, err);
 }
 
-tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err)
+tt_status table_scene_query(table_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err)
 {
     rules_result r;
     tt_status st;
@@ -466,11 +466,11 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
      * geometry to draw */
     if ((st = rules_query(s->sc, query, &r, err)) != TT_OK)
         return st;
-    const char *q = orl__str(query, "q"), *from = orl__str(query, "from"), *to = orl__str(query, "to");
+    const char *q = table__str(query, "q"), *from = table__str(query, "from"), *to = table__str(query, "to");
     const json_t *at = json_object_get(query, "at");
     rules_point atp = {json_number_value(json_array_get(at, 0)), json_number_value(json_array_get(at, 1))};
-    const orl__figure *ff = orl__fig(s, from), *tf = orl__fig(s, to);
-    overlay_style line = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_LINE_IN);
+    const table__figure *ff = table__fig(s, from), *tf = table__fig(s, to);
+    overlay_style line = overlay_style_line(OVERLAY_ROLE_CLEAR, TABLE_LINE_IN);
     char text[96];
 
     if (!strcmp(q, "los")) {
@@ -479,17 +479,17 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
         st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err);
         if (st == TT_OK && !r.visible && r.blocked_by) {
             snprintf(text, sizeof text, "blocked: %s", r.blocked_by);
-            st = orl__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, text, OVERLAY_ROLE_BLOCKED,
+            st = table__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, text, OVERLAY_ROLE_BLOCKED,
                                    err);
         }
     } else if (!strcmp(q, "fire")) {
-        const char *weapon = orl__weapon_of(query);
-        if (ff && (st = orl__range_bands(s, l, ff, weapon ? weapon : ff->weapon, err)) != TT_OK)
+        const char *weapon = table__weapon_of(query);
+        if (ff && (st = table__range_bands(s, l, ff, weapon ? weapon : ff->weapon, err)) != TT_OK)
             goto done;
-        if (r.unit && r.n_firers && (st = orl__unit_fire(s, l, &r, err)) != TT_OK)
+        if (r.unit && r.n_firers && (st = table__unit_fire(s, l, &r, err)) != TT_OK)
             goto done;
         int ok = r.visible && r.to_hit != RULES_NULL && r.bracket && strcmp(r.bracket, "out");
-        line.role = ok ? orl__bracket_role(r.bracket) : OVERLAY_ROLE_BLOCKED;
+        line.role = ok ? table__bracket_role(r.bracket) : OVERLAY_ROLE_BLOCKED;
         line.dashed = !ok;
         /* the nearest shot's line (a unit's shots are all drawn above) */
         if (!(r.unit && r.n_firers) &&
@@ -502,25 +502,25 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
         else
             snprintf(text, sizeof text, "%s  %.1f\"", !r.visible ? "no LOS" : "no shot", r.distance_in);
         /* a unit's label also clears the targets' numbers */
-        st = orl__label_beyond(l, r.line[0], r.line[1], (tf ? tf->radius_in : 0.5) + (r.unit ? 0.7 : 0), text,
+        st = table__label_beyond(l, r.line[0], r.line[1], (tf ? tf->radius_in : 0.5) + (r.unit ? 0.7 : 0), text,
                                line.role, err);
     } else if (!strcmp(q, "grape")) {
-        overlay_style cone = overlay_style_line(OVERLAY_ROLE_ARC, OVERLAY_LINE_IN);
+        overlay_style cone = overlay_style_line(OVERLAY_ROLE_ARC, TABLE_LINE_IN);
         cone.fill_alpha = 0.3;
         if (r.n_polygon >= 3)
             st = overlay_add_polygon(l, &r.polygon[0].x, (int)r.n_polygon, cone, err);
         if (st == TT_OK)
-            st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
+            st = table__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
     } else if (!strcmp(q, "ball")) {
         line.role = OVERLAY_ROLE_BALL;
         line.width_in = 0.1;
         if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) == TT_OK)
-            st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 1, err);
+            st = table__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 1, err);
     } else if (!strcmp(q, "blast")) {
-        if ((st = orl__blast_shape(s, l, r.centre.x, r.centre.y, r.radius_in, err)) == TT_OK)
-            st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
+        if ((st = table__blast_shape(s, l, r.centre.x, r.centre.y, r.radius_in, err)) == TT_OK)
+            st = table__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err);
     } else if (!strcmp(q, "command")) {
-        overlay_style c = overlay_style_edge(OVERLAY_ROLE_COMMAND, OVERLAY_LINE_IN, OVERLAY_EDGE_ALPHA);
+        overlay_style c = overlay_style_edge(OVERLAY_ROLE_COMMAND, TABLE_LINE_IN, OVERLAY_EDGE_ALPHA);
         if ((st = overlay_add_circle(l, r.centre.x, r.centre.y, r.radius_in, c, err)) != TT_OK)
             goto done;
         /* where the ruleset counts each figure, only those within the
@@ -532,50 +532,50 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
             for (size_t i = 0; !r.per_figure && i < r.n_ids && !ring; i++)
                 ring = !strcmp(s->figs[k].unit, r.ids[i]) && strcmp(s->figs[k].id, from);
             if (ring)
-                st = orl__ring_figure(l, &s->figs[k], OVERLAY_ROLE_COMMAND, err);
+                st = table__ring_figure(l, &s->figs[k], OVERLAY_ROLE_COMMAND, err);
         }
     } else if (!strcmp(q, "aspect")) {
         line.role = OVERLAY_ROLE_NEUTRAL;
-        line.width_in = OVERLAY_THIN_IN;
+        line.width_in = TABLE_THIN_IN;
         if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) == TT_OK &&
             r.aspect)
-            st = orl__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, r.aspect,
+            st = table__label_beyond(l, r.line[0], r.line[1], tf ? tf->radius_in : 0.5, r.aspect,
                                    OVERLAY_ROLE_NEUTRAL, err);
     } else if (!strcmp(q, "visibility")) {
-        overlay_style v = overlay_style_edge(OVERLAY_ROLE_CLEAR, OVERLAY_THIN_IN, OVERLAY_EDGE_ALPHA);
+        overlay_style v = overlay_style_edge(OVERLAY_ROLE_CLEAR, TABLE_THIN_IN, OVERLAY_EDGE_ALPHA);
         if (r.n_polygon >= 3)
             st = overlay_add_polygon(l, &r.polygon[0].x, (int)r.n_polygon, v, err);
     } else if (!strcmp(q, "deviate")) {
         /* the aim (thin, dashed), how far the shot strayed (solid), a cross
          * where it landed, and its blast there (clipped by what shields) */
-        overlay_style aim = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_THIN_IN);
+        overlay_style aim = overlay_style_line(OVERLAY_ROLE_CLEAR, TABLE_THIN_IN);
         aim.dashed = 1;
-        overlay_style miss = overlay_style_line(OVERLAY_ROLE_BLAST, OVERLAY_LINE_IN);
+        overlay_style miss = overlay_style_line(OVERLAY_ROLE_BLAST, TABLE_LINE_IN);
         if (ff && (st = overlay_add_line(l, ff->x, ff->y, atp.x, atp.y, aim, err)) != TT_OK)
             goto done;
-        if ((st = orl__cross(l, atp, 0.3, aim, err)) != TT_OK ||
+        if ((st = table__cross(l, atp, 0.3, aim, err)) != TT_OK ||
             (st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, miss, err)) != TT_OK ||
-            (st = orl__cross(l, r.centre, 0.45, miss, err)) != TT_OK)
+            (st = table__cross(l, r.centre, 0.45, miss, err)) != TT_OK)
             goto done;
-        if (r.ok && r.radius_in > 0 && (st = orl__blast_shape(s, l, r.centre.x, r.centre.y, r.radius_in, err)) != TT_OK)
+        if (r.ok && r.radius_in > 0 && (st = table__blast_shape(s, l, r.centre.x, r.centre.y, r.radius_in, err)) != TT_OK)
             goto done;
-        if ((st = orl__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err)) != TT_OK)
+        if ((st = table__ring_ids(s, l, &r, OVERLAY_ROLE_TARGET, 0, err)) != TT_OK)
             goto done;
         double off = hypot(r.line[1].x - r.line[0].x, r.line[1].y - r.line[0].y);
         if (!r.ok)
             snprintf(text, sizeof text, "%.1f\" off, no blast", off);
         else
             snprintf(text, sizeof text, "%.1f\" off, %zu hit", off, r.n_ids);
-        st = orl__label_beyond(l, ff ? (rules_point){ff->x, ff->y} : r.line[0], r.centre,
+        st = table__label_beyond(l, ff ? (rules_point){ff->x, ff->y} : r.line[0], r.centre,
                                r.ok && r.radius_in > 0 ? r.radius_in : 0.5, text, OVERLAY_ROLE_BLAST, err);
     } else if (!strcmp(q, "charge")) {
         /* the charger's path to base contact, an arrow head, its base where
          * it would touch, and the target ringed */
-        const orl__figure *cf = orl__fig(s, r.charger), *gf = orl__fig(s, r.target);
+        const table__figure *cf = table__fig(s, r.charger), *gf = table__fig(s, r.target);
         line.role = r.ok == 1 ? OVERLAY_ROLE_CLEAR : r.ok == 0 ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_NEUTRAL;
         line.dashed = r.ok == 0;
         if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, r.line[1].x, r.line[1].y, line, err)) != TT_OK ||
-            (st = orl__arrow_head(l, r.line[0], r.line[1], line, err)) != TT_OK)
+            (st = table__arrow_head(l, r.line[0], r.line[1], line, err)) != TT_OK)
             goto done;
         if (r.ok == 0 && r.allowed_known && r.allowed_in > 0 && r.distance_in > r.allowed_in) {
             /* short: the part the allowance covers, solid, and a bar where it ends (a charge
@@ -583,16 +583,16 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
             double f = r.allowed_in / r.distance_in, dx = r.line[1].x - r.line[0].x, dy = r.line[1].y - r.line[0].y;
             rules_point e = {r.line[0].x + f * dx, r.line[0].y + f * dy};
             double nx = -dy / r.distance_in * 0.5, ny = dx / r.distance_in * 0.5;
-            overlay_style reach = overlay_style_line(OVERLAY_ROLE_CLEAR, OVERLAY_LINE_IN);
+            overlay_style reach = overlay_style_line(OVERLAY_ROLE_CLEAR, TABLE_LINE_IN);
             if ((st = overlay_add_line(l, r.line[0].x, r.line[0].y, e.x, e.y, reach, err)) != TT_OK ||
                 (st = overlay_add_line(l, e.x - nx, e.y - ny, e.x + nx, e.y + ny, reach, err)) != TT_OK)
                 goto done;
         }
-        overlay_style ghost = overlay_style_line(line.role, OVERLAY_THIN_IN);
+        overlay_style ghost = overlay_style_line(line.role, TABLE_THIN_IN);
         ghost.dashed = 1;
         if (cf && (st = overlay_add_circle(l, r.line[1].x, r.line[1].y, cf->radius_in, ghost, err)) != TT_OK)
             goto done;
-        if (gf && (st = orl__ring_figure(l, gf, OVERLAY_ROLE_TARGET, err)) != TT_OK)
+        if (gf && (st = table__ring_figure(l, gf, OVERLAY_ROLE_TARGET, err)) != TT_OK)
             goto done;
         if (r.allowed_known)
             snprintf(text, sizeof text, "charge %.1f\" of %.1f\"", r.distance_in, r.allowed_in);
@@ -601,7 +601,7 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
                      r.allowed_range_in[1]);
         else
             snprintf(text, sizeof text, "charge %.1f\"", r.distance_in);
-        st = orl__label_beyond(l, r.line[0], r.line[1], gf ? gf->radius_in : 0.5, text, line.role, err);
+        st = table__label_beyond(l, r.line[0], r.line[1], gf ? gf->radius_in : 0.5, text, line.role, err);
     } else if (!strcmp(q, "move")) {
         line.role = r.ok == 0 ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_NEUTRAL;
         line.dashed = r.ok == 0;
@@ -611,10 +611,10 @@ tt_status overlay_scene_query(overlay_scene *s, const json_t *query, overlay_lis
             snprintf(text, sizeof text, "%.1f\" of %.1f\"", r.distance_in, r.allowed_in);
         else
             snprintf(text, sizeof text, "%.1f\"", r.distance_in);
-        st = orl__label_beyond(l, r.line[0], r.line[1], 0.5, text, line.role, err);
+        st = table__label_beyond(l, r.line[0], r.line[1], 0.5, text, line.role, err);
     }
     if (st == TT_OK && s->cite && r.rule)
-        st = orl__cite(l, &r, ff, atp, at != NULL, err);
+        st = table__cite(l, &r, ff, atp, at != NULL, err);
     if (st == TT_OK && answer && !(*answer = rules_result_to_json(&r)))
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
 done:
@@ -623,5 +623,5 @@ done:
 }
 #else
 /* rules/ is not in this build: nothing to adapt. */
-typedef int overlay_rules_not_built;
+typedef int table_scene_not_built;
 #endif

@@ -2,7 +2,8 @@
  * would publish it, at its recorded pace times a speed: the live state
  * (rebuilt from the recording's rows), events, answers, scenario changes,
  * and the recording itself as chunks. */
-#include "hall_internal.h"
+#include "hall_conn.h"
+#include "hall_publish.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -129,8 +130,10 @@ static void hall__scene_publish(hall__scene *s, hall_table *t)
 }
 
 tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char *path, long long session,
-                          double speed, const volatile sig_atomic_t *stop, tt_err *err)
+                          double speed, const volatile sig_atomic_t *stop, int *held, tt_err *err)
 {
+    if (held)
+        *held = 0;
     hall_table *t = NULL;
     rec_feed *lf = NULL;
     hall__scene s = {json_object(), json_object(), NULL, NULL, json_array(), -1, 0, 0};
@@ -178,6 +181,8 @@ tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char 
     }
     hall__scene_publish(&s, t);
     st = hall_table_drain(t, HALL_DRAIN_S, stop, err);
+    if (held)
+        *held = hall_table_held(t);
 done:
     hall_table_destroy(t);
     rec_feed_close(lf);

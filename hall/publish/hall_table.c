@@ -11,7 +11,8 @@
  * for HALL__STALE_MS behind `sent` with nothing in flight (chunks lost with
  * a broker that was killed).  The hall ignores what it already holds, so
  * sending again is always safe. */
-#include "hall_internal.h"
+#include "hall_conn.h"
+#include "hall_publish.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -22,7 +23,7 @@
 
 #include "rec_copy.h"
 
-#define HALL__CHUNK_ROWS 2000 /* rows of each kind in one chunk */
+#define HALL__CHUNK_ROWS 2000 /* rows of each kind in one chunk, at most; fewer to keep it under HALL_MESSAGE_MAX bytes */
 #define HALL__MAX_PENDING 64  /* QoS 1 messages in flight before we wait */
 #define HALL__EARLY 256       /* acknowledgements that beat their publish call */
 #define HALL__STALE_MS 4000
@@ -37,6 +38,8 @@ typedef struct hall__tgame {
     /* the syncing thread only */
     rec_pos sent;
     int header_sent, done;      /* done: an earlier game the hall holds all of */
+    size_t rows;                /* rows of each kind in its chunks now (halved while one is too big) */
+    int too_big_told;           /* a single row over HALL_MESSAGE_MAX was told */
     int failed;                 /* an earlier game that could not be read (told once) */
     int out;                    /* an earlier game all sent while no hall answers */
     unsigned conn_seen;         /* the connection last rewound for */
@@ -72,6 +75,9 @@ struct hall_table {
     int early[HALL__EARLY];
     size_t nearly;
     int hall_seen;              /* a hall answered for this table */
+    char hall_refused[512];     /* the hall refused this table, and why ("": it did not) */
+    unsigned hall_refused_serial, hall_refused_told;
+    int held;                   /* the drain ended with the hall saying it holds the whole game */
     unsigned conn_serial;       /* counts connections */
     double connected_ms;        /* when the last one came */
 };
@@ -148,15 +154,32 @@ static void hall__table_message(void *user, const char *topic, const void *paylo
     (void)retained;
     hall_table *t = user;
     size_t n = strlen(t->t_hall);
-    if (strncmp(topic, t->t_hall, n) != 0 || topic[n] != '/' || len <= 0)
+    if (strncmp(topic, t->t_hall, n) != 0 || (topic[n] != '/' && topic[n] != '\0') || len <= 0)
         return;
     json_t *j = json_loadb(payload, (size_t)len, 0, NULL);
+    const char *refused = json_string_value(json_object_get(j, "refused"));
+    if (refused) { /* on tabletrack/NAME/hall: the hall will not keep this table's games */
+        pthread_mutex_lock(&t->mu);
+        if (strcmp(t->hall_refused, refused) != 0) {
+            snprintf(t->hall_refused, sizeof t->hall_refused, "%s", refused);
+            t->hall_refused_serial++;
+        }
+        pthread_mutex_unlock(&t->mu);
+        json_decref(j);
+        return;
+    }
     const char *game = json_string_value(json_object_get(j, "game"));
     rec_pos have = rec_pos_empty();
     char *ht = json_dumps(json_object_get(j, "have"), JSON_COMPACT);
     if (!ht || rec_pos_parse(ht, strlen(ht), &have, NULL) != TT_OK)
         game = NULL;
     free(ht);
+    if (game && topic[n] == '\0') { /* the newest game's answer: the hall keeps this table (again) */
+        pthread_mutex_lock(&t->mu);
+        t->hall_refused[0] = '\0';
+        pthread_mutex_unlock(&t->mu);
+        game = NULL; /* its game's own topic says the same */
+    }
     if (game) {
         double now = tt_mono_ms();
         pthread_mutex_lock(&t->mu);
@@ -175,6 +198,7 @@ static void hall__table_message(void *user, const char *topic, const void *paylo
             }
         }
         t->hall_seen = 1;
+        t->hall_refused[0] = '\0';
         pthread_mutex_unlock(&t->mu);
     }
     json_decref(j);
@@ -195,6 +219,7 @@ static void hall__tgame_init(hall__tgame *g, long long session, const char *game
     snprintf(g->game, sizeof g->game, "%s", game);
     g->sent = g->have = rec_pos_empty();
     g->stale_ms = HALL__STALE_MS;
+    g->rows = HALL__CHUNK_ROWS;
 }
 
 /* The recording's sessions before the one sent, oldest first, as games to
@@ -277,7 +302,7 @@ tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const cha
     snprintf(will, sizeof will, "{\"connected\":false,\"game\":\"%s\"}", t->game);
     char sub[140];
     snprintf(sub, sizeof sub, "%s/+", t->t_hall);
-    const char *subs[] = {sub, NULL};
+    const char *subs[] = {sub, t->t_hall, NULL}; /* per game, and the hall's word on this table */
     hall__conn_cbs cbs = {hall__table_message, hall__table_connected, hall__table_published, t};
     if ((s = hall__conn_create(o, id, 1, subs, t->t_status, will, &cbs, &t->c, err)) != TT_OK)
         goto fail;
@@ -300,6 +325,11 @@ void hall_table_destroy(hall_table *t)
     free(t->games);
     pthread_mutex_destroy(&t->mu);
     free(t);
+}
+
+int hall_table_held(const hall_table *t)
+{
+    return t && t->held;
 }
 
 long long hall_table_t0(const hall_table *t)
@@ -334,8 +364,8 @@ static int hall__table_send1(hall_table *t, const char *sub, const char *topic, 
 
 void hall_table_publish(hall_table *t, const char *sub, const char *json, size_t len)
 {
-    if (!t || !hall__conn_connected(t->c))
-        return;
+    if (!t || len > HALL_MESSAGE_MAX || !hall__conn_connected(t->c))
+        return; /* too big for the broker and the hall: dropped, as while the broker is away */
     char topic[128];
     hall__topic(topic, sizeof topic, t->name, sub);
     if (!strcmp(sub, "state"))
@@ -394,18 +424,36 @@ static int hall__tgame_send(hall_table *t, hall__tgame *g, long long until_ms)
         char *chunk = NULL;
         rec_pos to;
         tt_err e = {0};
-        if (rec_feed_next(g->feed, &g->sent, until_ms, HALL__CHUNK_ROWS, &chunk, &to, &e) != TT_OK) {
+        if (rec_feed_next(g->feed, &g->sent, until_ms, g->rows, &chunk, &to, &e) != TT_OK) {
             fprintf(stderr, "tabletrack table: reading the recording to send it: %s\n", e.msg);
             return 0;
         }
         if (!chunk)
             return 1;
+        size_t len = strlen(chunk);
+        if (len > HALL_MESSAGE_MAX) { /* the broker and the hall take no more: fewer rows */
+            free(chunk);
+            if (g->rows > 1) {
+                g->rows /= 2;
+                continue;
+            }
+            if (!g->too_big_told) {
+                g->too_big_told = 1;
+                fprintf(stderr, "tabletrack table: one row of game %s is %zu bytes, more than the %u bytes a message "
+                        "to the hall may hold: the rest of the game cannot be sent (the recording here holds it all)\n",
+                        g->game, len, HALL_MESSAGE_MAX);
+                fflush(stderr);
+            }
+            return 0;
+        }
+        if (len < HALL_MESSAGE_MAX / 4 && g->rows < HALL__CHUNK_ROWS)
+            g->rows = g->rows * 2 < HALL__CHUNK_ROWS ? g->rows * 2 : HALL__CHUNK_ROWS;
         int same = hall__pos_equal(&to, &g->sent);
         if (same && g->header_sent) {
             free(chunk);
             return 1;
         }
-        int ok = hall__table_send1(t, "rec", t->t_rec, chunk, strlen(chunk), 0) == 0;
+        int ok = hall__table_send1(t, "rec", t->t_rec, chunk, len, 0) == 0;
         free(chunk);
         if (!ok)
             return 0;
@@ -486,6 +534,12 @@ void hall_table_sync(hall_table *t, long long until_ms)
         fprintf(stderr, "tabletrack table: %s\n", msg);
         fflush(stderr);
     }
+    if (t->hall_refused[0] && t->hall_refused_serial != t->hall_refused_told) {
+        t->hall_refused_told = t->hall_refused_serial;
+        fprintf(stderr, "tabletrack table: the hall refused this table: %s. The game goes on and is recorded here; "
+                "send it later with: %s\n", t->hall_refused, t->resend);
+        fflush(stderr);
+    }
     int hall = t->hall_seen, settled = now - t->connected_ms >= HALL__SETTLE_MS;
     pthread_mutex_unlock(&t->mu);
     for (size_t i = 0; i < t->ngames; i++)
@@ -528,17 +582,18 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
         size_t pend = t->npending;
         int hall = t->hall_seen;
         rec_pos have = g0->have;
-        int acl = t->refused_serial != 0;
+        int acl = t->refused_serial != 0, hall_refused = t->hall_refused[0] != '\0';
         pthread_mutex_unlock(&t->mu);
         all = g0->sent;
         /* ... the broker took it (and refused none), and the hall (if one
          * answers) holds it, and every earlier game */
-        if (sent_all && hall__conn_connected(t->c) && pend == 0 && !acl && !hall__table_left(t, hall, left, sizeof left) &&
-            (!hall || rec_pos_covers(&have, &all))) {
+        if (sent_all && hall__conn_connected(t->c) && pend == 0 && !acl && !hall_refused &&
+            !hall__table_left(t, hall, left, sizeof left) && (!hall || rec_pos_covers(&have, &all))) {
             done = 1;
+            t->held = hall; /* the hall said so; without a hall, only the broker has it */
             break;
         }
-        int refused = acl;
+        int refused = acl || hall_refused;
         hall__conn_trouble(t->c, NULL, 0, NULL, refused ? NULL : &refused);
         /* a refused password or topic will not change by itself */
         if (tt_mono_ms() > end || (stop && *stop) || refused)
@@ -575,9 +630,15 @@ tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atom
     int acl = t->refused_serial != 0;
     if (acl)
         hall__table_refusal(t, trouble, sizeof trouble);
+    else if (t->hall_refused[0])
+        snprintf(trouble, sizeof trouble, "%s", t->hall_refused);
+    int hall_refused = !acl && t->hall_refused[0];
     pthread_mutex_unlock(&t->mu);
     if (acl)
         return tt_err_set(err, TT_ERR_IO, "undelivered: %s", trouble);
+    if (hall_refused)
+        return tt_err_set(err, TT_ERR_IO, "undelivered: the hall refused this table: %s. The recording holds it all: "
+                          "once the organiser makes room, send it with: %s", trouble, t->resend);
     hall__conn_trouble(t->c, trouble, sizeof trouble, NULL, NULL);
     if (!hall__conn_connected(t->c))
         return tt_err_set(err, TT_ERR_IO, "undelivered: the broker never took the end of the game (%s). The recording "

@@ -1,12 +1,14 @@
-/* hall_internal.h - private to hall/: one broker connection (libmosquitto,
- * its own network thread) shared by the table and the hall sides. */
-#ifndef TT_HALL_INTERNAL_H
-#define TT_HALL_INTERNAL_H
+/* hall_conn.h - for the hall's two rooms only (hall/publish/ and
+ * hall/server/, never cli/): one broker connection (libmosquitto, its own
+ * network thread), topic names, and the trouble an organiser is told about. */
+#ifndef TT_HALL_CONN_H
+#define TT_HALL_CONN_H
 
 #include <stddef.h>
 
-#include "hall.h"
+#include "hall_mqtt.h"
 #include "tt_clock.h"
+#include "tt_status.h"
 
 typedef struct hall__conn hall__conn;
 
@@ -57,28 +59,5 @@ void hall__topic(char *buf, size_t n, const char *name, const char *sub);
  * anything else (the '#', an MQTT wildcard) made '_'. */
 void hall__game_key(const char *game, char *buf, size_t n);
 
-
-/* ---- hall_server.c: what the hall knows, for its web server ---- */
-
-/* DIR/NAME.sqlite, the hall's copy of a table's game (caller frees). */
-char *hall__copy_path(hall_server *h, const char *name);
-/* How far the hall's copy of a table's game goes: {"game","frame","ended"}
- * (caller frees); NULL when it holds none. */
-char *hall__copy_json(hall_server *h, const char *name);
-/* GET /api/tables (caller frees). */
-char *hall__tables_json(hall_server *h);
-/* The last "state" or "answer" a table published, as it came; NULL when
- * there is none (caller frees). */
-char *hall__table_text(hall_server *h, const char *name, const char *what);
-/* {"tables","chunks","gaps","states","latency_ms_p50","latency_ms_p95"}
- * (caller frees): for the load benchmark. */
-char *hall__stats_json(hall_server *h);
-
-/* ---- hall_http.c: the hall's web server (libmicrohttpd) ---- */
-
-typedef struct hall__http hall__http;
-/* url receives "http://HOST:PORT/". */
-tt_status hall__http_start(hall_server *h, const char *listen, hall__http **out, char *url, size_t n, tt_err *err);
-void hall__http_stop(hall__http *x);
 
 #endif

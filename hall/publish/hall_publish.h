@@ -1,5 +1,7 @@
-/* hall.h - the convention hall: many tables, one MQTT broker (mosquitto),
- * every game gathered into one folder and nothing lost.
+/* hall_publish.h - the table's side of the convention hall: what
+ * 'track --mqtt' and 'replay --mqtt' run to publish a game to the hall's
+ * MQTT broker (mosquitto) until the hall holds all of it.  The hall itself
+ * (hall/server/) is another room: the two meet only on the broker.
  *
  * Every message between machines goes through the broker.  A table
  * publishes under tabletrack/NAME/ (docs/api.md, "MQTT topics"; docs/hall.md):
@@ -12,7 +14,9 @@
  *   answer    retained, QoS 1  the last question and its answer
  *   scenario  retained, QoS 1  the scenario, whenever it changes
  *   rec       QoS 1            the recording's content as chunks
- *                              (record/rec_copy.h), in order
+ *                              (record/rec_copy.h), in order, each at
+ *                              most HALL_MESSAGE_MAX bytes (fewer rows
+ *                              when rows are big)
  *
  * and the hall publishes, per table:
  *
@@ -20,7 +24,9 @@
  *                              copy of that game goes (GAME: its name with
  *                              '#' as '_'); "need" asks the table to send
  *                              again from there
- *   hall      retained, QoS 1  the same for the table's newest game
+ *   hall      retained, QoS 1  the same for the table's newest game, or
+ *                              {"refused": REASON} when the hall will not
+ *                              keep this table (it is full)
  *
  * The table's own recording is the source of truth: the table sends
  * chunks from it, and again from wherever the hall's copy ends after a
@@ -29,34 +35,21 @@
  * Ownership: every handle is created and destroyed in pairs (destroy
  * accepts NULL); strings passed in are copied.
  */
-#ifndef TT_HALL_H
-#define TT_HALL_H
+#ifndef TT_HALL_PUBLISH_H
+#define TT_HALL_PUBLISH_H
 
 #include <signal.h>
 
 #include "game.h"
+#include "hall_mqtt.h"
 #include "tt_status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define HALL_DEFAULT_PORT 1883
 #define HALL_STATE_MAX_HZ 5      /* live states a second, at most */
 #define HALL_DRAIN_S 60          /* at the end, how long to wait for the broker and the hall */
-#define HALL_PASSWORD_ENV "TABLETRACK_MQTT_PASSWORD"
-
-/* How to reach the broker. */
-typedef struct hall_mqtt_opts {
-    const char *broker;        /* "HOST[:PORT]" (port default 1883) */
-    const char *user;          /* NULL: anonymous */
-    const char *password_file; /* first line is the password; NULL: $TABLETRACK_MQTT_PASSWORD */
-    const char *cafile;        /* PEM of the CA that signed the broker's certificate: TLS; NULL: plain */
-} hall_mqtt_opts;
-
-/* A table name: 1-64 letters, digits, '-' or '_' (it is a topic level and
- * a file name).  0 if not. */
-int hall_name_ok(const char *name);
 
 /* ---- a table: publishing one game ---- */
 
@@ -89,6 +82,12 @@ void hall_table_sync(hall_table *t, long long until_ms);
  * TT_ERR_IO with what is undelivered. */
 tt_status hall_table_drain(hall_table *t, int timeout_s, const volatile sig_atomic_t *stop, tt_err *err);
 
+/* 1 when the last hall_table_drain ended with the hall saying its copy
+ * holds the whole game; 0 when only the broker took it (no hall answered
+ * for this table): never tell a player the hall has a game unless this
+ * says so. */
+int hall_table_held(const hall_table *t);
+
 /* The recording's first moment (for pacing a replay) and its game name. */
 long long hall_table_t0(const hall_table *t);
 
@@ -108,26 +107,10 @@ void hall_live_stop(hall_live *l);
 /* ---- 'replay --mqtt': a recorded game republished as a table would ---- */
 
 /* Publish session `session` (0: latest) of path at its recorded pace
- * times speed, then drain.  Returns when done or on *stop. */
+ * times speed, then drain.  Returns when done or on *stop; *held (may be
+ * NULL): hall_table_held at the end. */
 tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char *path, long long session,
-                          double speed, const volatile sig_atomic_t *stop, tt_err *err);
-
-/* ---- the hall ---- */
-
-typedef struct hall_server hall_server;
-
-/* Subscribe to every table on the broker, keep DIR/NAME.sqlite per table
- * (created with DIR when missing), and serve the page and /api/tables on
- * http_listen ("[HOST:]PORT", host default 127.0.0.1).  A broker that
- * refuses the user is an error at once; an unreachable one is retried. */
-tt_status hall_server_start(const hall_mqtt_opts *o, const char *http_listen, const char *dir, hall_server **out,
-                            tt_err *err);
-/* "http://HOST:PORT/" */
-const char *hall_server_url(const hall_server *h);
-/* A fatal trouble since start (the broker refused the password): TT_OK
- * while all is well. */
-tt_status hall_server_check(hall_server *h, tt_err *err);
-void hall_server_stop(hall_server *h);
+                          double speed, const volatile sig_atomic_t *stop, int *held, tt_err *err);
 
 #ifdef __cplusplus
 }

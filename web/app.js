@@ -23,8 +23,8 @@ function render() {
   drawTable(svg);
   syncPick();
   drawCards();
-  text($('status'), (troubled('live') ? 'reconnecting\u2026 \u00b7 last ' : '') + 'frame ' + st.frame + (st.camera !== 'ok' ? ' \u00b7 camera ' + st.camera : '') +
-       (st.ruleset ? ' \u00b7 ' + st.ruleset : ''));
+  text($('status'), (troubled('live') ? 'reconnecting\u2026 \u00b7 last ' : '') + 'frame ' + st.frame +
+       (st.camera !== 'ok' ? ' \u00b7 camera ' + st.camera : '') + (st.ruleset ? ' \u00b7 ' + st.ruleset : ''));
   if (ui.mode === 'setup') drawSetup();
   $('tt-state').textContent = JSON.stringify({frame: st.frame, figures: st.figures.length, cards: st.shown.length,
                                               mode: ui.mode, trace: ui.trace.length, zoom: ui.view.zoom(),

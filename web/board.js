@@ -24,7 +24,8 @@ function drawBoard(svg) {
     TTDraw.el('image', {href: ui.photo, x: 0, y: 0, width: st.table.width_in, height: st.table.depth_in,
                         preserveAspectRatio: 'none', opacity: 0.85}, layers.terrain);
   terrain.forEach(function (t) {
-    TTDraw.terrain(layers.terrain, {id: t.id, kind: t.kind, pts: t.polygon || t.line || [], closed: !!t.polygon});
+    TTDraw.terrain(layers.terrain, {id: t.id, kind: t.kind, pts: t.polygon || t.line || [], closed: !!t.polygon,
+                                    slope_in: t.slope_in});
   });
   figEls = {};
 }

@@ -1,14 +1,16 @@
 /* setup.js - the Set up tab: terrain traced on the table's picture (a
  * tap puts a corner, snapping to the corners and edges of the pieces near
  * it; a corner placed can be dragged), each piece's kind changed, redrawn
- * or deleted; tags not in the roster added to it; the ruleset; all saved
- * with PUT /api/scenario.  Nothing changes the game until Save. */
+ * or deleted, a hill's slope set (slope.js); tags not in the roster added
+ * to it; the ruleset; all saved with PUT /api/scenario.  Nothing changes
+ * the game until Save. */
 import * as TTView from './view.js';
 import * as TTDraw from './draw.js';
 import {game, ui, render} from './store.js';
 import {$, node, text, trouble, solved} from './ui.js';
 import {api, keepTrying} from './api.js';
 import {closeMenu} from './play.js';
+import {raises, slopeField, slopeTrouble, clearSlopes} from './slope.js';
 import {redrawBoard} from './board.js';
 
 function say(t) { text($('setup-msg'), t); }
@@ -93,9 +95,11 @@ function pieceItem(list, t, i) {
   fillKinds(k, t.kind);
   k.addEventListener('change', function () {
     t.kind = k.value;
+    if (!raises(t)) delete t.slope_in; /* only what raises has sides to slope */
     say((t.id || 'The piece') + ' is now ' + t.kind + '. Save to use it.');
     render();
   });
+  if (t.polygon && raises(t)) slopeField(li, t, say);
   const r = node('button', '', li, 'Redraw');
   r.type = 'button';
   r.addEventListener('click', function () {
@@ -125,6 +129,7 @@ export function drawSetup() {
   setupKey = key;
   const list = $('terrain-list');
   list.textContent = '';
+  clearSlopes();
   (sc.terrain || []).forEach(function (t, i) { pieceItem(list, t, i); });
   const un = $('unassigned');
   un.textContent = '';
@@ -162,6 +167,7 @@ function assign(ev) {
 function save() {
   const sc = ui.scenario;
   if (!sc) return;
+  if (slopeTrouble()) return say('Not saved: ' + slopeTrouble());
   sc.ruleset = $('ruleset').value;
   sc.table = sc.table || {width_in: game.state.table.width_in, depth_in: game.state.table.depth_in};
   say('Saving\u2026');

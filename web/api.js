@@ -11,7 +11,7 @@ export const KEY = new URLSearchParams(location.search).get('key') || '';
 /* this page, for the server's one pick per page */
 export const CLIENT = 'p' + Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
-const GONE = 'the table did not answer: is tabletrack still running, and this device on its network?';
+export const GONE = 'the table did not answer: is tabletrack still running, and this device on its network?';
 
 /* method path (body: sent as JSON) -> a promise of the answer's JSON; it
  * fails with an Error whose message a player can act on. */

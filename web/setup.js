@@ -8,13 +8,37 @@ import * as TTView from './view.js';
 import * as TTDraw from './draw.js';
 import {game, ui, render} from './store.js';
 import {$, node, text, trouble, solved} from './ui.js';
-import {api, keepTrying} from './api.js';
+import {api, keepTrying, GONE} from './api.js';
 import {closeMenu} from './play.js';
 import {raises, slopeField, slopeTrouble, clearSlopes} from './slope.js';
 import {redrawBoard} from './board.js';
 
 function say(t) { text($('setup-msg'), t); }
 function round2(p) { return [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100]; }
+
+/* The table's picture (the camera's view straightened) under the pieces
+ * being traced, once it has come (a promise; nothing to do in Play). */
+function loadPhoto() {
+  if (ui.mode !== 'setup') return Promise.resolve();
+  return fetch('api/table.png?ppi=10').then(function (r) {
+    if (!r.ok) throw new Error('the table answered ' + r.status + ' for its picture (/api/table.png).');
+    return r.blob();
+  }, function () {
+    throw new Error(GONE);
+  }).then(function (png) {
+    return new Promise(function (done, fail) { /* as a data: address, kept with the page */
+      const rd = new FileReader();
+      rd.onload = function () { done(rd.result); };
+      rd.onerror = function () { fail(new Error('the table\'s picture could not be read: ' + rd.error)); };
+      rd.readAsDataURL(png);
+    });
+  }).then(function (data) {
+    if (ui.mode !== 'setup') return;
+    ui.photo = data;
+    redrawBoard();
+    render();
+  });
+}
 
 /* Play or set up: the tabs, and the scenario as saved now for the set-up. */
 export function setMode(m) {
@@ -30,7 +54,8 @@ export function setMode(m) {
     ui.scenario = null;
     setupKey = '';
     $('terrain-list').textContent = '';
-    ui.photo = 'api/table.png?ppi=10&t=' + Date.now();
+    ui.photo = null;
+    keepTrying('photo', 'load the table\'s picture', loadPhoto, 'Meanwhile trace on the plain felt.');
     keepTrying('setup', 'read the set-up', function () {
       return api('GET', '/api/scenario').then(function (s) {
         if (ui.mode !== 'setup') return;

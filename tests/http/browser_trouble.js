@@ -3,7 +3,8 @@
 // (1400x900, mouse) at once:
 //  1. the ruleset's profile answered 503 twice at first: a card says the
 //     page could not read it and tries again; it goes when that works, and
-//     the menus then follow the ruleset (a gun offers grape);
+//     the menus then follow the ruleset (a gun offers grape); the same for
+//     the table's picture on the Set up tab, refused once;
 //  2. a question answered 500 (an error page, not the table's JSON): a card
 //     says it was not asked and why, stays while the game goes on, and goes
 //     when dismissed;
@@ -59,7 +60,7 @@ async function open(browser, name, viewport, errors) {
   const page = await browser.newPage();
   page.on('pageerror', (e) => errors.push(name + ': ' + String(e)));
   await page.setViewport(viewport);
-  const fails = {rules: 0, query: 0};
+  const fails = {rules: 0, query: 0, picture: 0};
   await page.setRequestInterception(true);
   page.on('request', (req) => {
     const u = new URL(req.url());
@@ -67,6 +68,11 @@ async function open(browser, name, viewport, errors) {
       fails.rules++;
       return req.respond({status: 503, contentType: 'application/json',
                           body: JSON.stringify({error: 'the table is busy (a test\'s answer)'})});
+    }
+    if (u.pathname === '/api/table.png' && fails.picture < 1) {
+      fails.picture++;
+      return req.respond({status: 500, contentType: 'application/json',
+                          body: JSON.stringify({error: 'the camera has no frame yet (a test\'s answer)'})});
     }
     if (u.pathname === '/api/query' && req.method() === 'POST' && fails.query < 1) {
       fails.query++;
@@ -98,6 +104,15 @@ launch.run(async (browser, result) => {
     await page.waitForSelector('#menu:not([hidden]) button[data-q="close"]', {timeout: 10000});
     r.gun_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
     await button(page, touch, '#menu button[data-q="close"]');
+
+    // the table's picture refused once: a card, then the picture
+    await button(page, touch, '#tab-setup');
+    await page.waitForSelector('#trouble .card[data-trouble="photo"]', {timeout: 10000});
+    r.photo_card = (await troubles(page)).photo;
+    await page.waitForFunction(() => !document.querySelector('#trouble .card[data-trouble="photo"]') &&
+                               document.querySelector('#table image'), {timeout: 30000});
+    r.picture_failed = fails.picture;
+    await button(page, touch, '#tab-play');
 
     // 2. a question answered 500 (on a table cleared of answers)
     await button(page, touch, '#clear');

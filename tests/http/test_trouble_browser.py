@@ -2,10 +2,11 @@
 """test_trouble_browser.py - no request of the live table page fails
 silently (issue 32): in a real Chromium on a phone and a laptop against a
 real 'tabletrack track --http' on the breach sample (browser_trouble.js),
-the ruleset's profile refused twice shows a card while the page tries again
-(and goes when it works); a question answered 500 shows a card that says it
-was not asked and why; the server going away shows a card that the table is
-lost, and a question asked then says the table did not answer.
+the ruleset's profile refused twice, and the table's picture once, show a
+card while the page tries again (and go when it works); a question answered
+500 shows a card that says it was not asked and why; the server going away
+shows a card that the table is lost, and a question asked then says the
+table did not answer.
 Screenshots in the build folder: {phone,laptop}-trouble-{retrying,500,gone}.png.
 
 usage: test_trouble_browser.py TABLETRACK SOURCE_ROOT OUT_DIR
@@ -30,6 +31,11 @@ def judge(check, name, r):
     check(r.get("rules_failed") == 2 and "grape" in (r.get("gun_menu") or []),
           "%s: tried again, it came (refused %s times), the menus follow the ruleset: %s"
           % (name, r.get("rules_failed"), r.get("gun_menu")))
+    photo = r.get("photo_card") or {}
+    check(r.get("picture_failed") == 1 and photo.get("big") == "Could not load the table's picture" and
+          "500" in photo.get("small", "") and photo.get("retrying") is True,
+          "%s: the table's picture refused once: a card while the page tries again, then the picture: %s"
+          % (name, photo))
     ask = r.get("ask_card") or {}
     check(r.get("query_failed") == 1 and ask.get("big") == "Not asked: fire gren1" and
           "500 Internal Server Error" in ask.get("small", "") and ask.get("retrying") is False and ask.get("visible"),

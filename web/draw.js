@@ -151,6 +151,22 @@ export function prim(g, p, ringAt) {
   }
 }
 
+/* An answers() opts.radius from a ruleset's profile and the roster (the
+ * live page has both): a blast's radius is its question's, else its
+ * weapon's (the question's, else the firer's in the roster), 1" for a
+ * blast with neither; a command radius is the profile's. */
+export function profileRadius(rules, roster) {
+  return function (q) {
+    if (q.q === 'command') return rules && rules.command_radius_in;
+    if (q.q !== 'blast' && q.q !== 'deviate') return 0;
+    if (q.radius_in) return q.radius_in;
+    var wname = q.weapon;
+    (roster || []).forEach(function (r) { if (!wname && r.id === q.from) wname = r.weapon; });
+    var w = rules && rules.weapons && wname ? rules.weapons[wname] : null;
+    return w && w.blast_radius_in ? w.blast_radius_in : (q.q === 'blast' ? 1 : 0);
+  };
+}
+
 /* The answers shown [{query, answer}] drawn in g (the board's overlay
  * layer) from the geometry each answer carries, else from where its
  * figures stand: lines of sight and shots (by range band), a charge's

@@ -48,6 +48,10 @@ void hall__conn_trouble(hall__conn *c, char *buf, size_t n, unsigned *serial, in
  * prefixed "tabletrack WHO: ". */
 void hall__conn_report(hall__conn *c, const char *who, unsigned *seen);
 
+/* The MQTT v5 reason a broker gives for a message over its
+ * message_size_limit (Packet too large). */
+#define HALL__RC_TOO_LARGE 149
+
 /* An MQTT v5 reason code in words. */
 const char *hall__reason(int reason);
 

@@ -1,5 +1,5 @@
 /* hall_live.c - 'track --mqtt': a thread that follows the game's live feed
- * and publishes it under tabletrack/NAME/ (hall.h), and sends the
+ * and publishes it under tabletrack/NAME/ (hall_publish.h), and sends the
  * recording's new content every HALL__SYNC_MS. */
 #include "hall_conn.h"
 #include "hall_publish.h"

@@ -67,6 +67,7 @@ struct hall_table {
     pthread_mutex_t mu;         /* the rest is shared with the network thread */
     int pending[HALL__MAX_PENDING * 4];
     const char *pending_sub[HALL__MAX_PENDING * 4]; /* its topic under tabletrack/NAME/ (a literal) */
+    size_t pending_len[HALL__MAX_PENDING * 4];      /* its bytes */
     size_t npending;
     int status_mid;
     char refused_topic[128];    /* the last topic the broker refused (ACL), and why */
@@ -78,6 +79,9 @@ struct hall_table {
     char hall_refused[512];     /* the hall refused this table, and why ("": it did not) */
     unsigned hall_refused_serial, hall_refused_told;
     int held;                   /* the drain ended with the hall saying it holds the whole game */
+    size_t chunk_max;           /* bytes a chunk may hold: HALL_MESSAGE_MAX, halved each time the broker
+                                 * refuses one as too large (its message_size_limit is lower) */
+    unsigned too_large, too_large_seen, too_large_told; /* such refusals: counted, acted on, told */
     unsigned conn_serial;       /* counts connections */
     double connected_ms;        /* when the last one came */
 };
@@ -112,7 +116,13 @@ static void hall__table_published(void *user, int mid, int reason)
     for (i = 0; i < t->npending && t->pending[i] != mid; i++)
         ;
     const char *sub = i < t->npending ? t->pending_sub[i] : mid == t->status_mid ? "status" : NULL;
-    if (reason >= 128) { /* refused (MQTT v5): the broker will not take it however often it is sent */
+    if (reason == HALL__RC_TOO_LARGE) { /* over the broker's message_size_limit: smaller chunks, sent again */
+        t->too_large++;
+        /* half the refused chunk (half what we allowed, when it was answered before publish returned) */
+        size_t len = i < t->npending ? t->pending_len[i] : 0, half = (len ? len : t->chunk_max) / 2;
+        if (sub && !strcmp(sub, "rec") && half < t->chunk_max)
+            t->chunk_max = half > 1024 ? half : 1024;
+    } else if (reason >= 128) { /* refused (MQTT v5): the broker will not take it however often it is sent */
         static const char *const subs[] = {"status", "event", "answer", "scenario", "rec"};
         unsigned bit = 1u << 5; /* a topic we cannot name */
         for (unsigned k = 0; sub && k < 5; k++)
@@ -129,6 +139,7 @@ static void hall__table_published(void *user, int mid, int reason)
         t->npending--;
         t->pending[i] = t->pending[t->npending];
         t->pending_sub[i] = t->pending_sub[t->npending];
+        t->pending_len[i] = t->pending_len[t->npending];
     } else { /* before publish returned, or a QoS 0 message */
         t->early[t->nearly++ % HALL__EARLY] = mid;
     }
@@ -261,6 +272,7 @@ tt_status hall_table_create(const hall_mqtt_opts *o, const char *name, const cha
     if (!t)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     pthread_mutex_init(&t->mu, NULL);
+    t->chunk_max = HALL_MESSAGE_MAX;
     snprintf(t->name, sizeof t->name, "%s", name);
     snprintf(t->user, sizeof t->user, "%s", o->user ? o->user : "");
     if (snprintf(t->rec_path, sizeof t->rec_path, "%s", rec_path) >= (int)sizeof t->rec_path) {
@@ -356,6 +368,7 @@ static int hall__table_send1(hall_table *t, const char *sub, const char *topic, 
         t->early[i] = 0; /* already taken */
     } else {
         t->pending_sub[t->npending] = sub;
+        t->pending_len[t->npending] = len;
         t->pending[t->npending++] = mid;
     }
     pthread_mutex_unlock(&t->mu);
@@ -417,7 +430,7 @@ static int hall__tgame_send(hall_table *t, hall__tgame *g, long long until_ms)
 {
     for (int k = 0; k < 8; k++) {
         pthread_mutex_lock(&t->mu);
-        size_t pend = t->npending;
+        size_t pend = t->npending, max = t->chunk_max;
         pthread_mutex_unlock(&t->mu);
         if (pend >= HALL__MAX_PENDING)
             return 0;
@@ -431,7 +444,7 @@ static int hall__tgame_send(hall_table *t, hall__tgame *g, long long until_ms)
         if (!chunk)
             return 1;
         size_t len = strlen(chunk);
-        if (len > HALL_MESSAGE_MAX) { /* the broker and the hall take no more: fewer rows */
+        if (len > max) { /* the broker and the hall take no more: fewer rows */
             free(chunk);
             if (g->rows > 1) {
                 g->rows /= 2;
@@ -439,14 +452,14 @@ static int hall__tgame_send(hall_table *t, hall__tgame *g, long long until_ms)
             }
             if (!g->too_big_told) {
                 g->too_big_told = 1;
-                fprintf(stderr, "tabletrack table: one row of game %s is %zu bytes, more than the %u bytes a message "
+                fprintf(stderr, "tabletrack table: one row of game %s is %zu bytes, more than the %zu bytes a message "
                         "to the hall may hold: the rest of the game cannot be sent (the recording here holds it all)\n",
-                        g->game, len, HALL_MESSAGE_MAX);
+                        g->game, len, max);
                 fflush(stderr);
             }
             return 0;
         }
-        if (len < HALL_MESSAGE_MAX / 4 && g->rows < HALL__CHUNK_ROWS)
+        if (len < max / 4 && g->rows < HALL__CHUNK_ROWS)
             g->rows = g->rows * 2 < HALL__CHUNK_ROWS ? g->rows * 2 : HALL__CHUNK_ROWS;
         int same = hall__pos_equal(&to, &g->sent);
         if (same && g->header_sent) {
@@ -541,7 +554,24 @@ void hall_table_sync(hall_table *t, long long until_ms)
         fflush(stderr);
     }
     int hall = t->hall_seen, settled = now - t->connected_ms >= HALL__SETTLE_MS;
+    int too_large = t->too_large != t->too_large_seen;
+    t->too_large_seen = t->too_large;
+    size_t chunk_max = t->chunk_max;
+    if (too_large && t->too_large_told++ == 0) {
+        fprintf(stderr, "tabletrack table: the broker refused a message as too large (its message_size_limit is below "
+                "the %u bytes tabletrack sends at most; samples/hall/mosquitto.conf sets 1048576): the recording now "
+                "goes in chunks of at most %zu bytes\n", HALL_MESSAGE_MAX, chunk_max);
+        fflush(stderr);
+    }
     pthread_mutex_unlock(&t->mu);
+    if (too_large) /* a refused chunk is lost: each game again from where the hall's copy ends (or the start) */
+        for (size_t i = 0; i < t->ngames; i++)
+            if (i == 0 || (t->games[i].feed && !t->games[i].done)) {
+                pthread_mutex_lock(&t->mu);
+                t->games[i].sent = t->games[i].have;
+                pthread_mutex_unlock(&t->mu);
+                t->games[i].header_sent = 0;
+            }
     for (size_t i = 0; i < t->ngames; i++)
         if (i == 0 || (t->games[i].feed && !t->games[i].done))
             hall__tgame_rewind(t, &t->games[i], now);

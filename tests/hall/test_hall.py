@@ -696,6 +696,20 @@ def case_size(dir, broker):
     finally:
         hall.stop()
         b2.stop()
+    # an organiser's broker with a lower limit than tabletrack's: the table makes its chunks smaller
+    lower = os.path.join(dir, "lower")
+    os.makedirs(lower)
+    b3 = U.Broker(lower, extra=["message_size_limit 200000"])
+    games3 = os.path.join(lower, "games")
+    hall = U.start_hall(TT, b3, lower, games3, name="hall3")
+    try:
+        r = replay(lower, b3, rec, "talky", 100)
+        err = delivered(r, rec, os.path.join(games3, "talky.sqlite"), "under a broker's lower message_size_limit 200000")
+        check("the broker refused a message as too large" in err and "Not authorized" not in err,
+              "the table says the broker's limit is lower, not that it may not write there: %s" % err[-500:])
+    finally:
+        hall.stop()
+        b3.stop()
 
 
 def case_claims(dir, broker):

@@ -8,17 +8,26 @@ no build step) that stay small and are served as modules (issue 32):
   - the shared drawing the replay inlines (draw.js and what it imports)
     imports nothing else;
   - 'tabletrack track --http' serves every module as text/javascript
-    (browsers refuse a module of another type), byte for byte the file.
+    (browsers refuse a module of another type), byte for byte the file;
+  - the hall's pages import modules of web/ only, and 'tabletrack hall'
+    serves each (and what it imports) the same way (with mosquitto, as the
+    hall tests need).
 
 usage: test_web_modules.py TABLETRACK SOURCE_ROOT"""
 import glob
 import os
 import re
+import shutil
 import sys
+import tempfile
+import urllib.request
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "hall"))
 from tt_checks import Checks  # noqa: E402
 from tt_server import Server  # noqa: E402
+import hall_util as U  # noqa: E402
 
 MAX_LINES = 300
 IMPORT = re.compile(r"^(?:import|export)\s[^;]*?\sfrom\s+'\./([A-Za-z0-9_]+\.js)';", re.M)
@@ -63,6 +72,38 @@ def main():
     check(all(not v for v in stray.values()), "the drawing the replay inlines imports only itself: %s" % stray)
     bare = {m: re.findall(r"^import\b(?![^;]*from\s+'\./)[^\n]*", t, re.M) for m, t in mods.items()}
     check(all(not v for v in bare.values()), "no import from elsewhere: %s" % {m: v for m, v in bare.items() if v})
+
+    # the hall's pages: what they import, served by the hall
+    hall_js = set()
+    for page in ("hall_page.html", "hall_stream.html"):
+        text = open(os.path.join(root, "hall", "server", page), encoding="utf-8").read()
+        hall_js |= set(re.findall(r"^import [^;]* from '\.?/([A-Za-z0-9_]+\.js)';", text, re.M))
+    check("draw.js" in hall_js and hall_js <= set(mods), "the hall's pages import modules of web/: %s" % sorted(hall_js))
+    todo = list(hall_js)
+    while todo:
+        m = todo.pop()
+        for d in graph.get(m, []):
+            if d not in hall_js:
+                hall_js.add(d)
+                todo.append(d)
+    if not U.MOSQUITTO:
+        print("skipped: the hall's modules (no mosquitto: make deps installs it)")
+    else:
+        d = tempfile.mkdtemp(prefix="tt-web-hall-")
+        broker = U.Broker(d)
+        hall = None
+        try:
+            hall = U.start_hall(binary, broker, d, os.path.join(d, "games"))
+            for m in sorted(hall_js):
+                with urllib.request.urlopen(hall.url + m, timeout=10) as r:
+                    typ, body = r.headers.get("Content-Type", ""), r.read()
+                check(typ.startswith("text/javascript") and body == mods[m].encode(),
+                      "the hall serves /%s: %s, the file itself" % (m, typ))
+        finally:
+            if hall:
+                hall.stop()
+            broker.stop()
+            shutil.rmtree(d, ignore_errors=True)
 
     srv = Server(binary, root, projector=False)
     try:

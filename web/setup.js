@@ -113,9 +113,10 @@ function finish() {
 }
 
 function pieceItem(list, t, i) {
-  const li = node('li', ui.editing === i ? 'editing' : '', list);
-  node('span', '', li, t.id || '?');
-  const k = node('select', '', li);
+  const li = node('li', 'piece' + (ui.editing === i ? ' editing' : ''), list);
+  const row = node('div', 'piece-row', li); /* the slope, if any, on a line of its own below */
+  node('span', '', row, t.id || '?');
+  const k = node('select', '', row);
   k.setAttribute('aria-label', 'kind of ' + (t.id || 'piece'));
   fillKinds(k, t.kind);
   k.addEventListener('change', function () {
@@ -124,8 +125,7 @@ function pieceItem(list, t, i) {
     say((t.id || 'The piece') + ' is now ' + t.kind + '. Save to use it.');
     render();
   });
-  if (t.polygon && raises(t)) slopeField(li, t, say);
-  const r = node('button', '', li, 'Redraw');
+  const r = node('button', '', row, 'Redraw');
   r.type = 'button';
   r.addEventListener('click', function () {
     ui.editing = i;
@@ -133,7 +133,7 @@ function pieceItem(list, t, i) {
     say('Tap the new corners of ' + (t.id || 'the piece') + ', then Finish.');
     render();
   });
-  const b = node('button', '', li, 'Delete');
+  const b = node('button', '', row, 'Delete');
   b.type = 'button';
   b.addEventListener('click', function () {
     ui.scenario.terrain.splice(i, 1);
@@ -141,6 +141,7 @@ function pieceItem(list, t, i) {
     say('Deleted ' + (t.id || 'the piece') + '. Save to use it.');
     render();
   });
+  if (t.polygon && raises(t)) slopeField(li, t, say);
 }
 
 let setupKey = '';

@@ -60,6 +60,7 @@ typedef struct game__query {
     int from, until;   /* frames it is shown */
     char *last_answer; /* the answer last recorded / published (owned) */
     json_t *answer;    /* the same, parsed, for the state (owned) */
+    int asked;         /* asked by a viewer (game_query_add): counts to GAME_MAX_QUESTIONS */
 } game__query;
 
 /* The scenario as the game uses it: the rules scene (answers and drawing)

@@ -131,6 +131,7 @@ static tt_status game__query_push(game *g, json_t *q, int from, int until, int *
     e->until = until;
     e->last_answer = NULL;
     e->answer = NULL;
+    e->asked = 0;
     if (qid)
         *qid = e->qid;
     return TT_OK;
@@ -477,6 +478,9 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
     *answer_json = NULL;
     if (strlen(text) != len)
         return tt_err_set(err, TT_ERR_FORMAT, "the question holds a NUL byte: send one JSON object");
+    if (len > GAME_MAX_QUESTION_BYTES)
+        return tt_err_set(err, TT_ERR_ARG, "the question is %zu bytes, over the limit of %d: send one question", len,
+                          GAME_MAX_QUESTION_BYTES);
     if ((st = tt_json_parse(text, "the question", &q, err)) != TT_OK)
         return st;
     if (!json_is_object(q)) {
@@ -488,6 +492,17 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
         pthread_mutex_unlock(&g->mu);
         json_decref(q);
         return tt_err_set(err, TT_ERR_ARG, "no scenario yet: start with --scenario FILE or send one (PUT /api/scenario)");
+    }
+    int kept = 0;
+    for (int i = 0; i < g->nq; i++)
+        kept += g->qs[i].asked;
+    if (kept >= GAME_MAX_QUESTIONS) {
+        pthread_mutex_unlock(&g->mu);
+        json_decref(q);
+        return tt_err_set(err, TT_ERR_ARG,
+                          "the table already shows %d questions, the most it keeps: withdraw one (DELETE "
+                          "/api/query/N) or all of them (DELETE /api/query) before asking another",
+                          GAME_MAX_QUESTIONS);
     }
     json_t *ans = NULL;
     /* the rules engine checks the question first: a bad one is not kept */
@@ -504,6 +519,7 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
         return st;
     }
     g->asked_live = 1;
+    g->qs[g->nq - 1].asked = 1;
     game__answer_changed(g, &g->qs[g->nq - 1], ans, g->frame_no < 0 ? 0 : g->frame_no, (long long)g->t_ms);
     *answer_json = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
     json_decref(ans);

@@ -129,7 +129,7 @@ def bare_rig(srv):
     """A new group: --scenario names a file not made yet; the table starts
     empty and the page's first Save writes it."""
     check("does not exist yet" in srv.stderr(), "a scenario file to be made is announced: " + srv.stderr()[-300:])
-    s = srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
+    s = srv.wait_state(lambda s: s["camera"] == "ended", timeout=400)
     check(s["ruleset"] is None and s["figures"] and all(f["id"] is None for f in s["figures"])
           and 23 in s["unassigned"], "a bare rig: every tag seen is unassigned")
     scen = {"ruleset": "into-the-breach", "table": s["table"], "terrain": [],
@@ -152,7 +152,7 @@ def run(srv):
           "stderr names the table: " + srv.url)
 
     # the game runs to the end of the video, then keeps its last state
-    s = srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
+    s = srv.wait_state(lambda s: s["camera"] == "ended", timeout=400)
     check(s["ruleset"] == "into-the-breach" and s["table"] == {"width_in": 36.0, "depth_in": 24.0},
           "state: ruleset and table")
     ids = {f["id"] for f in s["figures"]}

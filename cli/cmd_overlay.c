@@ -127,7 +127,8 @@ int cmd_overlay(int argc, char **argv)
 
     if (calib_rig_load(rigpath, &rig, &err) != TT_OK)
         goto fail;
-    if (pjpath && calib_projector_load(pjpath, &pj, &err) != TT_OK)
+    if (pjpath && (calib_projector_load(pjpath, &pj, &err) != TT_OK ||
+                   calib_projector_check_rig(pj, rig, pjpath, &err) != TT_OK))
         goto fail;
     for (int i = 0; i < nq; i++) {
         char what[32];

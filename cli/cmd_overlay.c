@@ -192,6 +192,8 @@ static int overlay__run(const overlay__args *o)
     if (calib_rig_load(o->rigpath, &rig, &err) != TT_OK ||
         (o->pjpath && calib_projector_load(o->pjpath, &pj, &err) != TT_OK) || overlay__queries(o, qs, &err) != TT_OK)
         goto fail;
+    if (o->pjpath && calib_projector_check_rig(pj, rig, o->pjpath, &err) != TT_OK)
+        goto fail;
     if (table_scene_load(o->scenario, dirs, &sc, &err) != TT_OK || overlay_list_create(&l, &err) != TT_OK)
         goto fail;
     table_scene_set_cite(sc, o->cite);

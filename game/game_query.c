@@ -269,7 +269,8 @@ double game__ground_in(const void *user, double x, double y)
 tt_status game__projector_open(game *g, tt_err *err)
 {
     tt_status st;
-    if ((st = calib_projector_load(g->o.projector, &g->proj.pj, err)) != TT_OK)
+    if ((st = calib_projector_load(g->o.projector, &g->proj.pj, err)) != TT_OK ||
+        (st = calib_projector_check_rig(g->proj.pj, g->rig, g->o.projector, err)) != TT_OK)
         return st;
     int w, h;
     calib_projector_size(g->proj.pj, &w, &h);

@@ -261,6 +261,59 @@ static void test_too_few_anchors_named(void **state)
     calib_rig_destroy(rig);
 }
 
+/* Anchors printed at 2.4" under a rig that says 2" (the README's example
+ * held against the sample frame) fit with one scale error: the message
+ * names size_in and the size the anchors measure, not a moved anchor.  An
+ * anchor that did move is still blamed on its place. */
+static void test_anchor_size_named(void **state)
+{
+    (void)state;
+    cvw_camera cam;
+    double r[3], t[3];
+    make_camera(&cam, r, t);
+    calib_rig *rig = make_rig(&cam, 3);
+    vision_detections ds = {calloc(8, sizeof(vision_detection)), 0};
+    unsigned seed = 3;
+    for (int a = 0; a < 4; a++) {
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0.05, &seed);
+        rig->anchors[a].size_in = 2.0;
+    }
+    rig->nanchors = 4;
+    calib_pose pose;
+    tt_err err = {0};
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, &err), TT_ERR_ANCHORS);
+    print_message("%s\n", err.msg);
+    if (!strstr(err.msg, "size_in is wrong: the anchors measure 2.4\" where the rig's size_in says 2\"") ||
+        strstr(err.msg, "moved"))
+        fail_msg("%s", err.msg);
+    /* sizes that differ: the factor, and one anchor's size */
+    rig->anchors[1].size_in = 1.0;
+    ds.count = 0;
+    seed = 3;
+    for (int a = 0; a < 4; a++)
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, rig->anchors[a].size_in * 1.25, -90,
+                0.05, &seed);
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, &err), TT_ERR_ANCHORS);
+    if (!strstr(err.msg, "the anchors measure 1.25 times their size_in (tag36h11 ") ||
+        (!strstr(err.msg, ": 2.5\", not 2\")") && !strstr(err.msg, ": 1.25\", not 1\")")))
+        fail_msg("%s", err.msg);
+    /* the right sizes, one of three anchors (none can be left out) 4" away
+     * from where the rig puts it */
+    ds.count = 0;
+    rig->nanchors = 3;
+    for (int a = 0; a < 3; a++) {
+        rig->anchors[a].size_in = 2.4;
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x + (a == 2 ? 4 : 0), rig->anchors[a].y, 0, 2.4, -90, 0.05,
+                &seed);
+    }
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, &err), TT_ERR_ANCHORS);
+    if (!strstr(err.msg, "Has an anchor moved, or are its x, y or size_in in the rig file wrong?") ||
+        strstr(err.msg, "measure"))
+        fail_msg("%s", err.msg);
+    free(ds.items);
+    calib_rig_destroy(rig);
+}
+
 static void test_empty_table(void **state)
 {
     (void)state;
@@ -636,8 +689,8 @@ static void test_rig_missing_field(void **state)
     calib_rig *rig = NULL;
     tt_err err = {0};
     char *text = strdup(GOOD_RIG);
-    char *p = strstr(text, "\"size_in\": 0.8");
-    memcpy(p, "\"sizeXin\"", 9); /* misspelt */
+    char *p = strstr(text, "\"size_in\": 0.8, ");
+    memmove(p, p + 16, strlen(p + 16) + 1); /* left out (a misspelt key: test_rig_keys.c) */
     assert_int_equal(load_text(text, &rig, &err), TT_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "bases: missing \"size_in\""));
     free(text);
@@ -672,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_locate_noisy),
         cmocka_unit_test(test_anchor_outlier_left_out),
         cmocka_unit_test(test_too_few_anchors_named),
+        cmocka_unit_test(test_anchor_size_named),
         cmocka_unit_test(test_empty_table),
         cmocka_unit_test(test_height_parallax_by_hand),
         cmocka_unit_test(test_height_property),

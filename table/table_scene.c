@@ -48,7 +48,7 @@ void table_scene_set_cite(table_scene *s, int on)
 }
 
 tt_status table_scene_place(table_scene *s, int tag_id, double x, double y, double facing_deg,
-                              const char **figure_id, tt_err *err)
+                            const char **figure_id, tt_err *err)
 {
     const char *id = rules_scenario_tag_figure(s->sc, tag_id);
     if (figure_id)
@@ -75,7 +75,7 @@ tt_status table_scene_place(table_scene *s, int tag_id, double x, double y, doub
 }
 
 tt_status table_scene_mask_figures(const table_scene *s, double tag_size_in, double base_height_in,
-                                     overlay_list *l, tt_err *err)
+                                   overlay_list *l, tt_err *err)
 {
     tt_status st = TT_OK;
     for (int i = 0; s && i < s->nfigs && st == TT_OK; i++) {

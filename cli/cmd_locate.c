@@ -99,6 +99,13 @@ int cmd_locate(int argc, char **argv)
         calib_locate_ground(rig, &pose, &ds, sc ? &ground : NULL, &figs, &nfigs, &err) != TT_OK)
         goto fail;
     calib_drop_phantoms(rig, &ds, figs, &nfigs); /* noise decodes, tags off the table */
+    double measured_size;
+    if (calib_size_suspect(rig, &pose, figs, nfigs, &measured_size)) {
+        char msg[TT_ERR_MSG_LEN];
+        calib_size_message(rig, measured_size, msg, sizeof msg);
+        tt_err_set(&err, TT_ERR_MISMATCH, "%s", msg);
+        goto fail;
+    }
 
     locate__warn(rig, sc, figs, nfigs);
     printf("{\"figures\":[");
@@ -107,9 +114,11 @@ int cmd_locate(int argc, char **argv)
         json_t *js = fname ? json_string(fname) : NULL;
         char *quoted = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
         json_decref(js);
-        printf("%s{\"family\":\"%s\",\"id\":%d,%s%s%s\"x\":%.4f,\"y\":%.4f,\"z_in\":%.3f,\"facing_deg\":%.2f}",
+        printf("%s{\"family\":\"%s\",\"id\":%d,%s%s%s\"x\":%.4f,\"y\":%.4f,\"z_in\":%.3f,\"facing_deg\":%.2f,"
+               "\"err95_in\":%.4f,\"z_err95_in\":%.3f,\"facing_err95_deg\":%.2f}",
                i ? "," : "", figs[i].family, figs[i].id, quoted ? "\"name\":" : "", quoted ? quoted : "",
-               quoted ? "," : "", figs[i].x, figs[i].y, figs[i].z_in, figs[i].facing_deg);
+               quoted ? "," : "", figs[i].x, figs[i].y, figs[i].z_in, figs[i].facing_deg, figs[i].err95_in,
+               figs[i].z_err95_in, figs[i].facing_err95_deg);
         free(quoted);
     }
     printf("],\"anchors_used\":%d,\"reprojection_rms_px\":%.3f}\n", pose.anchors_used, pose.rms_px);

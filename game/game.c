@@ -180,9 +180,9 @@ static void game__write_frame(game *g, int frame, double t_ms, const track_figur
     for (int i = 0; i < n; i++)
         fprintf(ev,
                 "%s{\"family\":\"%s\",\"id\":%d,\"x\":%.4f,\"y\":%.4f,\"z_in\":%.2f,\"facing_deg\":%.2f,"
-                "\"state\":\"%s\"}",
+                "\"err95_in\":%.4f,\"z_err95_in\":%.3f,\"facing_err95_deg\":%.2f,\"state\":\"%s\"}",
                 i ? "," : "", figs[i].family, figs[i].id, figs[i].x, figs[i].y, figs[i].z_in, figs[i].facing_deg,
-                track_state_name(figs[i].state));
+                figs[i].err95_in, figs[i].z_err95_in, figs[i].facing_err95_deg, track_state_name(figs[i].state));
     fprintf(ev, "]}\n");
     for (int i = 0; i < ne; i++) {
         char line[512];
@@ -245,7 +245,7 @@ static tt_status game__record_frame(game *g, int frame_no, double t_ms, const tr
                              f->state == VISION_TAG_SEEN       ? REC_SEEN
                              : f->state == VISION_TAG_OCCLUDED ? REC_OCCLUDED
                                                                : REC_LOST,
-                             f->z_in};
+                             f->z_in, f->err95_in, f->z_err95_in, f->facing_err95_deg};
     }
     tt_status st = rec_frame(g->recording.recd, frame_no, (long long)t_ms, rf, (size_t)g->figures.nfig, &e);
     for (int i = 0; st == TT_OK && i < ne; i++) {

@@ -206,12 +206,14 @@ json_t *game__state(game *g)
         if (!info && f->state != VISION_TAG_LOST)
             json_array_append_new(unassigned, json_integer(f->id));
         json_array_append_new(
-            figs, json_pack("{s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "id",
+            figs, json_pack("{s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:f,s:f,s:f}", "id",
                             info ? game__str_or_null(info, "id") : json_null(), "tag", f->id, "side",
                             info ? game__str_or_null(info, "side") : json_null(), "unit",
                             info ? game__str_or_null(info, "unit") : json_null(), "x", game__r2(f->x), "y",
                             game__r2(f->y), "z_in", game__r2(f->z_in), "facing_deg",
-                            json_real(round(f->facing_deg * 10) / 10 + 0.0), "state", track_state_name(f->state)));
+                            json_real(round(f->facing_deg * 10) / 10 + 0.0), "state", track_state_name(f->state),
+                            "err95_in", round(f->err95_in * 1e4) / 1e4, "z_err95_in", round(f->z_err95_in * 1e3) / 1e3,
+                            "facing_err95_deg", round(f->facing_err95_deg * 100) / 100));
     }
     for (int i = 0; i < g->questions.nq; i++) {
         game__query *q = &g->questions.qs[i];

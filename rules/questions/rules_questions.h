@@ -2,9 +2,10 @@
  * the answers to queries (not part of the public API).  Line of sight and
  * cover (los.c), fire and aspect (fire.c, unitfire.c for units, bonus.c for
  * bonus dice and melee), grape, blast and command (templates.c), roundshot
- * (ball.c), deviation (deviate.c), visibility (visibility.c), move and
- * charge (move.c), the answers' own fields (result.c), and query.c, which
- * reads a query object and asks the one it names.
+ * (ball.c), deviation (deviate.c), visibility (visibility.c), move
+ * (move.c) and charge (charge.c, its move by move.c), the answers' own
+ * fields (result.c), and query.c, which reads a query object and asks the
+ * one it names.
  *
  * May call: scenario/ (rules_scenario.h), geometry/ (rules_geom.h) and
  * itself.  Nothing below calls up into it.
@@ -237,6 +238,17 @@ tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_
  * hint: as for rules_fire_decide. */
 int rules_fire_shot(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_weapon *w,
                     const rules_arc *arc, int want_visible, int *visible, const rules_bracket **br, int *hint);
+
+/* ---- move.c, for charge.c ---- */
+/* A straight move of figure i (or a probe) to `to` (see rules_move) into
+ * out; a charge scales the allowance by `factor` or, fixed_in >= 0,
+ * replaces it, and cites `rule` (NULL: the allowance's line) and `also`
+ * (NULL: nothing more). */
+tt_status rules_move_figure(rules_scenario *sc, const rules_query_opts *qo, int i, rules_point to, int roll,
+                            double factor, double fixed_in, const char *rule, const char *also, rules_result *out,
+                            tt_err *err);
+/* The base s moved by (dx, dy) fixed-point units. */
+rules_shape rules_shape_shifted(const rules_shape *s, int64_t dx, int64_t dy);
 
 /* ---- slope_sight.c: the visibility polygon over sloped hills ---- */
 /* For viewer f: every sloped piece that blocks sight and rises above it

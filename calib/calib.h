@@ -112,27 +112,37 @@ tt_status calib_project(const cvw_camera *cam, const calib_pose *pose, const dou
 void calib_map_normalized(const calib_pose *pose, const double *norm, int n, const double *heights, int per,
                           double *out);
 
-/* How a figure's height was chosen (calib_figure.height). */
+/* How a figure's height was chosen (calib_figure.height).  Decided by the
+ * errors (calib_err.c): the figure's own height is "off" the ground only
+ * when the two differ by more than CALIB_SURE_SIGMAS of their combined
+ * error, so a correct rig's noise never makes a warning. */
 typedef enum calib_height {
     CALIB_HEIGHT_GROUND = 0, /* the ground's (tt_ground; the felt without one): its own measurement agrees */
-    CALIB_HEIGHT_SLOPE,      /* tilted more than CALIB_SLOPE_DEG (a hill's side): at its measured height */
-    CALIB_HEIGHT_OFF,        /* measured more than CALIB_HEIGHT_TOL_IN from the ground (an undeclared hill, a
+    CALIB_HEIGHT_SLOPE,      /* tilted on a slope that no ground declares, beside raised ground: at its
+                                measured height */
+    CALIB_HEIGHT_OFF,        /* its own height is off the ground beyond both errors (an undeclared hill, a
                                 roof, held in the air): at its measured height; worth a warning */
-    CALIB_HEIGHT_BELOW       /* measured more than CALIB_HEIGHT_TOL_IN below the felt: impossible, so on the
-                                ground; the rig's anchors or base size_in are wrong: worth a warning */
+    CALIB_HEIGHT_BELOW       /* measured below the felt beyond its error: impossible, so on the ground; the
+                                rig's anchors or base size_in are wrong: worth a warning */
 } calib_height;
-#define CALIB_HEIGHT_TOL_IN 0.75
+#define CALIB_SURE_SIGMAS 4.0    /* "beyond its error" for decisions and warnings (a 99.99% two-sided bound) */
+#define CALIB_MAYBE_SIGMAS 2.0   /* between this and CALIB_SURE_SIGMAS: kept on the ground, its height error
+                                    stretched to reach its own measurement */
 #define CALIB_SLOPE_DEG 20.0
+#define CALIB_TILT_MAX_DEG 50.0 /* a tag's pose tilted more than this is not believed (a mirror pose) */
 #define CALIB_SLOPE_REACH_IN 3.0 /* a tilted tag is on a slope of any raised ground within this */
+#define CALIB_GROUND_Z95_IN 0.005 /* a declared ground's (or the felt's) height, 95%: the base's thickness */
+#define CALIB_GROUND_SLOPED 0.05 /* a declared ground whose gradient exceeds this (about 3 degrees) is a slope */
 
 typedef struct calib_figure {
     char family[VISION_FAMILY_LEN];
     int id;
-    double x, y;       /* centre of the base on the table, inches */
+    double x, y;       /* centre of the base on the ground it stands on, inches */
     double facing_deg; /* (-180, 180] */
     int det_index;     /* index into the detections it came from */
     /* Heights above the felt, inches, of what the base stands on (the tag
-     * is the rig's base height higher).  Always finite. */
+     * is the rig's base height higher, along the ground's normal on a
+     * slope).  Always finite. */
     double z_in;        /* where it was mapped (see height) */
     double ground_in;   /* the ground's height under it (0 without a ground) */
     double measured_in; /* its tag's own 3D pose (rig base size_in) minus the base height;
@@ -140,14 +150,25 @@ typedef struct calib_figure {
     double tilt_deg;    /* the tag's normal from vertical (0 when not measured) */
     int measured;       /* 1: measured_in and tilt_deg come from the tag's pose */
     calib_height height;
+    /* Errors, each a 95% bound (calib_err.c; docs/limits.md has the model
+     * and how it was fitted).  Always finite and > 0. */
+    double err95_in;         /* radius around (x, y) holding the truth */
+    double z_err95_in;       /* on z_in */
+    double facing_err95_deg; /* on facing_deg */
+    double measured_err95_in; /* on measured_in (one measurement) */
+    double xy_err95_flat_in; /* err95_in's part that is not the height's */
+    double xy_per_z;         /* inches the position moves per inch of height error there */
+    double px_per_cell;      /* its tag's pixels per cell (the detected square is 8 cells) */
 } calib_figure;
 
 /* Every detection of a base family that is not an anchor, mapped through
  * the plane at its height: the ground's height under it (found by mapping,
  * looking the ground up and mapping again until it no longer changes) plus
  * the rig's base height; or its own measured height when that disagrees
- * with the ground by more than CALIB_HEIGHT_TOL_IN or the tag is tilted (see
- * calib_height).  A tag's height comes from its shape and the rig's base
+ * with the ground beyond both errors or the tag is tilted where no slope is
+ * declared (see calib_height).  On a declared slope (tt_ground_gradient)
+ * the tag stands the base height above the ground along its normal, and
+ * the figure is the centre of its base on the slope.  A tag's height comes from its shape and the rig's base
  * size_in: in closed form for a level tag (its corners' rays meet any level
  * plane in a square scaled with the camera's height above it), from its 3D
  * pose (one batched IPPE_SQUARE solve) for the tags that look tilted.
@@ -167,6 +188,23 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
  * raised terrain'. */
 int calib_height_warning(const calib_figure *f, const char *name, double z_in, int has_ground, double base_size_in,
                          char *buf, size_t cap);
+
+/* The height errors (see calib_err.c) of figure f after its measured
+ * height has been averaged over n >= 1 still measurements: the random part
+ * shrinks by sqrt(n).  Updates f's z_err95_in, measured_err95_in and
+ * err95_in (the same model calib_locate_ground applies for n = 1). */
+void calib_figure_average(calib_figure *f, int n);
+
+/* A wrong bases.size_in in the rig (issue 33): when most of the n figures
+ * (at least CALIB_SIZE_MIN of them, measured) stand at about the same
+ * height far off the felt, their tags are another size than the rig says.
+ * Returns 1 and the size (the edge of the detected square, inches) the
+ * tags measure in *size_in; else 0. */
+#define CALIB_SIZE_MIN 4
+int calib_size_suspect(const calib_rig *rig, const calib_pose *pose, const calib_figure *figs, int n,
+                       double *size_in);
+/* The message for it, naming size_in and the measured size. */
+void calib_size_message(const calib_rig *rig, double measured, char *buf, size_t cap);
 
 /* calib_locate_ground on flat felt. */
 tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,

@@ -39,6 +39,36 @@ static double check__area(const double *px)
     return fabs(a) / 2;
 }
 
+/* The corners (x y z, z up, table inches) of a square of side s lying on
+ * the ground at (x, y), base_h above it along the ground's normal: flat on
+ * flat ground, in the side's plane on a slope (tilted, so the camera sees
+ * it foreshortened).  Around in the order of check__square. */
+static void check__square_on(const tt_ground *g, double x, double y, double s, double base_h, double *xyz)
+{
+    double gx, gy, h = tt_ground_height(g, x, y);
+    tt_ground_gradient(g, x, y, &gx, &gy);
+    double G = hypot(gx, gy), nn = sqrt(1 + G * G), L = nn;
+    double dx = G > 0 ? gx / G : 1, dy = G > 0 ? gy / G : 0;
+    /* u: up the slope in its plane; v: across it, level */
+    const double u[3] = {dx / L, dy / L, G / L}, v[3] = {-dy, dx, 0}, n[3] = {-gx / nn, -gy / nn, 1 / nn};
+    const double su[4] = {-0.5, 0.5, 0.5, -0.5}, sv[4] = {-0.5, -0.5, 0.5, 0.5};
+    for (int k = 0; k < 4; k++)
+        for (int c = 0; c < 3; c++)
+            xyz[3 * k + c] = (c == 0 ? x : c == 1 ? y : h) + base_h * n[c] + s * (su[k] * u[c] + sv[k] * v[c]);
+}
+
+double calib_px_per_cell_on(const calib_rig *rig, const calib_pose *pose, const tt_ground *ground, double x,
+                            double y, double base_h, double size_in)
+{
+    double xyz[12], px[8];
+    check__square_on(ground, x, y, size_in / CALIB_CELLS_PER_TAG, base_h, xyz);
+    for (int k = 0; k < 4; k++)
+        xyz[3 * k + 2] *= pose->up;
+    if (cvw_project_points(&rig->camera, xyz, 4, pose->rvec, pose->tvec, px, NULL) != TT_OK)
+        return NAN;
+    return sqrt(check__area(px));
+}
+
 double calib_px_per_cell(const calib_rig *rig, const calib_pose *pose, double x, double y, double height_in,
                          double size_in)
 {
@@ -61,6 +91,12 @@ __attribute__((format(printf, 2, 3))) static void check__advise(calib_check_repo
 tt_status calib_check(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                       calib_check_report *r, tt_err *err)
 {
+    return calib_check_ground(rig, pose, dets, NULL, r, err);
+}
+
+tt_status calib_check_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                             const tt_ground *ground, calib_check_report *r, tt_err *err)
+{
     memset(r, 0, sizeof *r);
     r->figures_min = -1;
     r->anchors_total = rig->nanchors;
@@ -72,17 +108,26 @@ tt_status calib_check(const calib_rig *rig, const calib_pose *pose, const vision
     /* every spot of the table, one batched projection */
     int nx = (int)floor(rig->width_in / CALIB_CHECK_STEP_IN) + 1, ny = (int)floor(rig->depth_in / CALIB_CHECK_STEP_IN) + 1;
     size_t n = (size_t)nx * (size_t)ny;
-    double *xy = malloc(sizeof(double) * 8 * n), *px = malloc(sizeof(double) * 8 * n);
-    if (!xy || !px) {
+    double *xy = malloc(sizeof(double) * 8 * n), *px = malloc(sizeof(double) * 8 * n),
+           *xyz = malloc(sizeof(double) * 12 * n);
+    if (!xy || !px || !xyz) {
         free(xy);
         free(px);
+        free(xyz);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory checking %zu spots of the table", n);
     }
     for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++)
-            check__square(fmin(i * CALIB_CHECK_STEP_IN, rig->width_in), fmin(j * CALIB_CHECK_STEP_IN, rig->depth_in),
-                          size / CALIB_CELLS_PER_TAG, &xy[8 * ((size_t)j * nx + i)]);
-    tt_status st = calib_project(&rig->camera, pose, xy, (int)(4 * n), base_h, px, err);
+        for (int i = 0; i < nx; i++) {
+            size_t k = (size_t)j * nx + i;
+            double x = fmin(i * CALIB_CHECK_STEP_IN, rig->width_in), y = fmin(j * CALIB_CHECK_STEP_IN, rig->depth_in);
+            check__square(x, y, size / CALIB_CELLS_PER_TAG, &xy[8 * k]);
+            /* a tag on a hill's slope lies in its plane: tilted, higher */
+            check__square_on(ground, x, y, size / CALIB_CELLS_PER_TAG, base_h, &xyz[12 * k]);
+            for (int c = 0; c < 4; c++)
+                xyz[12 * k + 3 * c + 2] *= pose->up;
+        }
+    tt_status st = cvw_project_points(&rig->camera, xyz, (int)(4 * n), pose->rvec, pose->tvec, px, err);
+    free(xyz);
     if (st != TT_OK) {
         free(xy);
         free(px);

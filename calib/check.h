@@ -56,11 +56,20 @@ typedef struct calib_check_report {
 tt_status calib_check(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                       calib_check_report *r, tt_err *err);
 void calib_check_report_free(calib_check_report *r);
+/* The same over ground that is not flat felt (tt_ground, e.g. a scenario's
+ * hills, NULL: flat): a spot's tag lies on the ground there, on a slope
+ * tilted in the side's plane (it spans fewer pixels than flat). */
+tt_status calib_check_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                             const tt_ground *ground, calib_check_report *r, tt_err *err);
 
 /* Pixels a cell of a tag of size_in spans at table point (x, y), lying flat
  * at height_in: the square root of the projected area of the cell. */
 double calib_px_per_cell(const calib_rig *rig, const calib_pose *pose, double x, double y, double height_in,
                          double size_in);
+/* The same for a cell lying on the ground at (x, y), base_h above it along
+ * the ground's normal: on a slope in the side's plane (tilted), not flat. */
+double calib_px_per_cell_on(const calib_rig *rig, const calib_pose *pose, const tt_ground *ground, double x,
+                            double y, double base_h, double size_in);
 
 #ifdef __cplusplus
 }

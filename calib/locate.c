@@ -2,6 +2,8 @@
  * plane at the height it stands at, and that height checked by the tag's
  * own 3D pose (see calib_locate_ground in calib.h). */
 #include "calib.h"
+#include "calib_err.h"
+#include "calib_tilt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,15 +60,19 @@ static double calib__fixed_ground(const calib_pose *pose, const double *norm, do
  * the hill's height, lands on the hill): the fixed points reached from the
  * felt and from the tag's measured height, the one nearer the measurement. */
 static double calib__settle_ground(const calib_pose *pose, const double *norm, double base_in, const tt_ground *g,
-                                   int measured, double stand)
+                                   int measured, double stand, double *other)
 {
+    *other = 0;
     if (!g || !g->height_at)
         return 0;
     double a = calib__fixed_ground(pose, norm, base_in, g, 0, stand);
+    *other = a;
     if (!measured || fabs(a - stand) <= 1e-9)
         return a;
     double b = calib__fixed_ground(pose, norm, base_in, g, stand > 0 ? stand : 0, stand);
-    return fabs(b - stand) < fabs(a - stand) ? b : a;
+    int pick_b = fabs(b - stand) < fabs(a - stand);
+    *other = pick_b ? a : b;
+    return pick_b ? b : a;
 }
 
 /* Where the diagonals of quad q (4 points, 8 doubles) cross: the image of
@@ -128,22 +134,27 @@ static void calib__measure(const calib_pose *pose, const double q[8], double pla
 /* Stand height and tilt from a tag's 3D pose in the camera frame (R, t:
  * see cvw_square_poses). */
 static void calib__pose_height(const calib_pose *pose, const double R[9], const double t[3], double base_in,
-                               double *stand, double *tilt_deg)
+                               double *stand, double *tilt_deg, double n[3])
 {
     const double *Rp = pose->R;
     double d[3] = {t[0] - pose->tvec[0], t[1] - pose->tvec[1], t[2] - pose->tvec[2]};
     /* table frame = Rp^T (camera - tvec); the tag's up normal is -(its z axis) = -R[:, 2] */
     double z = Rp[2] * d[0] + Rp[5] * d[1] + Rp[8] * d[2];
     double nz = -(Rp[2] * R[2] + Rp[5] * R[5] + Rp[8] * R[8]);
-    *stand = pose->up * z - base_in;
-    double c = pose->up * nz;
-    *tilt_deg = acos(c > 1 ? 1 : c < -1 ? -1 : c) * (180.0 / M_PI);
+    double c = pose->up * nz, cc = c > 1 ? 1 : c < -1 ? -1 : c;
+    /* the base stands base_in below the tag along its normal */
+    *stand = pose->up * z - base_in * fabs(cc);
+    *tilt_deg = acos(cc) * (180.0 / M_PI);
+    double sg = c < 0 ? -1 : 1;
+    n[0] = -sg * (Rp[0] * R[2] + Rp[3] * R[5] + Rp[6] * R[8]);
+    n[1] = -sg * (Rp[1] * R[2] + Rp[4] * R[5] + Rp[7] * R[8]);
+    n[2] = sg * c;
 }
 
 /* Measure every tag: its shape, then one batched pose solve for the ones
  * that look tilted.  stand, tilt, ok: nf each. */
 static tt_status calib__measure_all(const calib_rig *rig, const calib_pose *pose, const double *norm, int nf,
-                                    double *stand, double *tilt, int *ok, tt_err *err)
+                                    double *stand, double *tilt, double *nrm, int *ok, tt_err *err)
 {
     const double base_in = rig->base_height_mm / 25.4, cam = pose->up * pose->center[2];
     double *buf = malloc(sizeof(double) * 8 * (size_t)nf), *Rs = NULL, *ts = NULL;
@@ -156,6 +167,8 @@ static tt_status calib__measure_all(const calib_rig *rig, const calib_pose *pose
     calib_map_normalized(pose, norm, nf * 4, &base_in, nf * 4, buf);
     for (int f = 0; f < nf; f++) {
         calib__measure(pose, &buf[f * 8], base_in, rig->base_size_in, base_in, &stand[f], &tilt[f]);
+        nrm[3 * f] = nrm[3 * f + 1] = 0;
+        nrm[3 * f + 2] = 1;
         if (tilt[f] > CALIB_SLOPE_DEG)
             idx[nt++] = f;
     }
@@ -172,11 +185,16 @@ static tt_status calib__measure_all(const calib_rig *rig, const calib_pose *pose
         if ((st = cvw_square_poses(buf, nt, rig->base_size_in, Rs, ts, pok, err)) != TT_OK)
             goto done;
         for (int k = 0; k < nt; k++) {
-            double h, a;
-            calib__pose_height(pose, &Rs[k * 9], &ts[k * 3], base_in, &h, &a);
-            if (pok[k] && isfinite(h) && isfinite(a)) {
+            double h, a, nv[3];
+            calib__pose_height(pose, &Rs[k * 9], &ts[k * 3], base_in, &h, &a, nv);
+            /* a steeper pose is the mirror ambiguity of a noisy small tag,
+             * not a hill: its shape's measure stands */
+            if (pok[k] && isfinite(h) && isfinite(a) && isfinite(nv[0]) && isfinite(nv[1]) && isfinite(nv[2]) &&
+                a <= CALIB_TILT_MAX_DEG) {
                 stand[idx[k]] = h;
                 tilt[idx[k]] = a > CALIB_SLOPE_DEG ? a : tilt[idx[k]];
+                if (a > CALIB_SLOPE_DEG)
+                    memcpy(&nrm[3 * idx[k]], nv, sizeof nv);
             }
         }
     }
@@ -198,14 +216,68 @@ tt_status calib_locate(const calib_rig *rig, const calib_pose *pose, const visio
     return calib_locate_ground(rig, pose, dets, NULL, out, n, err);
 }
 
+/* Edge of a tag's detected square in pixels (the longer of its two axes:
+ * a tilted tag is foreshortened across the slope only). */
+static double calib__side_px(const vision_detection *d)
+{
+    const double(*c)[2] = d->corners;
+    double a = (hypot(c[1][0] - c[0][0], c[1][1] - c[0][1]) + hypot(c[2][0] - c[3][0], c[2][1] - c[3][1])) / 2;
+    double b = (hypot(c[3][0] - c[0][0], c[3][1] - c[0][1]) + hypot(c[2][0] - c[1][0], c[2][1] - c[1][1])) / 2;
+    return a > b ? a : b;
+}
+
+/* The height a figure is placed at, and its error, from its own
+ * measurement and the ground (calib_height in calib.h). */
+static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_pose *pose, const double *q,
+                          double base_in, int sloped, double alt)
+{
+    const double m95 = g->measured_err95_in, sig = m95 / 1.96;
+    const double gsig = CALIB_GROUND_Z95_IN / 1.96, comb = sqrt(sig * sig + gsig * gsig);
+    double off = g->measured_in - g->ground_in;
+    g->z_in = g->ground_in;
+    g->z_err95_in = CALIB_GROUND_Z95_IN;
+    g->height = CALIB_HEIGHT_GROUND;
+    if (!g->measured)
+        return;
+    if (g->measured_in < -CALIB_SURE_SIGMAS * sig) {
+        g->height = CALIB_HEIGHT_BELOW;
+        return;
+    }
+    /* tilted where the ground is level: on a slope no one declared, if its
+     * height says so too (a noisy tag can look tilted on the felt) */
+    int tilted = g->tilt_deg > CALIB_SLOPE_DEG && !sloped;
+    if ((tilted && fabs(off) > CALIB_MAYBE_SIGMAS * comb) || fabs(off) > CALIB_SURE_SIGMAS * comb) {
+        /* On a slope a tag may stand anywhere from the felt to the top of
+         * the raised ground beside it: not worth a warning. */
+        int slope = tilted;
+        if (slope && fabs(off) > CALIB_SURE_SIGMAS * comb) {
+            double c[2];
+            calib__centre(pose, q, g->ground_in + base_in, c);
+            slope = isfinite(c[0]) && isfinite(c[1]) &&
+                    g->measured_in <= calib__ground_near(ground, c[0], c[1]) + CALIB_SURE_SIGMAS * comb;
+        }
+        g->height = slope ? CALIB_HEIGHT_SLOPE : CALIB_HEIGHT_OFF;
+        g->z_in = g->measured_in > 0 ? g->measured_in : 0;
+        g->z_err95_in = m95;
+        return;
+    }
+    if (tilted || fabs(off) > CALIB_MAYBE_SIGMAS * comb) /* cannot tell: on the ground, its error reaching its own */
+        g->z_err95_in = fabs(off) + m95;
+    /* the ground has another height its tag could stand at (just beyond a
+     * piece's edge) that its own height cannot rule out */
+    if (fabs(alt - g->ground_in) > 1e-9 && fabs(g->measured_in - alt) <= CALIB_SURE_SIGMAS * comb)
+        g->z_err95_in = fmax(g->z_err95_in, fabs(alt - g->ground_in) + CALIB_GROUND_Z95_IN);
+}
+
 tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                               const tt_ground *ground, calib_figure **out, int *n, tt_err *err)
 {
     int nf = 0, *ok = NULL;
-    double *norm = NULL, *stand = NULL, *tilt = NULL;
+    double *norm = NULL, *stand = NULL, *tilt = NULL, *nrm = NULL, *spx = NULL, *gr = NULL;
     calib_figure *figs = NULL;
     tt_status st = TT_OK;
-    const double base_in = rig->base_height_mm / 25.4;
+    const double base_in = rig->base_height_mm / 25.4, cam = pose->up * pose->center[2];
+    const int has_ground = ground && ground->height_at;
 
     *out = NULL;
     *n = 0;
@@ -218,8 +290,11 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     norm = malloc(sizeof(double) * 8 * (size_t)nf);
     stand = malloc(sizeof(double) * (size_t)nf);
     tilt = malloc(sizeof(double) * (size_t)nf);
+    nrm = malloc(sizeof(double) * 3 * (size_t)nf);
     ok = malloc(sizeof(int) * (size_t)nf);
-    if (!figs || !norm || !stand || !tilt || !ok) {
+    spx = malloc(sizeof(double) * (size_t)nf);
+    gr = malloc(sizeof(double) * (size_t)nf);
+    if (!figs || !norm || !stand || !tilt || !nrm || !ok || !spx || !gr) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
         goto done;
     }
@@ -236,55 +311,106 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     }
     /* One batched undistortion for every corner of every figure. */
     if ((st = cvw_undistort_points(&rig->camera, norm, nf * 4, norm, err)) != TT_OK ||
-        (st = calib__measure_all(rig, pose, norm, nf, stand, tilt, ok, err)) != TT_OK)
+        (st = calib__measure_all(rig, pose, norm, nf, stand, tilt, nrm, ok, err)) != TT_OK)
         goto done;
+    /* The frame's own scale and noise, from its tags on their ground; its
+     * scale error (blur) taken out of every measured height. */
+    for (int f = 0; f < nf; f++) {
+        spx[f] = calib__side_px(&dets->items[figs[f].det_index]);
+        double alt;
+        gr[f] = calib__settle_ground(pose, &norm[f * 8], base_in, ground, ok[f], stand[f], &alt);
+    }
+    calib_err_frame fr;
+    calib_err_frame_fit(stand, gr, tilt, ok, spx, nf, cam, base_in, &fr);
+    if (fr.n)
+        for (int f = 0; f < nf; f++)
+            if (ok[f] && spx[f] > fr.bias_px)
+                stand[f] = cam - base_in - (cam - stand[f] - base_in) * spx[f] / (spx[f] - fr.bias_px);
     int kept = 0;
     for (int f = 0; f < nf; f++) {
         calib_figure g = figs[f];
         const double *q = &norm[f * 8];
+        const vision_detection *d = &dets->items[g.det_index];
         g.measured = ok[f];
-        g.ground_in = calib__settle_ground(pose, q, base_in, ground, g.measured, stand[f]);
+        double alt;
+        g.ground_in = calib__settle_ground(pose, q, base_in, ground, g.measured, stand[f], &alt);
         g.measured_in = g.measured ? stand[f] : g.ground_in;
         g.tilt_deg = g.measured ? tilt[f] : 0;
-        g.z_in = g.ground_in;
-        g.height = CALIB_HEIGHT_GROUND;
-        double off = fabs(g.measured_in - g.ground_in);
-        if (!g.measured) {
-        } else if (g.measured_in < -CALIB_HEIGHT_TOL_IN) {
-            g.height = CALIB_HEIGHT_BELOW;
-        } else if (g.tilt_deg > CALIB_SLOPE_DEG || off > CALIB_HEIGHT_TOL_IN) {
-            /* On a slope a tag may stand anywhere from the felt to the top
-             * of the raised ground beside it: not worth a warning. */
-            int slope = g.tilt_deg > CALIB_SLOPE_DEG;
-            if (slope && off > CALIB_HEIGHT_TOL_IN) {
-                double c[2];
-                calib__centre(pose, q, g.ground_in + base_in, c);
-                slope = isfinite(c[0]) && isfinite(c[1]) &&
-                        g.measured_in <= calib__ground_near(ground, c[0], c[1]) + CALIB_HEIGHT_TOL_IN;
-            }
-            g.height = slope ? CALIB_HEIGHT_SLOPE : CALIB_HEIGHT_OFF;
-            g.z_in = g.measured_in > 0 ? g.measured_in : 0;
+
+        /* what the frame shows of it */
+        double c0[2], m[2], cdir[3], ray0[3];
+        calib__centre(pose, q, g.ground_in + base_in, c0);
+        int have_m = calib__diagonals(q, m);
+        if (!have_m) {
+            m[0] = (q[0] + q[2] + q[4] + q[6]) / 4;
+            m[1] = (q[1] + q[3] + q[5] + q[7]) / 4;
         }
+        double gn[3] = {0, 0, 1};
+        if (has_ground && isfinite(c0[0]) && isfinite(c0[1]))
+            calib_tilt_normal(ground, c0[0], c0[1], gn);
+        const int sloped = gn[2] < 1 / sqrt(1 + CALIB_GROUND_SLOPED * CALIB_GROUND_SLOPED);
+        calib_tilt_ray(pose, m, ray0, cdir);
+        calib_err_seen seen = {.s_px = spx[f],
+                               .frame_sigma_px = fr.sigma_px,
+                               .margin = d->margin,
+                               .tilt_deg = g.tilt_deg,
+                               .pose_rms_px = pose->rms_px,
+                               .by_pose = g.measured && g.tilt_deg > CALIB_SLOPE_DEG,
+                               .on_slope = sloped || (g.measured && g.tilt_deg > CALIB_SLOPE_DEG)};
+        seen.cam_above_in = cam - (g.measured_in + base_in);
+        if (!(seen.cam_above_in > 0))
+            seen.cam_above_in = cam - g.ground_in - base_in;
+        g.px_per_cell = spx[f] / 8;
+        g.measured_err95_in = calib_err_measured95(&seen);
+        calib__decide(&g, ground, pose, q, base_in, sloped, alt);
+
         double h = g.z_in + base_in, c[8], corners[4][2];
-        calib_map_normalized(pose, q, 4, &h, 4, c);
-        memcpy(corners, c, sizeof corners);
-        g.x = (c[0] + c[2] + c[4] + c[6]) / 4;
-        g.y = (c[1] + c[3] + c[5] + c[7]) / 4;
-        g.facing_deg = calib_facing_deg(corners);
-        if (g.tilt_deg > CALIB_SLOPE_DEG) {
-            /* a tilted tag's corners stand at different heights: its centre
-             * is seen where the image's diagonals cross */
-            double m[2];
-            if (calib__diagonals(q, m)) {
-                calib_map_normalized(pose, m, 1, &h, 1, c);
-                g.x = c[0];
-                g.y = c[1];
+        if (sloped && g.height == CALIB_HEIGHT_GROUND) {
+            /* a declared slope: the tag stands base_in above it along its
+             * normal; the figure is its base's centre on the slope */
+            double b[3], nb[3], tc[3], fd;
+            if (calib_tilt_on_ground(pose, m, ground, base_in, c0[0], c0[1], b, nb)) {
+                double P0[3] = {b[0] + base_in * nb[0], b[1] + base_in * nb[1], b[2] + base_in * nb[2]};
+                g.x = b[0];
+                g.y = b[1];
+                g.z_in = g.ground_in = b[2];
+                g.facing_deg = calib_tilt_tag(pose, q, m, P0, nb, tc, &fd) ? fd : NAN;
+            } else {
+                g.x = g.y = NAN;
             }
+        } else if (g.measured && g.tilt_deg > CALIB_SLOPE_DEG &&
+                   (g.height == CALIB_HEIGHT_SLOPE || g.height == CALIB_HEIGHT_OFF)) {
+            /* tilted where no slope is declared: the tag's centre (where the
+             * image's diagonals cross) at its measured height, in the plane
+             * of its measured normal; the base along that normal below it */
+            const double *nv = &nrm[3 * f];
+            double th = g.z_in + base_in * nv[2], P0[3], tc[3], fd;
+            calib_map_normalized(pose, m, 1, &th, 1, P0);
+            P0[2] = th;
+            if (isfinite(P0[0]) && isfinite(P0[1]) && calib_tilt_tag(pose, q, m, P0, nv, tc, &fd)) {
+                g.x = tc[0] - base_in * nv[0];
+                g.y = tc[1] - base_in * nv[1];
+                g.facing_deg = fd;
+            } else {
+                g.x = g.y = NAN;
+            }
+        } else {
+            calib_map_normalized(pose, q, 4, &h, 4, c);
+            memcpy(corners, c, sizeof corners);
+            g.x = (c[0] + c[2] + c[4] + c[6]) / 4;
+            g.y = (c[1] + c[3] + c[5] + c[7]) / 4;
+            g.facing_deg = calib_facing_deg(corners);
         }
+        /* inches per pixel at the tag, and how far a height error moves it */
+        double above = cam - g.z_in - base_in, rr = hypot(g.x - ray0[0], g.y - ray0[1]);
+        seen.in_per_px = spx[f] > 0 ? rig->base_size_in / spx[f] : 0;
+        seen.xy_per_z = above > 0 ? rr / above : 0;
+        calib_err_fill(&g, &seen);
         /* A tag whose rays miss its plane (NaN) is no figure on the table:
          * dropped, so no NaN or Inf ever leaves calib. */
         if (isfinite(g.x) && isfinite(g.y) && isfinite(g.facing_deg) && fabs(g.x) < CALIB_MAX_COORD_IN &&
-            fabs(g.y) < CALIB_MAX_COORD_IN && isfinite(g.z_in) && isfinite(g.measured_in))
+            fabs(g.y) < CALIB_MAX_COORD_IN && isfinite(g.z_in) && isfinite(g.measured_in) && isfinite(g.err95_in) &&
+            isfinite(g.z_err95_in) && isfinite(g.facing_err95_deg))
             figs[kept++] = g;
     }
     *out = figs;
@@ -294,6 +420,9 @@ done:
     free(norm);
     free(stand);
     free(tilt);
+    free(nrm);
+    free(spx);
+    free(gr);
     free(ok);
     free(figs);
     return st;

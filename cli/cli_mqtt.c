@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hall.h"
+#include "hall_mqtt.h"
 
 int cli_mqtt_opt(const char *name, const char *val, struct hall_mqtt_opts *o)
 {

@@ -2,6 +2,7 @@
  * `CMD --help`, the man page and the bash completion show, and what
  * cli_args_next accepts.  One place, so they never disagree. */
 #include "cli.h"
+#include "rules.h"
 
 #define DETECTOR_OPTS                                                                                              \
     {"--decimate", "D", CLI_VALUE, "search on an image D times smaller first (1-8); default: half size, and full " \
@@ -39,12 +40,13 @@ const cli_spec cli_spec_locate = {
     "locate figures on the table in inches from one camera image",
     "--rig RIG [--scenario S] [--json] [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE",
     "To a terminal, prints a table of the figures; piped, or with --json, prints "
-    "{\"figures\":[{\"family\",\"id\",\"x\",\"y\",\"z_in\",\"facing_deg\"}],\"anchors_used\":N,"
-    "\"reprojection_rms_px\":R}: each figure's base centre in table inches, the height it stands at above the felt "
-    "and its facing in degrees. The rig file names the table, the anchors, camera.yaml and the tag families. With "
-    "--scenario, each tag is mapped at the height of the raised terrain (hills, buildings) it stands on and gets "
-    "its scenario figure's \"name\"; a figure whose tag measures more than 0.75\" off that height is placed at its "
-    "measured height and named in a warning on stderr.",
+    "{\"figures\":[{\"family\",\"id\",\"x\",\"y\",\"z_in\",\"facing_deg\",\"err95_in\",\"z_err95_in\","
+    "\"facing_err95_deg\"}],\"anchors_used\":N,\"reprojection_rms_px\":R}: each figure's base centre in table "
+    "inches, the height it stands at above the felt and its facing in degrees, each with its 95% error. The rig file "
+    "names the table, the anchors, camera.yaml and the tag families. With --scenario, each tag is mapped at the "
+    "height of the raised terrain (hills, buildings, slopes) it stands on and gets its scenario figure's \"name\"; a "
+    "figure whose tag measures off that height beyond both errors is placed at its measured height and named in a "
+    "warning on stderr.",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (table size, anchors, camera.yaml, bases)"},
         {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario: its raised terrain and the figures' names"},
@@ -158,13 +160,16 @@ const cli_spec cli_spec_print_tags = {
     "tabletrack print tags --ids 0-3 --size-in 2 --per-page 4 --out anchors.pdf",
 };
 
+/* One line of `tabletrack help rules` a query kind (rules.h's list). */
+#define CLI_RULES_KIND(KIND, name, help) "\n" #name ": " help
+
 const cli_spec cli_spec_rules = {
     "rules",
     "answer rules queries (JSON Lines on stdin) for a scenario",
     "--scenario FILE < queries.jsonl\n--ruleset NAME --house",
     "Reads one JSON query per line on stdin and writes one JSON answer line per query, in order; a bad query gets "
-    "{\"error\": \"...\"} and the stream goes on. Queries: los, fire, grape, ball, blast, command, aspect, "
-    "visibility, move (see docs/rules.md). Every answer that comes from a rulebook says where, in "
+    "{\"error\": \"...\"} and the stream goes on. The queries (\"q\"; docs/rules.md gives each one's fields and "
+    "answer):" RULES_QUERY_KINDS(CLI_RULES_KIND) "\nEvery answer that comes from a rulebook says where, in "
     "\"rule\". With --house, lists the values of a ruleset that its rulebook does not settle (the house values), "
     "one per line. Rule-set profiles are found in $TABLETRACK_DATA, the source tree, then next to the executable.",
     (const cli_opt[]){

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "hall.h"
+#include "hall_server.h"
 
 static volatile sig_atomic_t hall__stop;
 

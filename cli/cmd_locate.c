@@ -103,6 +103,13 @@ int cmd_locate(int argc, char **argv)
         calib_locate_ground(rig, &pose, &ds, sc ? &ground : NULL, &figs, &nfigs, &err) != TT_OK)
         goto fail;
     calib_drop_phantoms(rig, &ds, figs, &nfigs); /* noise decodes, tags off the table */
+    double measured_size;
+    if (calib_size_suspect(rig, &pose, figs, nfigs, &measured_size)) {
+        char msg[TT_ERR_MSG_LEN];
+        calib_size_message(rig, measured_size, msg, sizeof msg);
+        tt_err_set(&err, TT_ERR_MISMATCH, "%s", msg);
+        goto fail;
+    }
 
     locate__warn(rig, sc, figs, nfigs);
     if (!(names = calloc((size_t)nfigs + 1, sizeof *names))) {

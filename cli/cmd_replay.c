@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_progress.h"
-#include "hall.h"
+#include "hall_publish.h"
 #include "rec.h"
 
 static int replay_number(const char *opt, const char *v, double lo, double hi, double *out)
@@ -34,9 +34,15 @@ static int replay_mqtt(const hall_mqtt_opts *mo, const char *table, const char *
     cli_on_stop(replay__on_signal);
     tt_err err = {0};
     fprintf(stderr, "tabletrack replay: publishing %s as table %s to %s at %gx\n", db, table, mo->broker, speed);
-    if (hall_replay_run(mo, table, db, session, speed, &replay__stop, &err) != TT_OK)
+    int held = 0;
+    if (hall_replay_run(mo, table, db, session, speed, &replay__stop, &held, &err) != TT_OK)
         return cli_fail("replay", &err);
-    fprintf(stderr, "tabletrack replay: the hall's broker holds the whole game\n");
+    if (held)
+        fprintf(stderr, "tabletrack replay: the hall's broker holds the whole game, and the hall says its copy holds "
+                "all of it\n");
+    else
+        fprintf(stderr, "tabletrack replay: the broker took the whole game, but no hall has said it holds it (is "
+                "'tabletrack hall' running on this broker?); the recording here holds it all\n");
     return 0;
 }
 

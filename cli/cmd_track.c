@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "cli_progress.h"
 #include "game.h"
-#include "hall.h"
+#include "hall_publish.h"
 #include "http.h"
 
 #define TRACK__MAXQ 32
@@ -209,7 +209,13 @@ done:
             cli_fail("track", &err);
             rc = 1;
         } else {
-            fprintf(stderr, "table %s: the hall's broker holds the whole game\n", a.table);
+            if (hall_table_held(ht))
+                fprintf(stderr, "table %s: the hall's broker holds the whole game, and the hall says its copy holds "
+                        "all of it\n", a.table);
+            else
+                fprintf(stderr, "table %s: the broker took the whole game, but no hall has said it holds it (is "
+                        "'tabletrack hall' running on this broker?); the recording here holds "
+                        "it all\n", a.table);
         }
     }
     hall_table_destroy(ht);

@@ -118,10 +118,14 @@ char *game_state_json(game *g);
  * with --preload) sends the newest frame's state every 1/GAME_FEED_MAX_HZ s,
  * and the last one as soon as frames pause. */
 #define GAME_FEED_MAX_HZ 30 /* a USB webcam's rate; what a phone shows */
-/* One message, as Server-Sent Events text ("event: E\ndata: D\n\n"),
- * shared by every viewer: read-only, handed back with game_feed_release. */
+/* One message, shared by every viewer: read-only, handed back with
+ * game_feed_release.  Its event's name ("state", "event" or "answer") and
+ * its JSON (compact, one line, len bytes, NUL-terminated): the page's
+ * Server-Sent Events (http/) and the hall's MQTT (hall/publish/) each
+ * format it as they need. */
 typedef struct game_feed_msg game_feed_msg;
-const char *game_feed_msg_text(const game_feed_msg *m, size_t *len);
+const char *game_feed_msg_event(const game_feed_msg *m);
+const char *game_feed_msg_json(const game_feed_msg *m, size_t *len);
 void game_feed_release(game_feed_msg *m); /* NULL is fine */
 unsigned long long game_feed_attach(game *g); /* the viewer's first cursor */
 void game_feed_detach(game *g);
@@ -134,6 +138,11 @@ int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, game_fee
  * JSON (the message has line and column), TT_ERR_UNKNOWN unknown figure,
  * TT_ERR_ARG a question the scenario cannot answer. */
 tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, tt_err *err);
+/* A table keeps at most GAME_MAX_QUESTIONS questions asked this way at once
+ * (past it TT_ERR_ARG naming the limit: withdraw some first), each at most
+ * GAME_MAX_QUESTION_BYTES of JSON: the state a page polls stays small. */
+#define GAME_MAX_QUESTIONS 64
+#define GAME_MAX_QUESTION_BYTES 1024
 
 /* Withdraw question qid (TT_ERR_UNKNOWN if none is shown), or all (qid 0). */
 tt_status game_query_remove(game *g, int qid, tt_err *err);

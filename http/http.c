@@ -4,6 +4,7 @@
  * piling up.  No HTTP is parsed here: libmicrohttpd does it all. */
 #include "http.h"
 #include "http_reply.h"
+#include "http_web.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,10 +25,6 @@
 
 #include <jansson.h>
 
-/* The app, compiled in (cmake/embed.cmake). */
-extern const unsigned char http__index[], http__app[], http__style[], http__draw[], http__view[], http__icon[];
-extern const unsigned long http__index_len, http__app_len, http__style_len, http__draw_len, http__view_len,
-    http__icon_len;
 
 struct http_server {
     struct MHD_Daemon *d;
@@ -76,6 +73,29 @@ static enum MHD_Result http__error(struct MHD_Connection *c, unsigned code, cons
     return http__json(c, code, t);
 }
 
+#define HTTP__STR2(x) #x
+#define HTTP__STR(x) HTTP__STR2(x)
+
+/* An error, and the connection closed once it is sent. */
+static enum MHD_Result http__error_close(struct MHD_Connection *c, unsigned code, const char *msg)
+{
+    json_t *j = json_pack("{s:s}", "error", msg);
+    char *t = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    struct MHD_Response *r = t ? MHD_create_response_from_buffer(strlen(t), t, MHD_RESPMEM_MUST_FREE) : NULL;
+    if (!r) {
+        free(t);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    enum MHD_Result ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
 static unsigned http__status_code(tt_status st)
 {
     switch (st) {
@@ -103,8 +123,12 @@ typedef struct http__sse {
     http_server *s;
     unsigned long long cursor;
     game_feed_msg *msg; /* the message being sent (a reference), or NULL */
-    const char *text;   /* what is being sent, NULL between messages */
-    size_t off, len;
+    /* what is being sent, in pieces: "event: E\ndata: ", its JSON, "\n\n" */
+    char head[48];
+    const char *part[3];
+    size_t plen[3];
+    int npart, ip; /* npart 0: between messages */
+    size_t off;
     int idle_ms;
 } http__sse;
 
@@ -117,7 +141,7 @@ static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         int nice = getpriority(PRIO_PROCESS, tid) + HTTP__VIEWER_NICE;
         (void)setpriority(PRIO_PROCESS, tid, nice > 19 ? 19 : nice);
     }
-    while (!v->text) {
+    while (!v->npart) {
         int r = game_feed_next(v->s->g, &v->cursor, 1000, &v->msg);
         if (r < 0)
             return MHD_CONTENT_READER_END_OF_STREAM;
@@ -125,22 +149,39 @@ static ssize_t http__sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             v->idle_ms += 1000;
             if (v->idle_ms < 5000)
                 continue;
-            v->text = still_here;
-            v->len = sizeof still_here - 1;
-        } else
-            v->text = game_feed_msg_text(v->msg, &v->len);
+            v->part[0] = still_here;
+            v->plen[0] = sizeof still_here - 1;
+            v->npart = 1;
+        } else { /* Server-Sent Events: the feed's event and its JSON (one line) */
+            int n = snprintf(v->head, sizeof v->head, "event: %s\ndata: ", game_feed_msg_event(v->msg));
+            v->part[0] = v->head;
+            v->plen[0] = n > 0 && (size_t)n < sizeof v->head ? (size_t)n : 0;
+            v->part[1] = game_feed_msg_json(v->msg, &v->plen[1]);
+            v->part[2] = "\n\n";
+            v->plen[2] = 2;
+            v->npart = 3;
+        }
         v->idle_ms = 0;
+        v->ip = 0;
         v->off = 0;
     }
-    size_t n = v->len - v->off < max ? v->len - v->off : max;
-    memcpy(buf, v->text + v->off, n);
-    v->off += n;
-    if (v->off == v->len) {
+    size_t done = 0;
+    while (v->ip < v->npart && done < max) {
+        size_t left = v->plen[v->ip] - v->off, n = left < max - done ? left : max - done;
+        memcpy(buf + done, v->part[v->ip] + v->off, n);
+        done += n;
+        v->off += n;
+        if (v->off == v->plen[v->ip]) {
+            v->ip++;
+            v->off = 0;
+        }
+    }
+    if (v->ip == v->npart) {
         game_feed_release(v->msg);
         v->msg = NULL;
-        v->text = NULL;
+        v->npart = 0;
     }
-    return (ssize_t)n;
+    return (ssize_t)done;
 }
 
 static void http__sse_free(void *cls)
@@ -161,8 +202,9 @@ static enum MHD_Result http__live(http_server *s, struct MHD_Connection *c)
     if (!full)
         s->viewers++;
     pthread_mutex_unlock(&s->mu);
-    if (full)
-        return http__error(c, 503, "too many live viewers: close the table page on another device");
+    if (full) /* and closed after it: a refused viewer keeps no connection */
+        return http__error_close(c, 503, "too many live viewers (the most is " HTTP__STR(HTTP_MAX_VIEWERS)
+                                         "): close the table page on another device, or read /api/state instead");
     http__sse *v = calloc(1, sizeof *v);
     if (!v) {
         pthread_mutex_lock(&s->mu);
@@ -252,21 +294,10 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
                                    http__req *q)
 {
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
-    if (get && (!strcmp(url, "/") || !strcmp(url, "/index.html")))
-        return http_reply(c, 200, "text/html; charset=utf-8", http__index, http__index_len, MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/app.js"))
-        return http_reply(c, 200, "text/javascript; charset=utf-8", http__app, http__app_len, MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/draw.js"))
-        return http_reply(c, 200, "text/javascript; charset=utf-8", http__draw, http__draw_len,
-                          MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/view.js"))
-        return http_reply(c, 200, "text/javascript; charset=utf-8", http__view, http__view_len,
-                          MHD_RESPMEM_PERSISTENT);
-    if (get && !strcmp(url, "/style.css"))
-        return http_reply(c, 200, "text/css; charset=utf-8", http__style, http__style_len, MHD_RESPMEM_PERSISTENT);
-    /* the icon, also where browsers look for it unasked */
-    if (get && (!strcmp(url, "/favicon.svg") || !strcmp(url, "/favicon.ico")))
-        return http_reply(c, 200, "image/svg+xml", http__icon, http__icon_len, MHD_RESPMEM_PERSISTENT);
+    /* the page's files (web/), the icon also where browsers look for it unasked */
+    const http_web_file *file = get ? http_web_find(!strcmp(url, "/favicon.ico") ? "/favicon.svg" : url) : NULL;
+    if (file)
+        return http_reply(c, 200, http_web_type(file), file->data, *file->len, MHD_RESPMEM_PERSISTENT);
     if (get && !strcmp(url, "/api/state"))
         return http__json(c, 200, game_state_json(s->g));
     if (get && !strcmp(url, "/api/scenario"))
@@ -444,11 +475,14 @@ tt_status http_server_start(const char *listen, const char *key, game *g, http_s
             s->key[i] = al[r[i] % 32];
         s->key[sizeof r] = '\0';
     }
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+    /* poll(), not select(): many connections may hold descriptors past 1024 */
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     s->d = MHD_start_daemon(flags, 0, NULL, NULL, http__handler, s, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS, MHD_OPTION_CONNECTION_TIMEOUT,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS_PER_IP,
+                            MHD_OPTION_CONNECTION_TIMEOUT,
                             (unsigned)HTTP_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED, http__completed, s,
                             MHD_OPTION_END);
     int family = ai->ai_family;

@@ -411,6 +411,37 @@ static tt_status rec__copy_progress(rec_copy *c, const json_t *ses, const rec_po
     return TT_OK;
 }
 
+/* A chunk's claim, "to", against the rows it holds: a kind of row whose
+ * last id moves on must come with rows of that kind (at least one, at most
+ * as many as the ids it moves on by), and no id goes back.  A chunk that
+ * claims rows it does not hold (a game "complete" without its rows) is
+ * malformed. */
+static tt_status rec__copy_claims(const json_t *j, const rec_pos *from, const rec_pos *to, tt_err *err)
+{
+    size_t states = 0, i;
+    const json_t *fr;
+    json_array_foreach(json_object_get(j, "frames"), i, fr) states += json_array_size(json_object_get(fr, "figures"));
+    static const char *const kinds[] = {"figure states", "events", "queries", "scenario changes"};
+    const long long delta[] = {to->state - from->state, to->event - from->event, to->query - from->query,
+                               to->change - from->change};
+    const size_t rows[] = {states, json_array_size(json_object_get(j, "events")),
+                           json_array_size(json_object_get(j, "queries")),
+                           json_array_size(json_object_get(j, "changes"))};
+    for (int k = 0; k < 4; k++) {
+        if (delta[k] < 0 || (delta[k] > 0 && rows[k] == 0) || (unsigned long long)rows[k] > (unsigned long long)delta[k])
+            return tt_err_set(err, TT_ERR_FORMAT,
+                              "a recording chunk that claims %lld new %s but holds %zu: its position (\"to\") does not "
+                              "match its rows, so it is not applied",
+                              delta[k], kinds[k], rows[k]);
+    }
+    if (to->figure < from->figure || (to->figure > from->figure && json_array_size(json_object_get(j, "figures")) == 0))
+        return tt_err_set(err, TT_ERR_FORMAT, "a recording chunk that claims new figures but names none: it is not "
+                          "applied");
+    if (to->frame < from->frame || (from->ended && !to->ended))
+        return tt_err_set(err, TT_ERR_FORMAT, "a recording chunk whose position goes back: it is not applied");
+    return TT_OK;
+}
+
 tt_status rec_copy_apply(rec_copy *c, const char *chunk, size_t len, rec_copy_result *res, char **game,
                          tt_err *err)
 {
@@ -438,7 +469,7 @@ tt_status rec_copy_apply(rec_copy *c, const char *chunk, size_t len, rec_copy_re
     }
     if ((s = rec__pos_from_json(json_object_get(j, "from"), &from, err)) != TT_OK ||
         (s = rec__pos_from_json(json_object_get(j, "to"), &to, err)) != TT_OK ||
-        (s = rec__copy_select(c, g, err)) != TT_OK)
+        (s = rec__copy_claims(j, &from, &to, err)) != TT_OK || (s = rec__copy_select(c, g, err)) != TT_OK)
         goto done;
     int header = json_is_string(json_object_get(ses, "started_utc"));
     if (c->session && rec_pos_covers(&c->have, &to))

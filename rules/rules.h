@@ -36,18 +36,29 @@ typedef struct rules_point {
     double x, y; /* inches */
 } rules_point;
 
+/* The kinds of query, written once: X(KIND, name, help) for each, in
+ * this order.  KIND makes the answer's kind RULES_Q_KIND; name is the
+ * query's "q"; help says in a line what it answers.  rules_query
+ * dispatches on this list (query.c asks rules__ask_<name>), its error for
+ * an unknown or missing "q" lists its names, and `tabletrack help rules`
+ * prints it. */
+#define RULES_QUERY_KINDS(X)                                                                                           \
+    X(LOS, los, "whether figure \"from\" sees figure \"to\", or what blocks the line")                                 \
+    X(FIRE, fire, "a shot of \"from\" at \"to\" (figures or units): range, cover, to-hit, dice")                       \
+    X(GRAPE, grape, "who is in the grape arc of gun \"from\"; its score and dice, if any")                             \
+    X(BALL, ball, "the figures a roundshot of \"from\" at \"to\" (a figure) or \"at\" touches")                        \
+    X(BLAST, blast, "the figures a blast at point \"at\" hits (\"radius_in\", or a \"weapon\")")                       \
+    X(COMMAND, command, "the units of its side within the command radius of \"from\"")                                 \
+    X(ASPECT, aspect, "whether \"from\" stands to the front, flank or rear of \"to\"")                                 \
+    X(VISIBILITY, visibility, "the area figure \"from\" can see, as a polygon")                                        \
+    X(MOVE, move, "a straight move of \"from\" to point \"to\": its allowance, is it within")                          \
+    X(DEVIATE, deviate, "where a shot of \"from\" at \"at\" lands, by the \"dice\"; whom it hits")                     \
+    X(CHARGE, charge, "a charge of \"from\" at \"to\": does it reach; the melee it starts")
+
 typedef enum rules_query_kind {
-    RULES_Q_LOS,
-    RULES_Q_FIRE,
-    RULES_Q_GRAPE,
-    RULES_Q_BALL,
-    RULES_Q_BLAST,
-    RULES_Q_COMMAND,
-    RULES_Q_ASPECT,
-    RULES_Q_VISIBILITY,
-    RULES_Q_MOVE,
-    RULES_Q_DEVIATE,
-    RULES_Q_CHARGE
+#define RULES_QUERY_KIND_ENUM(KIND, name, help) RULES_Q_##KIND,
+    RULES_QUERY_KINDS(RULES_QUERY_KIND_ENUM)
+#undef RULES_QUERY_KIND_ENUM
 } rules_query_kind;
 
 /* "Not known / not allowed" value of the tri-state and integer fields. */
@@ -164,6 +175,10 @@ tt_status rules_scenario_load(const char *path, const char *const *data_dirs, ru
 #define RULES_MAX_PIECES 2000   /* terrain pieces */
 #define RULES_MAX_FIGURES 2000  /* figures */
 #define RULES_MAX_RAISE_IN 24.0 /* height_in of a piece that raises what stands on it (hill, building) */
+#define RULES_MAX_SLOPE_IN 48.0 /* slope_in of a piece: the run of its sides, inches */
+#define RULES_MAX_ERR_IN 12.0   /* a figure's err95_in (its position's 95 % radius), inches */
+#define RULES_MAX_Z_ERR_IN 24.0 /* a figure's z_err95_in, inches */
+#define RULES_MAX_FACING_ERR_DEG 180.0 /* a figure's facing_err95_deg */
 
 /* Same from parsed JSON.  `where` names the source in messages; relative
  * profile paths are resolved against `base_dir` (may be NULL). */
@@ -208,6 +223,14 @@ double rules_scenario_ground_in(const void *sc, double x, double y);
 size_t rules_scenario_piece_count(const rules_scenario *sc);
 int rules_scenario_raised_piece(const rules_scenario *sc, size_t i, const char **id, double *height_in,
                                 const double **xy, int *n);
+
+/* How sure a figure's position is (live pipeline: the tracker's figures
+ * for it), 95 % bounds: the radius around its position, its height, its
+ * facing; 0 each: exact.  Refused (TT_ERR_FORMAT, the figure unchanged)
+ * when negative, not a number or beyond RULES_MAX_*.  Answers then say
+ * distance_err95_in and too_close_to_call (docs/rules.md). */
+tt_status rules_scenario_set_errors(rules_scenario *sc, const char *id, double err95_in, double z_err95_in,
+                                    double facing_err95_deg, tt_err *err);
 
 /* Move a figure (live pipeline: once per frame).  Fails, leaving the figure
  * where it was, if the new position is off the table. */

@@ -14,6 +14,7 @@ typedef struct live__fig {
     int mapped;
     calib_height height;
     double ground;         /* the ground's height under it */
+    calib_figure last;     /* its last mapping, with its errors (calib_figure_average) */
     double zsum;           /* measured heights while still */
     int zn;
     double warned_z;       /* the height last told in a height event */
@@ -154,7 +155,10 @@ static tt_status live__height(track_live *l, live__fig *f, const double pos[2], 
     if (f->zn == 0 || f->height == CALIB_HEIGHT_BELOW || f->height == CALIB_HEIGHT_SLOPE)
         return TT_OK;
     double z = f->zsum / f->zn;
-    if (fabs(z - f->ground) <= CALIB_HEIGHT_TOL_IN || (f->warned && fabs(z - f->warned_z) <= 0.5))
+    /* beyond its averaged error (calib_height): a correct rig's noise is none */
+    double sig = f->last.measured_err95_in / 1.96 / sqrt((double)f->zn), gs = CALIB_GROUND_Z95_IN / 1.96;
+    if (fabs(z - f->ground) <= CALIB_SURE_SIGMAS * sqrt(sig * sig + gs * gs) ||
+        (f->warned && fabs(z - f->warned_z) <= 0.5))
         return TT_OK;
     tt_status st = live__event(l, TRACK_HEIGHT, f, NULL, pos, err);
     if (st != TT_OK)
@@ -267,6 +271,14 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
     if (l->tmp.count && (st = calib_locate_ground(l->rig, &l->pose, &l->tmp, l->has_ground ? &l->ground : NULL, &cf,
                                                   &ncf, err)) != TT_OK)
         return st;
+    double measured_size;
+    if (calib_size_suspect(l->rig, &l->pose, cf, ncf, &measured_size)) {
+        /* a wrong bases.size_in: every position would be off; said once, not blamed on hills */
+        char msg[TT_ERR_MSG_LEN];
+        calib_size_message(l->rig, measured_size, msg, sizeof msg);
+        free(cf);
+        return tt_err_set(err, TT_ERR_MISMATCH, "%s", msg);
+    }
     for (int i = 0; i < ncf; i++) {
         live__fig *f = live__fig_get(l, &l->tmp.items[cf[i].det_index], err);
         if (!f) {
@@ -291,6 +303,7 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         f->z = cf[i].z_in;
         f->height = cf[i].height;
         f->ground = cf[i].ground_in;
+        f->last = cf[i];
         f->mapped = 1;
     }
     free(cf);
@@ -353,6 +366,12 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         o->y = f->y;
         o->facing_deg = f->facing;
         o->z_in = f->height == CALIB_HEIGHT_OFF && f->zn > 0 && f->zsum > 0 ? f->zsum / f->zn : f->z;
+        /* standing still, its averaged height is surer: so is its place */
+        calib_figure e = f->last;
+        calib_figure_average(&e, f->zn);
+        o->err95_in = e.err95_in;
+        o->z_err95_in = e.z_err95_in;
+        o->facing_err95_deg = e.facing_err95_deg;
         o->state = f->state;
         o->below_felt_in = f->height == CALIB_HEIGHT_BELOW && f->zn > 0 ? fmax(0, -f->zsum / f->zn) : 0;
     }

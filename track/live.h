@@ -12,9 +12,11 @@
  * (track_live_set_ground; the felt without one) and measures its own
  * height (calib_locate_ground).  While a figure stands still its measured
  * heights are averaged (the tracker re-measures a still tag only when its
- * patch changes, so often once); when it settles with that average more
- * than CALIB_HEIGHT_TOL_IN off the ground it gets a "height" event (once
- * per settling, again if the average moves by more than half an inch).
+ * patch changes, so often once), which shrinks its height's error and so
+ * its position's (calib_figure_average); when it settles with that average
+ * off the ground beyond CALIB_SURE_SIGMAS of its error it gets a "height"
+ * event (once per settling, again if the average moves by more than half
+ * an inch).
  *
  * The track_live is owned by the caller: track_live_destroy (accepts NULL);
  * arrays it returns belong to it and stay valid until the next update.
@@ -44,6 +46,8 @@ typedef struct track_figure {
     double x, y, facing_deg;
     double z_in; /* height it stands at above the felt, inches */
     vision_tag_state state;
+    double err95_in, z_err95_in, facing_err95_deg; /* 95% bounds on (x, y), z_in, facing_deg
+                                                      (calib_figure's, its height averaged while still) */
     double below_felt_in; /* > 0: its tag measures this far below the felt, which
                              cannot be (the rig's anchors or bases' size_in are
                              wrong: see calib_height_warning); else 0 */
@@ -68,7 +72,9 @@ tt_status track_live_create(const calib_rig *rig, const track_live_opts *opts, t
 void track_live_destroy(track_live *l);
 
 /* One frame of tracks from vision_tracker_update.  Before the first pose
- * (fewer than 2 anchors ever seen) *nfig is 0 and *posed is 0. */
+ * (fewer than 2 anchors ever seen) *nfig is 0 and *posed is 0.  When most
+ * tags measure the same large height the rig's bases.size_in is wrong
+ * (calib_size_suspect): TT_ERR_MISMATCH saying so. */
 tt_status track_live_update(track_live *l, int frame_no, const vision_track *tracks, int n, const track_figure **figs,
                             int *nfig, const track_event **events, int *nevents, int *posed, tt_err *err);
 

@@ -46,7 +46,7 @@ tt_status rules_ball(rules_scenario *sc, const char *gun, const char *to, const 
         /* a ball aimed at a figure: like any direct fire, only at one the
          * gun sees (aimed at a point, it flies on regardless) */
         int bl = -1;
-        if (!w->indirect && !rules_fire_decide(sc, i, j, 1, 1, &bl, NULL)) {
+        if (!w->indirect && !rules_fire_decide(sc, &rules_no_opts, i, j, 1, 1, &bl, NULL)) {
             const char *by = rules_blocker_id(sc, bl);
             return tt_err_set(err, TT_ERR_ARG,
                               "gun \"%s\" cannot see \"%s\"%s%s%s, and roundshot needs a clear line of sight to the "

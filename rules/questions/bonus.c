@@ -212,8 +212,8 @@ int rules_aim_first(const rules_scenario *sc, int *g, int n)
     return m ? m : n; /* none of them on the table: the unit's figures */
 }
 
-void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, int nT, int j, const rules_weapon *w,
-                      int si, int sj, rules_result *out)
+void rules_fire_bonus(rules_scenario *sc, const rules_query_opts *qo, const int *F, int nF, const int *T, int nT, int j,
+                      const rules_weapon *w, int si, int sj, rules_result *out)
 {
     const rules_profile *p = sc->prof;
     out->n_bonus_dice = 0;
@@ -224,7 +224,7 @@ void rules_fire_bonus(rules_scenario *sc, const int *F, int nF, const int *T, in
     if (w && w->bonus_within_in > 0 &&
         rules_figure_within(sc, &sc->figs[si], &sc->figs[sj], rules_fx(w->bonus_within_in)))
         rules__add(out->bonus_dice, &out->n_bonus_dice, w->bonus_within, "%s within %g\"", w->name, w->bonus_within_in);
-    if (w && w->still_bonus && !sc->q_moved) /* repeating rifles fired standing still */
+    if (w && w->still_bonus && !qo->moved) /* repeating rifles fired standing still */
         rules__add(out->bonus_dice, &out->n_bonus_dice, w->still_bonus, "%s, not moved", w->name);
     if (out->to_hit == RULES_NULL) /* a shot that is not allowed has no bonus */
         out->n_bonus_dice = 0;

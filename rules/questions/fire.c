@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
+tt_status rules_ask_los(rules_scenario *sc, const rules_query_opts *qo, const char *from, const char *to,
+                        rules_result *out, tt_err *err)
 {
     int i, j, bl;
     tt_status st;
@@ -16,7 +17,7 @@ tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_
     out->kind = RULES_Q_LOS;
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)) || (st = rules_scenario_figure(sc, to, "to", &j, err)))
         return st;
-    out->visible = rules_los_decide(sc, i, j, 0, 1, &bl);
+    out->visible = rules_los_decide(sc, qo, i, j, 0, 1, &bl);
     out->blocked_by = rules_blocker_id(sc, bl);
     out->line[0] = rules_pt_in(rules_fire_origin(sc, &sc->figs[i]));
     out->line[1] = rules_pt_in(sc->figs[j].shape.c);
@@ -66,7 +67,7 @@ int rules_to_hit(const rules_profile *p, int base, const rules_modifier *m, int 
 /* An indirect weapon's spotter: a figure of a friendly unit (of i's side,
  * not i's unit) that the line of fire i -> j passes over (some figure of
  * that unit lies on the line) and that sees j, or -1. */
-static int rules__spotter(rules_scenario *sc, int i, int j)
+static int rules__spotter(rules_scenario *sc, const rules_query_opts *qo, int i, int j)
 {
     const rules_figure *fi = &sc->figs[i];
     rules_pt a = fi->shape.c, b = sc->figs[j].shape.c;
@@ -78,7 +79,7 @@ static int rules__spotter(rules_scenario *sc, int i, int j)
             continue;
         for (size_t k = 0; k < sc->nfigs; k++) /* the unit shot over: one of its figures sees j */
             if ((int)k != j && !strcmp(sc->figs[k].unit, fm->unit) && !strcmp(sc->figs[k].side, fi->side) &&
-                rules_los_decide(sc, (int)k, j, 1, 0, &bl))
+                rules_los_decide(sc, qo, (int)k, j, 1, 0, &bl))
                 return (int)k;
     }
     return -1;
@@ -126,8 +127,8 @@ void rules_fire_arc(const rules_figure *f, const rules_weapon *w, rules_arc *a)
 /* The shot i -> j with weapon w is allowed: in range, in the arc, not too
  * close, and a clear line of fire unless the weapon fires indirect.
  * *visible: the line of fire is clear; *br: the range bracket or NULL. */
-int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, const rules_arc *arc, int want_visible,
-                    int *visible, const rules_bracket **br, int *hint)
+int rules_fire_shot(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_weapon *w,
+                    const rules_arc *arc, int want_visible, int *visible, const rules_bracket **br, int *hint)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
     int bl;
@@ -149,12 +150,12 @@ int rules_fire_shot(rules_scenario *sc, int i, int j, const rules_weapon *w, con
         rules_fire_arc(fi, w, &a);
         arc = &a;
     }
-    int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape) && !(sc->q_moved && w->cannot_move_and_fire) &&
+    int ok = *br && !too_close && rules_arc_meets(arc, &fj->shape) && !(qo->moved && w->cannot_move_and_fire) &&
              !(fi->formation >= 0 && sc->prof->form_no_fire[fi->formation]);
     /* the line is traced only when it matters (or is asked for) */
-    *visible = (ok || want_visible) ? rules_fire_decide(sc, i, j, 1, 0, &bl, hint) : 0;
+    *visible = (ok || want_visible) ? rules_fire_decide(sc, qo, i, j, 1, 0, &bl, hint) : 0;
     if (ok && !*visible && w->indirect && w->needs_spotter)
-        ok = rules__spotter(sc, i, j) >= 0;
+        ok = rules__spotter(sc, qo, i, j) >= 0;
     if (ok && rules__friend_too_close(sc, i, j, w) >= 0)
         ok = 0;
     return ok && (*visible || w->indirect);
@@ -254,9 +255,9 @@ tt_status rules_fire_enemy(const rules_scenario *sc, const char *from, const cha
                       fi->side);
 }
 
-int rules_moved_dice(const rules_scenario *sc, const rules_weapon *w, int d)
+int rules_moved_dice(const rules_scenario *sc, const rules_query_opts *qo, const rules_weapon *w, int d)
 {
-    if (!sc->q_moved || w->moved_keeps_dice || sc->prof->moved_rof <= 0 || d <= sc->prof->moved_rof)
+    if (!qo->moved || w->moved_keeps_dice || sc->prof->moved_rof <= 0 || d <= sc->prof->moved_rof)
         return d;
     return sc->prof->moved_rof;
 }
@@ -302,31 +303,31 @@ int rules_cover_to_hit(rules_scenario *sc, int i, int j, int base, const int *ca
     return rules_to_hit(sc->prof, base, m, n);
 }
 
-int rules_fire_moved_mod(const rules_scenario *sc, const rules_weapon *w, int rest)
+int rules_fire_moved_mod(const rules_scenario *sc, const rules_query_opts *qo, const rules_weapon *w, int rest)
 {
     const rules_profile *pr = sc->prof;
-    if (!sc->q_moved)
+    if (!qo->moved)
         return 0;
     return w->has_moved_rule                               ? w->moved_mod
            : pr->moved_mod_only_rof && rest > pr->moved_rof ? 0
                                                             : pr->moved_mod;
 }
 
-void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, int visible, int cover_piece,
-                     rules_cover cv, int mmod, rules_modifier *mods, int *n, int why)
+void rules_fire_mods(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w,
+                     int visible, int cover_piece, rules_cover cv, int mmod, rules_modifier *mods, int *n, int why)
 {
     const rules_figure *fi = &sc->figs[i], *fd = &sc->figs[dj];
     const rules_profile *pr = sc->prof;
     rules__cover_mods(sc, i, j, cover_piece, cv, mods, n, why);
     if (fd->formation >= 0 && pr->form_target_mod[fd->formation])
         rules__add_mod(mods, n, why, pr->form_target_mod[fd->formation], "target in %s", pr->form_name[fd->formation]);
-    int still = !(sc->q_moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
+    int still = !(qo->moved && pr->moved_drops_bonuses); /* bonuses that need the firer not to have moved */
     if (fi->fquality >= 0 && pr->fq_mod[fi->fquality] && (still || rules__penalty(pr, pr->fq_mod[fi->fquality])))
         rules__add_mod(mods, n, why, pr->fq_mod[fi->fquality], "%s firing", pr->fq_name[fi->fquality]);
     rules__firer_type_mod(pr, fi, w, mods, n, why);
-    if (sc->q_charging && pr->charging_mod)
+    if (qo->target_charging && pr->charging_mod)
         rules__add_mod(mods, n, why, pr->charging_mod, "target charging");
-    if (sc->q_moved && mmod)
+    if (qo->moved && mmod)
         rules__add_mod(mods, n, why, mmod, "moved before firing");
     int sk;
     if (pr->through_skirmishers_mod && visible && (sk = rules_through_own_skirmishers(sc, i, j)) >= 0)
@@ -337,12 +338,13 @@ void rules_fire_mods(rules_scenario *sc, int i, int j, int dj, const rules_weapo
 }
 
 /* The answer to one shot i -> j (figures by index). */
-void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapon *w, rules_result *out)
+void rules_fire_pair(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int dj, const rules_weapon *w,
+                     int rof, rules_result *out)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j], *fd = &sc->figs[dj];
     const rules_bracket *br;
     int visible;
-    int allowed = rules_fire_shot(sc, i, j, w, NULL, 1, &visible, &br, NULL);
+    int allowed = rules_fire_shot(sc, qo, i, j, w, NULL, 1, &visible, &br, NULL);
     out->distance_in = rules_figure_distance(sc, fi, fj);
     out->bracket = br ? br->name : "out";
     out->visible = visible;
@@ -355,8 +357,8 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
     if (br && br->modifier)
         rules__add_mod(out->modifiers, &nm, 1, br->modifier, "%s range", br->name);
     /* having moved: counted on the dice it would roll */
-    int mmod = sc->q_moved ? rules_fire_moved_mod(sc, w, sc->q_rof > 0 ? sc->q_rof : rules_fire_dice(sc, i, j, w)) : 0;
-    rules_fire_mods(sc, i, j, dj, w, visible, cover_piece, cv, mmod, out->modifiers, &nm, 1);
+    int mmod = qo->moved ? rules_fire_moved_mod(sc, qo, w, rof > 0 ? rof : rules_fire_dice(sc, i, j, w)) : 0;
+    rules_fire_mods(sc, qo, i, j, dj, w, visible, cover_piece, cv, mmod, out->modifiers, &nm, 1);
     out->n_modifiers = nm;
     const rules_profile *pr = sc->prof;
     out->to_hit = RULES_NULL;
@@ -372,7 +374,7 @@ void rules_fire_pair(rules_scenario *sc, int i, int j, int dj, const rules_weapo
                                     : RULES_NULL;
     if (allowed && base != RULES_NULL && !w->no_to_hit)
         out->to_hit = rules_to_hit(sc->prof, base, out->modifiers, out->n_modifiers);
-    out->dice = allowed && w->dice > 0 ? rules_moved_dice(sc, w, rules_fire_dice(sc, i, j, w)) : RULES_NULL;
+    out->dice = allowed && w->dice > 0 ? rules_moved_dice(sc, qo, w, rules_fire_dice(sc, i, j, w)) : RULES_NULL;
     out->has_defence_dice = sc->prof->defence_dice[RULES_COVER_NONE] < 0;
     out->n_defence_dice = 0;
     /* the cover's dice, or what the weapon leaves of them (a heavy gun) */
@@ -414,8 +416,19 @@ static void rules__ground_and_plain(const rules_scenario *sc, int i, int j, rule
         *n = 0;
 }
 
+tt_status rules_los(rules_scenario *sc, const char *from, const char *to, rules_result *out, tt_err *err)
+{
+    return rules_ask_los(sc, &rules_no_opts, from, to, out, err);
+}
+
 tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const char *weapon, rules_result *out,
                      tt_err *err)
+{
+    return rules_ask_fire(sc, &rules_no_opts, from, to, weapon, out, err);
+}
+
+tt_status rules_ask_fire(rules_scenario *sc, const rules_query_opts *qo, const char *from, const char *to,
+                         const char *weapon, rules_result *out, tt_err *err)
 {
     int i, j;
     tt_status st;
@@ -427,7 +440,7 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     i = rules_scenario_find(sc, from);
     j = rules_scenario_find(sc, to);
     if (i < 0 || j < 0)
-        return rules_fire_unit(sc, from, i, to, j, weapon, out, err);
+        return rules_fire_unit(sc, qo, from, i, to, j, weapon, out, err);
     if (i == j)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" cannot fire at itself", from);
     if ((st = rules_fire_enemy(sc, from, to, i, j, err)) || (st = rules_fire_barred(sc, &sc->figs[i], err)) ||
@@ -438,11 +451,9 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
     if (bonus < 0)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     rest += bonus;
-    sc->q_rof = bonus > 0 ? rest : 0;
-    rules_fire_pair(sc, i, j, j, w, out);
-    sc->q_rof = 0;
-    if (bonus > 0 && out->dice > 0 && !(sc->q_moved && sc->prof->moved_drops_bonuses))
-        out->dice = rules_moved_dice(sc, w, rest);
+    rules_fire_pair(sc, qo, i, j, j, w, bonus > 0 ? rest : 0, out);
+    if (bonus > 0 && out->dice > 0 && !(qo->moved && sc->prof->moved_drops_bonuses))
+        out->dice = rules_moved_dice(sc, qo, w, rest);
     if (sc->prof->centre_seen && out->to_hit != RULES_NULL && strcmp(sc->figs[i].unit, sc->figs[j].unit)) {
         /* a figure of a unit: the unit's centre must be seen (not where it
          * is fired at through its aim_at figures) */
@@ -450,7 +461,7 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         rules_pt c;
         if ((st = rules_group(sc, sc->figs[j].unit, -1, "to", &T, &nT, err)))
             return st;
-        if (rules_aim_first(sc, T, nT) == nT && !rules_centre_seen(sc, i, T, nT, &bl, &c)) {
+        if (rules_aim_first(sc, T, nT) == nT && !rules_centre_seen(sc, qo, i, T, nT, &bl, &c)) {
             out->to_hit = out->dice = RULES_NULL;
             out->visible = 0;
             out->blocked_by = rules_blocker_id(sc, bl);
@@ -458,7 +469,7 @@ tt_status rules_fire(rules_scenario *sc, const char *from, const char *to, const
         }
         free(T);
     }
-    rules_fire_bonus(sc, &i, 1, &j, 1, j, w, i, j, out);
+    rules_fire_bonus(sc, qo, &i, 1, &j, 1, j, w, i, j, out);
     if (rules_not_target(sc, &sc->figs[j], NULL, 0)) /* a shot that is not allowed, as any other */
         return rules_fire_refused(sc, &sc->figs[j], out, err);
     return TT_OK;

@@ -68,17 +68,17 @@ int rules_piece_located(const rules_scenario *sc, int i, const rules_piece *pc)
 
 /* The figures piece pc hides are seen by figure i: they were revealed
  * (the query's "target_revealed") or located by i's side. */
-static int rules__unhidden(const rules_scenario *sc, int i, const rules_piece *pc)
+static int rules__unhidden(const rules_scenario *sc, const rules_query_opts *qo, int i, const rules_piece *pc)
 {
-    return (sc->q_revealed && pc->p.revealable) || rules_piece_located(sc, i, pc);
+    return (qo->target_revealed && pc->p.revealable) || rules_piece_located(sc, i, pc);
 }
 
 /* Figure j is hidden from i behind piece pc (one of its hides_behind,
  * behind it as for cover, not revealed nor located). */
-static int rules__hidden_behind(rules_scenario *sc, int i, int j, const rules_piece *pc)
+static int rules__hidden_behind(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_piece *pc)
 {
     const rules_figure *fj = &sc->figs[j];
-    if (!rules_figure_named(fj, pc->p.hides_behind, pc->p.nhides_behind) || rules__unhidden(sc, i, pc))
+    if (!rules_figure_named(fj, pc->p.hides_behind, pc->p.nhides_behind) || rules__unhidden(sc, qo, i, pc))
         return 0;
     rules_pt q = rules_cover_reach(sc, i, j);
     return rules_piece_contains(pc, fj->shape.c) || rules_piece_cuts(pc, q, fj->shape.c);
@@ -86,8 +86,8 @@ static int rules__hidden_behind(rules_scenario *sc, int i, int j, const rules_pi
 
 /* hint (may be NULL): a figure that blocked an earlier line from i, tried
  * first; set to the figure that blocks this one, if one does. */
-static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker, int firing,
-                         int *hint)
+static int rules__decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                         int *blocker, int firing, int *hint)
 {
     const rules_figure *fi = &sc->figs[i], *fj = &sc->figs[j];
     rules_pt a = rules_fire_origin(sc, fi), b = fj->shape.c;
@@ -120,7 +120,7 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
         const rules_piece *pc = &sc->pieces[k];
         if (over > 0 && pc->p.height_in < over)
             continue;
-        int blocked = pc->p.nhides_behind > 0 && rules__hidden_behind(sc, i, j, pc);
+        int blocked = pc->p.nhides_behind > 0 && rules__hidden_behind(sc, qo, i, j, pc);
         if (blocked || !pc->p.blocks_los) {
             if (!blocked)
                 continue;
@@ -133,10 +133,14 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
             if (pc->p.see_through_within_in > 0) /* a line of trees: seen through by a viewer close to it */
                 blocked = rules_piece_cuts(pc, a, b) &&
                           !rules_piece_near_shape(pc, &fi->shape, rules_fx(pc->p.see_through_within_in));
-            else if (pc->p.hides_inside && !in_i && !(in_j && rules__unhidden(sc, i, pc)))
+            else if (pc->p.hides_inside && !in_i && !(in_j && rules__unhidden(sc, qo, i, pc)))
                 blocked = in_j || rules_piece_cuts(pc, a, b); /* from outside: hides what is in it, blocks lines through it */
             else /* sight inside: its depth (also into it, to troops revealed or located) */
                 blocked = rules_piece_depth(pc, a, b) > pc->p.los_depth_in;
+        } else if (pc->p.slope_in > 0) { /* a sloped hill: its ground along the line (slope.c) */
+            blocked = rules_slope_blocks(pc, a, b, over,
+                                         rules__in(fi->inside, fi->ninside, (int)k) ||
+                                             rules__in(fj->inside, fj->ninside, (int)k));
         } else {
             if (rules__in(fi->inside, fi->ninside, (int)k) || rules__in(fj->inside, fj->ninside, (int)k))
                 continue;
@@ -182,14 +186,16 @@ static int rules__decide(rules_scenario *sc, int i, int j, int use_grid, int wan
     return best == -1;
 }
 
-int rules_los_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker)
+int rules_los_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                     int *blocker)
 {
-    return rules__decide(sc, i, j, use_grid, want_blocker, blocker, 0, NULL);
+    return rules__decide(sc, qo, i, j, use_grid, want_blocker, blocker, 0, NULL);
 }
 
-int rules_fire_decide(rules_scenario *sc, int i, int j, int use_grid, int want_blocker, int *blocker, int *hint)
+int rules_fire_decide(rules_scenario *sc, const rules_query_opts *qo, int i, int j, int use_grid, int want_blocker,
+                      int *blocker, int *hint)
 {
-    return rules__decide(sc, i, j, use_grid, want_blocker, blocker, 1, hint);
+    return rules__decide(sc, qo, i, j, use_grid, want_blocker, blocker, 1, hint);
 }
 
 int rules_through_own_skirmishers(rules_scenario *sc, int i, int j)
@@ -224,7 +230,7 @@ int rules_los_index(rules_scenario *sc, size_t i, size_t j)
         return 0;
     if (sc->ndeep == 0 && !sc->prof->figures_block)
         return rules_grid_los_figures(sc, (int)i, (int)j); /* only the grid's terrain can block */
-    return rules_los_decide(sc, (int)i, (int)j, 1, 0, &bl);
+    return rules_los_decide(sc, &rules_no_opts, (int)i, (int)j, 1, 0, &bl);
 }
 
 int rules_los_index_bruteforce(rules_scenario *sc, size_t i, size_t j)
@@ -232,7 +238,7 @@ int rules_los_index_bruteforce(rules_scenario *sc, size_t i, size_t j)
     int bl;
     if (!sc || i >= sc->nfigs || j >= sc->nfigs)
         return 0;
-    return rules_los_decide(sc, (int)i, (int)j, 0, 0, &bl);
+    return rules_los_decide(sc, &rules_no_opts, (int)i, (int)j, 0, 0, &bl);
 }
 
 /* How far the target's base reaches from its centre towards direction

@@ -1,5 +1,5 @@
 /* move.c - the 'move' query: a straight move against the ruleset's
- * allowance after terrain effects. */
+ * allowance after terrain effects (a charge's move too: charge.c). */
 #include "rules_questions.h"
 
 #include <math.h>
@@ -186,15 +186,15 @@ static double rules__after_terrain(const rules_scenario *sc, const rules_allowan
 /* The move a -> b of figure f is not forward: outside the profile's
  * forward arc around f's facing (exact, as firing arcs): 1, or ending
  * turned further than free_turn_deg: 3. */
-static int rules__not_forward(const rules_scenario *sc, const rules_figure *f, const rules_allowance *al, rules_pt a,
-                              rules_pt b)
+static int rules__not_forward(const rules_scenario *sc, const rules_query_opts *qo, const rules_figure *f,
+                              const rules_allowance *al, rules_pt a, rules_pt b)
 {
     const rules_profile *p = sc->prof;
     if (p->not_forward_factor <= 0 || al->any_direction)
         return 0;
     /* ending faced about (the query's facing_deg) */
-    if (sc->q_has_facing && p->free_turn_deg > 0 &&
-        fabs(remainder(sc->q_facing_deg - f->facing_deg, 360.0)) > p->free_turn_deg + 1e-9)
+    if (qo->has_facing && p->free_turn_deg > 0 &&
+        fabs(remainder(qo->facing_deg - f->facing_deg, 360.0)) > p->free_turn_deg + 1e-9)
         return 3;
     if ((a.x == b.x && a.y == b.y) || p->forward_arc_deg >= 360)
         return 0;
@@ -215,8 +215,7 @@ static int rules__on_road(const rules_scenario *sc, rules_pt a, rules_pt b)
     return -1;
 }
 
-/* The base s moved by (dx, dy) fixed-point units. */
-static rules_shape rules__shifted(const rules_shape *s, int64_t dx, int64_t dy)
+rules_shape rules_shape_shifted(const rules_shape *s, int64_t dx, int64_t dy)
 {
     rules_shape t = *s;
     t.c.x += dx;
@@ -290,7 +289,7 @@ static int rules__meets(const rules_scenario *sc, const rules_piece *pc, const r
         return rules__shape_meets(pc, s, strict);
     if (s->round)
         return rules__capsule_meets(pc, a, b, s->r, strict);
-    rules_shape t = rules__shifted(s, d.x, d.y);
+    rules_shape t = rules_shape_shifted(s, d.x, d.y);
     if (rules__shape_meets(pc, s, strict) || rules__shape_meets(pc, &t, strict))
         return 1;
     for (int k = 0; k < s->n; k++) {
@@ -436,55 +435,60 @@ static double rules__allowance_in(const rules_scenario *sc, const rules_figure *
     return base;
 }
 
-/* A straight move of figure i to `to` (see rules_move); a charge scales
- * the allowance by `factor` or, fixed_in >= 0, replaces it, and cites
- * `rule` (NULL: the allowance's line) and `also` (NULL: nothing more). */
-static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll, double factor, double fixed_in,
-                             const char *rule, const char *also, rules_result *out, tt_err *err)
+/* The movement allowance of figure f's type in the profile, or an error
+ * naming the type. */
+static tt_status rules__allowance_of(const rules_profile *p, const rules_figure *f, const rules_allowance **al,
+                                     tt_err *err)
 {
-    size_t cap = 0;
-    tt_status st;
-    const rules_figure *f = &sc->figs[i];
-    const rules_profile *p = sc->prof;
-    if (!(to.x >= 0 && to.x <= sc->width_in && to.y >= 0 && to.y <= sc->depth_in))
-        return tt_err_set(err, TT_ERR_ARG, "destination (%g, %g) is off the %g x %g table", to.x, to.y, sc->width_in,
-                          sc->depth_in);
-    const rules_allowance *al = NULL;
-    for (size_t k = 0; k < p->nmoves && !al; k++)
-        if (!strcmp(p->moves[k].type, f->type))
-            al = &p->moves[k];
-    if (!al)
-        return tt_err_set(err, TT_ERR_UNKNOWN, "ruleset %s has no movement allowance for figure type \"%s\" (of \"%s\")",
-                          p->name, f->type, f->id);
-    rules__cite cite = {0};
-    snprintf(cite.s, sizeof cite.s, "%s", rule ? rule : al->src ? al->src : "");
-    rules__cite_add(&cite, also);
-    /* the figure's formation, quality or weapon: its own allowance for the
-     * type, and what it loses in difficult going */
-    rules_allowance fal;
-    int fm = f->formation;
-    double base = rules__allowance_in(sc, f, &al, &fal, &cite);
-    /* a mount's gait: its inches, less the turn to head for the destination
-     * (pro rata per 90 degrees), and the least it must go */
-    int gi = -1;
-    double turn_cost = 0;
-    if (sc->q_gait) {
-        char names[64] = "";
-        for (int g = 0; g < al->ngaits && gi < 0; g++) {
-            if (!strcmp(al->gait[g], sc->q_gait))
-                gi = g;
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", g ? ", " : "", al->gait[g]);
+    *al = NULL;
+    for (size_t k = 0; k < p->nmoves; k++)
+        if (!strcmp(p->moves[k].type, f->type)) {
+            *al = &p->moves[k];
+            return TT_OK;
         }
-        if (!al->ngaits)
-            return tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") has no gaits in ruleset %s: leave out \"gait\"",
-                              f->type, f->id, p->name);
-        if (gi < 0)
-            return tt_err_set(err, TT_ERR_ARG, "gait \"%s\" is not one of %s", sc->q_gait, names);
-        base = al->gait_in[gi];
-        double dx = to.x - f->x, dy = to.y - f->y;
-        if (dx != 0 || dy != 0)
-            turn_cost = al->gait_turn_in[gi] * fabs(remainder(atan2(dy, dx) * (180.0 / M_PI) - f->facing_deg, 360.0)) / 90;
+    return tt_err_set(err, TT_ERR_UNKNOWN, "ruleset %s has no movement allowance for figure type \"%s\" (of \"%s\")",
+                      p->name, f->type, f->id);
+}
+
+/* A mount's gait (the query's "gait", not NULL): its index in al into
+ * *gi, its inches into *base, and the turn to head for `to` (pro rata per
+ * 90 degrees) into *turn_cost; an error where f's type has no such gait. */
+static tt_status rules__gait(const rules_profile *p, const rules_figure *f, const rules_allowance *al,
+                             const char *gait, rules_point to, int *gi, double *base, double *turn_cost, tt_err *err)
+{
+    char names[64] = "";
+    *gi = -1;
+    for (int g = 0; g < al->ngaits && *gi < 0; g++) {
+        if (!strcmp(al->gait[g], gait))
+            *gi = g;
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", g ? ", " : "", al->gait[g]);
     }
+    if (!al->ngaits)
+        return tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") has no gaits in ruleset %s: leave out \"gait\"",
+                          f->type, f->id, p->name);
+    if (*gi < 0)
+        return tt_err_set(err, TT_ERR_ARG, "gait \"%s\" is not one of %s", gait, names);
+    *base = al->gait_in[*gi];
+    double dx = to.x - f->x, dy = to.y - f->y;
+    if (dx != 0 || dy != 0)
+        *turn_cost = al->gait_turn_in[*gi] * fabs(remainder(atan2(dy, dx) * (180.0 / M_PI) - f->facing_deg, 360.0)) / 90;
+    return TT_OK;
+}
+
+/* The dice of a move: dn dice of ds sides, plus dk ("2d6+1"); all 0 for
+ * a move of fixed inches. */
+typedef struct rules__move_dice {
+    int dn, ds, dk;
+} rules__move_dice;
+
+/* The allowance before terrain: *base (inches, or < 0 when dice decide it
+ * and no roll is given; then *dice the dice) from the movement dice's
+ * `roll` (-1: not rolled), a charge's `factor` or its fixed_in (>= 0);
+ * an error for a roll the allowance does not take or the dice cannot show. */
+static tt_status rules__move_base(const rules_profile *p, const rules_figure *f, const rules_allowance *al, int roll,
+                                  double factor, double fixed_in, double *base, rules__move_dice *dice, tt_err *err)
+{
+    tt_status st;
     int dn = 0, ds = 0, dk = 0;
     if (roll >= 0 && al->inches >= 0)
         return tt_err_set(err, TT_ERR_ARG,
@@ -497,97 +501,143 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
             return tt_err_set(err, TT_ERR_ARG,
                               "a roll of %d is not possible on %dd%d (%d to %d): give what the dice showed", roll, dn, ds,
                               dn, dn * ds);
-        base = roll + dk;
+        *base = roll + dk;
     }
     if (fixed_in >= 0) {
-        base = fixed_in;
+        *base = fixed_in;
         dn = ds = dk = 0;
-    } else if (base >= 0) {
-        base *= factor;
+    } else if (*base >= 0) {
+        *base *= factor;
     } else {
         dn = (int)(dn * factor); /* a dice charge: the range of allowances, scaled */
         dk = (int)(dk * factor);
     }
-    rules_pt a = f->shape.c, b = {rules_fx(to.x), rules_fx(to.y)};
-    /* the terrain on the way: difficult & 1 difficult, & 2 very difficult
-     * going (for the whole move); per inch, what each difficult area costs
-     * an inch */
-    int difficult = 0, impassable = 0, obstacles = 0, any_difficult = 0, refused = -1;
-    double slow = 1; /* going that slows this type only (a ford, artillery) */
-    double *prices = p->per_inch ? calloc(sc->npieces + 1, sizeof *prices) : NULL;
-    if (p->per_inch && !prices)
+    *dice = (rules__move_dice){dn, ds, dk};
+    return TT_OK;
+}
+
+/* What the terrain on the way a -> b does to a move (rules__way_read). */
+typedef struct rules__way {
+    int difficult;     /* & 1 difficult, & 2 very difficult going, for the whole move */
+    int any_difficult; /* the same, counting the areas paid for by the inch */
+    int impassable;    /* going the figure cannot enter */
+    int obstacles;     /* obstacles crossed */
+    int refused;       /* a piece the figure crosses in other formations only, or -1 */
+    double slow;       /* going that slows this type only (a ford, artillery): its factor */
+    double *prices;    /* per inch (profile per_inch; else NULL): what an inch in piece k costs */
+    double fd, fvd;    /* the difficult and very difficult factors for the figure's allowance */
+} rules__way;
+
+/* Read the terrain figure f (allowance al) meets moving a -> b into *w:
+ * the pieces met go into out's ids, and the lines of what changes the
+ * allowance to cite.  w->prices is allocated (per inch): the caller frees
+ * it, also on error. */
+static tt_status rules__way_read(const rules_scenario *sc, const rules_figure *f, const rules_allowance *al,
+                                 rules_pt a, rules_pt b, rules__way *w, rules__cite *cite, rules_result *out,
+                                 tt_err *err)
+{
+    const rules_profile *p = sc->prof;
+    size_t cap = 0;
+    tt_status st;
+    *w = (rules__way){0};
+    w->refused = -1;
+    w->slow = 1;
+    w->prices = p->per_inch ? calloc(sc->npieces + 1, sizeof *w->prices) : NULL;
+    if (p->per_inch && !w->prices)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    double fd = al->difficult_factor >= 0 ? al->difficult_factor : p->difficult_factor;
-    double fvd = p->very_difficult_factor >= 0 ? p->very_difficult_factor : fd;
+    w->fd = al->difficult_factor >= 0 ? al->difficult_factor : p->difficult_factor;
+    w->fvd = p->very_difficult_factor >= 0 ? p->very_difficult_factor : w->fd;
     for (size_t k = 0; k < sc->npieces; k++) {
         const rules_piece *pc = &sc->pieces[k];
         int mv = pc->p.movement;
         /* per inch, the price of every difficult area (the line runs on
          * past the destination while the allowance lasts) */
-        if (prices && pc->closed &&
+        if (w->prices && pc->closed &&
             (mv == RULES_MOVE_DIFFICULT || mv == RULES_MOVE_VERY_DIFFICULT ||
-             (mv == RULES_MOVE_UPHILL && !rules_piece_contains(pc, a)))) {
-            double fk = mv == RULES_MOVE_VERY_DIFFICULT ? fvd : fd;
-            prices[k] = fk > 0 ? 1 / fk : INFINITY;
+             (mv == RULES_MOVE_UPHILL && rules_slope_climbs_from(pc, a)))) {
+            double fk = mv == RULES_MOVE_VERY_DIFFICULT ? w->fvd : w->fd;
+            w->prices[k] = fk > 0 ? 1 / fk : INFINITY;
         }
         int in = rules__meets(sc, pc, f, a, b, 0);
         if (!in)
             continue;
-        if ((st = rules_result_add_id(out, pc->id, &cap, err))) {
-            free(prices);
+        if ((st = rules_result_add_id(out, pc->id, &cap, err)))
             return st;
-        }
         /* a slope slows only a move that climbs it: one whose centre starts
-         * off it and goes onto it */
+         * off it and goes onto it, or up its sloped side (slope.c) */
         int d = mv == RULES_MOVE_DIFFICULT ? 1
-                : mv == RULES_MOVE_UPHILL
-                    ? !rules_piece_contains(pc, a) && (rules_piece_contains(pc, b) || rules_piece_cuts(pc, a, b))
+                : mv == RULES_MOVE_UPHILL ? rules_slope_climbs(pc, a, b)
                 : mv == RULES_MOVE_VERY_DIFFICULT ? (p->very_difficult_factor >= 0 ? 2 : 1)
                                                   : 0;
-        if (pc->p.move_factor > 0 && pc->p.move_factor < slow &&
+        if (pc->p.move_factor > 0 && pc->p.move_factor < w->slow &&
             rules_figure_named(f, pc->p.move_factor_for, pc->p.nmove_factor_for)) {
-            slow = pc->p.move_factor;
-            rules__cite_add(&cite, pc->p.move_factor_src);
+            w->slow = pc->p.move_factor;
+            rules__cite_add(cite, pc->p.move_factor_src);
         }
-        if (refused < 0 && f->formation >= 0 && rules_figure_named(f, pc->p.cross_for, pc->p.ncross_for) &&
+        if (w->refused < 0 && f->formation >= 0 && rules_figure_named(f, pc->p.cross_for, pc->p.ncross_for) &&
             !rules_type_in(pc->p.cross_forms, pc->p.ncross_forms, p->form_name[f->formation]))
-            refused = (int)k; /* going it crosses in other formations only */
+            w->refused = (int)k; /* going it crosses in other formations only */
         if (al->impassable_in & (1u << mv)) { /* going this type cannot enter */
-            impassable = 1;
-            rules__cite_add(&cite, al->impassable_src);
+            w->impassable = 1;
+            rules__cite_add(cite, al->impassable_src);
         }
-        any_difficult |= d;
-        if (!prices || !pc->closed) /* per inch, an area is paid for by the inch */
-            difficult |= d;
-        impassable |= mv == RULES_MOVE_IMPASSABLE && (!p->by_base || rules__meets(sc, pc, f, a, b, 1));
-        obstacles += mv == RULES_MOVE_OBSTACLE;
+        w->any_difficult |= d;
+        if (!w->prices || !pc->closed) /* per inch, an area is paid for by the inch */
+            w->difficult |= d;
+        w->impassable |= mv == RULES_MOVE_IMPASSABLE && (!p->by_base || rules__meets(sc, pc, f, a, b, 1));
+        w->obstacles += mv == RULES_MOVE_OBSTACLE;
     }
     rules_result_sort_ids(out);
-    if (any_difficult && p->by_base)
-        rules__cite_add(&cite, p->move_cite[RULES_MC_BY_BASE]);
-    int not_fwd = rules__not_forward(sc, f, al, a, b);
-    /* a whole move along a road, in a formation that may take it: faster,
-     * and the road is the exception to terrain penalties */
-    if (p->road_factor > 0 && base >= 0 && fm >= 0 && p->form_road[fm] && rules__on_road(sc, a, b) >= 0) {
-        difficult = obstacles = any_difficult = 0;
-        if (prices)
-            memset(prices, 0, sc->npieces * sizeof *prices);
-        base *= p->road_factor;
-        rules__cite_add(&cite, p->move_cite[RULES_MC_ROAD]);
+    if (w->any_difficult && p->by_base)
+        rules__cite_add(cite, p->move_cite[RULES_MC_BY_BASE]);
+    return TT_OK;
+}
+
+/* A whole move a -> b along a road, in a formation that may take it
+ * (base inches known): faster, and the road is the exception to terrain
+ * penalties, so *w forgets them. */
+static void rules__road(const rules_scenario *sc, const rules_figure *f, rules_pt a, rules_pt b, double *base,
+                        rules__way *w, rules__cite *cite)
+{
+    const rules_profile *p = sc->prof;
+    int fm = f->formation;
+    if (p->road_factor > 0 && *base >= 0 && fm >= 0 && p->form_road[fm] && rules__on_road(sc, a, b) >= 0) {
+        w->difficult = w->obstacles = w->any_difficult = 0;
+        if (w->prices)
+            memset(w->prices, 0, sc->npieces * sizeof *w->prices);
+        *base *= p->road_factor;
+        rules__cite_add(cite, p->move_cite[RULES_MC_ROAD]);
     }
-    /* per inch: the whole move's factors and costs first (lines of
-     * difficult going slow the whole move), what they leave is the budget
-     * the inches in difficult areas are paid from, at their price */
-    double per_inch_cost = 0;
-    if (prices && any_difficult && !difficult) {
-        if ((any_difficult & 2 ? fvd : fd) != 1)
-            rules__cite_add(&cite, (any_difficult & 2)          ? p->move_cite[RULES_MC_VERY_DIFFICULT]
-                               : al->difficult_factor >= 0 ? al->difficult_src
-                                                           : p->move_cite[RULES_MC_DIFFICULT]);
-        per_inch_cost = al->difficult_cost_in;
-    }
-    out->distance_in = rules_in(1) * hypot((double)(b.x - a.x), (double)(b.y - a.y));
-    if (impassable) {
+}
+
+/* Per inch: the whole move's factors and costs come first (lines of
+ * difficult going slow the whole move); what they leave is the budget the
+ * inches in difficult areas are paid from, at their price.  The inches
+ * taken off that budget first. */
+static double rules__per_inch_cost(const rules_profile *p, const rules_allowance *al, const rules__way *w,
+                                   rules__cite *cite)
+{
+    if (!w->prices || !w->any_difficult || w->difficult)
+        return 0;
+    if ((w->any_difficult & 2 ? w->fvd : w->fd) != 1)
+        rules__cite_add(cite, (w->any_difficult & 2)       ? p->move_cite[RULES_MC_VERY_DIFFICULT]
+                              : al->difficult_factor >= 0 ? al->difficult_src
+                                                          : p->move_cite[RULES_MC_DIFFICULT]);
+    return al->difficult_cost_in;
+}
+
+/* The answer's allowance for the move a -> b of figure f: none through
+ * impassable going; where dice decide it, what the lowest and the highest
+ * roll allow; else the inches (base, less turn_cost) and whether the move
+ * is within them (and at least gait gi's least, gi >= 0).  -1 out of
+ * memory, else 0. */
+static int rules__allowed(const rules_scenario *sc, const rules_figure *f, const rules_allowance *al, rules_pt a,
+                          rules_pt b, double base, const rules__move_dice *dice, double turn_cost, int gi,
+                          int not_fwd, const rules__way *w, rules__cite *cite, rules_result *out)
+{
+    int fm = f->formation;
+    double per_inch_cost = rules__per_inch_cost(sc->prof, al, w, cite);
+    if (w->impassable) {
         out->allowed_known = 1;
         out->allowed_in = 0;
         out->ok = 0;
@@ -595,20 +645,21 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
         out->allowed_known = 0;
         out->ok = RULES_NULL;
         out->has_allowed_range = 1; /* what the lowest and the highest roll allow */
-        out->allowed_range_in[0] =
-            rules__after_terrain(sc, al, fm, (dn + dk) * slow, difficult, obstacles, not_fwd, &cite);
-        out->allowed_range_in[1] =
-            rules__after_terrain(sc, al, fm, (dn * ds + dk) * slow, difficult, obstacles, not_fwd, NULL);
-        for (int r = 0; r < 2 && prices; r++)
+        out->allowed_range_in[0] = rules__after_terrain(sc, al, fm, (dice->dn + dice->dk) * w->slow, w->difficult,
+                                                        w->obstacles, not_fwd, cite);
+        out->allowed_range_in[1] = rules__after_terrain(sc, al, fm, (dice->dn * dice->ds + dice->dk) * w->slow,
+                                                        w->difficult, w->obstacles, not_fwd, NULL);
+        for (int r = 0; r < 2 && w->prices; r++)
             if ((out->allowed_range_in[r] =
-                     rules__reach(sc, prices, a, b, out->allowed_range_in[r] - per_inch_cost)) < 0)
-                goto oom;
+                     rules__reach(sc, w->prices, a, b, out->allowed_range_in[r] - per_inch_cost)) < 0)
+                return -1;
     } else {
-        double allowed = rules__after_terrain(sc, al, fm, base * slow, difficult, obstacles, not_fwd, &cite) - turn_cost;
+        double allowed =
+            rules__after_terrain(sc, al, fm, base * w->slow, w->difficult, w->obstacles, not_fwd, cite) - turn_cost;
         if (allowed < 0)
             allowed = 0;
-        if (prices && (allowed = rules__reach(sc, prices, a, b, allowed - per_inch_cost)) < 0)
-            goto oom;
+        if (w->prices && (allowed = rules__reach(sc, w->prices, a, b, allowed - per_inch_cost)) < 0)
+            return -1;
         out->allowed_known = 1;
         out->allowed_in = allowed;
         int64_t A = rules_fx(allowed);
@@ -620,26 +671,81 @@ static tt_status rules__move(rules_scenario *sc, int i, rules_point to, int roll
             out->ok &= rules_len2(rules_sub(b, a)) >= (rules_i128)M * M;
         }
     }
-    free(prices);
+    return 0;
+}
+
+/* Figure f is not in a formation that may cross piece `refused`: the
+ * move is refused and the reason becomes the answer's rule (cite). */
+static void rules__crossing_refused(const rules_scenario *sc, const rules_figure *f, int refused, rules__cite *cite,
+                                    rules_result *out)
+{
+    const rules_piece *pc = &sc->pieces[refused];
+    char forms[160] = "";
+    for (int m = 0; m < pc->p.ncross_forms; m++)
+        snprintf(forms + strlen(forms), sizeof forms - strlen(forms), "%s%s", m ? " or " : "", pc->p.cross_forms[m]);
+    out->ok = 0;
+    snprintf(cite->s, sizeof cite->s, "%s%s\"%s\" is in %s: a %s crosses %s \"%s\" only in %s", pc->p.cross_src,
+             pc->p.cross_src[0] ? ": " : "", f->id, sc->prof->form_name[f->formation], f->type, pc->kind, pc->id,
+             forms);
+}
+
+tt_status rules_move_figure(rules_scenario *sc, const rules_query_opts *qo, int i, rules_point to, int roll,
+                            double factor, double fixed_in, const char *rule, const char *also, rules_result *out,
+                            tt_err *err)
+{
+    tt_status st;
+    const rules_figure *f = &sc->figs[i];
+    const rules_profile *p = sc->prof;
+    if (!(to.x >= 0 && to.x <= sc->width_in && to.y >= 0 && to.y <= sc->depth_in))
+        return tt_err_set(err, TT_ERR_ARG, "destination (%g, %g) is off the %g x %g table", to.x, to.y, sc->width_in,
+                          sc->depth_in);
+    const rules_allowance *al;
+    if ((st = rules__allowance_of(p, f, &al, err)))
+        return st;
+    rules__cite cite = {0};
+    snprintf(cite.s, sizeof cite.s, "%s", rule ? rule : al->src ? al->src : "");
+    rules__cite_add(&cite, also);
+    /* the figure's formation, quality or weapon: its own allowance for the
+     * type, and what it loses in difficult going */
+    rules_allowance fal;
+    double base = rules__allowance_in(sc, f, &al, &fal, &cite);
+    /* a mount's gait: its inches, less the turn to head for the destination,
+     * and the least it must go */
+    int gi = -1;
+    double turn_cost = 0;
+    if (qo->gait && (st = rules__gait(p, f, al, qo->gait, to, &gi, &base, &turn_cost, err)))
+        return st;
+    rules__move_dice dice = {0, 0, 0};
+    if ((st = rules__move_base(p, f, al, roll, factor, fixed_in, &base, &dice, err)))
+        return st;
+    rules_pt a = f->shape.c, b = {rules_fx(to.x), rules_fx(to.y)};
+    rules__way w;
+    if ((st = rules__way_read(sc, f, al, a, b, &w, &cite, out, err))) {
+        free(w.prices);
+        return st;
+    }
+    int not_fwd = rules__not_forward(sc, qo, f, al, a, b);
+    rules__road(sc, f, a, b, &base, &w, &cite);
+    out->distance_in = rules_in(1) * hypot((double)(b.x - a.x), (double)(b.y - a.y));
+    int oom = rules__allowed(sc, f, al, a, b, base, &dice, turn_cost, gi, not_fwd, &w, &cite, out);
+    free(w.prices);
+    if (oom)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     out->line[0] = rules_pt_in(a);
     out->line[1] = rules_pt_in(b);
     rules__cite_done(&cite);
-    if (refused >= 0) { /* not in a formation that may cross it: the reason is the answer's rule */
-        const rules_piece *pc = &sc->pieces[refused];
-        char forms[160] = "";
-        for (int m = 0; m < pc->p.ncross_forms; m++)
-            snprintf(forms + strlen(forms), sizeof forms - strlen(forms), "%s%s", m ? " or " : "", pc->p.cross_forms[m]);
-        out->ok = 0;
-        snprintf(cite.s, sizeof cite.s, "%s%s\"%s\" is in %s: a %s crosses %s \"%s\" only in %s", pc->p.cross_src,
-                 pc->p.cross_src[0] ? ": " : "", f->id, p->form_name[f->formation], f->type, pc->kind, pc->id, forms);
-    }
+    if (w.refused >= 0) /* not in a formation that may cross it: the reason is the answer's rule */
+        rules__crossing_refused(sc, f, w.refused, &cite, out);
     return cite.s[0] ? rules_result_set_rule(out, cite.s, err) : TT_OK;
-oom:
-    free(prices);
-    return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
 }
 
 tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int roll, rules_result *out, tt_err *err)
+{
+    return rules_ask_move(sc, &rules_no_opts, from, to, roll, out, err);
+}
+
+tt_status rules_ask_move(rules_scenario *sc, const rules_query_opts *qo, const char *from, rules_point to, int roll,
+                         rules_result *out, tt_err *err)
 {
     int i;
     tt_status st;
@@ -647,267 +753,5 @@ tt_status rules_move(rules_scenario *sc, const char *from, rules_point to, int r
     out->kind = RULES_Q_MOVE;
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
         return st;
-    return rules__move(sc, i, to, roll, 1, -1, NULL, NULL, out, err);
-}
-
-/* A charge from figure f at figure g: an error where the book does not
- * allow it (g of f's own side; f of a type that cannot charge). */
-static tt_status rules__charge_allowed(const rules_profile *p, const rules_figure *f, const rules_figure *g,
-                                       tt_err *err)
-{
-    if (f->side && g->side && *f->side && !strcmp(f->side, g->side))
-        return tt_err_set(err, TT_ERR_ARG,
-                          "\"%s\" and \"%s\" are both of side \"%s\": a charge is made at the enemy; name a "
-                          "figure or unit of the other side as \"to\"",
-                          f->id, g->id, f->side);
-    if (rules_type_in(p->charge_not, p->ncharge_not, f->type))
-        return tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") cannot charge in ruleset %s (%s)", f->type,
-                          f->id, p->name,
-                          !p->charge_not_src || !strncmp(p->charge_not_src, "house", 5) ? "a house reading"
-                                                                                         : p->charge_not_src);
-    return TT_OK;
-}
-
-/* The formation rules of a charge: the charger's formation is one it may
- * charge in (its type's list, else the ruleset's), and the target's is not
- * one its type may not charge (light cavalry at a square). */
-static tt_status rules__charge_formation(const rules_scenario *sc, const rules_figure *f, const rules_figure *g,
-                                         tt_err *err)
-{
-    const rules_profile *p = sc->prof;
-    unsigned may = p->charge_forms;
-    for (int k = 0; k < p->ncharge_ft; k++)
-        if (!strcmp(p->charge_ft_type[k], f->type))
-            may = p->charge_ft_forms[k];
-    if (may && f->formation >= 0 && !(may >> f->formation & 1u)) {
-        char list[128] = "";
-        for (int m = 0; m < p->nforms; m++)
-            if (may >> m & 1u)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? " or " : "", p->form_name[m]);
-        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) is in %s and cannot charge in ruleset %s: it must be in %s",
-                          f->id, f->type, p->form_name[f->formation], p->name, list);
-    }
-    for (int k = 0; k < p->ncharge_nt; k++)
-        if (!strcmp(p->charge_nt_type[k], f->type) && g->formation >= 0 && (p->charge_nt_forms[k] >> g->formation & 1u))
-            return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) cannot charge \"%s\", in %s, in ruleset %s", f->id,
-                              f->type, g->id, p->form_name[g->formation], p->name);
-    return TT_OK;
-}
-
-/* The point of shape s (a round base or a convex polygon) nearest p: p
- * itself when s holds it. */
-static rules_pt rules__nearest(const rules_shape *s, rules_pt p)
-{
-    if (s->round) {
-        double dx = (double)(p.x - s->c.x), dy = (double)(p.y - s->c.y), L = hypot(dx, dy);
-        if (L <= (double)s->r)
-            return p;
-        return (rules_pt){s->c.x + llround(dx * (double)s->r / L), s->c.y + llround(dy * (double)s->r / L)};
-    }
-    if (rules_geom_point_in_poly(s->v, s->n, p) >= 0) /* inside or on an edge */
-        return p;
-    rules_pt best = s->v[0];
-    double bd = INFINITY;
-    for (int k = 0; k < s->n; k++) {
-        rules_pt a = s->v[k], b = s->v[(k + 1) % s->n];
-        double ex = (double)(b.x - a.x), ey = (double)(b.y - a.y), L2 = ex * ex + ey * ey;
-        double t = L2 > 0 ? ((double)(p.x - a.x) * ex + (double)(p.y - a.y) * ey) / L2 : 0;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        rules_pt q = {a.x + llround(t * ex), a.y + llround(t * ey)};
-        double d = hypot((double)(q.x - p.x), (double)(q.y - p.y));
-        if (d < bd) {
-            bd = d;
-            best = q;
-        }
-    }
-    return best;
-}
-
-/* How far (fixed-point units) figure f goes straight ahead along its
- * facing before its base touches g's (0: touching already), or -1 where
- * it never does: g lies behind it or beside the path its base sweeps.
- * The distance between the moved base and g is convex in the distance
- * moved, so its least value is found by ternary search and the first
- * contact before it by halving; contact is within 1/1000in (docs/rules.md,
- * "Conventions"). */
-static double rules__ahead(const rules_figure *f, const rules_figure *g)
-{
-    double ux = cos(f->facing_deg * (M_PI / 180.0)), uy = sin(f->facing_deg * (M_PI / 180.0));
-    const double touch = 10; /* 1/1000in */
-    if (rules_geom_shape_shape_dist(&f->shape, &g->shape) <= touch)
-        return 0;
-    double lo = 0, hi = hypot((double)(g->shape.c.x - f->shape.c.x), (double)(g->shape.c.y - f->shape.c.y)) +
-                        (double)(f->w + f->d + g->w + g->d);
-    while (hi - lo > 1) {
-        double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
-        rules_shape s1 = rules__shifted(&f->shape, llround(ux * m1), llround(uy * m1));
-        rules_shape s2 = rules__shifted(&f->shape, llround(ux * m2), llround(uy * m2));
-        if (rules_geom_shape_shape_dist(&s1, &g->shape) <= rules_geom_shape_shape_dist(&s2, &g->shape))
-            hi = m2;
-        else
-            lo = m1;
-    }
-    double t = (lo + hi) / 2;
-    rules_shape s = rules__shifted(&f->shape, llround(ux * t), llround(uy * t));
-    double least = rules_geom_shape_shape_dist(&s, &g->shape);
-    if (least > touch)
-        return -1;
-    /* the first contact, before the closest approach (a base that only
-     * grazes g's: where it comes closest) */
-    double reach = least > 0 ? least + 1 : 0;
-    for (lo = 0, hi = t; hi - lo > 1;) {
-        double m = (lo + hi) / 2;
-        s = rules__shifted(&f->shape, llround(ux * m), llround(uy * m));
-        if (rules_geom_shape_shape_dist(&s, &g->shape) <= reach)
-            hi = m;
-        else
-            lo = m;
-    }
-    return hi;
-}
-
-tt_status rules_charge(rules_scenario *sc, const char *from, const char *to, int roll, rules_result *out, tt_err *err)
-{
-    int *F = NULL, *T = NULL, nF = 0, nT = 0;
-    tt_status st;
-    memset(out, 0, sizeof *out);
-    out->kind = RULES_Q_CHARGE;
-    const rules_profile *p = sc->prof;
-    if (p->charge_factor <= 0 && p->ncharge == 0)
-        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no charge rule in its profile", p->name);
-    if ((st = rules_figures_of(sc, from, "from", &F, &nF, err)) || (st = rules_figures_of(sc, to, "to", &T, &nT, err)))
-        goto done;
-    /* the charger and the target: the closest pair of the two, the target
-     * among the figures contact must be made with (a skirmisher unit's
-     * officer and ensign, a battery's cannon); where the profile says so, a
-     * unit's charge runs from its front-centre (probe P) to the nearest of
-     * those, its charger the soldier nearest that point */
-    int bi = -1, bj = -1, P = -1, ncontact = rules_aim_first(sc, T, nT);
-    double best = INFINITY, ahead = -1; /* ahead: a charge straight ahead, how far it goes (fixed point) */
-    if (p->charge_from_front && nF > 1) {
-        for (int a = 0; a < nF; a++)
-            for (int b = 0; b < nT; b++)
-                if (F[a] == T[b]) {
-                    st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot charge itself (\"%s\" is in both)", from,
-                                    sc->figs[F[a]].id);
-                    goto done;
-                }
-        P = rules_unit_origin(sc, F, nF, rules_soldier_of(sc, F, nF, F[0]));
-        for (int b = 0; b < ncontact; b++) {
-            double d = rules_geom_shape_shape_dist(&sc->figs[P].shape, &sc->figs[T[b]].shape);
-            if (d < best) {
-                best = d;
-                bj = T[b];
-            }
-        }
-        best = INFINITY;
-        for (int a = 0; a < nF; a++) {
-            double d = rules_geom_shape_shape_dist(&sc->figs[P].shape, &sc->figs[F[a]].shape);
-            if (rules_group_counts(sc, F, nF, a) && d < best) {
-                best = d;
-                bi = F[a];
-            }
-        }
-    } else {
-        for (int a = 0; a < nF; a++)
-            for (int b = 0; b < ncontact; b++) {
-                double d =
-                    F[a] == T[b] ? INFINITY : rules_geom_shape_shape_dist(&sc->figs[F[a]].shape, &sc->figs[T[b]].shape);
-                if (d < best) {
-                    best = d;
-                    bi = F[a];
-                    bj = T[b];
-                }
-            }
-        /* a charge that cannot turn: the pair met soonest straight ahead */
-        for (int a = 0; p->charge_straight && a < nF; a++)
-            for (int b = 0; b < ncontact; b++) {
-                double d = F[a] == T[b] ? -1 : rules__ahead(&sc->figs[F[a]], &sc->figs[T[b]]);
-                if (d >= 0 && (ahead < 0 || d < ahead)) {
-                    ahead = d;
-                    bi = F[a];
-                    bj = T[b];
-                }
-            }
-    }
-    if (bi < 0 || bj < 0) {
-        st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot charge itself", from);
-        goto done;
-    }
-    const rules_figure *f = &sc->figs[bi], *g = &sc->figs[bj];
-    if ((st = rules__charge_allowed(p, f, g, err)))
-        goto done;
-    double fixed = -1;
-    if (p->ncharge > 0) {
-        for (int k = 0; k < p->ncharge && fixed < 0; k++)
-            if (!strcmp(p->charge_type[k], f->type))
-                fixed = p->charge_in[k];
-        if (fixed < 0) {
-            st = tt_err_set(err, TT_ERR_ARG, "figure type \"%s\" (of \"%s\") cannot charge in ruleset %s", f->type,
-                            f->id, p->name);
-            goto done;
-        }
-    }
-    if ((st = rules__charge_formation(sc, f, g, err)))
-        goto done;
-    rules_point dest;
-    if (P >= 0) {
-        /* the front-centre straight to the nearest point of the target's base */
-        rules_pt o = sc->figs[P].shape.c;
-        dest = rules_pt_in(rules__nearest(&g->shape, o));
-    } else if (ahead >= 0) { /* straight ahead along its facing until the bases touch */
-        double a = f->facing_deg * (M_PI / 180.0);
-        dest = (rules_point){rules_in(f->shape.c.x + llround(cos(a) * ahead)),
-                             rules_in(f->shape.c.y + llround(sin(a) * ahead))};
-    } else {
-        /* straight at the target's centre until the bases touch: the
-         * shortest such move, found by halving (to 1/10000in) */
-        double ux = (double)(g->shape.c.x - f->shape.c.x), uy = (double)(g->shape.c.y - f->shape.c.y);
-        double L = hypot(ux, uy), lo = 0, hi = L;
-        if (L > 0) {
-            ux /= L;
-            uy /= L;
-            while (hi - lo > 1) {
-                double m = (lo + hi) / 2;
-                rules_shape s = rules__shifted(&f->shape, llround(ux * m), llround(uy * m));
-                if (rules_geom_shape_shape_within(&s, &g->shape, 0))
-                    hi = m;
-                else
-                    lo = m;
-            }
-        } else {
-            hi = 0;
-        }
-        dest = (rules_point){rules_in(f->shape.c.x + llround(ux * hi)), rules_in(f->shape.c.y + llround(uy * hi))};
-    }
-    if ((st = rules__move(sc, P >= 0 ? P : bi, dest, roll, p->charge_factor > 0 ? p->charge_factor : 1, fixed,
-                          p->charge_src, P >= 0 ? p->charge_from_src : p->charge_straight ? p->charge_straight_src : NULL,
-                          out, err)))
-        goto done;
-    out->kind = RULES_Q_CHARGE;
-    out->charger = f->id;
-    out->target = g->id;
-    if (p->charge_straight && ahead < 0) { /* it would have to turn: the reason is the answer's rule */
-        char why[700];
-        const char *src = p->charge_straight_src;
-        snprintf(why, sizeof why,
-                 "%s%s\"%s\" would have to turn to reach \"%s\": a charge cannot turn (house reading: it goes straight "
-                 "ahead, and the charger's base swept along its facing must meet the target's)",
-                 src ? src : "", src ? ": " : "", f->id, g->id);
-        if ((st = rules_result_set_rule(out, why, err)))
-            goto done;
-        out->ok = 0;
-    }
-    /* the melee it starts, where the book gives its dice: none when it
-     * does not reach */
-    if ((st = rules_melee_dice(sc, F, nF, T, nT, bi, bj, out, err)))
-        goto done;
-    if (out->has_defence_dice && out->ok != 1)
-        out->dice = out->to_hit = out->defender_dice = out->defender_to_hit = RULES_NULL;
-done:
-    if (st)
-        rules_result_free(out);
-    free(F);
-    free(T);
-    return st;
+    return rules_move_figure(sc, qo, i, to, roll, 1, -1, NULL, NULL, out, err);
 }

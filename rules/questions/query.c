@@ -68,6 +68,8 @@ static tt_status rules__dev_dice(const json_t *o, rules_dev_dice *d, tt_err *err
     return TT_OK;
 }
 
+const rules_query_opts rules_no_opts = {0};
+
 /* A true/false field of the query (`key`, which means `means`) into *out:
  * not a boolean is an error; so is giving it (any value, or only true when
  * only_true) in a ruleset without the rule (has_rule 0), which has no
@@ -89,8 +91,8 @@ static tt_status rules__flag(const rules_scenario *sc, const json_t *q, const ch
 
 /* "target_revealed": the target has given away where it hides (it fired,
  * or was located), so terrain that hides it until then does not: only
- * where the ruleset's terrain hides troops that way (sets sc->q_revealed). */
-static tt_status rules__revealed(rules_scenario *sc, const json_t *q, tt_err *err)
+ * where the ruleset's terrain hides troops that way. */
+static tt_status rules__revealed(const rules_scenario *sc, const json_t *q, rules_query_opts *o, tt_err *err)
 {
     int any = 0;
     for (size_t k = 0; k < sc->prof->nkinds && !any; k++)
@@ -98,29 +100,241 @@ static tt_status rules__revealed(rules_scenario *sc, const json_t *q, tt_err *er
     for (size_t k = 0; k < sc->npieces && !any; k++)
         any = sc->pieces[k].p.revealable;
     return rules__flag(sc, q, "target_revealed", "the target fired, or was located, this turn", any, 0,
-                       "terrain that hides troops until they are revealed", &sc->q_revealed, err);
+                       "terrain that hides troops until they are revealed", &o->target_revealed, err);
 }
 
 /* "target_charging": the target is charging (as a cluster), where the
- * ruleset has a modifier for it (sets sc->q_charging). */
-static tt_status rules__charging(rules_scenario *sc, const json_t *q, tt_err *err)
+ * ruleset has a modifier for it. */
+static tt_status rules__charging(const rules_scenario *sc, const json_t *q, rules_query_opts *o, tt_err *err)
 {
     return rules__flag(sc, q, "target_charging", "the target is charging", sc->prof->has_charging, 0,
-                       "modifier for a charging target", &sc->q_charging, err);
+                       "modifier for a charging target", &o->target_charging, err);
 }
 
-/* "moved" (fire, grape): the firer moved before firing this turn; sets
- * sc->q_moved (the caller clears it). */
-static tt_status rules__moved(rules_scenario *sc, const json_t *q, tt_err *err)
+/* "moved" (fire, grape): the firer moved before firing this turn. */
+static tt_status rules__moved(const rules_scenario *sc, const json_t *q, rules_query_opts *o, tt_err *err)
 {
     return rules__flag(sc, q, "moved", "the firer moved this turn", sc->prof->has_after_moving, 1,
-                       "rule for firing after moving", &sc->q_moved, err);
+                       "rule for firing after moving", &o->moved, err);
 }
+
+/* "weapon" (fire, blast, deviate): a weapon's name, or NULL when absent. */
+static tt_status rules__weapon(const json_t *q, const char **out, tt_err *err)
+{
+    const json_t *w = json_object_get(q, "weapon");
+    *out = NULL;
+    if (w && !json_is_string(w))
+        return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
+    *out = w ? json_string_value(w) : NULL;
+    return TT_OK;
+}
+
+/* ---- one reader a kind: the query's fields, then the question ---- */
+
+static tt_status rules__ask_los(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from, *to;
+    rules_query_opts o = {0};
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)) ||
+        (st = rules__revealed(sc, q, &o, err)))
+        return st;
+    return rules_ask_los(sc, &o, from, to, out, err);
+}
+
+static tt_status rules__ask_fire(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from, *to, *weapon;
+    rules_query_opts o = {0};
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)) ||
+        (st = rules__weapon(q, &weapon, err)) || (st = rules__moved(sc, q, &o, err)) ||
+        (st = rules__revealed(sc, q, &o, err)) || (st = rules__charging(sc, q, &o, err)))
+        return st;
+    return rules_ask_fire(sc, &o, from, to, weapon, out, err);
+}
+
+static tt_status rules__ask_grape(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from;
+    rules_query_opts o = {0};
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__moved(sc, q, &o, err)))
+        return st;
+    return rules_ask_grape(sc, &o, from, out, err);
+}
+
+static tt_status rules__ask_ball(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from;
+    rules_point at;
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)))
+        return st;
+    const json_t *tv = json_object_get(q, "to");
+    if (tv && json_is_string(tv))
+        return rules_ball(sc, from, json_string_value(tv), NULL, out, err);
+    if (json_object_get(q, "at")) {
+        if ((st = rules__xy(q, "at", &at, err)))
+            return st;
+        return rules_ball(sc, from, NULL, &at, out, err);
+    }
+    if (tv && json_is_array(tv)) {
+        if ((st = rules__xy(q, "to", &at, err)))
+            return st;
+        return rules_ball(sc, from, NULL, &at, out, err);
+    }
+    return tt_err_set(err, TT_ERR_ARG, "give \"to\" (a figure id) or \"at\" ([x, y]) for the ball");
+}
+
+static tt_status rules__ask_blast(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    rules_point at;
+    double radius = 0;
+    const char *weapon;
+    tt_status st;
+    if ((st = rules__xy(q, "at", &at, err)))
+        return st;
+    const json_t *rv = json_object_get(q, "radius_in");
+    if (rv) {
+        if (!json_is_number(rv) || !(json_number_value(rv) > 0))
+            return tt_err_set(err, TT_ERR_ARG, "\"radius_in\" must be a number of inches > 0");
+        radius = json_number_value(rv);
+    }
+    if ((st = rules__weapon(q, &weapon, err)))
+        return st;
+    return rules_blast(sc, at, radius, weapon, out, err);
+}
+
+static tt_status rules__ask_command(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from;
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)))
+        return st;
+    return rules_command(sc, from, out, err);
+}
+
+static tt_status rules__ask_aspect(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from, *to;
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)))
+        return st;
+    return rules_aspect(sc, from, to, out, err);
+}
+
+static tt_status rules__ask_visibility(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from;
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)))
+        return st;
+    return rules_visibility(sc, from, out, err);
+}
+
+/* The fields move and charge share: "roll" (into *roll, -1 when absent)
+ * and "facing_deg" (into o). */
+static tt_status rules__move_fields(const rules_scenario *sc, const json_t *q, int *roll, rules_query_opts *o,
+                                   tt_err *err)
+{
+    const json_t *rv = json_object_get(q, "roll");
+    *roll = -1;
+    if (rv) {
+        if (!json_is_integer(rv) || json_integer_value(rv) < 0 || json_integer_value(rv) > 1000)
+            return tt_err_set(err, TT_ERR_ARG, "\"roll\" must be the whole number the movement dice showed");
+        *roll = (int)json_integer_value(rv);
+    }
+    /* "facing_deg": where the mover faces at the end of its move */
+    const json_t *fv = json_object_get(q, "facing_deg");
+    if (fv && (!json_is_number(fv) || !(fabs(json_number_value(fv)) <= 1e6)))
+        return tt_err_set(err, TT_ERR_ARG, "\"facing_deg\" must be the facing at the end of the move, in degrees");
+    if (fv && !(sc->prof->free_turn_deg > 0 && sc->prof->not_forward_factor > 0))
+        return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no rule for the facing at the end of a move: leave out "
+                                           "\"facing_deg\"",
+                          sc->prof->name);
+    o->has_facing = fv != NULL;
+    o->facing_deg = fv ? json_number_value(fv) : 0;
+    return TT_OK;
+}
+
+/* "gait": a mount's walk, canter or gallop (checked against the mover's
+ * type); a charge takes none. */
+static tt_status rules__gait(const json_t *q, int charge, rules_query_opts *o, tt_err *err)
+{
+    const json_t *gv = json_object_get(q, "gait");
+    if (gv && (!json_is_string(gv) || charge))
+        return tt_err_set(err, TT_ERR_ARG, charge ? "a charge takes no \"gait\"" : "\"gait\" must be a gait's name");
+    o->gait = gv ? json_string_value(gv) : NULL;
+    return TT_OK;
+}
+
+static tt_status rules__ask_move(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from;
+    rules_point to;
+    int roll;
+    rules_query_opts o = {0};
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__xy(q, "to", &to, err)) ||
+        (st = rules__move_fields(sc, q, &roll, &o, err)) || (st = rules__gait(q, 0, &o, err)))
+        return st;
+    return rules_ask_move(sc, &o, from, to, roll, out, err);
+}
+
+static tt_status rules__ask_charge(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from, *to;
+    int roll;
+    rules_query_opts o = {0};
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)) ||
+        (st = rules__move_fields(sc, q, &roll, &o, err)) || (st = rules__gait(q, 1, &o, err)))
+        return st;
+    return rules_ask_charge(sc, &o, from, to, roll, out, err);
+}
+
+static tt_status rules__ask_deviate(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
+{
+    const char *from, *weapon;
+    rules_point at;
+    rules_dev_dice d;
+    tt_status st;
+    if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__xy(q, "at", &at, err)) ||
+        (st = rules__dev_dice(json_object_get(q, "dice"), &d, err)) || (st = rules__weapon(q, &weapon, err)))
+        return st;
+    const json_t *cv = json_object_get(q, "critical");
+    if (cv && !json_is_boolean(cv))
+        return tt_err_set(err, TT_ERR_ARG, "\"critical\" must be true or false (a critical miss)");
+    d.critical = cv && json_is_true(cv);
+    const json_t *av = json_object_get(q, "ammo");
+    if (av && !json_is_string(av))
+        return tt_err_set(err, TT_ERR_ARG, "\"ammo\" must be the name of a kind of ammunition, such as \"shell\"");
+    d.ammo = av ? json_string_value(av) : NULL;
+    return rules_deviate(sc, from, weapon, at, &d, out, err);
+}
+
+/* ---- the kinds: rules.h's RULES_QUERY_KINDS, each with its reader ---- */
+
+typedef struct rules__kind {
+    const char *name; /* the query's "q" */
+    tt_status (*ask)(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err);
+} rules__kind;
+
+static const rules__kind rules__kinds[] = {
+#define RULES__KIND_ROW(KIND, name, help) {#name, rules__ask_##name},
+    RULES_QUERY_KINDS(RULES__KIND_ROW)
+#undef RULES__KIND_ROW
+};
+
+/* Every kind's name, for messages: "los, fire, ..., charge" (from
+ * rules__kind_names + 2). */
+#define RULES__KIND_NAME(KIND, name, help) ", " #name
+static const char rules__kind_names[] = RULES_QUERY_KINDS(RULES__KIND_NAME);
+#undef RULES__KIND_NAME
 
 tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt_err *err)
 {
-    const char *from = NULL, *to = NULL, *weapon = NULL;
-    tt_status st;
     memset(out, 0, sizeof *out);
     if (!sc)
         return tt_err_set(err, TT_ERR_ARG, "no scenario loaded");
@@ -128,123 +342,15 @@ tt_status rules_query(rules_scenario *sc, const json_t *q, rules_result *out, tt
         return tt_err_set(err, TT_ERR_ARG, "a query must be a JSON object like {\"q\":\"los\",\"from\":\"A\",\"to\":\"B\"}");
     const json_t *qv = json_object_get(q, "q");
     if (!json_is_string(qv))
-        return tt_err_set(err, TT_ERR_ARG, "missing \"q\" (los, fire, grape, ball, blast, command, aspect, "
-                                           "visibility, move, deviate or charge)");
+        return tt_err_set(err, TT_ERR_ARG, "missing \"q\" (%s)", rules__kind_names + 2);
     const char *k = json_string_value(qv);
-    if (!strcmp(k, "los") || !strcmp(k, "fire") || !strcmp(k, "aspect")) {
-        if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__str(q, "to", 1, &to, err)))
-            return st;
-        if (!strcmp(k, "los"))
-            st = rules__revealed(sc, q, err) ? TT_ERR_ARG : rules_los(sc, from, to, out, err);
-        else if (!strcmp(k, "aspect"))
-            st = rules_aspect(sc, from, to, out, err);
-        else {
-            const json_t *w = json_object_get(q, "weapon");
-            if (w && !json_is_string(w))
-                return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
-            weapon = w ? json_string_value(w) : NULL;
-            if ((st = rules__moved(sc, q, err)) || (st = rules__revealed(sc, q, err)) || (st = rules__charging(sc, q, err))) {
-                sc->q_moved = sc->q_charging = 0;
-                return st;
-            }
-            st = rules_fire(sc, from, to, weapon, out, err);
-            sc->q_moved = sc->q_charging = 0;
-        }
-        sc->q_revealed = 0;
-    } else if (!strcmp(k, "grape") || !strcmp(k, "command") || !strcmp(k, "visibility")) {
-        if ((st = rules__str(q, "from", 1, &from, err)))
-            return st;
-        if (!strcmp(k, "grape") && (st = rules__moved(sc, q, err)))
-            return st;
-        st = !strcmp(k, "grape")     ? rules_grape(sc, from, out, err)
-             : !strcmp(k, "command") ? rules_command(sc, from, out, err)
-                                     : rules_visibility(sc, from, out, err);
-        sc->q_moved = 0;
-    } else if (!strcmp(k, "ball")) {
-        rules_point at;
-        if ((st = rules__str(q, "from", 1, &from, err)))
-            return st;
-        const json_t *tv = json_object_get(q, "to");
-        if (tv && json_is_string(tv)) {
-            st = rules_ball(sc, from, json_string_value(tv), NULL, out, err);
-        } else if (json_object_get(q, "at")) {
-            if ((st = rules__xy(q, "at", &at, err)))
-                return st;
-            st = rules_ball(sc, from, NULL, &at, out, err);
-        } else if (tv && json_is_array(tv)) {
-            if ((st = rules__xy(q, "to", &at, err)))
-                return st;
-            st = rules_ball(sc, from, NULL, &at, out, err);
-        } else {
-            return tt_err_set(err, TT_ERR_ARG, "give \"to\" (a figure id) or \"at\" ([x, y]) for the ball");
-        }
-    } else if (!strcmp(k, "blast")) {
-        rules_point at;
-        double radius = 0;
-        if ((st = rules__xy(q, "at", &at, err)))
-            return st;
-        const json_t *rv = json_object_get(q, "radius_in"), *wv = json_object_get(q, "weapon");
-        if (rv) {
-            if (!json_is_number(rv) || !(json_number_value(rv) > 0))
-                return tt_err_set(err, TT_ERR_ARG, "\"radius_in\" must be a number of inches > 0");
-            radius = json_number_value(rv);
-        }
-        if (wv && !json_is_string(wv))
-            return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
-        st = rules_blast(sc, at, radius, wv ? json_string_value(wv) : NULL, out, err);
-    } else if (!strcmp(k, "move") || !strcmp(k, "charge")) {
-        rules_point at = {0, 0};
-        int charge = !strcmp(k, "charge");
-        if ((st = rules__str(q, "from", 1, &from, err)) ||
-            (st = charge ? rules__str(q, "to", 1, &to, err) : rules__xy(q, "to", &at, err)))
-            return st;
-        const json_t *rv = json_object_get(q, "roll");
-        int roll = -1;
-        if (rv) {
-            if (!json_is_integer(rv) || json_integer_value(rv) < 0 || json_integer_value(rv) > 1000)
-                return tt_err_set(err, TT_ERR_ARG, "\"roll\" must be the whole number the movement dice showed");
-            roll = (int)json_integer_value(rv);
-        }
-        /* "facing_deg": where the mover faces at the end of its move */
-        const json_t *fv = json_object_get(q, "facing_deg");
-        if (fv && (!json_is_number(fv) || !(fabs(json_number_value(fv)) <= 1e6)))
-            return tt_err_set(err, TT_ERR_ARG, "\"facing_deg\" must be the facing at the end of the move, in degrees");
-        if (fv && !(sc->prof->free_turn_deg > 0 && sc->prof->not_forward_factor > 0))
-            return tt_err_set(err, TT_ERR_ARG, "ruleset %s has no rule for the facing at the end of a move: leave out "
-                                               "\"facing_deg\"",
-                              sc->prof->name);
-        /* "gait": a mount's walk, canter or gallop (checked against the mover's type) */
-        const json_t *gv = json_object_get(q, "gait");
-        if (gv && (!json_is_string(gv) || charge))
-            return tt_err_set(err, TT_ERR_ARG, charge ? "a charge takes no \"gait\"" : "\"gait\" must be a gait's name");
-        sc->q_has_facing = fv != NULL;
-        sc->q_facing_deg = fv ? json_number_value(fv) : 0;
-        sc->q_gait = gv ? json_string_value(gv) : NULL;
-        st = charge ? rules_charge(sc, from, to, roll, out, err) : rules_move(sc, from, at, roll, out, err);
-        sc->q_has_facing = 0;
-        sc->q_gait = NULL;
-    } else if (!strcmp(k, "deviate")) {
-        rules_point at;
-        rules_dev_dice d;
-        if ((st = rules__str(q, "from", 1, &from, err)) || (st = rules__xy(q, "at", &at, err)) ||
-            (st = rules__dev_dice(json_object_get(q, "dice"), &d, err)))
-            return st;
-        const json_t *w = json_object_get(q, "weapon"), *cv = json_object_get(q, "critical");
-        if (w && !json_is_string(w))
-            return tt_err_set(err, TT_ERR_ARG, "\"weapon\" must be a weapon name");
-        if (cv && !json_is_boolean(cv))
-            return tt_err_set(err, TT_ERR_ARG, "\"critical\" must be true or false (a critical miss)");
-        d.critical = cv && json_is_true(cv);
-        const json_t *av = json_object_get(q, "ammo");
-        if (av && !json_is_string(av))
-            return tt_err_set(err, TT_ERR_ARG, "\"ammo\" must be the name of a kind of ammunition, such as \"shell\"");
-        d.ammo = av ? json_string_value(av) : NULL;
-        st = rules_deviate(sc, from, w ? json_string_value(w) : NULL, at, &d, out, err);
-    } else {
-        return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (los, fire, grape, ball, blast, command, aspect, "
-                                           "visibility, move, deviate, charge)",
-                          k);
-    }
+    const rules__kind *kind = NULL;
+    for (size_t m = 0; m < sizeof rules__kinds / sizeof *rules__kinds && !kind; m++)
+        if (!strcmp(k, rules__kinds[m].name))
+            kind = &rules__kinds[m];
+    if (!kind)
+        return tt_err_set(err, TT_ERR_ARG, "unknown query \"%s\" (%s)", k, rules__kind_names + 2);
+    tt_status st = kind->ask(sc, q, out, err);
     if (st)
         rules_result_free(out);
     else if (!out->rule) /* the answers with no weapon or allowance cite the profile's section */
@@ -260,13 +366,20 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
     rules_result r;
     tt_status st;
     *answer = NULL;
-    if ((st = rules_query(sc, q, &r, err)))
+    if ((st = rules_query(sc, q, &r, err))) {
+        rules_tie_refusal(sc, q, err); /* tie.c: refused, but could be allowed within the errors? */
         return st;
+    }
     *answer = rules_result_to_json(&r);
+    st = *answer ? rules_tie_annotate(sc, q, &r, *answer, err) : TT_OK; /* tie.c: how sure it is */
     rules_result_free(&r);
     if (!*answer)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    return TT_OK;
+    if (st) {
+        json_decref(*answer);
+        *answer = NULL;
+    }
+    return st;
 }
 
 char *rules_query_line(rules_scenario *sc, const char *line)

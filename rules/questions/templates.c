@@ -8,6 +8,12 @@
 
 tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt_err *err)
 {
+    return rules_ask_grape(sc, &rules_no_opts, gun, out, err);
+}
+
+tt_status rules_ask_grape(rules_scenario *sc, const rules_query_opts *qo, const char *gun, rules_result *out,
+                          tt_err *err)
+{
     int i;
     size_t cap = 0;
     tt_status st;
@@ -20,10 +26,10 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     if (!w || w->grape_range_in <= 0)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) fires no grape in ruleset %s", gun,
                           w ? w->name : "no weapon", sc->prof->name);
-    if (sc->q_moved && w->cannot_move_and_fire)
+    if (qo->moved && w->cannot_move_and_fire)
         return tt_err_set(err, TT_ERR_ARG, "figure \"%s\" (%s) cannot fire after moving in ruleset %s: leave out \"moved\"",
                           gun, w->name, sc->prof->name);
-    if (sc->q_moved && !w->grape_fire_mods && !w->grape_has_moved_rule)
+    if (qo->moved && !w->grape_fire_mods && !w->grape_has_moved_rule)
         return tt_err_set(err, TT_ERR_ARG,
                           "the grape of \"%s\" (%s) has no rule for firing after moving in ruleset %s: leave out \"moved\"",
                           gun, w->name, sc->prof->name);
@@ -31,9 +37,9 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
     /* the book's score for grape; each target's own (its modifiers) is in the shots */
     out->to_hit = w->grape_to_hit > 0 ? w->grape_to_hit : RULES_NULL;
     int gd = w->grape_dice;
-    if (sc->q_moved && gd > 0 && !w->grape_has_moved_rule) /* its dice after moving: the weapon's rule */
-        gd = rules_moved_dice(sc, w, gd);
-    else if (sc->q_moved && !w->grape_moved_keeps_dice && w->grape_moved_rof > 0 && gd > w->grape_moved_rof)
+    if (qo->moved && gd > 0 && !w->grape_has_moved_rule) /* its dice after moving: the weapon's rule */
+        gd = rules_moved_dice(sc, qo, w, gd);
+    else if (qo->moved && !w->grape_moved_keeps_dice && w->grape_moved_rof > 0 && gd > w->grape_moved_rof)
         gd = w->grape_moved_rof; /* ... or grape's own */
     out->dice = gd > 0 ? gd : RULES_NULL;
     rules_pt apex = sc->prof->centre_measure ? g->shape.c : g->front;
@@ -67,7 +73,8 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
         if (friend && w->grape_not_over_friends && strcmp(fk->unit, g->unit))
             near[--nf] = k; /* may stand between the gun and the enemy */
         int bl; /* a figure out of the gun's sight is not a target (left out), nor a friend where it hits the enemy only */
-        if (!(friend && w->grape_enemies_only) && (!w->grape_needs_los || rules_fire_decide(sc, i, k, 1, 0, &bl, NULL)))
+        if (!(friend && w->grape_enemies_only) &&
+            (!w->grape_needs_los || rules_fire_decide(sc, qo, i, k, 1, 0, &bl, NULL)))
             near[nt++] = k;
     }
     const char *friend_in_way = NULL;
@@ -102,9 +109,9 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         /* the pieces that may cover a figure in the arc, found once */
         int nc = rules_cover_cands(sc, apex, a.R, sc->piece_cand);
-        int mmod = !sc->q_moved                ? 0 /* having moved: grape's own modifier, else the weapon's */
+        int mmod = !qo->moved                ? 0 /* having moved: grape's own modifier, else the weapon's */
                    : w->grape_has_moved_rule ? w->grape_moved_mod
-                                             : rules_fire_moved_mod(sc, w, w->grape_dice);
+                                             : rules_fire_moved_mod(sc, qo, w, w->grape_dice);
         for (size_t k = 0; k < out->n_ids; k++) {
             int t = -1; /* the target's index: near[] holds every figure added (ids are their figures' own) */
             for (int m = 0; m < nt && t < 0; m++)
@@ -115,7 +122,7 @@ tt_status rules_grape(rules_scenario *sc, const char *gun, rules_result *out, tt
                 rules_modifier mods[RULES_MAX_MODIFIERS];
                 int n = 0, piece;
                 rules_cover cv = rules_cover_among(sc, i, t, sc->piece_cand, nc, &piece);
-                rules_fire_mods(sc, i, t, t, w, 1, piece, cv, mmod, mods, &n, 0);
+                rules_fire_mods(sc, qo, i, t, t, w, 1, piece, cv, mmod, mods, &n, 0);
                 out->shot_hit[k] = rules_to_hit(sc->prof, w->grape_to_hit, mods, n);
             } else {
                 out->shot_hit[k] = rules_cover_to_hit(sc, i, t, w->grape_to_hit, sc->piece_cand, nc);

@@ -236,14 +236,15 @@ static const rules__schema rules__profile_s = {"profile", NULL, rules__profile_f
 static const rules__field rules__table_f[] = {{"width_in", NULL}, {"depth_in", NULL}, {NULL, NULL}};
 static const rules__schema rules__table_s = {"table", NULL, rules__table_f, NULL, 0};
 static const rules__field rules__piece_f[] = {
-    {"id", NULL}, {"kind", NULL}, {"polygon", NULL}, {"line", NULL}, {"note", NULL}, RULES__TERRAIN_PROPS,
+    {"id", NULL}, {"kind", NULL}, {"polygon", NULL}, {"line", NULL}, {"note", NULL}, {"slope_in", NULL}, RULES__TERRAIN_PROPS,
     {NULL, NULL}};
 static const rules__schema rules__piece_s = {"terrain", "id", rules__piece_f, NULL, 0};
 static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL},      {"unit", NULL},
                                                {"type", NULL},    {"weapon", NULL},    {"x", NULL},
                                                {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
                                                {"colour", NULL},  {"quality", NULL},   {"ds", NULL}, {"formation", NULL},
-                                               {"note", NULL},    {NULL, NULL}};
+                                               {"note", NULL},    {"err95_in", NULL}, {"z_err95_in", NULL},
+                                               {"facing_err95_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
                                                  {"notes", NULL},   {"table", &rules__table_s},

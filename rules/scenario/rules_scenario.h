@@ -76,13 +76,17 @@ typedef struct rules_terrain_props {
     char cross_forms[6][24], cross_for[6][24];
     int ncross_forms, ncross_for;
     char cross_src[128];
+    /* a piece's own (the scenario's "slope_in", never a kind's): > 0, its
+     * sides fall to the felt over this many inches outside its polygon
+     * (slope.c) */
+    double slope_in;
 } rules_terrain_props;
 
 /* Pieces whose blocking depends on more than their edges (a depth of
  * sight, a viewer's distance): decided piece by piece, not by the grid. */
 static inline int rules_props_deep(const rules_terrain_props *p)
 {
-    return p->los_depth_in > 0 || p->see_through_within_in > 0 || p->nhides_behind > 0;
+    return p->los_depth_in > 0 || p->see_through_within_in > 0 || p->nhides_behind > 0 || p->slope_in > 0;
 }
 
 typedef struct rules_terrain_kind {
@@ -431,7 +435,12 @@ typedef struct rules_piece {
     int n;
     rules_pt lo, hi;  /* bounding box */
     rules_terrain_props p;
-    double *vin;      /* vertices in inches (2n), for output */
+    double *vin;      /* vertices in inches (2n), for output: the top's for a sloped piece */
+    /* a sloped piece (p.slope_in > 0): v is its footprint (where its sides
+     * meet the felt), top its flat top as the scenario gives it, n corners
+     * each, counter-clockwise, corner k of v on the bisector out of corner
+     * k of top (slope.c) */
+    rules_pt *top;
 } rules_piece;
 
 typedef struct rules_figure {
@@ -456,6 +465,9 @@ typedef struct rules_figure {
     double elev;                /* the height it stands at: the highest piece it is on that
                                    raises what stands on it (hills, buildings), else 0 */
     double arc_cap_deg;         /* > 0: behind a piece that narrows its arcs (arc_behind_deg) */
+    /* how sure its position is (the scenario's, or the tracker's), 95 %
+     * bounds, 0: exact (errors.c) */
+    double err95_in, z_err95_in, facing_err95_deg;
 } rules_figure;
 
 /* Figure f (its type or weapon) is one of names (n of them). */
@@ -508,14 +520,8 @@ struct rules_scenario {
     int64_t fg_ext;
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
-    int q_moved;             /* the fire query being answered: its firer moved first */
-    int q_charging;          /* the fire query's target is charging (as a cluster) */
     unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
-    int q_has_facing;        /* the move query being answered ends facing q_facing_deg */
-    double q_facing_deg;
-    int q_revealed;          /* the los/fire query being answered: its target was revealed */
-    int q_rof;               /* > 0: the dice the firer would roll at rest (its unit's line bonus in) */
-    const char *q_gait;      /* the move query being answered: the mount's gait, or NULL */
+    int has_errors;          /* some figure has an err95_in, z_err95_in or facing_err95_deg > 0 */
 };
 
 /* ---- terrain.c ---- */
@@ -585,6 +591,49 @@ static inline rules_pt rules_fire_origin(const rules_scenario *sc, const rules_f
 {
     return sc->prof->fire_from_front ? f->front : f->shape.c;
 }
+
+/* ---- slope.c: sloped hills ---- */
+/* A scenario piece's "slope_in" (o: the piece's JSON): checked (a number,
+ * 0..RULES_MAX_SLOPE_IN, on an area whose kind raises), and when > 0 the
+ * polygon pc->v becomes the footprint, the given one kept as pc->top. */
+tt_status rules_slope_parse(const json_t *o, const char *at, const char *ruleset, rules_piece *pc, tt_err *err);
+/* The height above the felt, inches, of piece pc's ground at (x, y)
+ * inches: height_in on its top, falling along its sides, 0 off its
+ * footprint.  For a piece without a slope, height_in inside it, else 0. */
+double rules_slope_height(const rules_piece *pc, double x, double y);
+/* The highest ground of piece pc along the segment a-b (its sides are
+ * planes, so the highest point is where the segment enters or leaves one
+ * side's part, or an end). */
+double rules_slope_max_along(const rules_piece *pc, rules_pt a, rules_pt b);
+/* Sloped piece pc blocks a line a-b that passes over `over` inches: its
+ * ground rises above `over` along it, or (stands_on 0: neither end stands
+ * on it) reaches `over`, as a flat piece as high as the line blocks it. */
+int rules_slope_blocks(const rules_piece *pc, rules_pt a, rules_pt b, double over, int stands_on);
+/* A straight move a-b climbs piece pc (its "uphill" going slows it): for
+ * a flat piece, it starts off it and meets it; for a sloped one, the
+ * ground along it rises above where it starts.  rules_slope_climbs_from:
+ * the move starting at a pays the uphill price per inch inside it (a flat
+ * piece: a starts off it; a sloped one: a is below its top). */
+int rules_slope_climbs(const rules_piece *pc, rules_pt a, rules_pt b);
+/* The outline (pc->n corners into out) of where sloped piece pc's ground
+ * is higher than h: its top grown along its sides to that height; 0 (out
+ * untouched) when it has no slope or h is not below its top. */
+int rules_slope_level(const rules_piece *pc, double h, rules_pt *out);
+int rules_slope_climbs_from(const rules_piece *pc, rules_pt a);
+
+/* ---- errors.c: how sure a figure's position is ---- */
+/* A figure's "err95_in", "z_err95_in" and "facing_err95_deg" (o: its
+ * JSON), each a number from 0 to its RULES_MAX_*_ERR; sets sc->has_errors
+ * when one is above 0. */
+tt_status rules_figure_errors_parse(rules_scenario *sc, const json_t *o, const char *at, rules_figure *f, tt_err *err);
+/* The same checks for values handed in directly (the live table). */
+tt_status rules_figure_errors_check(const char *at, double err95_in, double z_err95_in, double facing_err95_deg,
+                                    tt_err *err);
+/* The 95 % bound on how far a point of f's base (its front-centre, the
+ * edge nearest another figure) may lie from where it is taken to be: its
+ * position's err95_in, and its facing's error turning the base (half its
+ * diagonal times facing_err95_deg in radians), as independent. */
+double rules_figure_err_eff(const rules_figure *f);
 
 /* ---- grid.c ---- */
 struct rules_grid *rules_grid_create(const rules_scenario *sc);

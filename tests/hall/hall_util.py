@@ -29,7 +29,7 @@ def free_port():
 class Broker:
     """mosquitto on 127.0.0.1:PORT with its store in dir; users: {name: password}."""
 
-    def __init__(self, dir, port=None, users=None, persistence=True, acl=None, tls=None, nodelay=True):
+    def __init__(self, dir, port=None, users=None, persistence=True, acl=None, tls=None, nodelay=True, extra=()):
         self.dir = dir
         self.port = port or free_port()
         self.conf = os.path.join(dir, "mosquitto.conf")
@@ -50,6 +50,7 @@ class Broker:
                 lines += ["acl_file " + acl]
         else:
             lines += ["allow_anonymous true"]
+        lines += list(extra)  # more lines of mosquitto.conf
         if persistence:
             # saved every 30 min (mosquitto's default) and at a clean stop: a kill -9 loses what came since
             lines += ["persistence true", "persistence_location " + dir + "/"]
@@ -121,6 +122,35 @@ class Proc:
                 self.proc.kill()
                 self.proc.wait()
         self.errf.close()
+
+
+def vm_hwm_kb(pid):
+    """A process's peak resident memory (VmHWM in /proc/PID/status), in kB."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmHWM for process %d" % pid)
+
+
+def shipped_conf(root, key):
+    """The value of `key` in the shipped samples/hall/mosquitto.conf (None when it sets none)."""
+    with open(os.path.join(root, "samples/hall/mosquitto.conf")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 2 and w[0] == key:
+                return w[1]
+    return None
+
+
+def wait_for(what, timeout, step=0.1):
+    """what() until it is true, or timeout: its last value."""
+    deadline = time.time() + timeout
+    v = what()
+    while not v and time.time() < deadline:
+        time.sleep(step)
+        v = what()
+    return v
 
 
 def start_hall(tt, broker, dir, games, extra=(), env=None, name="hall"):

@@ -29,10 +29,18 @@ mosquitto started here on a free loopback port (and stopped at the end):
   earlier     game 1 played while no hall runs (the broker takes it, nobody
               keeps it); the same table's next game brings it along: the
               copy equals the recording, both sessions, in the table's order
+  full        1,000 junk table names fill the hall (a broker without the ACL): a
+              real table is refused aloud (its hall topic, /api/refused, the
+              log), and never says its game is safe at the hall
+  size        a 20 MB chunk: dropped unread, the hall's peak memory +<=100 MB
+              (printed); the shipped message_size_limit carries a whole game
+  claims      a chunk claiming rows it does not hold is refused: the game is
+              not marked complete
   page        the hall page in Chromium at 390x844 and 1400x900 while three
               tables publish (screenshots in OUT_DIR, the 5th argument)
 
 Exit 77 (skipped) only when the mosquitto binary is not installed."""
+import json
 import os
 import shutil
 import signal
@@ -41,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -558,6 +567,177 @@ def case_page(dir, broker):
             x.stop()
         hall.stop()
 
+PUB = os.environ.get("TT_HALL_PUB", "")
+EMPTY_POS = {"figure": 0, "state": 0, "event": 0, "query": 0, "change": 0, "frame": -1, "ended": 0}
+
+
+def publish(broker, topic, count, payload, dir, retain=False):
+    """A stranger's messages through tt-hall-pub (libmosquitto): payload (bytes) count times, "%d" in topic
+    numbered; True once the broker acknowledged them all."""
+    path = os.path.join(dir, "payload-%d.bin" % len(payload))
+    with open(path, "wb") as f:
+        f.write(payload)
+    p = subprocess.run([PUB, broker.addr, topic, str(count), path] + (["--retain"] if retain else []),
+                       capture_output=True, text=True, timeout=300)
+    os.unlink(path)
+    return p.returncode == 0
+
+
+def header(game="2026-01-01T10:00:00Z#1"):
+    """The start of a game's first chunk (record/rec_copy.h), with no rows yet."""
+    return {"game": game, "from": dict(EMPTY_POS), "to": dict(EMPTY_POS),
+            "session": {"started_utc": game.split("#")[0], "started_unix_ms": 1767261600000, "source": "test",
+                        "note": None, "rig": None, "scenario": None, "last_frame": None, "last_t_ms": None,
+                        "ended_utc": None},
+            "figures": [], "frames": [], "events": [], "queries": [], "changes": []}
+
+
+def case_full(dir, broker):
+    """On a broker without the ACL a stranger fills the hall with 1,000 junk table names (HALL_MAX_TABLES); a real
+    table's game is then refused aloud: on its hall topic (the table says so and exits 1, never that the game is
+    safe), on the page (/api/refused) and in the hall's log."""
+    games = os.path.join(dir, "games")
+    hall = U.start_hall(TT, broker, dir, games)
+    try:
+        check(publish(broker, "tabletrack/junk%d/status", 1000, b'{"connected":true,"game":"junk"}', dir),
+              "the broker took 1,000 junk tables' status")
+        full = U.wait_for(lambda: U.get_json(hall.url + "api/hall")["tables"] >= 1000, 120)
+        check(full, "the hall keeps 1,000 tables: %s" % U.get_json(hall.url + "api/hall"))
+        rec = sample(dir, "game")
+        # the first game: however its end and the hall's refusal cross, the table never says the hall has it
+        r = replay(dir, broker, rec, "real-table", 20)
+        rc = r.wait(200)
+        err = r.stderr()
+        check("holds the whole game" not in err and (rc != 0 or "no hall has said it holds it" in err),
+              "a refused table never says its game is safe at the hall (rc %s): %s" % (rc, err[-700:]))
+        listed = U.wait_for(lambda: [x for x in U.get_json(hall.url + "api/refused")["refused"]
+                                     if x["table"] == "real-table"], 60)
+        check(listed and "full" in listed[0]["reason"] and "ACL" in listed[0]["reason"],
+              "the hall's /api/refused names the table and why: %s" % listed)
+        log = hall.stderr()
+        check("refused table real-table" in log and "full" in log, "the hall's log says it refused the table: %s" %
+              [l for l in log.splitlines() if "refused" in l][:3])
+        page = urllib.request.urlopen(hall.url, timeout=5).read().decode()
+        check("api/refused" in page, "the hall page shows the refused tables (it reads /api/refused)")
+        # the refusal stays on the table's hall topic: the table's next game hears it before it ends
+        r2 = replay(dir, broker, rec, "real-table", 20)
+        rc2 = r2.wait(200)
+        err2 = r2.stderr()
+        check(rc2 == 1 and "the hall refused this table" in err2 and "full" in err2 and "holds the whole game" not in
+              err2 and "tabletrack replay " + rec in err2,
+              "the next game: the table says the hall refused it, why, and how to send it later, exit 1 (rc %s): %s"
+              % (rc2, err2[-700:]))
+        check(not os.path.exists(os.path.join(games, "real-table.sqlite")), "the hall kept nothing of the refused table")
+    finally:
+        hall.stop()
+
+
+def case_size(dir, broker):
+    """A 20 MB chunk on a broker without message_size_limit: the hall drops it unread and says so, and its peak
+    memory (VmHWM) rises by at most 100 MB (printed).  Then a broker with the shipped mosquitto.conf's
+    message_size_limit carries a whole game whose queries make big chunks: the table keeps each message under
+    the limit."""
+    games = os.path.join(dir, "games")
+    hall = U.start_hall(TT, broker, dir, games)
+    try:
+        time.sleep(0.5)  # not a timing assertion: the hall's start-up allocations settle before the first reading
+        before = U.vm_hwm_kb(hall.proc.pid)
+        big = header("2026-01-01T11:00:00Z#1")
+        frames, size = [], 0
+        while size < 20 * 1024 * 1024:
+            fr = {"frame": len(frames), "t_ms": len(frames) * 100, "figures": [
+                {"family": "tag36h11", "id": 1 + k, "x": 1.5, "y": 2.5, "facing_deg": 90.0, "state": "seen"}
+                for k in range(20)]}
+            frames.append(fr)
+            size += len(json.dumps(fr))
+        big["frames"] = frames
+        big["to"].update({"state": 20 * len(frames), "frame": len(frames) - 1})
+        payload = json.dumps(big).encode()
+        check(publish(broker, "tabletrack/big/rec", 1, payload, dir), "the broker took a %.1f MB chunk" %
+              (len(payload) / 1e6))
+        told = U.wait_for(lambda: "dropped a %d-byte message on rec" % len(payload) in hall.stderr(), 120)
+        check(told, "the hall says it dropped the oversized chunk: %s" % hall.stderr()[-400:])
+        after = U.vm_hwm_kb(hall.proc.pid)
+        rise = (after - before) / 1024.0
+        print("hall peak memory (VmHWM): %.1f MB before, %.1f MB after a %.1f MB chunk: +%.1f MB (bound 100 MB)" %
+              (before / 1024.0, after / 1024.0, len(payload) / 1e6, rise))
+        check(rise <= 100, "a 20 MB chunk raised the hall's peak memory by %.1f MB, at most 100" % rise)
+        check(not os.path.exists(os.path.join(games, "big.sqlite")), "nothing of it was written")
+    finally:
+        hall.stop()
+    broker.stop()
+    # the shipped limit
+    limit = U.shipped_conf(ROOT, "message_size_limit")
+    check(limit is not None and int(limit) > 0, "samples/hall/mosquitto.conf sets message_size_limit: %s" % limit)
+    if limit is None:
+        return
+    limited = os.path.join(dir, "limited")
+    os.makedirs(limited)
+    b2 = U.Broker(limited, extra=["message_size_limit " + limit])
+    hall = U.start_hall(TT, b2, limited, games, name="hall2")
+    try:
+        rec = sample(limited, "talky")
+        db = sqlite3.connect(rec)  # 3,000 more questions with 3 kB answers: 2,000 of them make a 6 MB chunk
+        sid = db.execute("SELECT max(id) FROM session").fetchone()[0]
+        t_end = db.execute("SELECT last_t_ms FROM session WHERE id = ?", (sid,)).fetchone()[0]
+        pad = "x" * 3000
+        db.executemany("INSERT INTO query (session, frame, t_ms, query_json, answer_json) VALUES (?, ?, ?, ?, ?)",
+                       [(sid, 0, min(i, t_end), '{"q":"los","n":%d}' % i, '{"note":"%s"}' % pad)
+                        for i in range(3000)])
+        db.commit()
+        db.close()
+        check(publish(b2, "tabletrack/big2/rec", 1, b"x" * (int(limit) + 1000), limited),
+              "a message over the limit is answered by the broker")
+        r = replay(limited, b2, rec, "talky", 100)
+        delivered(r, rec, os.path.join(games, "talky.sqlite"), "under the shipped message_size_limit %s" % limit)
+        stats = U.get_json(hall.url + "api/hall")
+        check(stats["dropped"] == 0 and "big2" not in hall.stderr(),
+              "the broker kept the oversized message from the hall: %s" % stats)
+    finally:
+        hall.stop()
+        b2.stop()
+    # an organiser's broker with a lower limit than tabletrack's: the table makes its chunks smaller
+    lower = os.path.join(dir, "lower")
+    os.makedirs(lower)
+    b3 = U.Broker(lower, extra=["message_size_limit 200000"])
+    games3 = os.path.join(lower, "games")
+    hall = U.start_hall(TT, b3, lower, games3, name="hall3")
+    try:
+        r = replay(lower, b3, rec, "talky", 100)
+        err = delivered(r, rec, os.path.join(games3, "talky.sqlite"), "under a broker's lower message_size_limit 200000")
+        check("the broker refused a message as too large" in err and "Not authorized" not in err,
+              "the table says the broker's limit is lower, not that it may not write there: %s" % err[-500:])
+    finally:
+        hall.stop()
+        b3.stop()
+
+
+def case_claims(dir, broker):
+    """A chunk that claims rows it does not hold (5,000 figure states and the game's end, with no rows) is refused
+    and said so: the hall's copy is not marked complete."""
+    games = os.path.join(dir, "games")
+    hall = U.start_hall(TT, broker, dir, games)
+    try:
+        liar = header("2026-01-01T12:00:00Z#1")
+        liar["to"].update({"figure": 3, "state": 5000, "event": 40, "frame": 499, "ended": 1})
+        liar["session"].update({"last_frame": 499, "last_t_ms": 49900, "ended_utc": "2026-01-01T12:01:00Z"})
+        check(publish(broker, "tabletrack/liar/rec", 1, json.dumps(liar).encode(), dir), "the broker took the chunk")
+        told = U.wait_for(lambda: "table liar: a chunk of its recording was refused" in hall.stderr(), 60)
+        check(told and "holds 0" in hall.stderr(), "the hall says it refused the chunk and why: %s" %
+              hall.stderr()[-400:])
+        copy = None
+        try:
+            copy = U.get_json(hall.url + "tables/liar/copy")
+        except urllib.error.HTTPError as e:
+            check(e.code == 404, "no copy of the lying game (%s)" % e.code)
+        check(not copy or not copy.get("ended"), "the game is not marked complete: %s" % copy)
+        # an honest table is still gathered after it
+        rec = sample(dir, "game")
+        delivered(replay(dir, broker, rec, "honest", 100), rec, os.path.join(games, "honest.sqlite"),
+                  "an honest table after the lie")
+    finally:
+        hall.stop()
+
 
 def main():
     if not U.MOSQUITTO:
@@ -574,7 +754,8 @@ def main():
     try:
         rc = {"live": case_live, "broker": case_broker, "hall": case_hall, "password": case_password,
               "twelve": case_twelve, "page": case_page, "acl": case_acl,
-              "tls": case_tls, "drain": case_drain, "earlier": case_earlier}[CASE](dir, broker)
+              "tls": case_tls, "drain": case_drain, "earlier": case_earlier, "full": case_full, "size": case_size,
+              "claims": case_claims}[CASE](dir, broker)
     finally:
         broker.stop()
     if rc is not None:

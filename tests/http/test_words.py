@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_words.py - every answer the rules engine gives to the rulebook
-fixtures (tests/rules/fixtures) said in words by the pages' TTDraw.words
-(web/draw.js: the live page's cards, the replay's question list): no
+fixtures (tests/rules/fixtures) said in words by the pages' words()
+(web/words.js: the live page's cards, the hall's, the replay's question list): no
 'undefined', 'NaN' or 'null' shown to a player, and the rule it cites.
 
 usage: test_words.py TABLETRACK SOURCE_DIR"""
@@ -16,11 +16,15 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tt_checks import Checks  # noqa: E402
 
+# web/words.js is an ES module with no imports: node loads it as one
+# (--input-type=module for this script, and a data: URL of its text, as a
+# .js file outside a "type": "module" package would be read as CommonJS)
 NODE = r"""
-const fs = require('fs');
-eval(fs.readFileSync(process.argv[1], 'utf8') + ';global.TTDraw = TTDraw;');
+import fs from 'fs';
+const src = fs.readFileSync(process.argv[1], 'utf8');
+const {words} = await import('data:text/javascript;base64,' + Buffer.from(src).toString('base64'));
 const pairs = JSON.parse(fs.readFileSync(0, 'utf8'));
-console.log(JSON.stringify(pairs.map(([q, a]) => TTDraw.words(q, a))));
+console.log(JSON.stringify(pairs.map(([q, a]) => words(q, a))));
 """
 
 
@@ -44,9 +48,9 @@ def main():
             check(len(answers) == len(queries), "%s: an answer for each of its %d questions (%d)"
                   % (os.path.basename(fx), len(queries), len(answers)))
             pairs += [(q, a, os.path.basename(fx)) for q, a in zip(queries, answers)]
-    p = subprocess.run(["node", "-e", NODE, os.path.join(src, "web", "draw.js")],
+    p = subprocess.run(["node", "--input-type=module", "-e", NODE, os.path.join(src, "web", "words.js")],
                        input=json.dumps([[q, a] for q, a, _ in pairs]), capture_output=True, text=True, timeout=120)
-    check(p.returncode == 0, "TTDraw.words ran: %s" % p.stderr.strip()[-300:])
+    check(p.returncode == 0, "words() ran: %s" % p.stderr.strip()[-300:])
     said = json.loads(p.stdout) if p.returncode == 0 else []
     bad = []
     uncited = []

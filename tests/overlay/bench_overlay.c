@@ -25,7 +25,7 @@ static double now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* A typical frame, styled as the adapter (overlay_rules.c) draws it:
+/* A typical frame, styled as table/table_look.c draws the answers:
  * three range bands (each its outer circle and a translucent 0.5" band
  * inside it), a filled grape cone, 12 LOS lines (4 blocked, dashed), a filled
  * clipped blast, a cannonball line, a 24" command radius (outline and a

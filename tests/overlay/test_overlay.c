@@ -308,7 +308,7 @@ static void test_palette(void **state)
     assert_true(fabs(c[2] - b[2]) > 0.5); /* blue channel separates them */
 
     /* one palette: the projector's roles are the shared palette's, whose
-     * hex the replay uses, and the pages' copy (web/draw.js TTDraw.ROLE)
+     * hex the replay uses, and the pages' copy (web/draw.js ROLE)
      * has the same colour for every role */
     char path[512];
     snprintf(path, sizeof path, "%s/web/draw.js", TT_SOURCE_DIR);
@@ -318,7 +318,7 @@ static void test_palette(void **state)
     size_t n = fread(js, 1, sizeof js - 1, f);
     fclose(f);
     js[n] = 0;
-    const char *role = strstr(js, "var ROLE = {");
+    const char *role = strstr(js, "const ROLE = {");
     assert_non_null(role);
     int found = 0;
     for (const tt_palette_entry *e = tt_palette(); e->role; e++, found++) {

@@ -343,6 +343,38 @@ static void test_plane_or_no_ground(void **state)
     calib_projector_destroy(plane);
 }
 
+/* 'tabletrack overlay --scenario scen --projector pj' with a blast of 1"
+ * at (x, y) into png: how far the light-weighted centroid of its pixels
+ * lies from P's spot for (x, y) at height h. */
+static double cli_blast_error(const char *scen, const char *pj, const char *png, double x, double y, double h)
+{
+    char q[96];
+    tt_err err = {0};
+    snprintf(q, sizeof q, "{\"q\":\"blast\",\"at\":[%g,%g],\"radius_in\":1}", x, y);
+    char *argv[] = {TT_BIN, "overlay", "--rig", TT_SOURCE_DIR "/samples/table/rig.json", "--projector", (char *)pj,
+                    "--scenario", (char *)scen, "--query", q, "--out", (char *)png, NULL};
+    run_result r = run_cmd(argv, NULL);
+    if (r.status != 0)
+        fail_msg("overlay: exit %d: %s", r.status, r.err);
+    run_free(&r);
+    tt_image im = {0};
+    assert_int_equal(cvw_image_read(png, 1, &im, &err), TT_OK);
+    double t[2], sw = 0, su = 0, sv = 0;
+    truth(x, y, h, t);
+    assert_true(t[0] > 60 && t[1] > 60 && t[0] < im.width - 60 && t[1] < im.height - 60);
+    for (int v = (int)t[1] - 50; v <= (int)t[1] + 50; v++)
+        for (int u = (int)t[0] - 50; u <= (int)t[0] + 50; u++) {
+            double w = im.data[(size_t)v * im.stride + u];
+            sw += w;
+            su += w * u;
+            sv += w * v;
+        }
+    assert_true(sw > 0);
+    tt_image_free(&im);
+    remove(png);
+    return hypot(su / sw + 0.5 - t[0], sv / sw + 0.5 - t[1]);
+}
+
 /* 'tabletrack overlay' wires the scenario's ground in: a blast query on
  * the scenario's 3" hill lands on its top through a 3D projector.json, and
  * where the felt would be through a plane one (the old format). */
@@ -377,32 +409,10 @@ static void test_cli_blast_on_hill(void **state)
     assert_int_equal(calib_projector_load(pjp, &plane, &err), TT_OK);
     assert_false(calib_projector_is_3d(plane));
     for (int k = 0; k < 2; k++) {
-        char *argv[] = {TT_BIN, "overlay", "--rig", TT_SOURCE_DIR "/samples/table/rig.json", "--projector",
-                        k ? pjp : pj3, "--scenario", scen, "--query", "{\"q\":\"blast\",\"at\":[46,24],\"radius_in\":1}",
-                        "--out", png, NULL};
-        run_result r = run_cmd(argv, NULL);
-        if (r.status != 0)
-            fail_msg("overlay: exit %d: %s", r.status, r.err);
-        run_free(&r);
-        tt_image im = {0};
-        assert_int_equal(cvw_image_read(png, 1, &im, &err), TT_OK);
-        double t[2], sw = 0, su = 0, sv = 0;
-        truth(46, 24, k ? 0 : HILL_H, t);
-        assert_true(t[0] > 60 && t[1] > 60 && t[0] < im.width - 60 && t[1] < im.height - 60);
-        for (int v = (int)t[1] - 50; v <= (int)t[1] + 50; v++)
-            for (int u = (int)t[0] - 50; u <= (int)t[0] + 50; u++) {
-                double w = im.data[(size_t)v * im.stride + u];
-                sw += w;
-                su += w * u;
-                sv += w * v;
-            }
-        assert_true(sw > 0);
-        double e = hypot(su / sw + 0.5 - t[0], sv / sw + 0.5 - t[1]);
+        double e = cli_blast_error(scen, k ? pjp : pj3, png, 46, 24, k ? 0 : HILL_H);
         print_message("tabletrack overlay, %s projector: the blast on the hill %.3f px from %s\n", k ? "plane" : "3D",
                       e, k ? "where the felt would be" : "its spot on the top");
         assert_true(e <= 0.5);
-        tt_image_free(&im);
-        remove(png);
     }
     calib_projector_destroy(pj);
     calib_projector_destroy(plane);
@@ -412,12 +422,46 @@ static void test_cli_blast_on_hill(void **state)
     remove(dir);
 }
 
+/* A blast on a hill's sloped side (the scenario's "slope_in") lands on the
+ * slope at its height there: the top 20-32 x 14-26 is 3" high and its sides
+ * run out 4", so 2" west of the top's edge the ground is 1.5" high (15 px
+ * from where the felt, or a hill with vertical sides, would put it). */
+static void test_cli_blast_on_slope(void **state)
+{
+    (void)state;
+    char dir[64], scen[128], pj3[128], png[128];
+    snprintf(dir, sizeof dir, "/tmp/tt_ovslope_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(scen, sizeof scen, "%s/slope.json", dir);
+    snprintf(pj3, sizeof pj3, "%s/pj3.json", dir);
+    snprintf(png, sizeof png, "%s/ov.png", dir);
+    FILE *f = fopen(scen, "w");
+    assert_non_null(f);
+    fputs("{\"ruleset\": \"thin-red-line\", \"table\": {\"width_in\": 72, \"depth_in\": 48},\n"
+          " \"terrain\": [{\"id\": \"ridge\", \"kind\": \"hill\", \"height_in\": 3, \"slope_in\": 4,\n"
+          "   \"polygon\": [[20, 14], [32, 14], [32, 26], [20, 26]]}],\n \"figures\": []}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    calib_projector *pj = pinhole();
+    tt_err err = {0};
+    assert_int_equal(calib_projector_save(pj, pj3, &err), TT_OK);
+    double e = cli_blast_error(scen, pj3, png, 18, 20, 1.5), e_felt = cli_blast_error(scen, pj3, png, 18, 20, 0);
+    print_message("a blast on the slope, 1.5\" up: %.3f px from its spot (%.1f px from the felt's)\n", e, e_felt);
+    assert_true(e <= 0.5);
+    assert_true(e_felt > 10);
+    calib_projector_destroy(pj);
+    remove(scen);
+    remove(pj3);
+    remove(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blast_and_ring_on_hill),
         cmocka_unit_test(test_camera_view_on_hill),
         cmocka_unit_test(test_ring_at_own_height),
+        cmocka_unit_test(test_cli_blast_on_slope),
         cmocka_unit_test(test_line_follows_ground),
         cmocka_unit_test(test_plane_or_no_ground),
         cmocka_unit_test(test_cli_blast_on_hill),

@@ -22,7 +22,7 @@
 
 #include "cvwrap.h"
 #include "overlay.h"
-#include "overlay_rules.h"
+#include "table_scene.h"
 #include "pjsim.h"
 #include "vision.h"
 
@@ -154,7 +154,7 @@ static void rig_close(rig *r)
 /* The project's own overlay: blasts on figures and lines of sight across
  * the crowd, through the rules adapter (a scenario with a figure on every
  * base), and a QR code over figures. */
-static void build_overlay(rig *r, overlay_list *l, overlay_scene **scene_out)
+static void build_overlay(rig *r, overlay_list *l, table_scene **scene_out)
 {
     tt_err err = {0};
     size_t cap = 64 + 200 * NBASES, len = 0;
@@ -171,8 +171,8 @@ static void build_overlay(rig *r, overlay_list *l, overlay_scene **scene_out)
                                 r->tags[i].x, r->tags[i].y, r->tags[i].facing_deg);
     snprintf(text + len, cap - len, "]}");
     const char *dirs[] = {TT_SOURCE_DIR, NULL};
-    overlay_scene *sc = NULL;
-    assert_int_equal(overlay_scene_parse(text, "masks scenario", NULL, dirs, &sc, &err), TT_OK);
+    table_scene *sc = NULL;
+    assert_int_equal(table_scene_parse(text, "masks scenario", NULL, dirs, &sc, &err), TT_OK);
     free(text);
     /* blasts on the figures in the projector's middle of the table, lines
      * of sight from the left across the crowd to the right */
@@ -196,7 +196,7 @@ static void build_overlay(rig *r, overlay_list *l, overlay_scene **scene_out)
             continue;
         json_t *jq = json_loads(q, 0, &je), *ans = NULL;
         assert_non_null(jq);
-        assert_int_equal(overlay_scene_query(sc, jq, l, &ans, &err), TT_OK);
+        assert_int_equal(table_scene_query(sc, jq, l, &ans, &err), TT_OK);
         json_decref(jq);
         json_decref(ans);
     }
@@ -252,7 +252,7 @@ static void test_masks_keep_every_tag(void **state)
     rig r;
     rig_open(&r);
     overlay_list *l = NULL;
-    overlay_scene *sc = NULL;
+    table_scene *sc = NULL;
     tt_err err = {0};
     assert_int_equal(overlay_list_create(&l, &err), TT_OK);
     build_overlay(&r, l, &sc);
@@ -284,7 +284,7 @@ static void test_masks_keep_every_tag(void **state)
         if (dark[i] && !masked[i])
             fail_msg("tag %d is read with the projector dark but not under the masked overlay", 100 + i);
     overlay_list_destroy(l);
-    overlay_scene_destroy(sc);
+    table_scene_destroy(sc);
     rig_close(&r);
 }
 

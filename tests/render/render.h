@@ -195,10 +195,15 @@ double rnd_ground_height(const rnd_scene *sc, double x, double y);
  * on the felt. */
 double rnd_ground_gradient(const rnd_scene *sc, double x, double y, double g[2]);
 
-/* Stand a tag on the ground at its (x, y): height_in = the ground's height
- * + base_height_in along the ground's normal, slope = its gradient (the tag
+/* Stand a figure on the ground with its base's centre at the tag's (x, y):
+ * the tag is base_height_in above the ground along the ground's normal
+ * (so on a slope its x, y move uphill-to-downhill by base_height_in times
+ * the normal's horizontal part), slope = the ground's gradient (the tag
  * tilts on a hill's sloped side). */
 void rnd_place_on_ground(const rnd_scene *sc, rnd_tag *tag, double base_height_in);
+/* Where the base of a tag placed by rnd_place_on_ground stands (its
+ * centre on the ground): the figure's true position. */
+void rnd_tag_base_xy(const rnd_tag *tag, double base_height_in, double xy[2]);
 
 /* A tag's corners in 3D, (x, y, height_in), in rnd_tag_corners's order;
  * a tilted tag's corners are not at its centre's height. */

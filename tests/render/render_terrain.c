@@ -79,11 +79,21 @@ double rnd_ground_height(const rnd_scene *sc, double x, double y)
 void rnd_place_on_ground(const rnd_scene *sc, rnd_tag *tag, double base_height_in)
 {
     double g[2], h = rnd_ground_gradient(sc, tag->x, tag->y, g);
-    /* a plane parallel to the slope, base_height_in away along its normal,
-     * is base_height_in / cos(tilt) higher */
-    tag->height_in = h + base_height_in * sqrt(1 + g[0] * g[0] + g[1] * g[1]);
+    /* the base stands on the ground at (x, y); its top, the tag, is
+     * base_height_in away along the ground's normal */
+    double L = sqrt(1 + g[0] * g[0] + g[1] * g[1]);
+    tag->x += base_height_in * -g[0] / L;
+    tag->y += base_height_in * -g[1] / L;
+    tag->height_in = h + base_height_in / L;
     tag->slope[0] = g[0];
     tag->slope[1] = g[1];
+}
+
+void rnd_tag_base_xy(const rnd_tag *tag, double base_height_in, double xy[2])
+{
+    double gx = tag->slope[0], gy = tag->slope[1], L = sqrt(1 + gx * gx + gy * gy);
+    xy[0] = tag->x - base_height_in * -gx / L;
+    xy[1] = tag->y - base_height_in * -gy / L;
 }
 
 void rnd__tag_axes(const rnd_tag *tag, double r[3], double d[3], double n[3])

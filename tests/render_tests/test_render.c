@@ -807,16 +807,21 @@ static void test_terrain_height(void **state)
     /* diagonally off the corner (20, 16): distance sqrt(2)*2 */
     assert_true(fabs(rnd_ground_height(&sc, 22, 18) - 2 * (1 - sqrt(8) / 4)) < 1e-12);
     assert_true(rnd_ground_height(&sc, 30, 13) == 0);
-    /* standing on it: on a slope the tag is raised base / cos(tilt) and tilts */
+    /* standing on it: the base on the slope at (21, 13), the tag 0.1"
+     * above it along the slope's normal (downhill of it), tilted */
     rnd_tag t = mk_tag("tag36h11", 1, 21, 13, 0, 1, 0, 0);
     rnd_place_on_ground(&sc, &t, 0.1);
-    assert_true(fabs(t.height_in - (1.5 + 0.1 * sqrt(1.25))) < 1e-12);
+    assert_true(fabs(t.height_in - (1.5 + 0.1 / sqrt(1.25))) < 1e-12);
+    assert_true(fabs(t.x - (21 + 0.1 * 0.5 / sqrt(1.25))) < 1e-12 && t.y == 13);
     assert_true(t.slope[0] == -0.5 && t.slope[1] == 0);
+    double bxy[2];
+    rnd_tag_base_xy(&t, 0.1, bxy);
+    assert_true(fabs(bxy[0] - 21) < 1e-12 && fabs(bxy[1] - 13) < 1e-12);
     /* its corners lie in the slope's plane, 0.1" above it along the normal */
     double c3[4][3];
     rnd_tag_corners3(&t, c3);
     for (int k = 0; k < 4; k++) {
-        double along = (c3[k][0] - 21) * -0.5; /* the slope's rise from the centre */
+        double along = (c3[k][0] - t.x) * -0.5; /* the slope's rise from the centre */
         assert_true(fabs(c3[k][2] - (t.height_in + along)) < 1e-12);
         assert_true(fabs(hypot(hypot(c3[k][0] - t.x, c3[k][1] - t.y), c3[k][2] - t.height_in) - sqrt(0.5)) < 1e-12);
     }

@@ -352,6 +352,82 @@ static void test_query_errors(void **state)
     rules_scenario_destroy(sc);
 }
 
+/* The kinds of query are one list (RULES_QUERY_KINDS): every name on it is
+ * dispatched (its error is about its own fields, not an unknown query),
+ * and the error for an unknown or missing "q" names every kind, in order. */
+static void test_query_kinds_one_list(void **state)
+{
+    (void)state;
+    rules_scenario *sc = load_ok("{\"ruleset\":\"into-the-breach\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+                                 "\"figures\":[" FIG("m1", 5, 1) "]}");
+#define KIND_NAME(KIND, name, help) #name,
+    static const char *const names[] = {RULES_QUERY_KINDS(KIND_NAME)};
+#undef KIND_NAME
+    size_t n = sizeof names / sizeof *names;
+    assert_int_equal(n, RULES_Q_CHARGE + 1); /* the answers' kinds come from the same list */
+    assert_int_equal(RULES_Q_LOS, 0);
+    char list[256] = "";
+    for (size_t k = 0; k < n; k++) {
+        char q[64];
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
+        snprintf(q, sizeof q, "{\"q\":\"%s\"}", names[k]);
+        char *a = rules_query_line(sc, q);
+        assert_non_null(a);
+        if (!strstr(a, "\"error\"") || strstr(a, "unknown query"))
+            fail_msg("query %s: got %s, want an error about its fields", q, a);
+        free(a);
+    }
+    assert_int_equal(n, 11);
+    char want[320];
+    snprintf(want, sizeof want, "{\"error\":\"unknown query \\\"warp\\\" (%s)\"}", list);
+    char *a = rules_query_line(sc, "{\"q\":\"warp\"}");
+    assert_string_equal(a, want);
+    free(a);
+    snprintf(want, sizeof want, "{\"error\":\"missing \\\"q\\\" (%s)\"}", list);
+    a = rules_query_line(sc, "{\"from\":\"m1\"}");
+    assert_string_equal(a, want);
+    free(a);
+    rules_scenario_destroy(sc);
+}
+
+/* A query's options are its own: after a query with "moved" (or
+ * "target_revealed"), the same query without it answers as on a scenario
+ * that was never asked anything. */
+static void test_query_options_not_kept(void **state)
+{
+    (void)state;
+    static const char scenario[] =
+        "{\"ruleset\":\"thin-red-line\",\"table\":{\"width_in\":72,\"depth_in\":48},"
+        "\"figures\":[{\"id\":\"g\",\"side\":\"blue\",\"unit\":\"g\",\"type\":\"artillery\","
+        "\"weapon\":\"light-artillery\",\"quality\":\"veteran\",\"x\":6,\"y\":8,\"facing_deg\":0,"
+        "\"base\":{\"rect_in\":[2,2.5]}},"
+        "{\"id\":\"a\",\"side\":\"red\",\"unit\":\"a\",\"formation\":\"column\",\"x\":14,\"y\":8,\"facing_deg\":180}]}";
+    static const struct {
+        const char *with, *without;
+    } cases[] = {
+        {"{\"q\":\"grape\",\"from\":\"g\",\"moved\":true}", "{\"q\":\"grape\",\"from\":\"g\"}"},
+        {"{\"q\":\"fire\",\"from\":\"g\",\"to\":\"a\",\"moved\":true}", "{\"q\":\"fire\",\"from\":\"g\",\"to\":\"a\"}"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        rules_scenario *fresh = load_ok(scenario), *asked = load_ok(scenario);
+        char *want = rules_query_line(fresh, cases[k].without);
+        char *moved = rules_query_line(asked, cases[k].with);
+        char *after = rules_query_line(asked, cases[k].without);
+        assert_non_null(want);
+        assert_non_null(moved);
+        assert_non_null(after);
+        assert_null(strstr(moved, "\"error\""));
+        if (!strcmp(moved, want)) /* the option changes the answer, so keeping it would show */
+            fail_msg("%s answers as %s: %s", cases[k].with, cases[k].without, moved);
+        assert_string_equal(after, want);
+        free(want);
+        free(moved);
+        free(after);
+        rules_scenario_destroy(fresh);
+        rules_scenario_destroy(asked);
+    }
+}
+
 /* ---- the table frame: x right, y down the table, seen from above ------ */
 
 /* The impact of a deviate query (fails the test on an error). */
@@ -3627,6 +3703,8 @@ int main(void)
         cmocka_unit_test(test_unknown_keys),
         cmocka_unit_test(test_profiles_cited),
         cmocka_unit_test(test_query_errors),
+        cmocka_unit_test(test_query_kinds_one_list),
+        cmocka_unit_test(test_query_options_not_kept),
         cmocka_unit_test(test_table_frame_handedness),
         cmocka_unit_test(test_deviate_cite),
         cmocka_unit_test(test_api),

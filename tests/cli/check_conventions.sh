@@ -122,6 +122,13 @@ if command -v script > /dev/null; then
 else
   fail "script (util-linux) is needed to test progress on a terminal"
 fi
+# A projector.json made for another table (the 36x24 breach sample's) is
+# refused over the 72x48 sample rig by track, with both sizes.
+s=$(dirname "$0")/../../samples
+run "$tt" track --rig "$s/table/rig.json" --source "$s/table/frame.png" --projector "$s/breach/projector.json" \
+  --max-frames 1
+[ "$(rc)" = 1 ] && grep -q "breach/projector.json was calibrated on a 36x24\" table, but the rig's table is 72x48\"" \
+  "$tmp/err" || fail "track with another table's projector.json: exit $(rc): $(cat "$tmp/err")"
 run "$tt" replay "$tmp/g.sqlite" --video "$tmp/v2.avi" --width 64 --fps 4
 [ "$(rc)" = 0 ] && ! grep -q 'video frames' "$tmp/err" || fail "progress when not a terminal: $(cat "$tmp/err")"
 unset TABLETRACK_PROGRESS_DELAY_MS

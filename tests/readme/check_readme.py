@@ -35,10 +35,18 @@ Each scratch directory holds: build -> the build tree (build/tabletrack),
 samples -> the samples, tabletrack and tt-rec-sample on PATH, and the file
 names the README uses for your own files: rig.json, camera.yaml, frame.jpg
 and frame.png (samples/table), projector.json (samples/projector), farm.json
-(samples/scenarios), game.json (samples/breach), and recordings game.sqlite
-and GAME.sqlite (tt-rec-sample; GAME.sqlite has 2 sessions).
+(samples/scenarios), game.json (samples/breach), photos/ (the photos of the
+calibration board, samples/board-photos: taken by the sample table's
+camera, so the camera.yaml that `calib camera` makes from them fits its
+frame), and recordings game.sqlite and GAME.sqlite (tt-rec-sample;
+GAME.sqlite has 2 sessions).
+
+Every complete rig file shown (a code block that parses as JSON and has
+"anchors") is held against the sample frame with `tabletrack check`, which
+must pass: an example rig that does not fit the samples misleads.
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -146,11 +154,55 @@ def setup(scratch, src, build):
                  ("table/frame.png", "frame.jpg"), ("projector/projector.json", "projector.json"),
                  ("scenarios/into-the-breach-farm.json", "farm.json"), ("breach/scenario.json", "game.json")):
         shutil.copy(os.path.join(s, a), os.path.join(scratch, b))
+    os.symlink(os.path.join(s, "board-photos"), os.path.join(scratch, "photos"))
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), TABLETRACK_DATA=src)
     for name, sessions in (("game.sqlite", 1), ("GAME.sqlite", 2)):
         for _ in range(sessions):
             subprocess.run(["tt-rec-sample", name], cwd=scratch, env=env, check=True, capture_output=True)
     return env
+
+
+def rig_examples(text):
+    """[(line_no, rig)]: the code blocks of a Markdown file that are a whole
+    rig file (JSON with "anchors")."""
+    out, block, start = [], [], 0
+    in_block, prev_blank = False, True
+    for i, line in enumerate(text.split("\n") + [""]):
+        code = line.startswith("    ") and (prev_blank or in_block)
+        if code:
+            if not in_block:
+                block, start = [], i + 1
+            block.append(line)
+        elif in_block and block:
+            try:
+                rig = json.loads("\n".join(block))
+            except ValueError:
+                rig = None
+            if isinstance(rig, dict) and "anchors" in rig:
+                out.append((start, rig))
+        in_block = code
+        prev_blank = line.strip() == ""
+    return out
+
+
+def check_rig_examples(path, text, scratch, env):
+    """Every rig file shown fits the sample frame: `check` passes with it."""
+    fails = 0
+    label = os.path.basename(path)
+    for line_no, rig in rig_examples(text):
+        rig["camera"] = os.path.join(scratch, "camera.yaml")
+        name = os.path.join(scratch, ".example_rig_%d.json" % line_no)
+        with open(name, "w", encoding="utf-8") as f:
+            json.dump(rig, f)
+        r = subprocess.run(["tabletrack", "check", "--rig", name, "frame.png"], cwd=scratch, env=env,
+                           capture_output=True, text=True, timeout=600)
+        if r.returncode != 0:
+            fails += 1
+            print("FAIL  %s:%d  the rig shown does not fit the sample frame (samples/table/frame.png):\n"
+                  "      tabletrack check: exit %d: %s" % (label, line_no, r.returncode, (r.stdout + r.stderr)[-1200:]))
+        else:
+            print("OK    %s:%d  the rig shown fits the sample frame (tabletrack check)" % (label, line_no))
+    return fails
 
 
 def check_build_command(cmd, src, build):
@@ -243,6 +295,7 @@ def run_file(path, src, build, counts):
     scratch = tempfile.mkdtemp(prefix="tt_readme_")
     try:
         env = setup(scratch, src, build)
+        fails += check_rig_examples(path, text, scratch, env)
         for line_no, cmd, expect, inline in cmds:
             show = cmd.split("\n", 1)[0]
             hit = [(s, why) for s, why in marks if s in cmd]

@@ -41,6 +41,7 @@ typedef struct game_opts {
     const char *record;         /* GAME.sqlite or NULL */
     const char *const *queries; /* NULL-terminated questions shown every frame, or NULL */
     const char *queries_file;   /* JSON Lines of questions with "frame" and optional "until" */
+    const char *phases_file;    /* JSON Lines of phases with "frame" (game_referee.c), or NULL */
     const char *note;           /* recorded with the session (the command line); may be NULL */
     int preload;                /* decode the whole source first */
     int cite;                   /* each answer on the felt shows the rule it comes from */

@@ -91,6 +91,7 @@ typedef struct game__msg {
     game_feed_msg *msg; /* the ring's reference */
 } game__msg;
 
+typedef struct game__referee game__referee; /* game_referee.c */
 struct game {
     game_opts o;
     const volatile sig_atomic_t *stop;
@@ -113,6 +114,7 @@ struct game {
     /* guarded by mu: everything below, read or written by servers */
     pthread_mutex_t mu;
     game__scenario sc;
+    game__referee *refr;        /* the referee (--phases), or NULL */
     int scenario_rev;           /* scenarios applied so far (1 with --scenario) */
     game__query *qs;
     int nq, qcap, next_qid, asked_live; /* asked_live: a question came from a viewer */
@@ -231,6 +233,14 @@ json_t *game__picked_json(game *g); /* new reference */
 tt_status game__draw_picks(game *g, overlay_list *l, tt_err *err);
 void game__picks_free(game *g);
 
+/* game_referee.c: read and check --phases and start the referee (after
+ * the scenario); each frame (mu held), the phase lines due and the
+ * tracker's events through the referee, its events to --events and the
+ * feed; close frees it (accepts a game without one). */
+tt_status game__referee_open(game *g, tt_err *err);
+tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, int nf, const track_event *evs, int ne,
+                              tt_err *err);
+void game__referee_close(game *g);
 /* game_table.c */
 void game__table_free(game *g);
 

@@ -9,13 +9,14 @@ BUILD   ?= build
 TBUILD  ?= build-test
 CMAKE   ?= cmake
 
-# Debian packages the project needs (build, tests, demo).
+# Debian packages the project needs (build, tests, demo); universal-ctags: the
+# house test measures every function's length with it.
 APT_PACKAGES = build-essential cmake pkg-config \
   libapriltag-dev libopencv-dev libjansson-dev libcairo2-dev libsdl2-dev \
   libsqlite3-dev libusb-1.0-0-dev libuvc-dev libcmocka-dev \
   libmicrohttpd-dev libqrencode-dev liblo-dev liblo-tools python3-liblo \
   fonts-dejavu-core xvfb x11-apps xdotool poppler-utils sqlite3 chromium python3 clang zbar-tools \
-  mosquitto libmosquitto-dev openssl
+  mosquitto libmosquitto-dev openssl universal-ctags
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

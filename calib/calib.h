@@ -129,6 +129,7 @@ typedef enum calib_height {
 #define CALIB_MAYBE_SIGMAS 2.0   /* between this and CALIB_SURE_SIGMAS: kept on the ground, its height error
                                     stretched to reach its own measurement */
 #define CALIB_SLOPE_DEG 20.0
+#define CALIB_TILT_MAX_DEG 50.0 /* a tag's pose tilted more than this is not believed (a mirror pose) */
 #define CALIB_SLOPE_REACH_IN 3.0 /* a tilted tag is on a slope of any raised ground within this */
 #define CALIB_GROUND_Z95_IN 0.005 /* a declared ground's (or the felt's) height, 95%: the base's thickness */
 #define CALIB_GROUND_SLOPED 0.05 /* a declared ground whose gradient exceeds this (about 3 degrees) is a slope */

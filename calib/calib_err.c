@@ -1,11 +1,12 @@
 /* calib_err.c - the error model (calib_err.h): each located figure's 95%
  * bounds from what the frame shows of its tag.
  *
- * A tag's corners are found with a noise that grows as its cells shrink
- * and as its decision margin (contrast over noise, lost to blur) falls:
- *     sigma_c = ERR_C0 + ERR_C1 * (8 / s_px) + ERR_CM / margin  (pixels)
- * Its position, the mean of four corners on its plane, scatters by that
- * times the inches per pixel there; the rig's pose adds its own residual
+ * A tag's edge length in pixels is found with a noise sigma_q: measured
+ * on the frame itself (calib_err_frame_fit: most tags stand on their
+ * ground, so their heights' scatter about it is that noise), else
+ *     sigma_q = ERR_Q / ppc^2 * (1 + max(0, ERR_Q_MARGIN - margin) / ERR_Q_MARGIN)
+ * (ppc: pixels per cell).  Its position, the mean of four corners on its
+ * plane, scatters in proportion, times the inches per pixel there; the rig's pose adds its own residual
  * at that spot; a height error dz moves it by dz * r / (H - z) (r: its
  * distance from the point under the camera); a tilted tag's corners lie at
  * different heights, and its base sits beside the tag along the normal.
@@ -18,37 +19,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* corner noise */
-#define ERR_C0 0.030 /* px */
-#define ERR_C1 0.10  /* px at 1 px per cell */
-#define ERR_CM 2.0   /* px at a decision margin of 1 */
-/* 95% position radius per corner-noise pixel (a level tag) */
-#define ERR_XY 1.9
+/* size noise without a frame's measure: ERR_Q / ppc^2, grown where the
+ * decision margin is low (blur, noise) */
+#define ERR_Q 0.75
+#define ERR_Q_MARGIN 100.0
+#define ERR_MARGIN_UNKNOWN 40.0
+#define ERR_Q_FLOOR 0.01 /* px: no frame measures its tags better */
+/* 95% position radius per (size-noise px x inches per px), a level tag */
+#define ERR_XY 2.5
 /* a tilted tag: its position grows by (1 + ERR_XY_TILT tan(tilt)) */
 #define ERR_XY_TILT 1.5
 /* the pose's share: 95% radius per px of anchor reprojection RMS */
-#define ERR_POSE 0.6
-/* 95% of its own height per (camera height / tag px) per corner-noise px */
-#define ERR_Z 2.2
+#define ERR_POSE 0.3
+/* 95% of its own height per (camera height / tag px) per size-noise px */
+#define ERR_Z 2.6
 /* the same for a tilted tag measured by its 3D pose */
-#define ERR_Z_POSE 4.5
-/* 95% facing, radians per (corner-noise px / tag px) */
-#define ERR_F 2.6
+#define ERR_Z_POSE 5.0
+/* 95% facing, radians per (size-noise px / tag px) */
+#define ERR_F 2.5
 #define ERR_F_TILT 2.0
 /* floors: nothing is known better than this */
-#define ERR_XY_MIN 0.001
+#define ERR_XY_MIN 0.0005
 #define ERR_F_MIN 0.05
 
 double calib_err_corner_px(const calib_err_seen *s)
 {
-    double spx = s->s_px > 1 ? s->s_px : 1, m = s->margin > 1 ? s->margin : 1;
-    return ERR_C0 + ERR_C1 * (8.0 / spx) + ERR_CM / m;
+    if (s->frame_sigma_px > 0)
+        return s->frame_sigma_px;
+    /* a margin of 0 is not known (detections made by hand): a poor tag's */
+    double spx = s->s_px > 1 ? s->s_px : 1, m = s->margin > 0 ? s->margin : ERR_MARGIN_UNKNOWN;
+    double ppc = spx / 8;
+    return ERR_Q / (ppc * ppc) * (1 + fmax(0, ERR_Q_MARGIN - m) / ERR_Q_MARGIN);
 }
 
 double calib_err_measured95(const calib_err_seen *s)
 {
     double spx = s->s_px > 1 ? s->s_px : 1;
-    double k = s->by_pose ? ERR_Z_POSE : ERR_Z;
+    /* a tilted tag is measured by its 3D pose, across its foreshortened side too */
+    double k = s->by_pose ? ERR_Z_POSE / cos(fmin(fabs(s->tilt_deg), 70) * (M_PI / 180)) : ERR_Z;
     double z = k * fabs(s->cam_above_in) * calib_err_corner_px(s) / spx;
     return isfinite(z) && z > 0.001 ? z : 0.001;
 }
@@ -69,6 +77,62 @@ void calib_err_fill(calib_figure *f, const calib_err_seen *s)
     f->facing_err95_deg = fa > ERR_F_MIN ? fmin(fa, 180) : ERR_F_MIN;
 }
 
+static int calib__cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double calib__median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, calib__cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void calib_err_frame_fit(const double *stand, const double *ground, const double *tilt, const int *ok,
+                         const double *s_px, int nf, double cam, double base_in, calib_err_frame *fr)
+{
+    fr->scale = 1;
+    fr->bias_px = 0;
+    fr->sigma_px = 0;
+    fr->n = 0;
+    double *r = malloc(sizeof(double) * (size_t)(nf > 0 ? nf : 1));
+    double *q = malloc(sizeof(double) * (size_t)(nf > 0 ? nf : 1));
+    int n = 0;
+    if (!r || !q)
+        goto done;
+    for (int i = 0; i < nf; i++) {
+        double den = cam - stand[i] - base_in, num = cam - ground[i] - base_in;
+        if (ok[i] && tilt[i] <= CALIB_SLOPE_DEG && den > 0 && num > 0 && s_px[i] > 0)
+            r[n++] = num / den;
+    }
+    if (n < CALIB_ERR_FRAME_MIN)
+        goto done;
+    double scale = calib__median(r, n);
+    if (!(fabs(scale - 1) <= CALIB_ERR_SCALE_MAX))
+        goto done;
+    /* each tag's edge error in pixels: the same few tenths of a pixel
+     * whatever its size (blur spreads its border by a fixed width) */
+    int m = 0;
+    for (int i = 0; i < nf; i++) {
+        double den = cam - stand[i] - base_in, num = cam - ground[i] - base_in;
+        if (ok[i] && tilt[i] <= CALIB_SLOPE_DEG && den > 0 && num > 0 && s_px[i] > 0)
+            q[m++] = s_px[i] * (1 - den / num);
+    }
+    double mq = calib__median(q, m);
+    fr->bias_px = mq;
+    for (int i = 0; i < m; i++)
+        q[i] = fabs(q[i] - mq);
+    double mad = calib__median(q, m) * 1.4826;
+    fr->scale = scale;
+    fr->n = n;
+    /* its own uncertainty: a scatter measured on n tags */
+    fr->sigma_px = isfinite(mad) ? fmax(mad * (1 + 1.5 / sqrt((double)n)), ERR_Q_FLOOR) : 0;
+done:
+    free(r);
+    free(q);
+}
+
 void calib_figure_average(calib_figure *f, int n)
 {
     if (n < 1)
@@ -80,12 +144,6 @@ void calib_figure_average(calib_figure *f, int n)
     }
     double dz = f->z_err95_in * f->xy_per_z;
     f->err95_in = sqrt(f->xy_err95_flat_in * f->xy_err95_flat_in + dz * dz);
-}
-
-static int calib__cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 int calib_size_suspect(const calib_rig *rig, const calib_pose *pose, const calib_figure *figs, int n,

@@ -60,15 +60,19 @@ static double calib__fixed_ground(const calib_pose *pose, const double *norm, do
  * the hill's height, lands on the hill): the fixed points reached from the
  * felt and from the tag's measured height, the one nearer the measurement. */
 static double calib__settle_ground(const calib_pose *pose, const double *norm, double base_in, const tt_ground *g,
-                                   int measured, double stand)
+                                   int measured, double stand, double *other)
 {
+    *other = 0;
     if (!g || !g->height_at)
         return 0;
     double a = calib__fixed_ground(pose, norm, base_in, g, 0, stand);
+    *other = a;
     if (!measured || fabs(a - stand) <= 1e-9)
         return a;
     double b = calib__fixed_ground(pose, norm, base_in, g, stand > 0 ? stand : 0, stand);
-    return fabs(b - stand) < fabs(a - stand) ? b : a;
+    int pick_b = fabs(b - stand) < fabs(a - stand);
+    *other = pick_b ? a : b;
+    return pick_b ? b : a;
 }
 
 /* Where the diagonals of quad q (4 points, 8 doubles) cross: the image of
@@ -183,7 +187,10 @@ static tt_status calib__measure_all(const calib_rig *rig, const calib_pose *pose
         for (int k = 0; k < nt; k++) {
             double h, a, nv[3];
             calib__pose_height(pose, &Rs[k * 9], &ts[k * 3], base_in, &h, &a, nv);
-            if (pok[k] && isfinite(h) && isfinite(a) && isfinite(nv[0]) && isfinite(nv[1]) && isfinite(nv[2])) {
+            /* a steeper pose is the mirror ambiguity of a noisy small tag,
+             * not a hill: its shape's measure stands */
+            if (pok[k] && isfinite(h) && isfinite(a) && isfinite(nv[0]) && isfinite(nv[1]) && isfinite(nv[2]) &&
+                a <= CALIB_TILT_MAX_DEG) {
                 stand[idx[k]] = h;
                 tilt[idx[k]] = a > CALIB_SLOPE_DEG ? a : tilt[idx[k]];
                 if (a > CALIB_SLOPE_DEG)
@@ -222,7 +229,7 @@ static double calib__side_px(const vision_detection *d)
 /* The height a figure is placed at, and its error, from its own
  * measurement and the ground (calib_height in calib.h). */
 static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_pose *pose, const double *q,
-                          double base_in, int sloped)
+                          double base_in, int sloped, double alt)
 {
     const double m95 = g->measured_err95_in, sig = m95 / 1.96;
     const double gsig = CALIB_GROUND_Z95_IN / 1.96, comb = sqrt(sig * sig + gsig * gsig);
@@ -236,8 +243,10 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
         g->height = CALIB_HEIGHT_BELOW;
         return;
     }
+    /* tilted where the ground is level: on a slope no one declared, if its
+     * height says so too (a noisy tag can look tilted on the felt) */
     int tilted = g->tilt_deg > CALIB_SLOPE_DEG && !sloped;
-    if (tilted || fabs(off) > CALIB_SURE_SIGMAS * comb) {
+    if ((tilted && fabs(off) > CALIB_MAYBE_SIGMAS * comb) || fabs(off) > CALIB_SURE_SIGMAS * comb) {
         /* On a slope a tag may stand anywhere from the felt to the top of
          * the raised ground beside it: not worth a warning. */
         int slope = tilted;
@@ -252,15 +261,19 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
         g->z_err95_in = m95;
         return;
     }
-    if (fabs(off) > CALIB_MAYBE_SIGMAS * comb) /* cannot tell: on the ground, its error reaching its own */
+    if (tilted || fabs(off) > CALIB_MAYBE_SIGMAS * comb) /* cannot tell: on the ground, its error reaching its own */
         g->z_err95_in = fabs(off) + m95;
+    /* the ground has another height its tag could stand at (just beyond a
+     * piece's edge) that its own height cannot rule out */
+    if (fabs(alt - g->ground_in) > 1e-9 && fabs(g->measured_in - alt) <= CALIB_SURE_SIGMAS * comb)
+        g->z_err95_in = fmax(g->z_err95_in, fabs(alt - g->ground_in) + CALIB_GROUND_Z95_IN);
 }
 
 tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                               const tt_ground *ground, calib_figure **out, int *n, tt_err *err)
 {
     int nf = 0, *ok = NULL;
-    double *norm = NULL, *stand = NULL, *tilt = NULL, *nrm = NULL;
+    double *norm = NULL, *stand = NULL, *tilt = NULL, *nrm = NULL, *spx = NULL, *gr = NULL;
     calib_figure *figs = NULL;
     tt_status st = TT_OK;
     const double base_in = rig->base_height_mm / 25.4, cam = pose->up * pose->center[2];
@@ -279,7 +292,9 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     tilt = malloc(sizeof(double) * (size_t)nf);
     nrm = malloc(sizeof(double) * 3 * (size_t)nf);
     ok = malloc(sizeof(int) * (size_t)nf);
-    if (!figs || !norm || !stand || !tilt || !nrm || !ok) {
+    spx = malloc(sizeof(double) * (size_t)nf);
+    gr = malloc(sizeof(double) * (size_t)nf);
+    if (!figs || !norm || !stand || !tilt || !nrm || !ok || !spx || !gr) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
         goto done;
     }
@@ -298,13 +313,27 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     if ((st = cvw_undistort_points(&rig->camera, norm, nf * 4, norm, err)) != TT_OK ||
         (st = calib__measure_all(rig, pose, norm, nf, stand, tilt, nrm, ok, err)) != TT_OK)
         goto done;
+    /* The frame's own scale and noise, from its tags on their ground; its
+     * scale error (blur) taken out of every measured height. */
+    for (int f = 0; f < nf; f++) {
+        spx[f] = calib__side_px(&dets->items[figs[f].det_index]);
+        double alt;
+        gr[f] = calib__settle_ground(pose, &norm[f * 8], base_in, ground, ok[f], stand[f], &alt);
+    }
+    calib_err_frame fr;
+    calib_err_frame_fit(stand, gr, tilt, ok, spx, nf, cam, base_in, &fr);
+    if (fr.n)
+        for (int f = 0; f < nf; f++)
+            if (ok[f] && spx[f] > fr.bias_px)
+                stand[f] = cam - base_in - (cam - stand[f] - base_in) * spx[f] / (spx[f] - fr.bias_px);
     int kept = 0;
     for (int f = 0; f < nf; f++) {
         calib_figure g = figs[f];
         const double *q = &norm[f * 8];
         const vision_detection *d = &dets->items[g.det_index];
         g.measured = ok[f];
-        g.ground_in = calib__settle_ground(pose, q, base_in, ground, g.measured, stand[f]);
+        double alt;
+        g.ground_in = calib__settle_ground(pose, q, base_in, ground, g.measured, stand[f], &alt);
         g.measured_in = g.measured ? stand[f] : g.ground_in;
         g.tilt_deg = g.measured ? tilt[f] : 0;
 
@@ -321,8 +350,8 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
             calib_tilt_normal(ground, c0[0], c0[1], gn);
         const int sloped = gn[2] < 1 / sqrt(1 + CALIB_GROUND_SLOPED * CALIB_GROUND_SLOPED);
         calib_tilt_ray(pose, m, ray0, cdir);
-        const double spx = calib__side_px(d);
-        calib_err_seen seen = {.s_px = spx,
+        calib_err_seen seen = {.s_px = spx[f],
+                               .frame_sigma_px = fr.sigma_px,
                                .margin = d->margin,
                                .tilt_deg = g.tilt_deg,
                                .pose_rms_px = pose->rms_px,
@@ -331,9 +360,9 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
         seen.cam_above_in = cam - (g.measured_in + base_in);
         if (!(seen.cam_above_in > 0))
             seen.cam_above_in = cam - g.ground_in - base_in;
-        g.px_per_cell = spx / 8;
+        g.px_per_cell = spx[f] / 8;
         g.measured_err95_in = calib_err_measured95(&seen);
-        calib__decide(&g, ground, pose, q, base_in, sloped);
+        calib__decide(&g, ground, pose, q, base_in, sloped, alt);
 
         double h = g.z_in + base_in, c[8], corners[4][2];
         if (sloped && g.height == CALIB_HEIGHT_GROUND) {
@@ -349,7 +378,8 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
             } else {
                 g.x = g.y = NAN;
             }
-        } else if (g.measured && g.tilt_deg > CALIB_SLOPE_DEG) {
+        } else if (g.measured && g.tilt_deg > CALIB_SLOPE_DEG &&
+                   (g.height == CALIB_HEIGHT_SLOPE || g.height == CALIB_HEIGHT_OFF)) {
             /* tilted where no slope is declared: the tag's centre (where the
              * image's diagonals cross) at its measured height, in the plane
              * of its measured normal; the base along that normal below it */
@@ -373,7 +403,7 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
         }
         /* inches per pixel at the tag, and how far a height error moves it */
         double above = cam - g.z_in - base_in, rr = hypot(g.x - ray0[0], g.y - ray0[1]);
-        seen.in_per_px = spx > 0 ? rig->base_size_in / spx : 0;
+        seen.in_per_px = spx[f] > 0 ? rig->base_size_in / spx[f] : 0;
         seen.xy_per_z = above > 0 ? rr / above : 0;
         calib_err_fill(&g, &seen);
         /* A tag whose rays miss its plane (NaN) is no figure on the table:
@@ -391,6 +421,8 @@ done:
     free(stand);
     free(tilt);
     free(nrm);
+    free(spx);
+    free(gr);
     free(ok);
     free(figs);
     return st;

@@ -73,6 +73,75 @@ done:
     return st;
 }
 
+/* The rms of the pose from the anchors `use` when every anchor's size_in is
+ * `scale` times the rig's (a copy of the rig; -1 when it gives no pose). */
+static double calib__scaled_rms(const calib_rig *rig, calib_rig *tmp, calib_anchor *anchors,
+                                const vision_detections *dets, const int *use, int nuse, double scale)
+{
+    calib_pose p;
+    for (int a = 0; a < rig->nanchors; a++)
+        anchors[a].size_in = rig->anchors[a].size_in * scale;
+    memset(&p, 0, sizeof p);
+    if (calib__solve(tmp, dets, use, nuse, &p, NULL, NULL) != TT_OK || !isfinite(p.rms_px))
+        return -1;
+    return p.rms_px;
+}
+
+/* Anchors that fit with one consistent scale error have a wrong size_in
+ * (the rig says 2" for tags printed at 2.4"): the factor that makes them
+ * fit, searched over 0.25..4 (a coarse log grid, then golden section).
+ * Returns 1 with *scale and *rms when that factor fits well and clearly
+ * better than the rig's sizes (rms_now). */
+static int calib__anchor_scale(const calib_rig *rig, const vision_detections *dets, const int *use, int nuse,
+                               double rms_now, double *scale, double *rms)
+{
+    const int steps = 48;
+    const double lo = log(0.25), hi = log(4.0);
+    calib_rig *tmp = malloc(sizeof *tmp);
+    calib_anchor *anchors = malloc(sizeof *anchors * (size_t)(rig->nanchors > 0 ? rig->nanchors : 1));
+    int found = 0;
+    if (!tmp || !anchors || nuse < 2)
+        goto done;
+    *tmp = *rig;
+    memcpy(anchors, rig->anchors, sizeof *anchors * (size_t)rig->nanchors);
+    tmp->anchors = anchors;
+    double best = -1, best_u = 0;
+    for (int k = 0; k <= steps; k++) {
+        double u = lo + (hi - lo) * k / steps, e = calib__scaled_rms(rig, tmp, anchors, dets, use, nuse, exp(u));
+        if (e >= 0 && (best < 0 || e < best)) {
+            best = e;
+            best_u = u;
+        }
+    }
+    if (best < 0)
+        goto done;
+    /* golden section on log(scale) around the best grid point */
+    double a = best_u - (hi - lo) / steps, b = best_u + (hi - lo) / steps, g = (sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 40; it++) {
+        double c = b - g * (b - a), d = a + g * (b - a);
+        double ec = calib__scaled_rms(rig, tmp, anchors, dets, use, nuse, exp(c));
+        double ed = calib__scaled_rms(rig, tmp, anchors, dets, use, nuse, exp(d));
+        if (ec < 0 || ed < 0)
+            break;
+        if (ec < ed)
+            b = d;
+        else
+            a = c;
+    }
+    double u = (a + b) / 2, e = calib__scaled_rms(rig, tmp, anchors, dets, use, nuse, exp(u));
+    if (e >= 0 && e < best) {
+        best = e;
+        best_u = u;
+    }
+    *scale = exp(best_u);
+    *rms = best;
+    found = best <= CALIB_MAX_REPROJ_PX / 2 && best < rms_now / 3 && fabs(*scale - 1) > 0.02;
+done:
+    free(anchors);
+    free(tmp);
+    return found;
+}
+
 /* A pose is only used when it is finite and fits its anchors within
  * CALIB_MAX_REPROJ_PX; otherwise the error names the anchors used, worst
  * first, so the player can check the ones that moved or the rig file. */
@@ -97,15 +166,39 @@ static tt_status calib__pose_check(const calib_rig *rig, const vision_detections
         len += (size_t)snprintf(names + len, sizeof names - len, "%s%s %d (%.0f px)", len ? ", " : "", d->family, d->id,
                                 perr[w]);
     }
-    (void)rig;
     if (!finite || fabs(pose->center[2]) <= 1e-6)
         return tt_err_set(err, TT_ERR_ANCHORS,
                           "the anchors give no camera pose (anchors %s): are two anchors at the same place in the rig "
                           "file, or is one tag mistaken for another?",
                           names);
+    double scale, rms;
+    if (calib__anchor_scale(rig, dets, use, nuse, pose->rms_px, &scale, &rms)) {
+        /* what the anchors measure, named by the first one used */
+        const calib_anchor *a = &rig->anchors[calib_rig_anchor_index(rig, dets->items[use[0]].family,
+                                                                     dets->items[use[0]].id)];
+        int same = 1;
+        for (int i = 1; i < nuse; i++) {
+            const vision_detection *d = &dets->items[use[i]];
+            same &= rig->anchors[calib_rig_anchor_index(rig, d->family, d->id)].size_in == a->size_in;
+        }
+        char measured[160];
+        if (same)
+            snprintf(measured, sizeof measured, "the anchors measure %.3g\" where the rig's size_in says %g\"",
+                     a->size_in * scale, a->size_in);
+        else
+            snprintf(measured, sizeof measured,
+                     "the anchors measure %.3g times their size_in (%s %d: %.3g\", not %g\")", scale, a->family,
+                     a->id, a->size_in * scale, a->size_in);
+        return tt_err_set(err, TT_ERR_ANCHORS,
+                          "the anchors do not fit the rig file: reprojection error %.1f px, the limit is %.0f px "
+                          "(anchors, worst first: %s). Their size_in is wrong: %s (at that size they fit, %.2f px). "
+                          "Set size_in to the edge of the anchors' black square, as 'print tags --size-in' printed it "
+                          "(measure one)",
+                          pose->rms_px, CALIB_MAX_REPROJ_PX, names, measured, rms);
+    }
     return tt_err_set(err, TT_ERR_ANCHORS,
                       "the anchors do not fit the rig file: reprojection error %.1f px, the limit is %.0f px (anchors, "
-                      "worst first: %s). Has an anchor moved, or are its x and y in the rig file wrong?",
+                      "worst first: %s). Has an anchor moved, or are its x, y or size_in in the rig file wrong?",
                       pose->rms_px, CALIB_MAX_REPROJ_PX, names);
 }
 

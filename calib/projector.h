@@ -55,12 +55,26 @@ int calib_projector_pinhole(const calib_projector *pj, double P[12]);
 /* Load projector.json.  JSON errors carry line and column; missing or
  * malformed fields are named.  *out owned by the caller.  Format: width,
  * height, table_to_projector (3 rows of 3), optional correction grid; a 3D
- * projector adds "model": "pinhole" and "P" (3 rows of 4).  Files without
+ * projector adds "model": "pinhole" and "P" (3 rows of 4); "table" records
+ * the table it was made on (see calib_projector_check_rig).  Files without
  * "P" (written before the 3D model) load as plane-only maps. */
 tt_status calib_projector_load(const char *path, calib_projector **out, tt_err *err);
 
 /* Write projector.json (temporary file + rename: never half-written). */
 tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_err *err);
+
+/* The table the map was calibrated on ("table": {"width_in", "depth_in"} in
+ * projector.json; `calib projector` records the rig's).  A map made for
+ * one table draws in the wrong places over another, so the programs that
+ * use a map with a rig check it: calib_projector_check_rig is TT_OK when
+ * the sizes agree within CALIB_PROJECTOR_TABLE_TOL_IN or the file has no
+ * record (written before it was kept), else TT_ERR_MISMATCH naming both
+ * tables and what to do.  calib_projector_table returns 0 when there is no
+ * record.  set_table with a size that is not positive forgets it. */
+#define CALIB_PROJECTOR_TABLE_TOL_IN 0.5
+void calib_projector_set_table(calib_projector *pj, double width_in, double depth_in);
+int calib_projector_table(const calib_projector *pj, double *width_in, double *depth_in);
+tt_status calib_projector_check_rig(const calib_projector *pj, const calib_rig *rig, const char *path, tt_err *err);
 
 void calib_projector_size(const calib_projector *pj, int *width, int *height);
 void calib_projector_homography(const calib_projector *pj, double H[9]);

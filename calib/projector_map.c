@@ -23,6 +23,7 @@ struct calib_projector {
     double *dx, *dy; /* owned, nx*ny */
     double rms_px, rms_in;
     int npoints;
+    double table_w, table_d; /* the table it was calibrated on, inches; 0 when not recorded */
 };
 
 static int projector__invert3(const double m[9], double inv[9])
@@ -400,6 +401,23 @@ tt_status calib_projector_load(const char *path, calib_projector **out, tt_err *
             (st = calib_projector_set_grid(pj, x0, y0, step, nx, ny, dx, dy, err)) != TT_OK)
             goto fail;
     }
+    const json_t *t = json_object_get(root, "table");
+    if (t) {
+        char where[300];
+        snprintf(where, sizeof where, "%s: table", path);
+        if (!json_is_object(t)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"table\" must be an object like {\"width_in\": 72, "
+                            "\"depth_in\": 48} (the table the projector was calibrated on)", path);
+            goto fail;
+        }
+        if ((st = tt_json_number(t, "width_in", where, &pj->table_w, err)) != TT_OK ||
+            (st = tt_json_number(t, "depth_in", where, &pj->table_d, err)) != TT_OK)
+            goto fail;
+        if (!(pj->table_w > 0 && pj->table_d > 0 && pj->table_w < 10000 && pj->table_d < 10000)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: width_in and depth_in must be positive inches", where);
+            goto fail;
+        }
+    }
     const json_t *r;
     if ((r = json_object_get(root, "residual_px")) && json_is_number(r))
         pj->rms_px = json_number_value(r);
@@ -444,6 +462,9 @@ tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_e
     }
     json_object_set_new(root, "width", json_integer(pj->width));
     json_object_set_new(root, "height", json_integer(pj->height));
+    if (pj->table_w > 0 && pj->table_d > 0)
+        json_object_set_new(root, "table",
+                            json_pack("{s:f, s:f}", "width_in", pj->table_w, "depth_in", pj->table_d));
     for (int r = 0; r < 3; r++) {
         json_t *row = json_array();
         for (int c = 0; c < 3; c++)
@@ -493,4 +514,39 @@ tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_e
     }
     json_decref(root);
     return st;
+}
+
+/* ---- the table it was made on ---- */
+
+void calib_projector_set_table(calib_projector *pj, double width_in, double depth_in)
+{
+    if (!pj)
+        return;
+    int ok = width_in > 0 && depth_in > 0 && width_in < 10000 && depth_in < 10000;
+    pj->table_w = ok ? width_in : 0;
+    pj->table_d = ok ? depth_in : 0;
+}
+
+int calib_projector_table(const calib_projector *pj, double *width_in, double *depth_in)
+{
+    if (!pj || !(pj->table_w > 0))
+        return 0;
+    *width_in = pj->table_w;
+    *depth_in = pj->table_d;
+    return 1;
+}
+
+tt_status calib_projector_check_rig(const calib_projector *pj, const calib_rig *rig, const char *path, tt_err *err)
+{
+    double w, d;
+    if (!calib_projector_table(pj, &w, &d))
+        return TT_OK; /* made before the table was recorded: used as it is */
+    if (fabs(w - rig->width_in) <= CALIB_PROJECTOR_TABLE_TOL_IN &&
+        fabs(d - rig->depth_in) <= CALIB_PROJECTOR_TABLE_TOL_IN)
+        return TT_OK;
+    return tt_err_set(err, TT_ERR_MISMATCH,
+                      "%s was calibrated on a %gx%g\" table, but the rig's table is %gx%g\": its drawings would "
+                      "land in the wrong places. Calibrate the projector over this table ('tabletrack calib "
+                      "projector --rig ...') or give the projector file made for it",
+                      path ? path : "the projector file", w, d, rig->width_in, rig->depth_in);
 }

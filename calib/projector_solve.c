@@ -434,30 +434,14 @@ done:
     return st;
 }
 
-tt_status calib_projector_solve(const calib_rig *rig, int width, int height, const tt_image *caps, int ncaps,
-                                const calib_projector_opts *opts_in, calib_projector **out,
-                                calib_projector_report *report, tt_err *err)
+/* The photos are the ones the projector's size needs, in pattern order,
+ * each an 8-bit gray image of the rig's camera size. */
+static tt_status solve__check_photos(const calib_rig *rig, int width, int height, const tt_image *caps, int ncaps,
+                                     tt_err *err)
 {
-    calib_projector_opts opts;
-    calib_projector_report rep;
-    calib_projector *pj = NULL, *pj_grid = NULL;
-    calib_pose pose, pose_w;
-    solve__pts pts = {0};
-    unsigned char *inl = NULL;
-    tt_err e2 = {0};
-    tt_status st;
     int count = calib_projector_pattern_count(width, height);
     calib_projector_pattern info;
-    double H[9], P[12];
-
-    *out = NULL;
-    memset(&rep, 0, sizeof rep);
-    if (opts_in)
-        opts = *opts_in;
-    else
-        calib_projector_opts_default(&opts);
-    if (opts.step_px < 1)
-        opts.step_px = 1;
+    tt_status st;
     if (count == 0)
         return tt_err_set(err, TT_ERR_ARG, "projector size %dx%d is not valid (64..%d pixels each side)", width,
                           height, CALIB_PROJECTOR_MAX_SIDE);
@@ -473,8 +457,13 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
             return st;
         }
     }
+    return TT_OK;
+}
 
-    /* how visible are the patterns? */
+/* How visible are the patterns: an error when the black photo is
+ * overexposed or too few pixels are lit by the white one. */
+static tt_status solve__visible(const tt_image *caps, const calib_projector_opts *opts, tt_err *err)
+{
     const tt_image *B = &caps[0], *W = &caps[1];
     int cw = B->width, ch = B->height;
     long lit = 0, bright = 0, total = (long)cw * ch;
@@ -484,180 +473,263 @@ tt_status calib_projector_solve(const calib_rig *rig, int width, int height, con
             int b = B->data[(size_t)y * B->stride + x], w = W->data[(size_t)y * W->stride + x];
             sum_black += b;
             bright += b >= 250;
-            lit += w - b >= opts.min_contrast;
+            lit += w - b >= opts->min_contrast;
         }
     if (bright > total / 2)
         return tt_err_set(err, TT_ERR_MISMATCH,
                           "the photo of the black pattern is overexposed (%ld%% of it is white): the room is too "
                           "bright or the camera exposure too long; dim the lights or shorten the exposure",
                           bright * 100 / total);
-    if (lit < opts.min_points)
+    if (lit < opts->min_points)
         return tt_err_set(err, TT_ERR_MISMATCH,
                           "the projector's patterns are not visible: the white and black photos differ by %g gray "
                           "levels or more at only %ld pixels; is the projector on and aimed at the table, or is the "
                           "room too bright (mean black %.0f/255)?",
-                          opts.min_contrast, lit, sum_black / total);
+                          opts->min_contrast, lit, sum_black / total);
+    return TT_OK;
+}
 
-    /* camera pose from the anchors: black photo (room light only), or the
-     * white one when the room is dark */
-    st = solve__pose(rig, &caps[0], &pose, err);
+/* The camera pose from the anchors: in the black photo (room light only),
+ * or the white one when the room is dark (or it sees more anchors). */
+static tt_status solve__camera_pose(const calib_rig *rig, const tt_image *caps, calib_pose *pose, tt_err *err)
+{
+    calib_pose pose_w;
+    tt_err e2 = {0};
+    tt_status st = solve__pose(rig, &caps[0], pose, err);
     if (solve__pose(rig, &caps[1], &pose_w, &e2) == TT_OK &&
-        (st != TT_OK || pose_w.anchors_used > pose.anchors_used)) {
-        pose = pose_w;
+        (st != TT_OK || pose_w.anchors_used > pose->anchors_used)) {
+        *pose = pose_w;
         st = TT_OK;
     }
-    if (st != TT_OK) {
+    if (st != TT_OK)
         tt_err_prefix(err, "photos of the black and white patterns");
-        return st;
-    }
-    rep.anchors_used = pose.anchors_used;
-    rep.pose_rms_px = pose.rms_px;
+    return st;
+}
 
-    /* decode */
+/* Decode every step_px-th camera pixel with enough contrast (not
+ * saturated) into its projector pixel: pts gets the camera and projector
+ * points (its lists allocated here). */
+static tt_status solve__decode(const tt_image *caps, int count, int width, int height,
+                               const calib_projector_opts *opts, solve__pts *pts, tt_err *err)
+{
+    const tt_image *B = &caps[0], *W = &caps[1];
+    int cw = B->width, ch = B->height;
     int bx = solve__bits(width), by = solve__bits(height), S = CALIB_PROJECTOR_PHASE_STEPS;
     int gx0 = 2, gy0 = 2 + bx, px0 = 2 + bx + by, py0 = px0 + S;
-    pts.cap = (int)(((long)cw / opts.step_px + 1) * ((long)ch / opts.step_px + 1));
-    pts.cam = malloc((size_t)pts.cap * 2 * sizeof *pts.cam);
-    pts.table = malloc((size_t)pts.cap * 2 * sizeof *pts.table);
-    pts.proj = malloc((size_t)pts.cap * 2 * sizeof *pts.proj);
-    if (!pts.cam || !pts.table || !pts.proj) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
+    pts->cap = (int)(((long)cw / opts->step_px + 1) * ((long)ch / opts->step_px + 1));
+    pts->cam = malloc((size_t)pts->cap * 2 * sizeof *pts->cam);
+    pts->table = malloc((size_t)pts->cap * 2 * sizeof *pts->table);
+    pts->proj = malloc((size_t)pts->cap * 2 * sizeof *pts->proj);
+    if (!pts->cam || !pts->table || !pts->proj)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     for (int i = 0; i < count; i++)
-        if (caps[i].stride != B->stride) {
-            st = tt_err_set(err, TT_ERR_ARG, "photos must share one row layout");
-            goto fail;
-        }
-    for (int y = opts.step_px / 2; y < ch; y += opts.step_px)
-        for (int x = opts.step_px / 2; x < cw; x += opts.step_px) {
+        if (caps[i].stride != B->stride)
+            return tt_err_set(err, TT_ERR_ARG, "photos must share one row layout");
+    for (int y = opts->step_px / 2; y < ch; y += opts->step_px)
+        for (int x = opts->step_px / 2; x < cw; x += opts->step_px) {
             int idx = y * B->stride + x;
             double b = B->data[idx], w = W->data[idx], c = w - b;
-            if (c < opts.min_contrast || w >= 254)
+            if (c < opts->min_contrast || w >= 254)
                 continue;
             double mid = 0.5 * (w + b), u, v;
             if (!solve__axis(caps, gx0, bx, px0, idx, mid, c, width, &u) ||
                 !solve__axis(caps, gy0, by, py0, idx, mid, c, height, &v))
                 continue;
-            pts.cam[2 * pts.n] = x;
-            pts.cam[2 * pts.n + 1] = y;
-            pts.proj[2 * pts.n] = u;
-            pts.proj[2 * pts.n + 1] = v;
-            pts.n++;
+            pts->cam[2 * pts->n] = x;
+            pts->cam[2 * pts->n + 1] = y;
+            pts->proj[2 * pts->n] = u;
+            pts->proj[2 * pts->n + 1] = v;
+            pts->n++;
         }
+    return TT_OK;
+}
+
+/* Keep the points on the table. */
+static void solve__keep_on_table(const calib_rig *rig, solve__pts *pts)
+{
+    int m = 0;
+    for (int i = 0; i < pts->n; i++) {
+        double x = pts->table[2 * i], y = pts->table[2 * i + 1];
+        if (!(x >= 0 && y >= 0 && x <= rig->width_in && y <= rig->depth_in))
+            continue;
+        memmove(pts->table + 2 * m, pts->table + 2 * i, 2 * sizeof *pts->table);
+        memmove(pts->proj + 2 * m, pts->proj + 2 * i, 2 * sizeof *pts->proj);
+        memmove(pts->cam + 2 * m, pts->cam + 2 * i, 2 * sizeof *pts->cam);
+        if (pts->z) {
+            pts->z[m] = pts->z[i];
+            pts->surf[m] = pts->surf[i];
+        }
+        m++;
+    }
+    pts->n = m;
+}
+
+/* Enough points on the table, and on the top of each raised surface. */
+static tt_status solve__enough(const calib_projector_opts *opts, const solve__pts *pts, tt_err *err)
+{
+    if (pts->n < opts->min_points)
+        return tt_err_set(err, TT_ERR_MISMATCH,
+                          "the projector's patterns are not readable on the table (%d usable camera pixels, need %d): "
+                          "is the projector on, focused and aimed at the table, and the room not too bright? Are the "
+                          "photos in pattern order (each under its pattern's file name)?",
+                          pts->n, opts->min_points);
+    for (int k = 0; k < opts->nsurfaces; k++) {
+        const calib_projector_surface *sf = &opts->surfaces[k];
+        int on = 0;
+        for (int i = 0; i < pts->n; i++)
+            on += pts->surf[i] == k;
+        if (on < opts->min_surface_points)
+            return tt_err_set(err, TT_ERR_MISMATCH,
+                              "raised piece \"%s\" (%.2g\" high) is not seen lit in the photos: %d camera pixels "
+                              "decoded on its top, need %d; is it under the projector's light and in the camera's "
+                              "view, and does its outline in the scenario match where it stands?",
+                              sf->id ? sf->id : "?", sf->height_in, on, opts->min_surface_points);
+    }
+    return TT_OK;
+}
+
+/* The fitted map: a pinhole (P) over raised surfaces, else a homography
+ * (H). */
+typedef struct solve__model {
+    int pinhole;
+    double H[9], P[12];
+} solve__model;
+
+static tt_status solve__create(int width, int height, const solve__model *m, calib_projector **pj, tt_err *err)
+{
+    return m->pinhole ? calib_projector_create_pinhole(width, height, m->P, pj, err)
+                      : calib_projector_create(width, height, m->H, pj, err);
+}
+
+/* Fit the model to the points (inl: 1 for the inliers kept), with enough
+ * of them agreeing. */
+static tt_status solve__fit_model(const calib_projector_opts *opts, solve__pts *pts, solve__model *m,
+                                  unsigned char *inl, calib_projector_report *rep, tt_err *err)
+{
+    tt_status st;
+    m->pinhole = opts->nsurfaces > 0;
+    if (m->pinhole) {
+        if ((st = calib_projector__fit_pinhole(pts->table, pts->z, pts->proj, pts->n, m->P, inl, &rep->inliers,
+                                               err)) != TT_OK)
+            return st;
+        rep->pinhole = 1;
+    } else if ((st = solve__fit(pts, m->H, inl, &rep->inliers, err)) != TT_OK)
+        return st;
+    if (rep->inliers < opts->min_points)
+        return tt_err_set(err, TT_ERR_MISMATCH,
+                          "only %d of %d decoded pixels agree on one projector position: is the mat flat and did the "
+                          "camera or projector move between photos?",
+                          rep->inliers, pts->n);
+    return TT_OK;
+}
+
+/* The part of the table the inliers cover: x0, y0, x1, y1 inches. */
+static void solve__covered(const solve__pts *pts, const unsigned char *inl, double covered[4])
+{
+    covered[0] = covered[1] = 1e300;
+    covered[2] = covered[3] = -1e300;
+    for (int i = 0; i < pts->n; i++) {
+        if (!inl[i])
+            continue;
+        double x = pts->table[2 * i], y = pts->table[2 * i + 1];
+        covered[0] = fmin(covered[0], x);
+        covered[1] = fmin(covered[1], y);
+        covered[2] = fmax(covered[2], x);
+        covered[3] = fmax(covered[3], y);
+    }
+}
+
+/* A correction grid of residual offsets on the model, kept (in *pj, with
+ * its residuals in rep) where it makes the fit clearly better. */
+static tt_status solve__try_grid(int width, int height, const solve__model *m, const calib_projector_opts *opts,
+                                 const solve__pts *pts, const unsigned char *inl, calib_projector **pj,
+                                 calib_projector_report *rep, tt_err *err)
+{
+    calib_projector *pj_grid = NULL;
+    tt_status st;
+    if ((st = solve__create(width, height, m, &pj_grid, err)) != TT_OK ||
+        (st = solve__grid(pj_grid, pts, inl, rep->covered, opts->grid_step_in, err)) != TT_OK) {
+        calib_projector_destroy(pj_grid);
+        return st;
+    }
+    if (calib_projector_has_grid(pj_grid)) {
+        double g_px, g_in, g_max;
+        solve__residuals(pj_grid, pts, inl, &g_px, &g_in, &g_max);
+        if (g_px < 0.85 * rep->rms_px && g_px < rep->rms_px - 0.03) {
+            calib_projector_destroy(*pj);
+            *pj = pj_grid;
+            pj_grid = NULL;
+            rep->rms_px = g_px;
+            rep->rms_in = g_in;
+            rep->max_px = g_max;
+            rep->grid_used = 1;
+        }
+    }
+    calib_projector_destroy(pj_grid);
+    return TT_OK;
+}
+
+tt_status calib_projector_solve(const calib_rig *rig, int width, int height, const tt_image *caps, int ncaps,
+                                const calib_projector_opts *opts_in, calib_projector **out,
+                                calib_projector_report *report, tt_err *err)
+{
+    calib_projector_opts opts;
+    calib_projector_report rep;
+    calib_projector *pj = NULL;
+    calib_pose pose;
+    solve__pts pts = {0};
+    solve__model model;
+    unsigned char *inl = NULL;
+    tt_status st;
+
+    *out = NULL;
+    memset(&rep, 0, sizeof rep);
+    if (opts_in)
+        opts = *opts_in;
+    else
+        calib_projector_opts_default(&opts);
+    if (opts.step_px < 1)
+        opts.step_px = 1;
+    if ((st = solve__check_photos(rig, width, height, caps, ncaps, err)) != TT_OK ||
+        (st = solve__visible(caps, &opts, err)) != TT_OK || (st = solve__camera_pose(rig, caps, &pose, err)) != TT_OK)
+        return st;
+    rep.anchors_used = pose.anchors_used;
+    rep.pose_rms_px = pose.rms_px;
+
+    if ((st = solve__decode(caps, ncaps, width, height, &opts, &pts, err)) != TT_OK)
+        goto fail;
     rep.decoded = pts.n;
     if ((st = calib_map_pixels(&rig->camera, &pose, pts.cam, pts.n, 0.0, pts.table, err)) != TT_OK)
         goto fail;
     if (opts.nsurfaces > 0 && (st = solve__surfaces(rig, &pose, &opts, &pts, err)) != TT_OK)
         goto fail;
-    {
-        /* keep points on the table */
-        int m = 0;
-        for (int i = 0; i < pts.n; i++) {
-            double x = pts.table[2 * i], y = pts.table[2 * i + 1];
-            if (!(x >= 0 && y >= 0 && x <= rig->width_in && y <= rig->depth_in))
-                continue;
-            memmove(pts.table + 2 * m, pts.table + 2 * i, 2 * sizeof *pts.table);
-            memmove(pts.proj + 2 * m, pts.proj + 2 * i, 2 * sizeof *pts.proj);
-            memmove(pts.cam + 2 * m, pts.cam + 2 * i, 2 * sizeof *pts.cam);
-            if (pts.z) {
-                pts.z[m] = pts.z[i];
-                pts.surf[m] = pts.surf[i];
-            }
-            m++;
-        }
-        pts.n = m;
-    }
-    if (pts.n < opts.min_points) {
-        st = tt_err_set(err, TT_ERR_MISMATCH,
-                        "the projector's patterns are not readable on the table (%d usable camera pixels, need %d): "
-                        "is the projector on, focused and aimed at the table, and the room not too bright? Are the "
-                        "photos in pattern order (each under its pattern's file name)?",
-                        pts.n, opts.min_points);
+    solve__keep_on_table(rig, &pts);
+    if ((st = solve__enough(&opts, &pts, err)) != TT_OK)
         goto fail;
-    }
-    for (int k = 0; k < opts.nsurfaces; k++) {
-        const calib_projector_surface *sf = &opts.surfaces[k];
-        int on = 0;
-        for (int i = 0; i < pts.n; i++)
-            on += pts.surf[i] == k;
-        if (on < opts.min_surface_points) {
-            st = tt_err_set(err, TT_ERR_MISMATCH,
-                            "raised piece \"%s\" (%.2g\" high) is not seen lit in the photos: %d camera pixels decoded on "
-                            "its top, need %d; is it under the projector's light and in the camera's view, and does "
-                            "its outline in the scenario match where it stands?",
-                            sf->id ? sf->id : "?", sf->height_in, on, opts.min_surface_points);
-            goto fail;
-        }
-    }
-    inl = malloc((size_t)pts.n);
-    if (!inl) {
+    if (!(inl = malloc((size_t)pts.n))) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    if (opts.nsurfaces > 0) {
-        if ((st = calib_projector__fit_pinhole(pts.table, pts.z, pts.proj, pts.n, P, inl, &rep.inliers, err)) !=
-            TT_OK)
-            goto fail;
-        rep.pinhole = 1;
-    } else if ((st = solve__fit(&pts, H, inl, &rep.inliers, err)) != TT_OK)
+    if ((st = solve__fit_model(&opts, &pts, &model, inl, &rep, err)) != TT_OK ||
+        (st = solve__create(width, height, &model, &pj, err)) != TT_OK)
         goto fail;
-    if (rep.inliers < opts.min_points) {
-        st = tt_err_set(err, TT_ERR_MISMATCH,
-                        "only %d of %d decoded pixels agree on one projector position: is the mat flat and did the "
-                        "camera or projector move between photos?",
-                        rep.inliers, pts.n);
-        goto fail;
-    }
-    if ((st = rep.pinhole ? calib_projector_create_pinhole(width, height, P, &pj, err)
-                          : calib_projector_create(width, height, H, &pj, err)) != TT_OK)
-        goto fail;
-    rep.covered[0] = rep.covered[1] = 1e300;
-    rep.covered[2] = rep.covered[3] = -1e300;
-    for (int i = 0; i < pts.n; i++) {
-        if (!inl[i])
-            continue;
-        double x = pts.table[2 * i], y = pts.table[2 * i + 1];
-        rep.covered[0] = fmin(rep.covered[0], x);
-        rep.covered[1] = fmin(rep.covered[1], y);
-        rep.covered[2] = fmax(rep.covered[2], x);
-        rep.covered[3] = fmax(rep.covered[3], y);
-    }
+    solve__covered(&pts, inl, rep.covered);
     if (rep.pinhole)
         solve__to_felt(pj, &pts);
     solve__residuals(pj, &pts, inl, &rep.rms_px, &rep.rms_in, &rep.max_px);
     rep.rms_px_homography = rep.rms_px;
-
-    if (opts.correction_grid && opts.grid_step_in > 0) {
-        if ((st = rep.pinhole ? calib_projector_create_pinhole(width, height, P, &pj_grid, err)
-                              : calib_projector_create(width, height, H, &pj_grid, err)) != TT_OK ||
-            (st = solve__grid(pj_grid, &pts, inl, rep.covered, opts.grid_step_in, err)) != TT_OK)
-            goto fail;
-        if (calib_projector_has_grid(pj_grid)) {
-            double g_px, g_in, g_max;
-            solve__residuals(pj_grid, &pts, inl, &g_px, &g_in, &g_max);
-            if (g_px < 0.85 * rep.rms_px && g_px < rep.rms_px - 0.03) {
-                calib_projector_destroy(pj);
-                pj = pj_grid;
-                pj_grid = NULL;
-                rep.rms_px = g_px;
-                rep.rms_in = g_in;
-                rep.max_px = g_max;
-                rep.grid_used = 1;
-            }
-        }
-    }
+    if (opts.correction_grid && opts.grid_step_in > 0 &&
+        (st = solve__try_grid(width, height, &model, &opts, &pts, inl, &pj, &rep, err)) != TT_OK)
+        goto fail;
     if (rep.pinhole)
         solve__raised_rms(pj, &pts, inl, &rep.raised, &rep.rms_px_raised);
     calib_projector_set_residual(pj, rep.rms_px, rep.rms_in, rep.inliers);
     *out = pj;
     pj = NULL;
-    st = TT_OK;
     if (report)
         *report = rep;
 fail:
     calib_projector_destroy(pj);
-    calib_projector_destroy(pj_grid);
     solve__pts_free(&pts);
     free(inl);
     return st;

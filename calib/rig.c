@@ -8,6 +8,27 @@
 #include <string.h>
 
 #include "tt_json.h"
+#include "tt_keys.h"
+
+/* The keys a rig file may hold (docs/setup.md, "The rig file"): any other
+ * is refused with the nearest known one ("camera_setings" -> "did you mean
+ * camera_settings?"), so a typo never leaves a setting silently unused. */
+static const tt_keys_field calib__table_f[] = {{"width_in", NULL}, {"depth_in", NULL}, {NULL, NULL}};
+static const tt_keys_schema calib__table_s = {"table", NULL, calib__table_f, NULL, 0};
+static const tt_keys_field calib__anchor_f[] = {
+    {"family", NULL}, {"id", NULL}, {"x", NULL}, {"y", NULL}, {"size_in", NULL}, {NULL, NULL}};
+static const tt_keys_schema calib__anchor_s = {"anchor", NULL, calib__anchor_f, NULL, 0};
+static const tt_keys_field calib__bases_f[] = {
+    {"families", NULL}, {"size_in", NULL}, {"height_mm", NULL}, {NULL, NULL}};
+static const tt_keys_schema calib__bases_s = {"bases", NULL, calib__bases_f, NULL, 0};
+static const tt_keys_field calib__capture_f[] = {{"width", NULL}, {"height", NULL}, {"fps", NULL},
+                                                 {"mjpeg", NULL}, {"exposure", NULL}, {"focus", NULL},
+                                                 {"white_balance", NULL}, {"gain", NULL}, {NULL, NULL}};
+static const tt_keys_schema calib__capture_s = {"camera_settings", NULL, calib__capture_f, NULL, 0};
+static const tt_keys_field calib__rig_f[] = {{"table", &calib__table_s},   {"camera", NULL},
+                                             {"anchors", &calib__anchor_s}, {"bases", &calib__bases_s},
+                                             {"camera_settings", &calib__capture_s}, {NULL, NULL}};
+static const tt_keys_schema calib__rig_s = {"rig", NULL, calib__rig_f, NULL, 0};
 
 static tt_status calib__string(const json_t *obj, const char *key, const char *where, const char **out,
                                tt_err *err)
@@ -190,6 +211,7 @@ static tt_status calib__capture(calib_rig *rig, const json_t *c, const char *pat
 tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
 {
     json_t *root = NULL;
+    char *text = NULL;
     calib_rig *rig = NULL;
     const char *cam = NULL;
     const json_t *table;
@@ -197,13 +219,15 @@ tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
     tt_status st;
 
     *out = NULL;
-    st = tt_json_load_file(path, &root, err);
+    st = tt_json_load_file_text(path, &root, &text, err);
     if (st != TT_OK)
         goto fail;
     if (!json_is_object(root)) {
         st = tt_err_set(err, TT_ERR_FORMAT, "%s: the rig must be a JSON object", path);
         goto fail;
     }
+    if ((st = tt_keys_check(root, &calib__rig_s, NULL, text, path, NULL, 0, err)) != TT_OK)
+        goto fail;
     rig = calloc(1, sizeof *rig);
     if (!rig) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -246,11 +270,13 @@ tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
         goto fail;
     }
     json_decref(root);
+    free(text);
     *out = rig;
     return TT_OK;
 
 fail:
     json_decref(root);
+    free(text);
     calib_rig_destroy(rig);
     return st;
 }

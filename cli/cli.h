@@ -63,4 +63,12 @@ int cli_detector_opt(int argc, char **argv, int i, vision_detector_opts *o, cons
  * not a detector option, -1 on a bad value. */
 int cli_detector_apply(const char *name, const char *val, vision_detector_opts *o);
 
+/* locate's figures on f (cmd_locate_out.c): one JSON object when json is
+ * set, else a table to read (locate prints that to a terminal).  names[i]
+ * (names may be NULL, an entry NULL) is figure i's scenario name. */
+struct calib_figure;
+struct calib_pose;
+void cli_locate_print(FILE *f, int json, const struct calib_figure *figs, const char *const *names, int n,
+                      const struct calib_pose *pose);
+
 #endif

@@ -1,5 +1,6 @@
 /* cli_opts.c - option tables: parsing, help, man page, bash completion. */
 #include "cli_opts.h"
+#include "tt_keys.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -43,46 +44,10 @@ int cli_spec_usage(const cli_spec *spec, const char *fmt, ...)
     return 2;
 }
 
-static size_t cli__edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return 99;
-    size_t d[65][65];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c)
-                c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c)
-                c = d[i][j - 1] + 1;
-            /* two letters swapped count as one mistake */
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
-                c = d[i - 2][j - 2] + 1;
-            d[i][j] = c;
-        }
-    return d[la][lb];
-}
-
 const char *cli_did_you_mean(const char *word, const char *const *names, int n)
 {
-    const char *best = NULL;
-    size_t bestd = 99, len = strlen(word), lim = len / 3 > 2 ? len / 3 : 2;
-    for (int k = 0; k < n; k++) {
-        size_t d = cli__edit_distance(word, names[k]);
-        /* a unique start of a name ("--size" for "--size-in") also counts */
-        if (len >= 4 && !strncmp(names[k], word, len) && d > 1)
-            d = 1;
-        if (d < bestd) {
-            bestd = d;
-            best = names[k];
-        }
-    }
-    return bestd <= lim ? best : NULL;
+    const char *best = n > 0 ? tt_keys_nearest(word, names, (size_t)n) : NULL;
+    return best && tt_keys_similar(word, best) ? best : NULL;
 }
 
 int cli_check_out_dir(const char *cmd, const char *opt, const char *path)

@@ -81,8 +81,10 @@ int cli_spec_usage(const cli_spec *spec, const char *fmt, ...)
  * example and the exit codes. */
 void cli_spec_help(const cli_spec *spec, FILE *f);
 
-/* The closest of `n` names to `word` (edit distance at most 2, or a third
- * of the word), or NULL. */
+/* The closest of `n` names to `word` when it is close enough to be a typo
+ * or a start of it ("calibrate" -> "calib"; tt_keys_nearest and
+ * tt_keys_similar, the same as a rig's or a scenario's unknown keys), or
+ * NULL. */
 const char *cli_did_you_mean(const char *word, const char *const *names, int n);
 
 /* "FOLDER does not exist" check for an output path: 0 when its folder is

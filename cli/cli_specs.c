@@ -16,7 +16,9 @@
         {"--mqtt-user", "USER", CLI_VALUE,                                                                         \
          "log in to the broker as USER; the password comes from --mqtt-password-file or $TABLETRACK_MQTT_PASSWORD"}, \
         {"--mqtt-password-file", "FILE", CLI_VALUE | CLI_FILE, "the broker password, on the file's first line"},   \
-        {"--mqtt-cafile", "FILE", CLI_VALUE | CLI_FILE, "TLS: the CA certificate (PEM) that signed the broker's"}
+        {"--mqtt-cafile", "FILE", CLI_VALUE | CLI_FILE,                                                            \
+         "TLS: the CA certificate (PEM) that signed the broker's certificate (a TLS broker listens on port 8883 "  \
+         "as a rule)"}
 
 const cli_spec cli_spec_detect = {
     "detect",
@@ -36,16 +38,19 @@ const cli_spec cli_spec_detect = {
 const cli_spec cli_spec_locate = {
     "locate",
     "locate figures on the table in inches from one camera image",
-    "--rig RIG [--scenario S] [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE",
-    "Prints {\"figures\":[{\"family\",\"id\",\"x\",\"y\",\"z_in\",\"facing_deg\"}],\"anchors_used\":N,"
-    "\"reprojection_rms_px\":R}: each figure's base centre in table inches, the height it stands at above the felt "
-    "and its facing in degrees. The rig file names the table, the anchors, camera.yaml and the tag families. With "
-    "--scenario, each tag is mapped at the height of the raised terrain (hills, buildings) it stands on and gets "
-    "its scenario figure's \"name\"; a figure whose tag measures more than 0.75\" off that height is placed at its "
-    "measured height and named in a warning on stderr.",
+    "--rig RIG [--scenario S] [--json] [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE",
+    "To a terminal, prints a table of the figures; piped, or with --json, prints "
+    "{\"figures\":[{\"family\",\"id\",\"x\",\"y\",\"z_in\",\"facing_deg\",\"err95_in\",\"z_err95_in\","
+    "\"facing_err95_deg\"}],\"anchors_used\":N,\"reprojection_rms_px\":R}: each figure's base centre in table "
+    "inches, the height it stands at above the felt and its facing in degrees, each with its 95% error. The rig file "
+    "names the table, the anchors, camera.yaml and the tag families. With --scenario, each tag is mapped at the "
+    "height of the raised terrain (hills, buildings, slopes) it stands on and gets its scenario figure's \"name\"; a "
+    "figure whose tag measures off that height beyond both errors is placed at its measured height and named in a "
+    "warning on stderr.",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (table size, anchors, camera.yaml, bases)"},
         {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario: its raised terrain and the figures' names"},
+        {"--json", NULL, 0, "print JSON even to a terminal (it is always printed to a pipe or a file)"},
         DETECTOR_OPTS,
         {NULL, NULL, 0, NULL}},
     NULL,

@@ -202,10 +202,12 @@ static tt_status calibpj__solve_report(const calib_rig *rig, int w, int h, const
                 "warning: residual %.2f px is high: is the mat flat, the projector focused, and did anything move "
                 "between photos?\n",
                 rep.rms_px);
+    /* the table it was made on: overlay and track refuse it over another */
+    calib_projector_set_table(pj, rig->width_in, rig->depth_in);
     st = calib_projector_save(pj, out, err);
     calib_projector_destroy(pj);
     if (st == TT_OK)
-        printf("wrote %s\n", out);
+        printf("wrote %s (for the %gx%g\" table)\n", out, rig->width_in, rig->depth_in);
     return st;
 }
 

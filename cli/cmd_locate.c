@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -56,7 +57,8 @@ int cmd_locate(int argc, char **argv)
     vision_detections ds = {0};
     calib_pose pose;
     calib_figure *figs = NULL;
-    int nfigs = 0, rc = 1, rescale = 1;
+    int nfigs = 0, rc = 1, rescale = 1, json = 0;
+    const char **names = NULL;
 
     const cli_spec *S = &cli_spec_locate;
     cli_args args;
@@ -75,6 +77,8 @@ int cmd_locate(int argc, char **argv)
             rigpath = val;
         } else if (!strcmp(name, "--scenario")) {
             scenario = val;
+        } else if (!strcmp(name, "--json")) {
+            json = 1;
         } else if (cli_detector_apply(name, val, &o) < 0) {
             return cli_spec_usage(S, "bad value for %s: '%s'", name, val);
         } else if (!strcmp(name, "--decimate")) {
@@ -99,25 +103,29 @@ int cmd_locate(int argc, char **argv)
         calib_locate_ground(rig, &pose, &ds, sc ? &ground : NULL, &figs, &nfigs, &err) != TT_OK)
         goto fail;
     calib_drop_phantoms(rig, &ds, figs, &nfigs); /* noise decodes, tags off the table */
+    double measured_size;
+    if (calib_size_suspect(rig, &pose, figs, nfigs, &measured_size)) {
+        char msg[TT_ERR_MSG_LEN];
+        calib_size_message(rig, measured_size, msg, sizeof msg);
+        tt_err_set(&err, TT_ERR_MISMATCH, "%s", msg);
+        goto fail;
+    }
 
     locate__warn(rig, sc, figs, nfigs);
-    printf("{\"figures\":[");
-    for (int i = 0; i < nfigs; i++) {
-        const char *fname = sc ? rules_scenario_tag_figure(sc, figs[i].id) : NULL;
-        json_t *js = fname ? json_string(fname) : NULL;
-        char *quoted = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
-        json_decref(js);
-        printf("%s{\"family\":\"%s\",\"id\":%d,%s%s%s\"x\":%.4f,\"y\":%.4f,\"z_in\":%.3f,\"facing_deg\":%.2f}",
-               i ? "," : "", figs[i].family, figs[i].id, quoted ? "\"name\":" : "", quoted ? quoted : "",
-               quoted ? "," : "", figs[i].x, figs[i].y, figs[i].z_in, figs[i].facing_deg);
-        free(quoted);
+    if (!(names = calloc((size_t)nfigs + 1, sizeof *names))) {
+        tt_err_set(&err, TT_ERR_NOMEM, "out of memory");
+        goto fail;
     }
-    printf("],\"anchors_used\":%d,\"reprojection_rms_px\":%.3f}\n", pose.anchors_used, pose.rms_px);
+    for (int i = 0; i < nfigs; i++)
+        names[i] = sc ? rules_scenario_tag_figure(sc, figs[i].id) : NULL;
+    /* a table to read on a terminal, JSON for a program (or with --json) */
+    cli_locate_print(stdout, json || !isatty(fileno(stdout)), figs, names, nfigs, &pose);
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 fail:
     rc = cli_fail("locate", &err);
 done:
+    free(names);
     free(figs);
     vision_detections_free(&ds);
     tt_image_free(&im);

@@ -12,6 +12,7 @@
 #include "tt_json.h"
 #include "vision.h"
 #ifdef TT_HAVE_RULES
+#include "table_look.h"
 #include "table_scene.h"
 #endif
 
@@ -49,13 +50,16 @@ static tt_status overlay__pose(const calib_rig *rig, const tt_image *frame, cali
 }
 #endif
 
-int cmd_overlay(int argc, char **argv)
-{
-    const char *rigpath = NULL, *pjpath = NULL, *scenario = NULL, *out = NULL, *on_camera = NULL,
-               *display = NULL;
+/* What the command line asked for. */
+typedef struct overlay__args {
+    const char *rigpath, *pjpath, *scenario, *out, *on_camera, *display;
     const char *queries[MAX_QUERIES];
-    int nq = 0, window = 0, hold_ms = -1, cite = 0;
+    int nq, window, hold_ms, cite;
+} overlay__args;
 
+/* The options into o; -1 when they are good, else the exit code. */
+static int overlay__parse(int argc, char **argv, overlay__args *o)
+{
     const cli_spec *S = &cli_spec_overlay;
     cli_args args;
     const char *a, *v;
@@ -67,52 +71,111 @@ int cmd_overlay(int argc, char **argv)
         if (k == CLI_POSITIONAL)
             return cli_spec_usage(S, "unexpected argument '%s'", v);
         if (!strcmp(a, "--window")) {
-            window = 1;
-            display = v;
+            o->window = 1;
+            o->display = v;
         } else if (!strcmp(a, "--rig"))
-            rigpath = v;
+            o->rigpath = v;
         else if (!strcmp(a, "--projector"))
-            pjpath = v;
+            o->pjpath = v;
         else if (!strcmp(a, "--scenario"))
-            scenario = v;
+            o->scenario = v;
         else if (!strcmp(a, "--out"))
-            out = v;
+            o->out = v;
         else if (!strcmp(a, "--on-camera"))
-            on_camera = v;
+            o->on_camera = v;
         else if (!strcmp(a, "--cite"))
-            cite = 1;
+            o->cite = 1;
         else if (!strcmp(a, "--hold-ms")) {
-            if (!cli_int(v, 0, 86400000, &hold_ms))
+            if (!cli_int(v, 0, 86400000, &o->hold_ms))
                 return cli_spec_usage(S, "--hold-ms must be milliseconds (got '%s')", v);
         } else {
-            if (nq >= MAX_QUERIES)
+            if (o->nq >= MAX_QUERIES)
                 return cli_spec_usage(S, "at most %d queries", MAX_QUERIES);
-            queries[nq++] = v;
+            o->queries[o->nq++] = v;
         }
     }
-    if (!rigpath)
+    if (!o->rigpath)
         return cli_spec_usage(S, "no --rig given");
-    if (!scenario)
+    if (!o->scenario)
         return cli_spec_usage(S, "no --scenario given (the scenario file the queries are about)");
-    if (nq == 0)
+    if (o->nq == 0)
         return cli_spec_usage(S, "no --query given (e.g. --query '{\"q\":\"grape\",\"from\":\"gun1\"}')");
-    if (on_camera && window)
+    if (o->on_camera && o->window)
         return cli_spec_usage(S, "--window shows the projector image; it does not go with --on-camera");
-    if (!on_camera && !pjpath)
+    if (!o->on_camera && !o->pjpath)
         return cli_spec_usage(S, "no --projector given (projector.json from 'tabletrack calib projector')");
-    if (!out && !window)
+    if (!o->out && !o->window)
         return cli_spec_usage(S, "say where the image goes: --out FILE.png and/or --window [DISPLAY]");
-    if (on_camera && !out)
+    if (o->on_camera && !o->out)
         return cli_spec_usage(S, "--on-camera needs --out view.png");
+    return -1;
+}
 
-#ifndef TT_HAVE_RULES
-    (void)display;
-    (void)hold_ms;
-    (void)cite;
-    (void)queries;
-    fprintf(stderr, "tabletrack overlay: this build has no rules engine (rules/), so there are no answers to draw\n");
-    return 1;
-#else
+#ifdef TT_HAVE_RULES
+/* The queries as JSON objects (qs: o->nq of them, the caller's). */
+static tt_status overlay__queries(const overlay__args *o, json_t **qs, tt_err *err)
+{
+    for (int i = 0; i < o->nq; i++) {
+        char what[32];
+        tt_status st;
+        snprintf(what, sizeof what, "--query %d", i + 1);
+        if ((st = tt_json_parse(o->queries[i], what, &qs[i], err)) != TT_OK)
+            return st;
+        if (!json_is_object(qs[i]))
+            return tt_err_set(err, TT_ERR_FORMAT,
+                              "--query %d must be a JSON object like {\"q\":\"los\",\"from\":\"a\",\"to\":\"b\"}", i + 1);
+    }
+    return TT_OK;
+}
+
+/* Every question asked and drawn into l, its answer printed: nothing is
+ * written if any query is bad. */
+static tt_status overlay__answers(int nq, json_t *const *qs, table_scene *sc, overlay_list *l, tt_err *err)
+{
+    for (int i = 0; i < nq; i++) {
+        const table_answer *ans;
+        tt_status st;
+        if ((st = table_scene_ask(sc, qs[i], &ans, err)) != TT_OK || (st = table_look_add(sc, ans, l, err)) != TT_OK) {
+            tt_err_prefix(err, "--query %d", i + 1);
+            return st;
+        }
+        char *s = json_dumps(table_answer_json(ans), TT_JSON_ANSWER_FLAGS);
+        if (s)
+            printf("%s\n", s);
+        free(s);
+    }
+    return TT_OK;
+}
+
+/* The drawing: on the camera's frame, or the projector's image. */
+static tt_status overlay__render(const overlay__args *o, const calib_rig *rig, const calib_projector *pj,
+                                 const table_scene *sc, const overlay_list *l, overlay_mapper *m, tt_image *frame,
+                                 cairo_surface_t **surf, tt_err *err)
+{
+    /* each mark at the height of the scenario's ground under it, as the
+     * projector draws it (a projector calibrated in 3D; a plane map draws
+     * on the felt) */
+    tt_ground ground = {table_scene_ground_in, sc};
+    if (o->on_camera) {
+        calib_pose pose;
+        overlay_camera_map cam_state;
+        tt_status st;
+        if ((st = cvw_image_read(o->on_camera, 3, frame, err)) != TT_OK ||
+            (st = calib_rig_check_image(rig, frame->width, frame->height, err)) != TT_OK ||
+            (st = overlay__pose(rig, frame, &pose, err)) != TT_OK) {
+            tt_err_prefix(err, "%s", o->on_camera);
+            return st;
+        }
+        overlay_mapper_camera_ground(m, &cam_state, &rig->camera, &pose, &ground);
+        return overlay_render_on_image(l, m, frame, surf, err);
+    }
+    overlay_projector_map pj_state;
+    overlay_mapper_projector_ground(m, &pj_state, pj, &ground);
+    return overlay_render(l, m, surf, err);
+}
+
+static int overlay__run(const overlay__args *o)
+{
     tt_err err = {0};
     calib_rig *rig = NULL;
     calib_projector *pj = NULL;
@@ -121,83 +184,40 @@ int cmd_overlay(int argc, char **argv)
     json_t *qs[MAX_QUERIES] = {0};
     cairo_surface_t *surf = NULL;
     tt_image frame = {0};
+    overlay_mapper m;
     int rc = 1;
     const char *env = getenv("TABLETRACK_DATA");
     const char *dirs[] = {env && env[0] ? env : TT_SOURCE_DIR, TT_SOURCE_DIR, NULL};
 
-    if (calib_rig_load(rigpath, &rig, &err) != TT_OK)
+    if (calib_rig_load(o->rigpath, &rig, &err) != TT_OK ||
+        (o->pjpath && calib_projector_load(o->pjpath, &pj, &err) != TT_OK) || overlay__queries(o, qs, &err) != TT_OK)
         goto fail;
-    if (pjpath && calib_projector_load(pjpath, &pj, &err) != TT_OK)
+    if (o->pjpath && calib_projector_check_rig(pj, rig, o->pjpath, &err) != TT_OK)
         goto fail;
-    for (int i = 0; i < nq; i++) {
-        char what[32];
-        snprintf(what, sizeof what, "--query %d", i + 1);
-        if (tt_json_parse(queries[i], what, &qs[i], &err) != TT_OK)
-            goto fail;
-        if (!json_is_object(qs[i])) {
-            tt_err_set(&err, TT_ERR_FORMAT, "--query %d must be a JSON object like {\"q\":\"los\",\"from\":\"a\",\"to\":\"b\"}",
-                       i + 1);
-            goto fail;
-        }
-    }
-    if (table_scene_load(scenario, dirs, &sc, &err) != TT_OK || overlay_list_create(&l, &err) != TT_OK)
+    if (table_scene_load(o->scenario, dirs, &sc, &err) != TT_OK || overlay_list_create(&l, &err) != TT_OK)
         goto fail;
-    table_scene_set_cite(sc, cite);
-    /* every answer first: nothing is written if any query is bad */
-    for (int i = 0; i < nq; i++) {
-        json_t *ans = NULL;
-        if (table_scene_query(sc, qs[i], l, &ans, &err) != TT_OK) {
-            tt_err_prefix(&err, "--query %d", i + 1);
-            goto fail;
-        }
-        char *s = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
-        if (s)
-            printf("%s\n", s);
-        free(s);
-        json_decref(ans);
-    }
+    table_scene_set_cite(sc, o->cite);
+    if (overlay__answers(o->nq, qs, sc, l, &err) != TT_OK)
+        goto fail;
     /* the projector's light never falls on a figure's tag */
-    if (!on_camera && table_scene_mask_figures(sc, rig->base_size_in, rig->base_height_mm / 25.4, l, &err) != TT_OK)
+    if (!o->on_camera && table_scene_mask_figures(sc, rig->base_size_in, rig->base_height_mm / 25.4, l, &err) != TT_OK)
         goto fail;
-    overlay_mapper m;
-    overlay_camera_map cam_state;
-    if (on_camera) {
-        calib_pose pose;
-        if (cvw_image_read(on_camera, 3, &frame, &err) != TT_OK ||
-            calib_rig_check_image(rig, frame.width, frame.height, &err) != TT_OK ||
-            overlay__pose(rig, &frame, &pose, &err) != TT_OK) {
-            tt_err_prefix(&err, "%s", on_camera);
+    if (overlay__render(o, rig, pj, sc, l, &m, &frame, &surf, &err) != TT_OK)
+        goto fail;
+    if (o->out) {
+        if (overlay_write_png(surf, o->out, &err) != TT_OK)
             goto fail;
-        }
-        /* each mark at the height of the scenario's ground under it, as
-         * the projector draws it */
-        tt_ground ground = {table_scene_ground_in, sc};
-        overlay_mapper_camera_ground(&m, &cam_state, &rig->camera, &pose, &ground);
-        if (overlay_render_on_image(l, &m, &frame, &surf, &err) != TT_OK)
-            goto fail;
-    } else {
-        /* each mark at the height of the scenario's ground under it (a
-         * projector calibrated in 3D; a plane map draws on the felt) */
-        tt_ground ground = {table_scene_ground_in, sc};
-        overlay_projector_map pj_state;
-        overlay_mapper_projector_ground(&m, &pj_state, pj, &ground);
-        if (overlay_render(l, &m, &surf, &err) != TT_OK)
-            goto fail;
-    }
-    if (out) {
-        if (overlay_write_png(surf, out, &err) != TT_OK)
-            goto fail;
-        fprintf(stderr, "wrote %s (%dx%d, %d shapes)\n", out, m.width, m.height, overlay_list_count(l));
+        fprintf(stderr, "wrote %s (%dx%d, %d shapes)\n", o->out, m.width, m.height, overlay_list_count(l));
     }
     fflush(stdout);
-    if (window && overlay_window_show(surf, display, hold_ms, &err) != TT_OK)
+    if (o->window && overlay_window_show(surf, o->display, o->hold_ms, &err) != TT_OK)
         goto fail;
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
 fail:
     rc = cli_fail(CMD, &err);
 done:
-    for (int i = 0; i < nq; i++)
+    for (int i = 0; i < o->nq; i++)
         json_decref(qs[i]);
     if (surf)
         cairo_surface_destroy(surf);
@@ -207,5 +227,20 @@ done:
     calib_projector_destroy(pj);
     calib_rig_destroy(rig);
     return rc;
+}
+#endif
+
+int cmd_overlay(int argc, char **argv)
+{
+    overlay__args o = {0};
+    o.hold_ms = -1;
+    int rc = overlay__parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+#ifndef TT_HAVE_RULES
+    fprintf(stderr, "tabletrack overlay: this build has no rules engine (rules/), so there are no answers to draw\n");
+    return 1;
+#else
+    return overlay__run(&o);
 #endif
 }

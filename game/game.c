@@ -24,8 +24,8 @@ void game_request_stop(game *g)
 void game_set_banner(game *g, const char *url)
 {
     pthread_mutex_lock(&g->mu);
-    free(g->banner);
-    g->banner = url ? strdup(url) : NULL;
+    free(g->proj.banner);
+    g->proj.banner = url ? strdup(url) : NULL;
     g->dirty = 1;
     pthread_mutex_unlock(&g->mu);
 }
@@ -50,10 +50,10 @@ static tt_status game__record_open(game *g, tt_err *err)
     rig = json_dumps(rj, JSON_COMPACT);
     scen = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT) : NULL;
     rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack"};
-    if ((st = rec_open(g->o.record, REC_APPEND, &g->recd, err)) == TT_OK &&
-        (st = rec_session_begin(g->recd, rig, scen, &meta, err)) != TT_OK) {
-        rec_close(g->recd, NULL);
-        g->recd = NULL;
+    if ((st = rec_open(g->o.record, REC_APPEND, &g->recording.recd, err)) == TT_OK &&
+        (st = rec_session_begin(g->recording.recd, rig, scen, &meta, err)) != TT_OK) {
+        rec_close(g->recording.recd, NULL);
+        g->recording.recd = NULL;
     }
     free(rig);
     free(scen);
@@ -78,13 +78,14 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     g->o = *o;
     g->stop = o->stop;
-    g->frame_no = -1;
+    g->figures.frame_no = -1;
     if (g->o.camera_timeout_s <= 0)
         g->o.camera_timeout_s = GAME_CAMERA_TIMEOUT_S;
     pthread_mutex_init(&g->mu, NULL);
-    pthread_mutex_init(&g->table_mu, NULL);
+    pthread_mutex_init(&g->picture.mu, NULL);
     pthread_mutex_init(&g->save_mu, NULL);
     game__feed_init(g);
+    game__picks_init(&g->picks);
 
     if ((st = calib_rig_load(o->rig, &g->rig, err)) != TT_OK)
         goto fail;
@@ -98,7 +99,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
         goto fail;
     table_scene_set_cite(g->sc.scene, o->cite);
     g->scenario_rev = g->sc.root != NULL;
-    if ((st = overlay_list_create(&g->list, err)) != TT_OK || (st = overlay_list_create(&g->scratch, err)) != TT_OK)
+    if ((st = overlay_list_create(&g->proj.list, err)) != TT_OK || (st = overlay_list_create(&g->proj.scratch, err)) != TT_OK)
         goto fail;
     if ((st = game__queries_from_opts(g, err)) != TT_OK || (st = game__referee_open(g, err)) != TT_OK)
         goto fail;
@@ -179,9 +180,9 @@ static void game__write_frame(game *g, int frame, double t_ms, const track_figur
     for (int i = 0; i < n; i++)
         fprintf(ev,
                 "%s{\"family\":\"%s\",\"id\":%d,\"x\":%.4f,\"y\":%.4f,\"z_in\":%.2f,\"facing_deg\":%.2f,"
-                "\"state\":\"%s\"}",
+                "\"err95_in\":%.4f,\"z_err95_in\":%.3f,\"facing_err95_deg\":%.2f,\"state\":\"%s\"}",
                 i ? "," : "", figs[i].family, figs[i].id, figs[i].x, figs[i].y, figs[i].z_in, figs[i].facing_deg,
-                track_state_name(figs[i].state));
+                figs[i].err95_in, figs[i].z_err95_in, figs[i].facing_err95_deg, track_state_name(figs[i].state));
     fprintf(ev, "]}\n");
     for (int i = 0; i < ne; i++) {
         char line[512];
@@ -194,7 +195,7 @@ static void game__write_frame(game *g, int frame, double t_ms, const track_figur
 static void game__camera_event(game *g, const char *state)
 {
     char line[128];
-    snprintf(line, sizeof line, "{\"frame\":%d,\"event\":\"camera\",\"state\":\"%s\"}", g->frame_no, state);
+    snprintf(line, sizeof line, "{\"frame\":%d,\"event\":\"camera\",\"state\":\"%s\"}", g->figures.frame_no, state);
     if (g->ev) {
         fprintf(g->ev, "%s\n", line);
         fflush(g->ev);
@@ -209,54 +210,54 @@ static void game__camera_event(game *g, const char *state)
 /* Every status_every_ms: what the tracker sees, for a run without outputs. */
 static void game__status(game *g, const track_figure *figs, int nf)
 {
-    double now = game__now_ms();
-    if (g->status_at == 0)
-        g->status_at = g->t_start;
-    if (now - g->status_at < g->o.status_every_ms)
+    double now = tt_mono_ms();
+    if (g->stats.status_at == 0)
+        g->stats.status_at = g->stats.t_start;
+    if (now - g->stats.status_at < g->o.status_every_ms)
         return;
     int n[3] = {0, 0, 0}; /* seen, occluded, lost */
     for (int i = 0; i < nf; i++)
         if (calib_rig_anchor_index(g->rig, figs[i].family, figs[i].id) < 0)
             n[figs[i].state == VISION_TAG_SEEN ? 0 : figs[i].state == VISION_TAG_OCCLUDED ? 1 : 2]++;
-    double fps = (g->frames - g->status_frames) * 1000.0 / (now - g->status_at);
-    fprintf(stderr, "tabletrack track: frame %d, %.1f fps, %d figures seen, %d occluded, %d lost\n", g->frame_no, fps,
+    double fps = (g->stats.frames - g->stats.status_frames) * 1000.0 / (now - g->stats.status_at);
+    fprintf(stderr, "tabletrack track: frame %d, %.1f fps, %d figures seen, %d occluded, %d lost\n", g->figures.frame_no, fps,
             n[0], n[1], n[2]);
-    g->status_at = now;
-    g->status_frames = g->frames;
+    g->stats.status_at = now;
+    g->stats.status_frames = g->stats.frames;
 }
 
 static tt_status game__record_frame(game *g, int frame_no, double t_ms, const track_event *evs, int ne)
 {
-    if (!g->recd || g->rec_failed)
+    if (!g->recording.recd || g->recording.rec_failed)
         return TT_OK;
     tt_err e = {0};
-    if (g->nfig > g->recf_cap) { /* grows with the figures, kept from frame to frame */
-        rec_figure *n = realloc(g->recf, sizeof *n * (size_t)g->nfig);
+    if (g->figures.nfig > g->recording.recf_cap) { /* grows with the figures, kept from frame to frame */
+        rec_figure *n = realloc(g->recording.recf, sizeof *n * (size_t)g->figures.nfig);
         if (!n)
             return TT_ERR_NOMEM;
-        g->recf = n;
-        g->recf_cap = g->nfig;
+        g->recording.recf = n;
+        g->recording.recf_cap = g->figures.nfig;
     }
-    rec_figure *rf = g->recf;
-    for (int i = 0; i < g->nfig; i++) {
-        const track_figure *f = &g->figs[i];
+    rec_figure *rf = g->recording.recf;
+    for (int i = 0; i < g->figures.nfig; i++) {
+        const track_figure *f = &g->figures.figs[i];
         rf[i] = (rec_figure){f->family, f->id, f->x, f->y, f->facing_deg,
                              f->state == VISION_TAG_SEEN       ? REC_SEEN
                              : f->state == VISION_TAG_OCCLUDED ? REC_OCCLUDED
                                                                : REC_LOST,
-                             f->z_in};
+                             f->z_in, f->err95_in, f->z_err95_in, f->facing_err95_deg};
     }
-    tt_status st = rec_frame(g->recd, frame_no, (long long)t_ms, rf, (size_t)g->nfig, &e);
+    tt_status st = rec_frame(g->recording.recd, frame_no, (long long)t_ms, rf, (size_t)g->figures.nfig, &e);
     for (int i = 0; st == TT_OK && i < ne; i++) {
         if (evs[i].kind == TRACK_HEIGHT) {
-            st = rec_event_height(g->recd, frame_no, (long long)t_ms, evs[i].family, evs[i].id,
+            st = rec_event_height(g->recording.recd, frame_no, (long long)t_ms, evs[i].family, evs[i].id,
                                   evs[i].has_to ? evs[i].to : NULL, evs[i].z_in, &e);
             continue;
         }
         rec_event_kind k = evs[i].kind == TRACK_MOVED      ? REC_EV_MOVED
                            : evs[i].kind == TRACK_APPEARED ? REC_EV_APPEARED
                                                            : REC_EV_REMOVED;
-        st = rec_event(g->recd, frame_no, (long long)t_ms, k, evs[i].family, evs[i].id,
+        st = rec_event(g->recording.recd, frame_no, (long long)t_ms, k, evs[i].family, evs[i].id,
                        evs[i].has_from ? evs[i].from : NULL, evs[i].has_to ? evs[i].to : NULL, &e);
     }
     if (st != TT_OK)
@@ -270,7 +271,7 @@ static tt_status game__record_frame(game *g, int frame_no, double t_ms, const tr
 static void game__warn_below(game *g, const track_figure *figs, int n)
 {
     int below = 0;
-    for (int i = 0; i < n && !g->below_warned; i++) {
+    for (int i = 0; i < n && !g->figures.below_warned; i++) {
         if (!(figs[i].below_felt_in > 0))
             continue;
         if (++below > GAME__WARN_BELOW)
@@ -283,7 +284,7 @@ static void game__warn_below(game *g, const track_figure *figs, int n)
     }
     if (below > GAME__WARN_BELOW)
         fprintf(stderr, "tabletrack track: %d more tags measure below the felt\n", below - GAME__WARN_BELOW);
-    g->below_warned |= below > 0;
+    g->figures.below_warned |= below > 0;
 }
 
 /* Draw after a change that came without a frame (a question asked, a new
@@ -291,7 +292,7 @@ static void game__warn_below(game *g, const track_figure *figs, int n)
 static tt_status game__redraw(game *g, tt_err *err)
 {
     g->dirty = 0;
-    tt_status st = game__answer_and_draw(g, g->frame_no < 0 ? 0 : g->frame_no, (long long)g->t_ms, err);
+    tt_status st = game__answer_and_draw(g, g->figures.frame_no < 0 ? 0 : g->figures.frame_no, (long long)g->figures.t_ms, err);
     game__publish_state(g, 1);
     return st;
 }
@@ -307,7 +308,7 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     int ntr;
     vision_tracker_stats vst;
     tt_status st;
-    double t0 = game__now_ms();
+    double t0 = tt_mono_ms();
     if ((st = calib_rig_check_image(g->rig, im->width, im->height, err)) != TT_OK) {
         tt_err_prefix(err, "frame %d", frame_no);
         return st;
@@ -331,8 +332,8 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
         if (!again || !vst.full_frame)
             break;
     }
-    if (vst.full_frame && g->full_ms == 0)
-        g->full_ms = game__now_ms() - t0;
+    if (vst.full_frame && g->stats.full_ms == 0)
+        g->stats.full_ms = tt_mono_ms() - t0;
     if (!posed && *first)
         fprintf(stderr, "tabletrack track: waiting for at least 2 anchor tags to be visible\n");
     *first = 0;
@@ -343,35 +344,35 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
         return st;
 
     pthread_mutex_lock(&g->mu);
-    if (nf > g->figcap) {
-        track_figure *n = realloc(g->figs, sizeof *n * (size_t)nf);
+    if (nf > g->figures.figcap) {
+        track_figure *n = realloc(g->figures.figs, sizeof *n * (size_t)nf);
         if (!n) {
             pthread_mutex_unlock(&g->mu);
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         }
-        g->figs = n;
-        g->figcap = nf;
+        g->figures.figs = n;
+        g->figures.figcap = nf;
     }
     if (nf)
-        memcpy(g->figs, figs, sizeof *figs * (size_t)nf);
-    g->nfig = nf;
-    g->frame_no = frame_no;
-    g->t_ms = t_ms;
+        memcpy(g->figures.figs, figs, sizeof *figs * (size_t)nf);
+    g->figures.nfig = nf;
+    g->figures.frame_no = frame_no;
+    g->figures.t_ms = t_ms;
     if (g->o.feed) { /* keep the frame for the table picture */
-        tt_image_free(&g->last_im);
+        tt_image_free(&g->figures.last_im);
         if (own) {
-            g->last_im = *own;
+            g->figures.last_im = *own;
             memset(own, 0, sizeof *own);
-        } else if (tt_image_alloc(&g->last_im, im->width, im->height, 1, NULL) == TT_OK)
+        } else if (tt_image_alloc(&g->figures.last_im, im->width, im->height, 1, NULL) == TT_OK)
             for (int y = 0; y < im->height; y++)
-                memcpy(g->last_im.data + (size_t)y * g->last_im.stride, im->data + (size_t)y * im->stride,
+                memcpy(g->figures.last_im.data + (size_t)y * g->figures.last_im.stride, im->data + (size_t)y * im->stride,
                        (size_t)im->width);
     }
     const calib_pose *pose = track_live_pose(g->live);
     if (pose) {
-        g->pose = *pose;
-        g->have_pose = 1;
-        g->pose_solves = track_live_pose_solves(g->live);
+        g->figures.pose = *pose;
+        g->figures.have_pose = 1;
+        g->figures.pose_solves = track_live_pose_solves(g->live);
     }
     g->dirty = 0;
     st = game__answer_and_draw(g, frame_no, (long long)t_ms, err);
@@ -393,18 +394,18 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     game__window_events(g);
 
     for (int i = 0; i < nf; i++) {
-        g->seen_sum += figs[i].state == VISION_TAG_SEEN;
-        g->known_sum += figs[i].state != VISION_TAG_LOST;
+        g->stats.seen_sum += figs[i].state == VISION_TAG_SEEN;
+        g->stats.known_sum += figs[i].state != VISION_TAG_LOST;
     }
-    if (g->frames == g->latcap) {
-        int cap = g->latcap ? g->latcap * 2 : 1024;
-        double *nl = realloc(g->lat, sizeof *nl * (size_t)cap);
+    if (g->stats.frames == g->stats.latcap) {
+        int cap = g->stats.latcap ? g->stats.latcap * 2 : 1024;
+        double *nl = realloc(g->stats.lat, sizeof *nl * (size_t)cap);
         if (!nl)
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        g->lat = nl;
-        g->latcap = cap;
+        g->stats.lat = nl;
+        g->stats.latcap = cap;
     }
-    g->lat[g->frames++] = game__now_ms() - arrived;
+    g->stats.lat[g->stats.frames++] = tt_mono_ms() - arrived;
     if (g->o.status_every_ms > 0)
         game__status(g, figs, nf);
     return TT_OK;
@@ -416,25 +417,25 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
 static void game__window_events(game *g)
 {
     overlay_window_event we;
-    while (g->win && (we = overlay_window_poll(g->win)) != OVERLAY_WIN_NONE) {
+    while (g->proj.win && (we = overlay_window_poll(g->proj.win)) != OVERLAY_WIN_NONE) {
         if (we == OVERLAY_WIN_CLOSED) {
             fprintf(stderr, "tabletrack track: the projector window was closed; the game goes on without it "
                             "(stop with Ctrl-C)\n");
-            overlay_window_close(g->win);
-            g->win = NULL;
+            overlay_window_close(g->proj.win);
+            g->proj.win = NULL;
         } else if (we == OVERLAY_WIN_ESC) {
-            double now = game__now_ms();
-            if (g->esc_at > 0 && now - g->esc_at <= 2000) {
+            double now = tt_mono_ms();
+            if (g->proj.esc_at > 0 && now - g->proj.esc_at <= 2000) {
                 fprintf(stderr, "tabletrack track: Esc pressed twice: ending the game\n");
                 game_request_stop(g);
             } else
                 fprintf(stderr, "tabletrack track: press Esc again within 2 seconds to end the game\n");
-            g->esc_at = now;
+            g->proj.esc_at = now;
         } else if (we == OVERLAY_WIN_KEY_F)
-            overlay_window_toggle_fullscreen(g->win);
+            overlay_window_toggle_fullscreen(g->proj.win);
         else if (we == OVERLAY_WIN_KEY_H) {
             pthread_mutex_lock(&g->mu);
-            g->hidden = !g->hidden;
+            g->proj.hidden = !g->proj.hidden;
             g->dirty = 1;
             pthread_mutex_unlock(&g->mu);
         }
@@ -447,7 +448,7 @@ static tt_status game__idle(game *g, tt_err *err)
     tt_status st = TT_OK;
     game__window_events(g);
     pthread_mutex_lock(&g->mu);
-    if (game__picks_expire(g))
+    if (game__picks_expire(&g->picks))
         g->dirty = 1;
     if (g->dirty)
         st = game__redraw(g, err);
@@ -460,7 +461,7 @@ static tt_status game__idle(game *g, tt_err *err)
 static void game__set_camera(game *g, int state)
 {
     pthread_mutex_lock(&g->mu);
-    g->camera_state = state;
+    g->figures.camera_state = state;
     g->dirty = 1;
     pthread_mutex_unlock(&g->mu);
 }
@@ -469,7 +470,7 @@ static void game__set_camera(game *g, int state)
  * --camera-timeout: say so, and end the game as Ctrl-C would. */
 static int game__gone_too_long(game *g, double lost_at)
 {
-    if (game__now_ms() - lost_at < g->o.camera_timeout_s * 1000.0)
+    if (tt_mono_ms() - lost_at < g->o.camera_timeout_s * 1000.0)
         return 0;
     fprintf(stderr, "tabletrack track: the camera has been gone for %d s (--camera-timeout): ending the game\n",
             g->o.camera_timeout_s);
@@ -481,16 +482,16 @@ static int game__gone_too_long(game *g, double lost_at)
  * camera every half second, for --camera-timeout seconds. */
 static tt_status game__camera_lost(game *g, tt_err *err)
 {
-    double lost_at = game__now_ms();
+    double lost_at = tt_mono_ms();
     tt_status st;
     fprintf(stderr, "tabletrack track: camera lost: keeping the game; waiting for it to come back\n");
     game__set_camera(g, 1);
     game__camera_event(g, "lost");
     if ((st = game__idle(g, err)) != TT_OK)
         return st;
-    if (g->recd && !g->rec_failed) {
+    if (g->recording.recd && !g->recording.rec_failed) {
         tt_err e = {0};
-        if (rec_flush(g->recd, &e) != TT_OK)
+        if (rec_flush(g->recording.recd, &e) != TT_OK)
             game__recorder_failed(g, &e);
     }
     while (!game__stopped(g) && !game__gone_too_long(g, lost_at)) {
@@ -522,13 +523,13 @@ tt_status game_run(game *g, tt_err *err)
     g->threaded = !g->o.preload;
     if (g->threaded && (st = game__capture_start(&g->cap, g->src, is_camera, err)) != TT_OK)
         return st;
-    g->t_start = game__now_ms();
-    double last_frame_at = g->t_start;
+    g->stats.t_start = tt_mono_ms();
+    double last_frame_at = g->stats.t_start;
     for (;;) {
         game__slot taken;
         const tt_image *borrowed = NULL;
         memset(&taken, 0, sizeof taken);
-        if (game__stopped(g) || (g->o.max_frames >= 0 && g->frames >= g->o.max_frames))
+        if (game__stopped(g) || (g->o.max_frames >= 0 && g->stats.frames >= g->o.max_frames))
             break;
         if (g->threaded) {
             tt_status cst = TT_OK;
@@ -549,14 +550,14 @@ tt_status game_run(game *g, tt_err *err)
                 double quiet = frame_no ? GAME_CAMERA_SILENT_MS : GAME_CAMERA_FIRST_MS;
                 if (can_stall && silent && game__gone_too_long(g, last_frame_at + quiet))
                     continue; /* the loop ends: stopped */
-                if (can_stall && !silent && game__now_ms() - last_frame_at > quiet) {
+                if (can_stall && !silent && tt_mono_ms() - last_frame_at > quiet) {
                     silent = 1;
                     fprintf(stderr, "tabletrack track: no frame from the camera for %.0f ms: camera lost\n", quiet);
                     game__set_camera(g, 1);
                     game__camera_event(g, "lost");
-                    if (g->recd && !g->rec_failed) {
+                    if (g->recording.recd && !g->recording.rec_failed) {
                         tt_err e = {0};
-                        if (rec_flush(g->recd, &e) != TT_OK)
+                        if (rec_flush(g->recording.recd, &e) != TT_OK)
                             game__recorder_failed(g, &e);
                     }
                 }
@@ -568,7 +569,7 @@ tt_status game_run(game *g, tt_err *err)
             /* read in this thread: the frame stays the source's, no copy */
             if ((st = vision_source_next(g->src, &borrowed, &taken.t_ms, &taken.status, err)) != TT_OK)
                 goto out;
-            taken.arrived = game__now_ms();
+            taken.arrived = tt_mono_ms();
         }
         if (taken.status == VISION_END) {
             tt_image_free(&taken.im);
@@ -585,7 +586,7 @@ tt_status game_run(game *g, tt_err *err)
             silent = 0;
             if ((st = game__camera_lost(g, err)) != TT_OK)
                 goto out;
-            last_frame_at = game__now_ms();
+            last_frame_at = tt_mono_ms();
             continue;
         }
         if (silent) {
@@ -594,10 +595,10 @@ tt_status game_run(game *g, tt_err *err)
             game__set_camera(g, 0);
             game__camera_event(g, "back");
         }
-        last_frame_at = game__now_ms();
+        last_frame_at = tt_mono_ms();
         /* Latency runs from the moment a camera delivered the frame; a file
          * is read ahead of time, so from when it is taken up. */
-        double arrived = is_camera ? taken.arrived : game__now_ms();
+        double arrived = is_camera ? taken.arrived : tt_mono_ms();
         st = g->threaded ? game__frame(g, &taken.im, &taken.im, frame_no, taken.t_ms, arrived, &first, err)
                          : game__frame(g, borrowed, NULL, frame_no, taken.t_ms, arrived, &first, err);
         tt_image_free(&taken.im);
@@ -605,7 +606,7 @@ tt_status game_run(game *g, tt_err *err)
             goto out;
         frame_no++;
     }
-    g->wall_ms = game__now_ms() - g->t_start;
+    g->stats.wall_ms = tt_mono_ms() - g->stats.t_start;
     /* The source ended: with a server, the table stays up with the last
      * state until the game is stopped. */
     if (source_ended && g->o.serve) {
@@ -619,8 +620,8 @@ tt_status game_run(game *g, tt_err *err)
         }
     }
 out:
-    if (!g->wall_ms)
-        g->wall_ms = game__now_ms() - g->t_start;
+    if (!g->stats.wall_ms)
+        g->stats.wall_ms = tt_mono_ms() - g->stats.t_start;
     game__feed_end(g);
     if (g->threaded)
         game__capture_stop(&g->cap);
@@ -636,16 +637,16 @@ static int game__cmpd(const void *a, const void *b)
 void game_get_stats(game *g, game_stats *s)
 {
     memset(s, 0, sizeof *s);
-    s->frames = g->frames;
-    if (g->frames > 1)
-        qsort(g->lat, (size_t)g->frames, sizeof *g->lat, game__cmpd);
-    if (g->frames) {
-        s->latency_ms_p50 = g->lat[g->frames / 2];
-        s->latency_ms_p95 = g->lat[(int)ceil(0.95 * g->frames) - 1];
+    s->frames = g->stats.frames;
+    if (g->stats.frames > 1)
+        qsort(g->stats.lat, (size_t)g->stats.frames, sizeof *g->stats.lat, game__cmpd);
+    if (g->stats.frames) {
+        s->latency_ms_p50 = g->stats.lat[g->stats.frames / 2];
+        s->latency_ms_p95 = g->stats.lat[(int)ceil(0.95 * g->stats.frames) - 1];
     }
-    s->fps = g->wall_ms > 0 ? g->frames * 1000.0 / g->wall_ms : 0;
-    s->tracked_ratio = g->known_sum ? (double)g->seen_sum / g->known_sum : 0;
-    s->full_frame_ms = g->full_ms;
+    s->fps = g->stats.wall_ms > 0 ? g->stats.frames * 1000.0 / g->stats.wall_ms : 0;
+    s->tracked_ratio = g->stats.known_sum ? (double)g->stats.seen_sum / g->stats.known_sum : 0;
+    s->full_frame_ms = g->stats.full_ms;
     s->corrupt_frames = g->src ? vision_source_corrupt_count(g->src) : 0;
 }
 
@@ -661,14 +662,14 @@ tt_status game_close(game *g, tt_err *err)
             fclose(g->ev);
         g->ev = NULL;
     }
-    if (g->recd) {
+    if (g->recording.recd) {
         tt_err e2 = {0};
-        if (rec_close(g->recd, &e2) != TT_OK && st == TT_OK)
+        if (rec_close(g->recording.recd, &e2) != TT_OK && st == TT_OK)
             st = tt_err_set(err, TT_ERR_IO, "%s", e2.msg);
-        g->recd = NULL;
+        g->recording.recd = NULL;
     }
-    if (g->rec_failed && st == TT_OK)
-        st = tt_err_set(err, TT_ERR_IO, "the recording %s stopped during the game: %s", g->o.record, g->rec_err.msg);
+    if (g->recording.rec_failed && st == TT_OK)
+        st = tt_err_set(err, TT_ERR_IO, "the recording %s stopped during the game: %s", g->o.record, g->recording.rec_err.msg);
     return st;
 }
 
@@ -680,28 +681,28 @@ void game_destroy(game *g)
         game__capture_stop(&g->cap);
     if (g->ev && g->ev != stdout)
         fclose(g->ev);
-    if (g->recd)
-        rec_close(g->recd, NULL);
+    if (g->recording.recd)
+        rec_close(g->recording.recd, NULL);
     game__queries_free(g);
     game__referee_close(g);
-    game__picks_free(g);
+    game__picks_free(&g->picks);
     game__scenario_free(&g->sc);
     game__projector_close(g);
-    overlay_list_destroy(g->list);
-    overlay_list_destroy(g->scratch);
+    overlay_list_destroy(g->proj.list);
+    overlay_list_destroy(g->proj.scratch);
     track_tuio_destroy(g->tuio);
     track_live_destroy(g->live);
     vision_tracker_destroy(g->trk);
     vision_source_destroy(g->src);
     calib_rig_destroy(g->rig);
-    tt_image_free(&g->last_im);
+    tt_image_free(&g->figures.last_im);
     game__table_free(g);
     game__feed_free(g);
-    free(g->figs);
-    free(g->recf);
-    free(g->lat);
-    free(g->banner);
-    pthread_mutex_destroy(&g->table_mu);
+    free(g->figures.figs);
+    free(g->recording.recf);
+    free(g->stats.lat);
+    free(g->proj.banner);
+    pthread_mutex_destroy(&g->picture.mu);
     pthread_mutex_destroy(&g->save_mu);
     pthread_mutex_destroy(&g->mu);
     free(g);

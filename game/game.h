@@ -139,6 +139,11 @@ int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, game_fee
  * JSON (the message has line and column), TT_ERR_UNKNOWN unknown figure,
  * TT_ERR_ARG a question the scenario cannot answer. */
 tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, tt_err *err);
+/* A table keeps at most GAME_MAX_QUESTIONS questions asked this way at once
+ * (past it TT_ERR_ARG naming the limit: withdraw some first), each at most
+ * GAME_MAX_QUESTION_BYTES of JSON: the state a page polls stays small. */
+#define GAME_MAX_QUESTIONS 64
+#define GAME_MAX_QUESTION_BYTES 1024
 
 /* Withdraw question qid (TT_ERR_UNKNOWN if none is shown), or all (qid 0). */
 tt_status game_query_remove(game *g, int qid, tt_err *err);

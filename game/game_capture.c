@@ -25,7 +25,7 @@ static void *game__capture_main(void *arg)
         vision_frame_status fs;
         tt_err e = {0};
         tt_status st = vision_source_next(c->src, &f, &t, &fs, &e);
-        double arrived = game__now_ms();
+        double arrived = tt_mono_ms();
         pthread_mutex_lock(&c->mu);
         if (st != TT_OK || c->quit) {
             game__capture_finish(c, st, &e);

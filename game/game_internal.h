@@ -5,6 +5,7 @@
 #include <cairo.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <stdio.h>
 
 #include "calib.h"
 #include "game.h"
@@ -16,6 +17,7 @@
 #include "rec.h"
 #include "source.h"
 #include "tracker.h"
+#include "tt_clock.h"
 #include "tuio.h"
 
 /* ---- capture thread (game_capture.c): overlaps decoding with tracking ---- */
@@ -60,6 +62,7 @@ typedef struct game__query {
     int from, until;   /* frames it is shown */
     char *last_answer; /* the answer last recorded / published (owned) */
     json_t *answer;    /* the same, parsed, for the state (owned) */
+    int asked;         /* asked by a viewer (game_query_add): counts to GAME_MAX_QUESTIONS */
 } game__query;
 
 /* The scenario as the game uses it: the rules scene (answers and drawing)
@@ -71,17 +74,25 @@ typedef struct game__scenario {
     json_t *profile;      /* its ruleset's profile, for the page's menus (owned) */
 } game__scenario;
 
-/* ---- picks (game_pick.c) ---- */
+/* ---- picks (game_pick.c): their own lock, taken last (nothing is locked
+ * while it is held) ---- */
 
 #define GAME__PICKS 64 /* pages with a pick at once; the oldest gives way */
 
 typedef struct game__pick {
     char client[65]; /* the page's id */
     char *id;        /* the figure picked (owned) */
-    double at_ms;    /* when it was last set (game__now_ms) */
+    double at_ms;    /* when it was last set (tt_mono_ms) */
 } game__pick;
 
-/* ---- the feed (game_feed.c) ---- */
+typedef struct game__picks {
+    pthread_mutex_t mu;
+    game__pick picks[GAME__PICKS];
+    int npick;
+} game__picks;
+
+/* ---- the feed (game_feed.c): its own lock, so a viewer never holds up
+ * the game ---- */
 
 #define GAME__FEED 512
 
@@ -91,7 +102,104 @@ typedef struct game__msg {
     game_feed_msg *msg; /* the ring's reference */
 } game__msg;
 
-typedef struct game__referee game__referee; /* game_referee.c */
+typedef struct game__feed {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    game__msg ring[GAME__FEED];
+    unsigned long long seq;       /* seq of the newest message; 0 = none */
+    unsigned long long state_seq; /* seq of the newest state message */
+    int ended;
+    int viewers;      /* attached live viewers */
+    int state_wanted; /* a viewer came: send a state now */
+    /* game thread, the table's lock held: when the last state went out;
+     * whether a frame since then has not been sent */
+    double state_sent_ms;
+    int state_stale;
+} game__feed;
+
+/* ---- the figures: the table as the last frame saw it (the table's lock) ---- */
+
+typedef struct game__figures {
+    track_figure *figs; /* the figures now (copied each frame) */
+    int nfig, figcap;
+    int frame_no;       /* the last frame processed, -1 before one */
+    double t_ms;
+    int camera_state;   /* 0 ok, 1 lost, 2 ended */
+    tt_image last_im;   /* the last camera frame (gray) */
+    int have_pose;
+    int below_warned;   /* told once that tags measure below the felt */
+    calib_pose pose;
+    int pose_solves;    /* track_live_pose_solves when pose was copied */
+} game__figures;
+
+/* ---- the questions shown (game_query.c; the table's lock: they are
+ * answered against the figures and the scenario) ---- */
+
+typedef struct game__questions {
+    game__query *qs;
+    int nq, qcap, next_qid;
+    int asked_live; /* a question came from a viewer: the QR code gives way */
+} game__questions;
+
+/* ---- the recording (game thread; the table's lock for what viewers
+ * change: scenarios, answers) ---- */
+
+typedef struct game__recording {
+    rec *recd;
+    rec_figure *recf; /* the recorder's copy of the figures (kept, grown as needed) */
+    int recf_cap;
+    int rec_failed;   /* the recorder failed: said once, recording stopped */
+    tt_err rec_err;
+} game__recording;
+
+/* ---- table.png (game_table.c): the remap of the last request, kept while
+ * the pose and ppi stay the same (its own lock: building one takes a while) ---- */
+
+typedef struct game__picture {
+    pthread_mutex_t mu;
+    float *map_xy;
+    double map_ppi;
+    int map_solves, map_w, map_h;
+} game__picture;
+
+/* ---- the projector (game thread; list and scratch under the table's lock) ---- */
+
+typedef struct game__projector {
+    calib_projector *pj;
+    overlay_mapper map;
+    overlay_projector_map map_state; /* map's: marks at the scenario's ground height */
+    overlay_list *list;              /* this frame's drawing (also without a projector: answers) */
+    overlay_list *scratch;           /* for a viewer's question (the table's lock held) */
+    overlay_window *win;
+    cairo_surface_t *surf;
+    int hidden;                      /* H in the window: draw nothing */
+    double esc_at;                   /* when Esc was last pressed (ms), 0 never */
+    char *banner;                    /* the QR code's text (the table's lock) */
+    double banner_at[2];             /* where the QR code was drawn last, kept while no tag comes near */
+    int banner_placed;
+} game__projector;
+
+/* ---- figures for --stats and the status line (game thread) ---- */
+
+typedef struct game__stats {
+    int frames;
+    double *lat;
+    int latcap;
+    double full_ms, t_start, wall_ms;
+    double status_at;  /* when the last status line was printed (0: none yet) */
+    int status_frames; /* frames counted then */
+    long seen_sum, known_sum;
+} game__stats;
+
+/* ---- phases: the referee (game_referee.c, issue 30; the table's lock):
+ * the --phases lines and the referee watching the game ---- */
+
+typedef struct game__referee game__referee;
+
+/* The hub: what the game is made of, and its parts.  Locks, always taken in
+ * this order: save_mu, then mu (the table's: scenario, figures, questions,
+ * dirty), then picks.mu or feed.mu (never both).  cap.mu and picture.mu are
+ * taken alone. */
 struct game {
     game_opts o;
     const volatile sig_atomic_t *stop;
@@ -102,83 +210,27 @@ struct game {
     track_live *live;
     track_live_scale scale; /* where the tracker reads at full resolution */
     track_tuio *tuio;
-    rec *recd;
     FILE *ev;
-    game__capture cap;
     int threaded;
 
-    /* held across a whole game_scenario_put (check, save, apply): taken
-     * before mu, never inside it */
+    /* held across a whole game_scenario_put (check, save, apply) */
     pthread_mutex_t save_mu;
-
-    /* guarded by mu: everything below, read or written by servers */
+    /* the table's lock: sc, scenario_rev, dirty, figures, questions */
     pthread_mutex_t mu;
     game__scenario sc;
-    game__referee *refr;        /* the referee (--phases), or NULL */
-    int scenario_rev;           /* scenarios applied so far (1 with --scenario) */
-    game__query *qs;
-    int nq, qcap, next_qid, asked_live; /* asked_live: a question came from a viewer */
-    char *banner;
-    game__pick picks[GAME__PICKS];
-    int npick;
-    double banner_at[2]; /* where the QR code was drawn last, kept while no tag comes near */
-    int banner_placed;
-    int dirty;                  /* redraw the projector without a new frame */
-    track_figure *figs;         /* the figures now (copied each frame) */
-    rec_figure *recf;           /* the recorder's copy of them (kept, grown as needed) */
-    int recf_cap;
-    int nfig, figcap;
-    int frame_no;               /* the last frame processed, -1 before one */
-    double t_ms;
-    int camera_state;           /* 0 ok, 1 lost, 2 ended */
-    tt_image last_im;           /* the last camera frame (gray) */
-    int have_pose;
-    int below_warned;           /* told once that tags measure below the felt */
-    calib_pose pose;
-    int pose_solves;            /* track_live_pose_solves when pose was copied */
+    game__referee *refr; /* the referee (--phases), or NULL */
+    int scenario_rev; /* scenarios applied so far (1 with --scenario) */
+    int dirty;        /* redraw the projector without a new frame */
 
-    /* table.png: the remap of the last request, kept while the pose and
-     * ppi stay the same (its own lock: building one takes a while) */
-    pthread_mutex_t table_mu;
-    float *map_xy;
-    double map_ppi;
-    int map_solves, map_w, map_h;
-    int rec_failed;             /* the recorder failed: said once, recording stopped */
-    tt_err rec_err;
-
-    /* projector (game thread only) */
-    calib_projector *pj;
-    overlay_mapper map;
-    overlay_projector_map map_state; /* map's: marks at the scenario's ground height */
-    overlay_list *list;         /* this frame's drawing (also without a projector: answers) */
-    overlay_list *scratch;      /* for a viewer's question (mu held) */
-    overlay_window *win;
-    cairo_surface_t *surf;
-    int hidden;                 /* H in the window: draw nothing */
-    double esc_at;              /* when Esc was last pressed (ms), 0 never */
-
-    /* feed: its own lock, so a viewer never holds up the game */
-    pthread_mutex_t feed_mu;
-    pthread_cond_t feed_cv;
-    game__msg feed[GAME__FEED];
-    unsigned long long feed_seq; /* seq of the newest message; 0 = none */
-    unsigned long long state_seq; /* seq of the newest state message */
-    int ended;
-    int viewers;                  /* attached live viewers */
-    int state_wanted;             /* a viewer came: send a state now */
-    /* game thread, mu held: when the last state went out; whether a frame
-     * since then has not been sent */
-    double state_sent_ms;
-    int state_stale;
-
-    /* stats (game thread) */
-    int frames;
-    double *lat;
-    int latcap;
-    double full_ms, t_start, wall_ms;
-    double status_at;           /* when the last status line was printed (0: none yet) */
-    int status_frames;          /* frames counted then */
-    long seen_sum, known_sum;
+    game__capture cap;
+    game__figures figures;
+    game__questions questions;
+    game__picks picks;
+    game__feed feed;
+    game__recording recording;
+    game__picture picture;
+    game__projector proj;
+    game__stats stats;
 };
 
 /* game.c */
@@ -212,7 +264,6 @@ void game__projector_close(game *g);
 void game__recorder_failed(game *g, const tt_err *e);
 
 /* game_feed.c */
-double game__now_ms(void); /* a monotonic clock, ms */
 void game__feed_init(game *g);
 void game__feed_free(game *g);
 void game__feed_publish(game *g, const char *event, char *data); /* takes data */
@@ -224,14 +275,22 @@ void game__feed_flush(game *g); /* a stale state, now (mu held) */
 void game__feed_end(game *g);
 /* The state object (mu held). */
 json_t *game__state(game *g);
-json_t *game__figure_info(game *g, int tag); /* borrowed, or NULL */
+/* The scenario's figure of a tag (borrowed), or NULL; the table's lock held. */
+static inline json_t *game__figure_info(game *g, int tag)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%d", tag);
+    return json_object_get(g->sc.by_tag, key);
+}
 json_t *game__str_or_null(const json_t *o, const char *k); /* new reference */
 
-/* game_pick.c (mu held) */
-int game__picks_expire(game *g); /* drop stale picks: 1 if any went */
-json_t *game__picked_json(game *g); /* new reference */
+/* game_pick.c (the table's lock held, for the scenario and the figures;
+ * each takes picks.mu) */
+void game__picks_init(game__picks *p);
+int game__picks_expire(game__picks *p); /* drop stale picks: 1 if any went */
+json_t *game__picked_json(game__picks *p); /* new reference */
 tt_status game__draw_picks(game *g, overlay_list *l, tt_err *err);
-void game__picks_free(game *g);
+void game__picks_free(game__picks *p); /* and its lock */
 
 /* game_referee.c: read and check --phases and start the referee (after
  * the scenario); each frame (mu held), the phase lines due and the

@@ -25,28 +25,33 @@ static int game__pick_known(game *g, const char *id)
     return 0;
 }
 
-static int game__pick_find(const game *g, const char *client)
+static int game__pick_find(const game__picks *p, const char *client)
 {
-    for (int i = 0; i < g->npick; i++)
-        if (!strcmp(g->picks[i].client, client))
+    for (int i = 0; i < p->npick; i++)
+        if (!strcmp(p->picks[i].client, client))
             return i;
     return -1;
 }
 
-static void game__pick_drop(game *g, int i)
+static void game__pick_drop(game__picks *p, int i)
 {
-    free(g->picks[i].id);
-    memmove(&g->picks[i], &g->picks[i + 1], sizeof *g->picks * (size_t)(g->npick - i - 1));
-    g->npick--;
+    free(p->picks[i].id);
+    memmove(&p->picks[i], &p->picks[i + 1], sizeof *p->picks * (size_t)(p->npick - i - 1));
+    p->npick--;
+}
+
+void game__picks_init(game__picks *p)
+{
+    pthread_mutex_init(&p->mu, NULL);
 }
 
 tt_status game_pick_set(game *g, const char *client, const char *text, size_t len, tt_err *err)
 {
     json_t *j = NULL;
     tt_status st;
-    if (strlen(client) >= sizeof g->picks[0].client)
+    if (strlen(client) >= sizeof g->picks.picks[0].client)
         return tt_err_set(err, TT_ERR_ARG, "the page's client id is over %d characters",
-                          (int)sizeof g->picks[0].client - 1);
+                          (int)sizeof g->picks.picks[0].client - 1);
     if (strlen(text) != len)
         return tt_err_set(err, TT_ERR_FORMAT, "the pick holds a NUL byte: send {\"id\": \"FIGURE\"}");
     if ((st = tt_json_parse(text, "the pick", &j, err)) != TT_OK)
@@ -67,19 +72,22 @@ tt_status game_pick_set(game *g, const char *client, const char *text, size_t le
         free(copy);
         return TT_ERR_UNKNOWN;
     }
-    int i = game__pick_find(g, client);
-    if (i < 0 && g->npick == GAME__PICKS)
-        game__pick_drop(g, 0); /* the oldest page gives way */
+    game__picks *p = &g->picks;
+    pthread_mutex_lock(&p->mu);
+    int i = game__pick_find(p, client);
+    if (i < 0 && p->npick == GAME__PICKS)
+        game__pick_drop(p, 0); /* the oldest page gives way */
     if (i < 0) {
-        i = g->npick++;
-        snprintf(g->picks[i].client, sizeof g->picks[i].client, "%s", client);
-        g->picks[i].id = NULL;
+        i = p->npick++;
+        snprintf(p->picks[i].client, sizeof p->picks[i].client, "%s", client);
+        p->picks[i].id = NULL;
     }
-    if (!g->picks[i].id || strcmp(g->picks[i].id, copy))
+    if (!p->picks[i].id || strcmp(p->picks[i].id, copy))
         g->dirty = 1;
-    free(g->picks[i].id);
-    g->picks[i].id = copy;
-    g->picks[i].at_ms = game__now_ms();
+    free(p->picks[i].id);
+    p->picks[i].id = copy;
+    p->picks[i].at_ms = tt_mono_ms();
+    pthread_mutex_unlock(&p->mu);
     pthread_mutex_unlock(&g->mu);
     return TT_OK;
 }
@@ -87,34 +95,40 @@ tt_status game_pick_set(game *g, const char *client, const char *text, size_t le
 void game_pick_clear(game *g, const char *client)
 {
     pthread_mutex_lock(&g->mu);
-    int i = game__pick_find(g, client);
+    pthread_mutex_lock(&g->picks.mu);
+    int i = game__pick_find(&g->picks, client);
     if (i >= 0) {
-        game__pick_drop(g, i);
+        game__pick_drop(&g->picks, i);
         g->dirty = 1;
     }
+    pthread_mutex_unlock(&g->picks.mu);
     pthread_mutex_unlock(&g->mu);
 }
 
-int game__picks_expire(game *g)
+int game__picks_expire(game__picks *p)
 {
-    double now = game__now_ms();
+    double now = tt_mono_ms();
     int dropped = 0;
-    for (int i = 0; i < g->npick;)
-        if (now - g->picks[i].at_ms > GAME_PICK_TTL_MS) {
-            game__pick_drop(g, i);
+    pthread_mutex_lock(&p->mu);
+    for (int i = 0; i < p->npick;)
+        if (now - p->picks[i].at_ms > GAME_PICK_TTL_MS) {
+            game__pick_drop(p, i);
             dropped = 1;
         } else
             i++;
+    pthread_mutex_unlock(&p->mu);
     return dropped;
 }
 
-json_t *game__picked_json(game *g)
+json_t *game__picked_json(game__picks *p)
 {
     json_t *a = json_array();
-    double now = game__now_ms();
-    for (int i = 0; a && i < g->npick; i++)
-        if (now - g->picks[i].at_ms <= GAME_PICK_TTL_MS) /* not yet dropped by the game's loop */
-            json_array_append_new(a, json_string(g->picks[i].id));
+    double now = tt_mono_ms();
+    pthread_mutex_lock(&p->mu);
+    for (int i = 0; a && i < p->npick; i++)
+        if (now - p->picks[i].at_ms <= GAME_PICK_TTL_MS) /* not yet dropped by the game's loop */
+            json_array_append_new(a, json_string(p->picks[i].id));
+    pthread_mutex_unlock(&p->mu);
     return a;
 }
 
@@ -124,23 +138,26 @@ tt_status game__draw_picks(game *g, overlay_list *l, tt_err *err)
     /* two rings in the role colour, outside the plain ring and its mask */
     double r = overlay_tag_ring_in(g->rig->base_size_in);
     overlay_style ring = overlay_style_line(OVERLAY_ROLE_TARGET, 0.1);
-    for (int p = 0; p < g->npick && st == TT_OK; p++)
-        for (int i = 0; i < g->nfig && st == TT_OK; i++) {
-            const track_figure *f = &g->figs[i];
+    pthread_mutex_lock(&g->picks.mu);
+    for (int p = 0; p < g->picks.npick && st == TT_OK; p++)
+        for (int i = 0; i < g->figures.nfig && st == TT_OK; i++) {
+            const track_figure *f = &g->figures.figs[i];
             const char *id = json_string_value(json_object_get(game__figure_info(g, f->id), "id"));
-            if (f->state == VISION_TAG_LOST || !id || strcmp(id, g->picks[p].id))
+            if (f->state == VISION_TAG_LOST || !id || strcmp(id, g->picks.picks[p].id))
                 continue;
             /* at the height the figure stands at, as its own ring */
             for (int k = 0; k < 2 && st == TT_OK; k++)
                 if ((st = overlay_add_circle(l, f->x, f->y, r + (k ? 0.35 : 0.15), ring, err)) == TT_OK)
                     st = overlay_set_last_height(l, fmax(0, f->z_in), err);
         }
+    pthread_mutex_unlock(&g->picks.mu);
     return st;
 }
 
-void game__picks_free(game *g)
+void game__picks_free(game__picks *p)
 {
-    for (int i = 0; i < g->npick; i++)
-        free(g->picks[i].id);
-    g->npick = 0;
+    for (int i = 0; i < p->npick; i++)
+        free(p->picks[i].id);
+    p->npick = 0;
+    pthread_mutex_destroy(&p->mu);
 }

@@ -108,29 +108,30 @@ void game__scenario_free(game__scenario *s)
 
 static tt_status game__query_push(game *g, json_t *q, int from, int until, int *qid, tt_err *err)
 {
-    if (g->nq == g->qcap) {
-        int cap = g->qcap ? g->qcap * 2 : 16;
-        game__query *n = realloc(g->qs, sizeof *n * (size_t)cap);
+    if (g->questions.nq == g->questions.qcap) {
+        int cap = g->questions.qcap ? g->questions.qcap * 2 : 16;
+        game__query *n = realloc(g->questions.qs, sizeof *n * (size_t)cap);
         if (!n) {
             json_decref(q);
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         }
-        g->qs = n;
-        g->qcap = cap;
+        g->questions.qs = n;
+        g->questions.qcap = cap;
     }
     char *text = json_dumps(q, JSON_COMPACT);
     if (!text) {
         json_decref(q);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
-    game__query *e = &g->qs[g->nq++];
-    e->qid = ++g->next_qid;
+    game__query *e = &g->questions.qs[g->questions.nq++];
+    e->qid = ++g->questions.next_qid;
     e->q = q;
     e->text = text;
     e->from = from;
     e->until = until;
     e->last_answer = NULL;
     e->answer = NULL;
+    e->asked = 0;
     if (qid)
         *qid = e->qid;
     return TT_OK;
@@ -146,11 +147,11 @@ static void game__query_free(game__query *e)
 
 void game__queries_free(game *g)
 {
-    for (int i = 0; i < g->nq; i++)
-        game__query_free(&g->qs[i]);
-    free(g->qs);
-    g->qs = NULL;
-    g->nq = g->qcap = 0;
+    for (int i = 0; i < g->questions.nq; i++)
+        game__query_free(&g->questions.qs[i]);
+    free(g->questions.qs);
+    g->questions.qs = NULL;
+    g->questions.nq = g->questions.qcap = 0;
 }
 
 /* --query strings (every frame) and the --queries file (frame windows). */
@@ -200,21 +201,21 @@ tt_status game__queries_from_opts(game *g, tt_err *err)
         if (st != TT_OK)
             return st;
     }
-    if (g->nq && !g->sc.scene)
+    if (g->questions.nq && !g->sc.scene)
         return tt_err_set(err, TT_ERR_ARG, "--query needs --scenario (the figures and ruleset the question is about)");
     return TT_OK;
 }
 
 void game__recorder_failed(game *g, const tt_err *e)
 {
-    if (g->rec_failed)
+    if (g->recording.rec_failed)
         return;
-    g->rec_failed = 1;
-    g->rec_err = *e;
+    g->recording.rec_failed = 1;
+    g->recording.rec_err = *e;
     fprintf(stderr,
             "tabletrack track: recording stopped at frame %d: %s. The game goes on (tracking and projecting); "
             "free some space or choose another --record file next time. tabletrack will exit with code 1.\n",
-            g->frame_no, e->msg);
+            g->figures.frame_no, e->msg);
 }
 
 /* Record and publish an answer that changed. */
@@ -225,9 +226,9 @@ static void game__answer_changed(game *g, game__query *q, json_t *ans, int frame
         free(txt);
         return;
     }
-    if (g->recd && !g->rec_failed) {
+    if (g->recording.recd && !g->recording.rec_failed) {
         tt_err e = {0};
-        if (rec_query(g->recd, frame_no, t_ms, q->text, txt, &e) != TT_OK)
+        if (rec_query(g->recording.recd, frame_no, t_ms, q->text, txt, &e) != TT_OK)
             game__recorder_failed(g, &e);
     }
     if (g->o.feed) {
@@ -268,25 +269,26 @@ double game__ground_in(const void *user, double x, double y)
 tt_status game__projector_open(game *g, tt_err *err)
 {
     tt_status st;
-    if ((st = calib_projector_load(g->o.projector, &g->pj, err)) != TT_OK)
+    if ((st = calib_projector_load(g->o.projector, &g->proj.pj, err)) != TT_OK ||
+        (st = calib_projector_check_rig(g->proj.pj, g->rig, g->o.projector, err)) != TT_OK)
         return st;
     int w, h;
-    calib_projector_size(g->pj, &w, &h);
+    calib_projector_size(g->proj.pj, &w, &h);
     tt_ground ground = {game__ground_in, g};
-    overlay_mapper_projector_ground(&g->map, &g->map_state, g->pj, &ground);
-    if (g->o.window && (st = overlay_window_open(g->o.window, w, h, &g->win, err)) != TT_OK)
+    overlay_mapper_projector_ground(&g->proj.map, &g->proj.map_state, g->proj.pj, &ground);
+    if (g->o.window && (st = overlay_window_open(g->o.window, w, h, &g->proj.win, err)) != TT_OK)
         return st;
     return TT_OK;
 }
 
 void game__projector_close(game *g)
 {
-    overlay_window_close(g->win);
-    g->win = NULL;
-    cairo_surface_destroy(g->surf);
-    g->surf = NULL;
-    calib_projector_destroy(g->pj);
-    g->pj = NULL;
+    overlay_window_close(g->proj.win);
+    g->proj.win = NULL;
+    cairo_surface_destroy(g->proj.surf);
+    g->proj.surf = NULL;
+    calib_projector_destroy(g->proj.pj);
+    g->proj.pj = NULL;
 }
 
 /* The table server's address as a QR code (libqrencode), light modules
@@ -296,10 +298,10 @@ void game__projector_close(game *g)
  * mask (the anchors' and the figures' seen now)? */
 static int game__clear_of_tags(const game *g, double x0, double y0, double side)
 {
-    for (int i = 0; i < g->rig->nanchors + g->nfig; i++) {
+    for (int i = 0; i < g->rig->nanchors + g->figures.nfig; i++) {
         int a = i < g->rig->nanchors;
         const calib_anchor *an = a ? &g->rig->anchors[i] : NULL;
-        const track_figure *f = a ? NULL : &g->figs[i - g->rig->nanchors];
+        const track_figure *f = a ? NULL : &g->figures.figs[i - g->rig->nanchors];
         if (f && f->state == VISION_TAG_LOST)
             continue;
         double x = a ? an->x : f->x, y = a ? an->y : f->y, size = a ? an->size_in : g->rig->base_size_in;
@@ -316,9 +318,9 @@ static int game__clear_of_tags(const game *g, double x0, double y0, double side)
  * (the tags are masked dark, and a QR code with a hole does not decode). */
 static void game__banner_spot(game *g, double side, double *x0, double *y0)
 {
-    if (g->banner_placed && game__clear_of_tags(g, g->banner_at[0], g->banner_at[1], side)) {
-        *x0 = g->banner_at[0];
-        *y0 = g->banner_at[1];
+    if (g->proj.banner_placed && game__clear_of_tags(g, g->proj.banner_at[0], g->proj.banner_at[1], side)) {
+        *x0 = g->proj.banner_at[0];
+        *y0 = g->proj.banner_at[1];
         return;
     }
     double best = INFINITY;
@@ -332,14 +334,14 @@ static void game__banner_spot(game *g, double side, double *x0, double *y0)
                 *y0 = y;
             }
         }
-    g->banner_at[0] = *x0;
-    g->banner_at[1] = *y0;
-    g->banner_placed = 1;
+    g->proj.banner_at[0] = *x0;
+    g->proj.banner_at[1] = *y0;
+    g->proj.banner_placed = 1;
 }
 
 static tt_status game__draw_banner(game *g, tt_err *err)
 {
-    QRcode *qr = QRcode_encodeString(g->banner, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    QRcode *qr = QRcode_encodeString(g->proj.banner, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
     if (!qr)
         return TT_OK; /* too long to encode: the address is still on stderr */
     double side = 6.0, quiet = 4, mod = side / (qr->width + 2 * quiet), x0, y0;
@@ -368,20 +370,20 @@ static tt_status game__draw_banner(game *g, tt_err *err)
             }
             double xy[8] = {x0 + c * mod, y0 + r * mod, x0 + c1 * mod, y0 + r * mod,
                             x0 + c1 * mod, y0 + (r + 1) * mod, x0 + c * mod, y0 + (r + 1) * mod};
-            st = overlay_add_polygon(g->list, xy, 4, fill, err);
+            st = overlay_add_polygon(g->proj.list, xy, 4, fill, err);
             c = c1;
         }
     }
     QRcode_free(qr);
     if (st == TT_OK)
-        st = overlay_add_text(g->list, x0 + side / 2, y0 + side + 0.5, g->banner, 0.35, 0, OVERLAY_ROLE_NEUTRAL, err);
+        st = overlay_add_text(g->proj.list, x0 + side / 2, y0 + side + 0.5, g->proj.banner, 0.35, 0, OVERLAY_ROLE_NEUTRAL, err);
     return st;
 }
 
 void game__place_figures(game *g)
 {
-    for (int i = 0; g->sc.scene && i < g->nfig; i++) {
-        const track_figure *f = &g->figs[i];
+    for (int i = 0; g->sc.scene && i < g->figures.nfig; i++) {
+        const track_figure *f = &g->figures.figs[i];
         tt_err e = {0};
         if (f->state != VISION_TAG_LOST)
             (void)table_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e);
@@ -391,13 +393,13 @@ void game__place_figures(game *g)
 tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err)
 {
     tt_status st = TT_OK;
-    overlay_list *l = g->list;
+    overlay_list *l = g->proj.list;
     overlay_list_clear(l);
     /* Figures where they stand: move the scenario's figures first so the
      * questions are answered for the table as it is now. */
     game__place_figures(g);
-    for (int i = 0; g->pj && i < g->nfig; i++) {
-        const track_figure *f = &g->figs[i];
+    for (int i = 0; g->proj.pj && i < g->figures.nfig; i++) {
+        const track_figure *f = &g->figures.figs[i];
         if (f->state == VISION_TAG_LOST)
             continue;
         overlay_style ring = overlay_style_line(OVERLAY_ROLE_NEUTRAL, 0.05);
@@ -418,17 +420,17 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
             (st = overlay_set_last_height(l, fmax(0, f->z_in), err)) != TT_OK)
             return st;
     }
-    game__picks_expire(g);
-    if (g->pj && (st = game__draw_picks(g, l, err)) != TT_OK)
+    game__picks_expire(&g->picks);
+    if (g->proj.pj && (st = game__draw_picks(g, l, err)) != TT_OK)
         return st;
     /* the anchors the pose is checked on stay dark too */
-    for (int i = 0; g->pj && i < g->rig->nanchors; i++) {
+    for (int i = 0; g->proj.pj && i < g->rig->nanchors; i++) {
         const calib_anchor *an = &g->rig->anchors[i];
         if ((st = overlay_add_tag_mask(l, an->x, an->y, -90, an->size_in, 0, err)) != TT_OK)
             return st;
     }
-    for (int i = 0; i < g->nq; i++) {
-        game__query *q = &g->qs[i];
+    for (int i = 0; i < g->questions.nq; i++) {
+        game__query *q = &g->questions.qs[i];
         if (frame_no < q->from || frame_no > q->until)
             continue;
         json_t *ans = game__answer(g, q, l);
@@ -436,33 +438,33 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
             game__answer_changed(g, q, ans, frame_no, t_ms);
         json_decref(ans);
     }
-    if (!g->pj)
+    if (!g->proj.pj)
         return TT_OK;
-    if (g->hidden)
+    if (g->proj.hidden)
         overlay_list_clear(l);
-    else if (g->banner && !g->asked_live && (st = game__draw_banner(g, err)) != TT_OK)
+    else if (g->proj.banner && !g->questions.asked_live && (st = game__draw_banner(g, err)) != TT_OK)
         return st;
-    if (!g->hidden && g->camera_state == 1 &&
+    if (!g->proj.hidden && g->figures.camera_state == 1 &&
         (st = overlay_add_text(l, g->rig->width_in / 2, g->rig->depth_in / 2, "CAMERA LOST - reconnecting", 1.2, 0,
                                OVERLAY_ROLE_BLOCKED, err)) != TT_OK)
         return st;
-    if (!g->surf) {
-        g->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, g->map.width, g->map.height);
-        if (cairo_surface_status(g->surf) != CAIRO_STATUS_SUCCESS) {
-            cairo_surface_destroy(g->surf);
-            g->surf = NULL;
-            return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the %dx%d projector image", g->map.width,
-                              g->map.height);
+    if (!g->proj.surf) {
+        g->proj.surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, g->proj.map.width, g->proj.map.height);
+        if (cairo_surface_status(g->proj.surf) != CAIRO_STATUS_SUCCESS) {
+            cairo_surface_destroy(g->proj.surf);
+            g->proj.surf = NULL;
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the %dx%d projector image", g->proj.map.width,
+                              g->proj.map.height);
         }
     }
-    if ((st = overlay_render_into(l, &g->map, g->surf, err)) != TT_OK)
+    if ((st = overlay_render_into(l, &g->proj.map, g->proj.surf, err)) != TT_OK)
         return st;
-    if (g->win && (st = overlay_window_present(g->win, g->surf, err)) != TT_OK)
+    if (g->proj.win && (st = overlay_window_present(g->proj.win, g->proj.surf, err)) != TT_OK)
         return st;
     if (g->o.overlay_dir) {
         char p[4096];
         snprintf(p, sizeof p, "%s/overlay_%05d.png", g->o.overlay_dir, frame_no);
-        st = overlay_write_png(g->surf, p, err);
+        st = overlay_write_png(g->proj.surf, p, err);
     }
     return st;
 }
@@ -477,6 +479,9 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
     *answer_json = NULL;
     if (strlen(text) != len)
         return tt_err_set(err, TT_ERR_FORMAT, "the question holds a NUL byte: send one JSON object");
+    if (len > GAME_MAX_QUESTION_BYTES)
+        return tt_err_set(err, TT_ERR_ARG, "the question is %zu bytes, over the limit of %d: send one question", len,
+                          GAME_MAX_QUESTION_BYTES);
     if ((st = tt_json_parse(text, "the question", &q, err)) != TT_OK)
         return st;
     if (!json_is_object(q)) {
@@ -489,22 +494,34 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
         json_decref(q);
         return tt_err_set(err, TT_ERR_ARG, "no scenario yet: start with --scenario FILE or send one (PUT /api/scenario)");
     }
+    int kept = 0;
+    for (int i = 0; i < g->questions.nq; i++)
+        kept += g->questions.qs[i].asked;
+    if (kept >= GAME_MAX_QUESTIONS) {
+        pthread_mutex_unlock(&g->mu);
+        json_decref(q);
+        return tt_err_set(err, TT_ERR_ARG,
+                          "the table already shows %d questions, the most it keeps: withdraw one (DELETE "
+                          "/api/query/N) or all of them (DELETE /api/query) before asking another",
+                          GAME_MAX_QUESTIONS);
+    }
     json_t *ans = NULL;
     /* the rules engine checks the question first: a bad one is not kept */
-    overlay_list_clear(g->scratch);
-    if ((st = table_scene_query(g->sc.scene, q, g->scratch, &ans, err)) != TT_OK) {
+    overlay_list_clear(g->proj.scratch);
+    if ((st = table_scene_query(g->sc.scene, q, g->proj.scratch, &ans, err)) != TT_OK) {
         pthread_mutex_unlock(&g->mu);
         json_decref(q);
         return st;
     }
-    int from = g->frame_no < 0 ? 0 : g->frame_no; /* shown now, and from every frame on */
+    int from = g->figures.frame_no < 0 ? 0 : g->figures.frame_no; /* shown now, and from every frame on */
     if ((st = game__query_push(g, q, from, INT_MAX, qid, err)) != TT_OK) {
         pthread_mutex_unlock(&g->mu);
         json_decref(ans);
         return st;
     }
-    g->asked_live = 1;
-    game__answer_changed(g, &g->qs[g->nq - 1], ans, g->frame_no < 0 ? 0 : g->frame_no, (long long)g->t_ms);
+    g->questions.asked_live = 1;
+    g->questions.qs[g->questions.nq - 1].asked = 1;
+    game__answer_changed(g, &g->questions.qs[g->questions.nq - 1], ans, g->figures.frame_no < 0 ? 0 : g->figures.frame_no, (long long)g->figures.t_ms);
     *answer_json = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
     json_decref(ans);
     g->dirty = 1;
@@ -518,11 +535,11 @@ tt_status game_query_remove(game *g, int qid, tt_err *err)
 {
     int found = 0;
     pthread_mutex_lock(&g->mu);
-    for (int i = 0; i < g->nq;) {
-        if (qid == 0 || g->qs[i].qid == qid) {
-            game__query_free(&g->qs[i]);
-            memmove(&g->qs[i], &g->qs[i + 1], sizeof *g->qs * (size_t)(g->nq - i - 1));
-            g->nq--;
+    for (int i = 0; i < g->questions.nq;) {
+        if (qid == 0 || g->questions.qs[i].qid == qid) {
+            game__query_free(&g->questions.qs[i]);
+            memmove(&g->questions.qs[i], &g->questions.qs[i + 1], sizeof *g->questions.qs * (size_t)(g->questions.nq - i - 1));
+            g->questions.nq--;
             found = 1;
         } else
             i++;

@@ -250,12 +250,12 @@ tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, i
         if (e->kind == TRACK_REMOVED) {
             referee_lifted(r->ref, id, &ignored);
         } else if ((e->kind == TRACK_MOVED || e->kind == TRACK_APPEARED) && e->has_to) {
-            double facing = 0;
+            double facing = 0, err95 = 0;
             for (int k = 0; k < nf; k++)
                 if (figs[k].id == e->id && !strcmp(figs[k].family, e->family))
-                    facing = figs[k].facing_deg;
+                    facing = figs[k].facing_deg, err95 = figs[k].err95_in;
             /* a figure the tracker puts off the table is no move to check */
-            if (referee_settled(r->ref, id, e->to[0], e->to[1], facing, out, &ignored) == TT_ERR_NOMEM)
+            if (referee_settled(r->ref, id, e->to[0], e->to[1], facing, err95, out, &ignored) == TT_ERR_NOMEM)
                 st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         }
     }

@@ -165,10 +165,10 @@ tt_status game_scenario_put(game *g, const char *text, size_t len, tt_err *err)
     game__ground(g);
     game__place_figures(g); /* questions asked now see the table as it is */
     g->dirty = 1;
-    if (g->recd && !g->rec_failed) { /* the replay shows the new terrain from here on */
+    if (g->recording.recd && !g->recording.rec_failed) { /* the replay shows the new terrain from here on */
         tt_err e = {0};
-        if (rec_scenario(g->recd, g->frame_no, (long long)g->t_ms, text, &e) != TT_OK ||
-            rec_flush(g->recd, &e) != TT_OK)
+        if (rec_scenario(g->recording.recd, g->figures.frame_no, (long long)g->figures.t_ms, text, &e) != TT_OK ||
+            rec_flush(g->recording.recd, &e) != TT_OK)
             game__recorder_failed(g, &e);
     }
     pthread_mutex_unlock(&g->mu);

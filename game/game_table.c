@@ -13,14 +13,14 @@
 
 void game__table_free(game *g)
 {
-    free(g->map_xy);
-    g->map_xy = NULL;
+    free(g->picture.map_xy);
+    g->picture.map_xy = NULL;
 }
 
-/* The remap for (ppi, pose) into g->map_xy (table_mu held). */
+/* The remap for (ppi, pose) into g->picture.map_xy (table_mu held). */
 static tt_status game__table_map(game *g, const calib_pose *pose, int solves, double ppi, tt_err *err)
 {
-    if (g->map_xy && g->map_ppi == ppi && g->map_solves == solves)
+    if (g->picture.map_xy && g->picture.map_ppi == ppi && g->picture.map_solves == solves)
         return TT_OK;
     int w = (int)lround(g->rig->width_in * ppi), h = (int)lround(g->rig->depth_in * ppi);
     if (w < 1 || h < 1)
@@ -43,13 +43,13 @@ static tt_status game__table_map(game *g, const calib_pose *pose, int solves, do
         goto done;
     for (size_t k = 0; k < 2 * n; k++)
         map[k] = isfinite(px[k]) ? (float)px[k] : -1e6f; /* not finite: outside, black */
-    free(g->map_xy);
-    g->map_xy = map;
+    free(g->picture.map_xy);
+    g->picture.map_xy = map;
     map = NULL;
-    g->map_ppi = ppi;
-    g->map_solves = solves;
-    g->map_w = w;
-    g->map_h = h;
+    g->picture.map_ppi = ppi;
+    g->picture.map_solves = solves;
+    g->picture.map_w = w;
+    g->picture.map_h = h;
 done:
     free(xy);
     free(px);
@@ -68,12 +68,12 @@ tt_status game_table_png(game *g, double ppi, unsigned char **png, size_t *len, 
     if (!(ppi >= 1 && ppi <= 40))
         return tt_err_set(err, TT_ERR_ARG, "ppi must be a number from 1 to 40 (pixels per inch; default 10)");
     pthread_mutex_lock(&g->mu);
-    have = g->have_pose && g->last_im.data;
-    pose = g->pose;
-    solves = g->pose_solves;
-    if (have && (st = tt_image_alloc(&frame, g->last_im.width, g->last_im.height, 1, err)) == TT_OK)
+    have = g->figures.have_pose && g->figures.last_im.data;
+    pose = g->figures.pose;
+    solves = g->figures.pose_solves;
+    if (have && (st = tt_image_alloc(&frame, g->figures.last_im.width, g->figures.last_im.height, 1, err)) == TT_OK)
         for (int y = 0; y < frame.height; y++)
-            memcpy(frame.data + (size_t)y * frame.stride, g->last_im.data + (size_t)y * g->last_im.stride,
+            memcpy(frame.data + (size_t)y * frame.stride, g->figures.last_im.data + (size_t)y * g->figures.last_im.stride,
                    (size_t)frame.width);
     else if (have)
         have = -1;
@@ -83,10 +83,10 @@ tt_status game_table_png(game *g, double ppi, unsigned char **png, size_t *len, 
     if (!have)
         return tt_err_set(err, TT_ERR_ANCHORS,
                           "no picture of the table yet: the camera must see at least 2 anchor tags first");
-    pthread_mutex_lock(&g->table_mu);
+    pthread_mutex_lock(&g->picture.mu);
     if ((st = game__table_map(g, &pose, solves, ppi, err)) == TT_OK)
-        st = cvw_remap(&frame, g->map_xy, g->map_w, g->map_h, &top, err);
-    pthread_mutex_unlock(&g->table_mu);
+        st = cvw_remap(&frame, g->picture.map_xy, g->picture.map_w, g->picture.map_h, &top, err);
+    pthread_mutex_unlock(&g->picture.mu);
     tt_image_free(&frame);
     if (st == TT_OK)
         st = cvw_image_encode_png(&top, png, len, err);

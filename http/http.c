@@ -73,6 +73,29 @@ static enum MHD_Result http__error(struct MHD_Connection *c, unsigned code, cons
     return http__json(c, code, t);
 }
 
+#define HTTP__STR2(x) #x
+#define HTTP__STR(x) HTTP__STR2(x)
+
+/* An error, and the connection closed once it is sent. */
+static enum MHD_Result http__error_close(struct MHD_Connection *c, unsigned code, const char *msg)
+{
+    json_t *j = json_pack("{s:s}", "error", msg);
+    char *t = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    struct MHD_Response *r = t ? MHD_create_response_from_buffer(strlen(t), t, MHD_RESPMEM_MUST_FREE) : NULL;
+    if (!r) {
+        free(t);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    enum MHD_Result ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
 static unsigned http__status_code(tt_status st)
 {
     switch (st) {
@@ -179,8 +202,9 @@ static enum MHD_Result http__live(http_server *s, struct MHD_Connection *c)
     if (!full)
         s->viewers++;
     pthread_mutex_unlock(&s->mu);
-    if (full)
-        return http__error(c, 503, "too many live viewers: close the table page on another device");
+    if (full) /* and closed after it: a refused viewer keeps no connection */
+        return http__error_close(c, 503, "too many live viewers (the most is " HTTP__STR(HTTP_MAX_VIEWERS)
+                                         "): close the table page on another device, or read /api/state instead");
     http__sse *v = calloc(1, sizeof *v);
     if (!v) {
         pthread_mutex_lock(&s->mu);
@@ -451,11 +475,14 @@ tt_status http_server_start(const char *listen, const char *key, game *g, http_s
             s->key[i] = al[r[i] % 32];
         s->key[sizeof r] = '\0';
     }
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+    /* poll(), not select(): many connections may hold descriptors past 1024 */
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     s->d = MHD_start_daemon(flags, 0, NULL, NULL, http__handler, s, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS, MHD_OPTION_CONNECTION_TIMEOUT,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS_PER_IP,
+                            MHD_OPTION_CONNECTION_TIMEOUT,
                             (unsigned)HTTP_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED, http__completed, s,
                             MHD_OPTION_END);
     int family = ai->ai_family;

@@ -18,9 +18,10 @@
  * Reading needs no key; anything that changes the game needs the key, as
  * ?key=KEY or an X-Table-Key header (else 403).  Errors are JSON
  * {"error": "..."}: 400 malformed (with line and column), 404 unknown
- * figure or question, 413 a body over HTTP_MAX_BODY.  At most
- * HTTP_MAX_CLIENTS connections; a client silent for HTTP_TIMEOUT_S seconds
- * is dropped, so no client can hold up the game.
+ * figure or question, 413 a body over HTTP_MAX_BODY, 503 past
+ * HTTP_MAX_VIEWERS live viewers.  At most HTTP_MAX_CLIENTS connections,
+ * HTTP_MAX_CLIENTS_PER_IP from one address; a client silent for
+ * HTTP_TIMEOUT_S seconds is dropped, so no client can hold up the game.
  *
  * Ownership: http_server_start allocates, http_server_stop frees (accepts
  * NULL).  The game must outlive the server.
@@ -41,8 +42,13 @@ extern "C" {
 /* A body over HTTP_MAX_BODY is still read (and dropped) up to this, so the
  * client reads its 413; a larger one is refused at once. */
 #define HTTP_MAX_DRAIN (16 * 1024 * 1024)
-#define HTTP_MAX_CLIENTS 128
-#define HTTP_MAX_VIEWERS 100 /* of which on /api/live at once */
+/* Connections at once: enough that clients too slow to finish a request
+ * (each holds a thread that waits on its socket) cannot take them all, and
+ * no address may hold more than HTTP_MAX_CLIENTS_PER_IP of them (more are
+ * closed as they come, with no reply). */
+#define HTTP_MAX_CLIENTS 512
+#define HTTP_MAX_CLIENTS_PER_IP 128
+#define HTTP_MAX_VIEWERS 100 /* of which on /api/live at once; more get a JSON 503 and are closed */
 #define HTTP_TIMEOUT_S 10
 
 typedef struct http_server http_server;

@@ -21,6 +21,7 @@
 #define TT_OVERLAY_H
 
 #include <cairo.h>
+#include <jansson.h>
 
 #include "calib.h"
 #include "projector.h"
@@ -126,6 +127,12 @@ tt_status overlay_set_last_height(overlay_list *l, double z_in, tt_err *err);
 tt_status overlay_add_tag_mask(overlay_list *l, double x, double y, double facing_deg, double tag_size_in,
                                double z_in, tt_err *err);
 int overlay_list_mask_count(const overlay_list *l);
+/* The list's primitives as a JSON array, in drawing order, then its tag
+ * masks (docs/api.md, "What an answer looks like"): each an object with
+ * "kind" (polyline, polygon, circle, arc, sector, ring, text, tag_mask),
+ * "role" and its style and shape in table inches.  *out is the caller's. */
+tt_status overlay_list_to_json(const overlay_list *l, json_t **out, tt_err *err);
+
 /* The radius of a ring drawn around a tag of tag_size_in that its mask
  * never hides (half the mask's diagonal and a line's width). */
 double overlay_tag_ring_in(double tag_size_in);

@@ -225,13 +225,30 @@ static inline void fill__run(overlay_cov *c, fill__sink *k, int y, int x0, int x
             row[u] = v;
 }
 
-static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd, fill__sink *k)
+/* One more edge in f's list (grown as needed); 0 out of memory. */
+static int fill__edge_add(struct overlay_fill_scratch *f, fill__edge e)
 {
-    struct overlay_fill_scratch *f = fill__scratch(c);
-    if (!f)
-        return 0;
-    const int w = c->w, h = c->h;
-    /* the edges that cross a row of the target */
+    if (f->ne == f->ecap) {
+        int cap = f->ecap ? 2 * f->ecap : 1024;
+        fill__edge *e1 = realloc(f->e, (size_t)cap * sizeof *e1);
+        if (e1)
+            f->e = e1;
+        fill__edge *e2 = e1 ? realloc(f->e2, (size_t)cap * sizeof *e2) : NULL;
+        if (e2)
+            f->e2 = e2;
+        if (!e1 || !e2)
+            return 0;
+        f->ecap = cap;
+    }
+    f->e[f->ne++] = e;
+    return 1;
+}
+
+/* The edges of the loops that cross a row of a target h rows high (a loop
+ * of fewer than 3 points, or with a point not finite or far off, is
+ * left out) into f->e; 0 out of memory. */
+static int fill__edges(struct overlay_fill_scratch *f, const double *xy, const int *loop_n, int nloops, int h)
+{
     f->ne = 0;
     const double *p = xy;
     for (int l = 0; l < nloops; l++) {
@@ -244,24 +261,18 @@ static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int 
             double yt = a[1] < b[1] ? a[1] : b[1], yb = a[1] < b[1] ? b[1] : a[1];
             if (a[1] == b[1] || yb <= 0 || yt >= h)
                 continue;
-            if (f->ne == f->ecap) {
-                int cap = f->ecap ? 2 * f->ecap : 1024;
-                fill__edge *e = realloc(f->e, (size_t)cap * sizeof *e);
-                if (e)
-                    f->e = e;
-                fill__edge *e2 = e ? realloc(f->e2, (size_t)cap * sizeof *e2) : NULL;
-                if (e2)
-                    f->e2 = e2;
-                if (!e || !e2)
-                    return 0;
-                f->ecap = cap;
-            }
-            f->e[f->ne++] = (fill__edge){a[0], a[1], b[0], b[1], yt, yb, (b[0] - a[0]) / (b[1] - a[1])};
+            if (!fill__edge_add(f, (fill__edge){a[0], a[1], b[0], b[1], yt, yb, (b[0] - a[0]) / (b[1] - a[1])}))
+                return 0;
         }
         p += 2 * (n > 0 ? n : 0);
     }
-    if (f->ne == 0)
-        return 1;
+    return 1;
+}
+
+/* The edges (f->ne > 0) by the row each starts in, into f->e2 (a counting
+ * sort), with room for them all in the active list; 0 out of memory. */
+static int fill__sort_edges(struct overlay_fill_scratch *f, int h)
+{
     if (f->ne > f->acap) {
         int *act = realloc(f->act, (size_t)f->ne * sizeof *act);
         if (act)
@@ -273,7 +284,6 @@ static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int 
             return 0;
         f->acap = f->ne;
     }
-    /* by the row each edge starts in (a counting sort) */
     memset(f->cnt, 0, ((size_t)h + 1) * sizeof *f->cnt);
     for (int i = 0; i < f->ne; i++)
         f->cnt[(f->e[i].ytop <= 0 ? 0 : (int)f->e[i].ytop) + 1]++;
@@ -281,11 +291,166 @@ static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int 
         f->cnt[y + 1] += f->cnt[y];
     for (int i = 0; i < f->ne; i++)
         f->e2[f->cnt[f->e[i].ytop <= 0 ? 0 : (int)f->e[i].ytop]++] = f->e[i];
+    return 1;
+}
+
+/* Each of the nact active edges' piece in row y (w columns), its area
+ * into f->acc and its columns into f->sp, then the spans in column order
+ * (insertion sort: a few, nearly sorted). */
+static void fill__row_spans(struct overlay_fill_scratch *f, int nact, int y, int w)
+{
     const fill__edge *E = f->e2;
+    for (int i = 0; i < nact; i++) {
+        const fill__edge *e = &E[f->act[i]];
+        fill__span *sp = &f->sp[i];
+        sp->lo = w + 1;
+        sp->hi = -1;
+        double ya, yb;
+        if (e->y1 > e->y0) {
+            ya = e->y0 > y ? e->y0 : y;
+            yb = e->y1 < y + 1 ? e->y1 : y + 1;
+        } else {
+            ya = e->y0 < y + 1 ? e->y0 : y + 1;
+            yb = e->y1 > y ? e->y1 : y;
+        }
+        if (ya == yb)
+            continue;
+        double xa = e->x0 + (ya - e->y0) * e->dxdy, xb = e->x0 + (yb - e->y0) * e->dxdy;
+        fill__clip_piece(f->acc, w, xa, ya, xb, yb, sp);
+    }
+    fill__span *sp = f->sp;
+    for (int i = 1; i < nact; i++) {
+        fill__span t = sp[i];
+        int j = i - 1;
+        while (j >= 0 && sp[j].lo > t.lo) {
+            sp[j + 1] = sp[j];
+            j--;
+        }
+        sp[j + 1] = t;
+    }
+}
+
+/* The columns of row y lit so far: [lo, hi). */
+typedef struct fill__lit {
+    int lo, hi;
+} fill__lit;
+
+static inline void fill__lit_add(fill__lit *l, int x0, int x1)
+{
+    l->lo = x0 < l->lo ? x0 : l->lo;
+    l->hi = x1 > l->hi ? x1 : l->hi;
+}
+
+/* Columns lo..hi-1 of row y inside a span, summed into *sum from f->acc
+ * (cleared), blended into the sink's pixels through a scratch row, four
+ * pixels at a time. */
+static void fill__span_blend(overlay_cov *c, struct overlay_fill_scratch *f, fill__sink *k, int y, int lo, int hi,
+                             int even_odd, double *sum, fill__lit *lit)
+{
+    uint32_t *px = k->data + (size_t)y * k->stride;
     float *acc = f->acc;
+    overlay_cov_mark_row(c, y, lo, hi);
+    unsigned char *cv = f->cv;
+    int any = 0;
+    double s = *sum;
+    for (int u = lo; u < hi; u++) {
+        s += acc[u];
+        acc[u] = 0;
+        cv[u - lo] = fill__value(s, even_odd);
+        any |= cv[u - lo];
+    }
+    *sum = s;
+    if (any) {
+        overlay__blend_span(px + lo, cv, hi - lo, k->src);
+        fill__lit_add(lit, lo, hi);
+    }
+}
+
+/* The same into the coverage buffer, kept by maximum. */
+static void fill__span_cov(overlay_cov *c, struct overlay_fill_scratch *f, int y, int lo, int hi, int even_odd,
+                           double *sum, fill__lit *lit)
+{
+    unsigned char *row = c->a + (size_t)y * c->w;
+    float *acc = f->acc;
+    double s = *sum;
+    for (int u = lo; u < hi; u++) {
+        s += acc[u];
+        acc[u] = 0;
+        unsigned char vu = fill__value(s, even_odd);
+        if (vu) {
+            if (vu > row[u])
+                row[u] = vu;
+            fill__lit_add(lit, u, u + 1);
+        }
+    }
+    *sum = s;
+}
+
+/* Sweep row y: inside a span every column is summed; between spans the
+ * sum holds, one value for the whole run.  The columns lit into *lit. */
+static void fill__row_sweep(overlay_cov *c, struct overlay_fill_scratch *f, fill__sink *k, int y, int nact,
+                            int even_odd, fill__lit *lit)
+{
+    const int w = c->w;
+    const fill__span *sp = f->sp;
+    double sum = 0;
+    int x = 0;
+    for (int i = 0; i < nact; i++) {
+        if (sp[i].hi <= sp[i].lo)
+            continue; /* touched nothing */
+        int lo = sp[i].lo > x ? sp[i].lo : x, hi = sp[i].hi > w ? w : sp[i].hi;
+        /* the run before the span */
+        unsigned char v = fill__value(sum, even_odd);
+        if (v && lo > x) {
+            fill__run(c, k, y, x, lo, v);
+            fill__lit_add(lit, x, lo);
+        }
+        if (k->data && lo < hi)
+            fill__span_blend(c, f, k, y, lo, hi, even_odd, &sum, lit);
+        else
+            fill__span_cov(c, f, y, lo, hi, even_odd, &sum, lit);
+        x = hi > x ? hi : x;
+    }
+    f->acc[w] = 0; /* what fell at the right border */
+    unsigned char v = fill__value(sum, even_odd);
+    if (v && x < w) { /* the shape goes on past the right border */
+        fill__run(c, k, y, x, w, v);
+        lit->lo = x < lit->lo ? x : lit->lo;
+        lit->hi = w;
+    }
+}
+
+/* Note the columns row y lit: in the sink's box, or the dirty map. */
+static void fill__row_done(overlay_cov *c, fill__sink *k, int y, const fill__lit *lit)
+{
+    if (lit->lo >= lit->hi)
+        return;
+    if (k->data) {
+        k->box[0] = lit->lo < k->box[0] ? lit->lo : k->box[0];
+        k->box[2] = lit->hi > k->box[2] ? lit->hi : k->box[2];
+        k->box[1] = y < k->box[1] ? y : k->box[1];
+        k->box[3] = y + 1;
+    } else {
+        fill__mark(c, y, lit->lo, lit->hi);
+        if (y < c->y0)
+            c->y0 = y;
+        if (y + 1 > c->y1)
+            c->y1 = y + 1;
+    }
+}
+
+static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int nloops, int even_odd, fill__sink *k)
+{
+    struct overlay_fill_scratch *f = fill__scratch(c);
+    if (!f || !fill__edges(f, xy, loop_n, nloops, c->h))
+        return 0;
+    if (f->ne == 0)
+        return 1;
+    if (!fill__sort_edges(f, c->h))
+        return 0;
+    const fill__edge *E = f->e2;
     int next = 0, nact = 0;
-    int y = E[0].ytop < 0 ? 0 : (int)E[0].ytop;
-    for (; y < h; y++) {
+    for (int y = E[0].ytop < 0 ? 0 : (int)E[0].ytop; y < c->h; y++) {
         /* edges that start above the row's bottom join; those that end at
          * or above its top leave */
         while (next < f->ne && E[next].ytop < y + 1)
@@ -302,106 +467,10 @@ static int fill__sweep(overlay_cov *c, const double *xy, const int *loop_n, int 
             y = (ny > y ? ny : y + 1) - 1;
             continue;
         }
-        /* each active edge's piece in this row */
-        for (int i = 0; i < nact; i++) {
-            const fill__edge *e = &E[f->act[i]];
-            fill__span *sp = &f->sp[i];
-            sp->lo = w + 1;
-            sp->hi = -1;
-            double ya, yb;
-            if (e->y1 > e->y0) {
-                ya = e->y0 > y ? e->y0 : y;
-                yb = e->y1 < y + 1 ? e->y1 : y + 1;
-            } else {
-                ya = e->y0 < y + 1 ? e->y0 : y + 1;
-                yb = e->y1 > y ? e->y1 : y;
-            }
-            if (ya == yb)
-                continue;
-            double xa = e->x0 + (ya - e->y0) * e->dxdy, xb = e->x0 + (yb - e->y0) * e->dxdy;
-            fill__clip_piece(acc, w, xa, ya, xb, yb, sp);
-        }
-        /* spans in column order (insertion sort: a few, nearly sorted) */
-        fill__span *sp = f->sp;
-        for (int i = 1; i < nact; i++) {
-            fill__span t = sp[i];
-            int j = i - 1;
-            while (j >= 0 && sp[j].lo > t.lo) {
-                sp[j + 1] = sp[j];
-                j--;
-            }
-            sp[j + 1] = t;
-        }
-        /* sweep: inside a span every column is summed; between spans the
-         * sum holds, one value for the whole run */
-        unsigned char *row = c->a + (size_t)y * w;
-        uint32_t *px = k->data ? k->data + (size_t)y * k->stride : NULL;
-        double sum = 0;
-        int x = 0, lit0 = w, lit1 = 0;
-        for (int i = 0; i < nact; i++) {
-            if (sp[i].hi <= sp[i].lo)
-                continue; /* touched nothing */
-            int lo = sp[i].lo > x ? sp[i].lo : x, hi = sp[i].hi > w ? w : sp[i].hi;
-            /* the run before the span */
-            unsigned char v = fill__value(sum, even_odd);
-            if (v && lo > x) {
-                fill__run(c, k, y, x, lo, v);
-                lit0 = x < lit0 ? x : lit0;
-                lit1 = lo > lit1 ? lo : lit1;
-            }
-            if (px && lo < hi) {
-                /* the span's coverage into a scratch row, then blended
-                 * four pixels at a time */
-                overlay_cov_mark_row(c, y, lo, hi);
-                unsigned char *cv = f->cv;
-                int any = 0;
-                for (int u = lo; u < hi; u++) {
-                    sum += acc[u];
-                    acc[u] = 0;
-                    cv[u - lo] = fill__value(sum, even_odd);
-                    any |= cv[u - lo];
-                }
-                if (any) {
-                    overlay__blend_span(px + lo, cv, hi - lo, k->src);
-                    lit0 = lo < lit0 ? lo : lit0;
-                    lit1 = hi > lit1 ? hi : lit1;
-                }
-            } else {
-                for (int u = lo; u < hi; u++) {
-                    sum += acc[u];
-                    acc[u] = 0;
-                    unsigned char vu = fill__value(sum, even_odd);
-                    if (vu) {
-                        if (vu > row[u])
-                            row[u] = vu;
-                        lit0 = u < lit0 ? u : lit0;
-                        lit1 = u + 1 > lit1 ? u + 1 : lit1;
-                    }
-                }
-            }
-            x = hi > x ? hi : x;
-        }
-        acc[w] = 0; /* what fell at the right border */
-        unsigned char v = fill__value(sum, even_odd);
-        if (v && x < w) { /* the shape goes on past the right border */
-            fill__run(c, k, y, x, w, v);
-            lit0 = x < lit0 ? x : lit0;
-            lit1 = w;
-        }
-        if (lit0 < lit1) {
-            if (k->data) {
-                k->box[0] = lit0 < k->box[0] ? lit0 : k->box[0];
-                k->box[2] = lit1 > k->box[2] ? lit1 : k->box[2];
-                k->box[1] = y < k->box[1] ? y : k->box[1];
-                k->box[3] = y + 1;
-            } else {
-                fill__mark(c, y, lit0, lit1);
-                if (y < c->y0)
-                    c->y0 = y;
-                if (y + 1 > c->y1)
-                    c->y1 = y + 1;
-            }
-        }
+        fill__row_spans(f, nact, y, c->w);
+        fill__lit lit = {c->w, 0};
+        fill__row_sweep(c, f, k, y, nact, even_odd, &lit);
+        fill__row_done(c, k, y, &lit);
     }
     return 1;
 }

@@ -206,185 +206,263 @@ static void stroke__mark_rows(overlay_cov *c, int b, int m0, int m1)
         c->y1 = m1 + 1;
 }
 
-static void stroke__segment(overlay_cov *c, const stroke__seg *s)
-{
+/* One segment's walk (stroke__segment): what every run of it needs,
+ * fixed for the segment. */
+typedef struct stroke__walk {
+    const stroke__seg *s;
     stroke__trap tr;
-    stroke__trap_init(&tr, s->ux, s->uy);
     stroke__lutp lut;
-    stroke__lut_init(&lut, &tr, s->ux, s->uy);
+    int steep;                /* walks rows (else columns) */
+    double au, av, du, dv;    /* the start and the direction in (u, v) */
+    double slope, inv_du, R;  /* dv / du, 1 / du, r / |du|: the run's reach across v */
+    double L, blu, blv;       /* the length, and the end's offset from the start in (u, v) */
+    int butt;                 /* an end is butt */
+    double tlo, thi;          /* along the segment: where butt ends cut it */
+    double ra, rb;            /* the round ends' radii */
+    double t_in0, t_in1;      /* runs with t in [t_in0, t_in1] are inside: no end, no butt share */
+    int thick;                /* half widths at least the footprint's reach */
+    double q;                 /* wholly inside a thick stroke: |sd| <= q */
+    size_t stepv;             /* a step along v in the coverage buffer */
+    int nv;                   /* pixels along v */
+} stroke__walk;
+
+/* Set up the walk of segment s: its columns (or rows) k0..k1 into *k0,
+ * *k1; 0 when it lights none. */
+static int stroke__walk_init(stroke__walk *w, const overlay_cov *c, const stroke__seg *s, int *k0, int *k1)
+{
+    w->s = s;
+    stroke__trap_init(&w->tr, s->ux, s->uy);
+    stroke__lut_init(&w->lut, &w->tr, s->ux, s->uy);
     /* a pixel's footprint reaches tr.h (0.5 to 0.71) from its centre */
-    double r = stroke__max(s->ha, s->hb) + tr.h;
-    int steep = fabs(s->uy) > fabs(s->ux);
-    double au = steep ? s->ay : s->ax, av = steep ? s->ax : s->ay;
-    double du = steep ? s->uy : s->ux, dv = steep ? s->ux : s->uy;
+    double r = stroke__max(s->ha, s->hb) + w->tr.h;
+    int steep = w->steep = fabs(s->uy) > fabs(s->ux);
+    double au = w->au = steep ? s->ay : s->ax;
+    w->av = steep ? s->ax : s->ay;
+    double du = w->du = steep ? s->uy : s->ux, dv = w->dv = steep ? s->ux : s->uy;
     double bu = au + du * s->len;
-    int nu = steep ? c->h : c->w, nv = steep ? c->w : c->h;
+    int nu = steep ? c->h : c->w;
+    w->nv = steep ? c->w : c->h;
     /* past an end: r where marked ext; else r |sin| - the segment's square
      * end reaches that far along u when the segment is slanted */
     double eu = r * fabs(dv), ea = s->ext_a ? r : eu, eb = s->ext_b ? r : eu;
     double umin = du >= 0 ? au - ea : bu - eb, umax = du >= 0 ? bu + eb : au + ea;
     /* pixel centres k + 0.5 in [umin, umax] */
     if (!(umin >= -2 * STROKE__HUGE && umax <= 2 * STROKE__HUGE))
-        return;
-    double k0 = stroke__ceil(umin - 0.5), k1 = stroke__floor(umax - 0.5);
-    if (k0 < 0)
-        k0 = 0;
-    if (k1 > nu - 1)
-        k1 = nu - 1;
-    if (k0 > k1)
-        return;
-    double slope = dv / du, inv_du = 1 / du; /* |du| >= 1/sqrt(2) */
-    double R = r / fabs(du);
-    double L = s->len, blu = du * L, blv = dv * L;
-    int butt = !s->round_a || !s->round_b;
-    double tlo = s->round_a ? -INFINITY : 0, thi = s->round_b ? INFINITY : L;
+        return 0;
+    double kk0 = stroke__ceil(umin - 0.5), kk1 = stroke__floor(umax - 0.5);
+    if (kk0 < 0)
+        kk0 = 0;
+    if (kk1 > nu - 1)
+        kk1 = nu - 1;
+    if (kk0 > kk1)
+        return 0;
+    *k0 = (int)kk0;
+    *k1 = (int)kk1;
+    w->slope = dv / du;
+    w->inv_du = 1 / du; /* |du| >= 1/sqrt(2) */
+    w->R = r / fabs(du);
+    w->L = s->len;
+    w->blu = du * w->L;
+    w->blv = dv * w->L;
+    w->butt = !s->round_a || !s->round_b;
+    w->tlo = s->round_a ? -INFINITY : 0;
+    w->thi = s->round_b ? INFINITY : w->L;
     /* round ends: a footprint of variance 1/12 (any direction) spread over
      * a disc's curved edge would add pi/12 px^2 to a disc of any radius
      * r; a radius of sqrt(r^2 - 1/12) gives the disc its true area */
-    double ra = s->ha * s->ha > 1.0 / 12 ? sqrt(s->ha * s->ha - 1.0 / 12) : 0;
-    double rb = s->hb * s->hb > 1.0 / 12 ? sqrt(s->hb * s->hb - 1.0 / 12) : 0;
-    /* runs with t in [t_in0, t_in1] are inside: no end, no butt share */
-    double t_in0 = s->round_a ? 0 : tr.h, t_in1 = s->round_b ? L : L - tr.h;
+    w->ra = s->ha * s->ha > 1.0 / 12 ? sqrt(s->ha * s->ha - 1.0 / 12) : 0;
+    w->rb = s->hb * s->hb > 1.0 / 12 ? sqrt(s->hb * s->hb - 1.0 / 12) : 0;
+    w->t_in0 = s->round_a ? 0 : w->tr.h;
+    w->t_in1 = s->round_b ? w->L : w->L - w->tr.h;
     /* half widths at least the footprint's reach: the far edge never
      * touches a pixel whose centre is inside the stroke */
-    int thick = stroke__min(s->ha, s->hb) >= tr.h;
-    /* steps in the coverage buffer: along v, and per u */
-    size_t stepv = steep ? 1 : (size_t)c->w;
-    /* wholly inside a thick stroke: |sd| <= q (a hair narrower than the
-     * exact bound, so the edge pixels keep the exact test) */
-    double q = stroke__min(s->ha, s->hb) - tr.h - 1e-9;
-    /* a flat segment walks columns: the rows its columns lit within one
-     * 16-pixel chunk of the dirty map are noted once per chunk (rows
-     * mlo..mhi of chunk mb; mb < 0: none yet) */
-    int mb = -1, mlo = 0, mhi = -1;
-    for (int k = (int)k0; k <= (int)k1; k++) {
-        double pu = k + 0.5 - au, vc = av + pu * slope;
-        double lo = vc - R - 0.5, hi = vc + R - 0.5; /* centres m + 0.5 within R of vc */
-        if (hi < 0 || lo > nv - 1)
-            continue;
-        int im0 = lo <= 0 ? 0 : (int)lo + ((double)(int)lo < lo); /* ceil */
-        int im1 = hi >= nv - 1 ? nv - 1 : (int)hi;                /* floor */
-        if (im0 > im1)
-            continue;
-        double pv = im0 + 0.5 - av;
-        double t = pu * du + pv * dv, sd = pu * dv - pv * du;
-        unsigned char *p = steep ? c->a + (size_t)k * c->w + im0 : c->a + (size_t)im0 * c->w + k;
-        int lit0 = im0, lit1 = im1;
-        double t1 = t + (im1 - im0) * dv;
-        if (stroke__min(t, t1) >= t_in0 && stroke__max(t, t1) <= t_in1) {
-            /* the whole run lies along the segment, away from butt ends:
-             * coverage across only */
-            if (thick) {
-                /* pixels j = m - im0 with |sd| <= min half width - tr.h
-                 * are wholly inside (coverage 255): [ja, jb) of the run,
-                 * found from sd(j) = sd - du j (a hair narrower, so the
-                 * edge pixels keep the exact test) */
-                int n = im1 - im0 + 1, ja = n, jb = n;
-                if (q > 0) {
-                    double x0 = (sd - q) * inv_du, x1 = (sd + q) * inv_du;
-                    double jl = stroke__ceil(stroke__min(x0, x1)), jh = stroke__floor(stroke__max(x0, x1));
-                    if (jl < 0)
-                        jl = 0;
-                    if (jh > n - 1)
-                        jh = n - 1;
-                    if (jl <= jh) {
-                        ja = (int)jl;
-                        jb = (int)jh + 1;
-                    }
-                }
-                int j = 0;
-                for (; j < ja; j++, t += dv, sd -= du, p += stepv) {
-                    int v = stroke__lut_v(&lut, s->ha + s->dh * t - fabs(sd));
-                    if (v > *p)
-                        *p = (unsigned char)v;
-                }
-                if (ja < jb) { /* the inside: full coverage, no test */
-                    int run = jb - ja;
-                    if (stepv == 1)
-                        memset(p, 255, (size_t)run);
-                    else
-                        for (int i = 0; i < run; i++)
-                            p[(size_t)i * stepv] = 255;
-                    j = jb;
-                    t += dv * run;
-                    sd -= du * run;
-                    p += stepv * (size_t)run;
-                }
-                for (; j < n; j++, t += dv, sd -= du, p += stepv) {
-                    int v = stroke__lut_v(&lut, s->ha + s->dh * t - fabs(sd));
-                    if (v > *p)
-                        *p = (unsigned char)v;
-                }
-            } else {
-                for (int m = im0; m <= im1; m++, t += dv, sd -= du, p += stepv) {
-                    double hw = s->ha + s->dh * t, d = fabs(sd);
-                    int v = stroke__lut_v(&lut, hw - d) - stroke__lut_v(&lut, -hw - d);
-                    if (v > *p)
-                        *p = (unsigned char)v;
-                }
-            }
-            goto mark;
-        }
-        lit0 = lit1 = -1;
-        for (int m = im0; m <= im1; m++, t += dv, sd -= du, pv += 1, p += stepv) {
-            double d = fabs(sd), hw;
-            if (t < 0) {
-                hw = s->ha;
-                if (s->round_a) {
-                    d = sqrt(pu * pu + pv * pv);
-                    hw = ra;
-                }
-            } else if (t > L) {
-                hw = s->hb;
-                if (s->round_b) {
-                    d = sqrt((pu - blu) * (pu - blu) + (pv - blv) * (pv - blv));
-                    hw = rb;
-                }
-            } else {
-                hw = s->ha + s->dh * t;
-            }
-            double cov = stroke__cdf(&tr, hw - d) - stroke__cdf(&tr, -hw - d);
-            if (cov <= 0)
-                continue;
-            if (butt) {
-                double f = stroke__cdf(&tr, thi - t) - stroke__cdf(&tr, tlo - t);
-                if (f <= 0)
-                    continue;
-                cov *= f;
-            }
-            int v = (int)(cov * 255 + 0.5);
-            if (v > *p)
-                *p = (unsigned char)v;
-            if (lit0 < 0)
-                lit0 = m;
-            lit1 = m;
-        }
-        if (lit0 < 0)
-            continue;
-    mark: /* mark the chunks touched */
-        if (steep) {
-            uint64_t *dr = c->dirty + (size_t)k * c->nw;
-            for (int b = lit0 >> STROKE__CHUNK_BITS; b <= lit1 >> STROKE__CHUNK_BITS; b++)
-                dr[b >> 6] |= (uint64_t)1 << (b & 63);
-            if (k < c->y0)
-                c->y0 = k;
-            if (k + 1 > c->y1)
-                c->y1 = k + 1;
-        } else {
-            int b = k >> STROKE__CHUNK_BITS;
-            if (b != mb) {
-                stroke__mark_rows(c, mb, mlo, mhi);
-                mb = b;
-                mlo = lit0;
-                mhi = lit1;
-            } else {
-                mlo = lit0 < mlo ? lit0 : mlo;
-                mhi = lit1 > mhi ? lit1 : mhi;
-            }
+    w->thick = stroke__min(s->ha, s->hb) >= w->tr.h;
+    w->stepv = steep ? 1 : (size_t)c->w;
+    /* a hair narrower than the exact bound, so the edge pixels keep the
+     * exact test */
+    w->q = stroke__min(s->ha, s->hb) - w->tr.h - 1e-9;
+    return 1;
+}
+
+/* A run of n pixels from p (t, sd at its first) that lies along a thick
+ * segment, away from butt ends: coverage across only.  Pixels j with
+ * |sd| <= min half width - tr.h are wholly inside (coverage 255): [ja, jb)
+ * of the run, found from sd(j) = sd - du j. */
+static void stroke__run_thick(const stroke__walk *w, unsigned char *p, int n, double t, double sd)
+{
+    const stroke__lutp lut = w->lut;
+    const double ha = w->s->ha, dh = w->s->dh, dv = w->dv, du = w->du, q = w->q;
+    const size_t stepv = w->stepv;
+    int ja = n, jb = n;
+    if (q > 0) {
+        double x0 = (sd - q) * w->inv_du, x1 = (sd + q) * w->inv_du;
+        double jl = stroke__ceil(stroke__min(x0, x1)), jh = stroke__floor(stroke__max(x0, x1));
+        if (jl < 0)
+            jl = 0;
+        if (jh > n - 1)
+            jh = n - 1;
+        if (jl <= jh) {
+            ja = (int)jl;
+            jb = (int)jh + 1;
         }
     }
-    if (!steep)
-        stroke__mark_rows(c, mb, mlo, mhi);
+    int j = 0;
+    for (; j < ja; j++, t += dv, sd -= du, p += stepv) {
+        int v = stroke__lut_v(&lut, ha + dh * t - fabs(sd));
+        if (v > *p)
+            *p = (unsigned char)v;
+    }
+    if (ja < jb) { /* the inside: full coverage, no test */
+        int run = jb - ja;
+        if (stepv == 1)
+            memset(p, 255, (size_t)run);
+        else
+            for (int i = 0; i < run; i++)
+                p[(size_t)i * stepv] = 255;
+        j = jb;
+        t += dv * run;
+        sd -= du * run;
+        p += stepv * (size_t)run;
+    }
+    for (; j < n; j++, t += dv, sd -= du, p += stepv) {
+        int v = stroke__lut_v(&lut, ha + dh * t - fabs(sd));
+        if (v > *p)
+            *p = (unsigned char)v;
+    }
+}
+
+/* The same along a thin segment: both edges may cut a pixel. */
+static void stroke__run_thin(const stroke__walk *w, unsigned char *p, int n, double t, double sd)
+{
+    const stroke__lutp lut = w->lut;
+    const double ha = w->s->ha, dh = w->s->dh, dv = w->dv, du = w->du;
+    const size_t stepv = w->stepv;
+    for (int m = 0; m < n; m++, t += dv, sd -= du, p += stepv) {
+        double hw = ha + dh * t, d = fabs(sd);
+        int v = stroke__lut_v(&lut, hw - d) - stroke__lut_v(&lut, -hw - d);
+        if (v > *p)
+            *p = (unsigned char)v;
+    }
+}
+
+/* A run im0..im1 near or past an end (pu, pv: its first pixel's centre
+ * from the start; t, sd: along and across there): the exact coverage, with
+ * the distance to the end point beyond a round end and the share along
+ * the segment near a butt end.  The pixels lit into *lit0..*lit1 (-1:
+ * none). */
+static void stroke__run_ends(const stroke__walk *w, unsigned char *p, int im0, int im1, double pu, double pv, double t,
+                             double sd, int *lit0, int *lit1)
+{
+    const stroke__seg *s = w->s;
+    *lit0 = *lit1 = -1;
+    for (int m = im0; m <= im1; m++, t += w->dv, sd -= w->du, pv += 1, p += w->stepv) {
+        double d = fabs(sd), hw;
+        if (t < 0) {
+            hw = s->ha;
+            if (s->round_a) {
+                d = sqrt(pu * pu + pv * pv);
+                hw = w->ra;
+            }
+        } else if (t > w->L) {
+            hw = s->hb;
+            if (s->round_b) {
+                d = sqrt((pu - w->blu) * (pu - w->blu) + (pv - w->blv) * (pv - w->blv));
+                hw = w->rb;
+            }
+        } else {
+            hw = s->ha + s->dh * t;
+        }
+        double cov = stroke__cdf(&w->tr, hw - d) - stroke__cdf(&w->tr, -hw - d);
+        if (cov <= 0)
+            continue;
+        if (w->butt) {
+            double f = stroke__cdf(&w->tr, w->thi - t) - stroke__cdf(&w->tr, w->tlo - t);
+            if (f <= 0)
+                continue;
+            cov *= f;
+        }
+        int v = (int)(cov * 255 + 0.5);
+        if (v > *p)
+            *p = (unsigned char)v;
+        if (*lit0 < 0)
+            *lit0 = m;
+        *lit1 = m;
+    }
+}
+
+/* Note in the dirty map that row k of a steep segment lit columns
+ * lit0..lit1. */
+static void stroke__mark_steep(overlay_cov *c, int k, int lit0, int lit1)
+{
+    uint64_t *dr = c->dirty + (size_t)k * c->nw;
+    for (int b = lit0 >> STROKE__CHUNK_BITS; b <= lit1 >> STROKE__CHUNK_BITS; b++)
+        dr[b >> 6] |= (uint64_t)1 << (b & 63);
+    if (k < c->y0)
+        c->y0 = k;
+    if (k + 1 > c->y1)
+        c->y1 = k + 1;
+}
+
+/* A flat segment walks columns: the rows its columns lit within one
+ * 16-pixel chunk of the dirty map are noted once per chunk (rows lo..hi
+ * of chunk b; b < 0: none yet). */
+typedef struct stroke__rows {
+    int b, lo, hi;
+} stroke__rows;
+
+static void stroke__rows_add(overlay_cov *c, stroke__rows *r, int k, int lit0, int lit1)
+{
+    int b = k >> STROKE__CHUNK_BITS;
+    if (b != r->b) {
+        stroke__mark_rows(c, r->b, r->lo, r->hi);
+        r->b = b;
+        r->lo = lit0;
+        r->hi = lit1;
+    } else {
+        r->lo = lit0 < r->lo ? lit0 : r->lo;
+        r->hi = lit1 > r->hi ? lit1 : r->hi;
+    }
+}
+
+static void stroke__segment(overlay_cov *c, const stroke__seg *s)
+{
+    stroke__walk w;
+    int k0, k1;
+    if (!stroke__walk_init(&w, c, s, &k0, &k1))
+        return;
+    stroke__rows rows = {-1, 0, -1};
+    for (int k = k0; k <= k1; k++) {
+        double pu = k + 0.5 - w.au, vc = w.av + pu * w.slope;
+        double lo = vc - w.R - 0.5, hi = vc + w.R - 0.5; /* centres m + 0.5 within R of vc */
+        if (hi < 0 || lo > w.nv - 1)
+            continue;
+        int im0 = lo <= 0 ? 0 : (int)lo + ((double)(int)lo < lo); /* ceil */
+        int im1 = hi >= w.nv - 1 ? w.nv - 1 : (int)hi;              /* floor */
+        if (im0 > im1)
+            continue;
+        double pv = im0 + 0.5 - w.av;
+        double t = pu * w.du + pv * w.dv, sd = pu * w.dv - pv * w.du;
+        unsigned char *p = w.steep ? c->a + (size_t)k * c->w + im0 : c->a + (size_t)im0 * c->w + k;
+        int lit0 = im0, lit1 = im1;
+        double t1 = t + (im1 - im0) * w.dv;
+        if (stroke__min(t, t1) >= w.t_in0 && stroke__max(t, t1) <= w.t_in1) {
+            /* the whole run lies along the segment, away from butt ends */
+            if (w.thick)
+                stroke__run_thick(&w, p, im1 - im0 + 1, t, sd);
+            else
+                stroke__run_thin(&w, p, im1 - im0 + 1, t, sd);
+        } else {
+            stroke__run_ends(&w, p, im0, im1, pu, pv, t, sd, &lit0, &lit1);
+            if (lit0 < 0)
+                continue;
+        }
+        if (w.steep) /* mark the chunks touched */
+            stroke__mark_steep(c, k, lit0, lit1);
+        else
+            stroke__rows_add(c, &rows, k, lit0, lit1);
+    }
+    if (!w.steep)
+        stroke__mark_rows(c, rows.b, rows.lo, rows.hi);
 }
 
 /* A lone point with a round cap: a disc. */

@@ -87,8 +87,9 @@ tt_status print_paper_parse(const char *name, print_paper *out, tt_err *err)
     return TT_OK;
 }
 
-/* A length: inches, or millimetres with an "mm" suffix ("in" allowed). */
-static int print__length(const char *s, const char *end, int mm_default, double *out)
+/* A length: inches, or millimetres with an "mm" suffix ("in" allowed).
+ * *bare (may be NULL) is set when no unit was written. */
+static int print__length(const char *s, const char *end, int mm_default, double *out, int *bare)
 {
     char buf[64];
     size_t n = (size_t)(end - s);
@@ -102,6 +103,8 @@ static int print__length(const char *s, const char *end, int mm_default, double 
     if (e == buf || errno)
         return 0;
     int mm = mm_default;
+    if (bare)
+        *bare = !*e;
     if (!strcasecmp(e, "mm"))
         mm = 1;
     else if (!strcasecmp(e, "in") || !strcmp(e, "\""))
@@ -114,6 +117,11 @@ static int print__length(const char *s, const char *end, int mm_default, double 
     return 1;
 }
 
+/* A base written without a unit is read in inches; from this size on it is
+ * surely millimetres ("round:25"), and is asked about rather than printed
+ * 25 inches wide. */
+#define PRINT__BARE_MAX_IN 8.0
+
 tt_status print_base_parse(const char *spec, print_base *out, tt_err *err)
 {
     const char *hint = "use round:D or rect:WxD, in inches or with an mm suffix, e.g. round:25mm or rect:1x2";
@@ -122,8 +130,13 @@ tt_status print_base_parse(const char *spec, print_base *out, tt_err *err)
         return tt_err_set(err, TT_ERR_ARG, "no base given: %s", hint);
     if (!strncasecmp(spec, "round:", 6)) {
         const char *s = spec + 6;
-        if (!print__length(s, s + strlen(s), 0, &out->w_in))
+        int bare = 0;
+        if (!print__length(s, s + strlen(s), 0, &out->w_in, &bare))
             return tt_err_set(err, TT_ERR_ARG, "bad base '%s': %s", spec, hint);
+        if (bare && out->w_in >= PRINT__BARE_MAX_IN)
+            return tt_err_set(err, TT_ERR_ARG,
+                              "--base %s: %s inches? did you mean %smm? (a number without a unit is inches: write "
+                              "%sin if you mean inches)", spec, s, spec, s);
         out->d_in = out->w_in;
         out->kind = PRINT_BASE_ROUND;
         return TT_OK;
@@ -135,8 +148,13 @@ tt_status print_base_parse(const char *spec, print_base *out, tt_err *err)
         /* "20x40mm": the unit after the second number applies to both. */
         const char *tail = x + 1 + strlen(x + 1);
         int mm = tail - x > 3 && !strcasecmp(tail - 2, "mm");
-        if (!print__length(s, x, mm, &out->w_in) || !print__length(x + 1, tail, mm, &out->d_in))
+        int bare_w = 0, bare_d = 0;
+        if (!print__length(s, x, mm, &out->w_in, &bare_w) || !print__length(x + 1, tail, mm, &out->d_in, &bare_d))
             return tt_err_set(err, TT_ERR_ARG, "bad base '%s': %s", spec, hint);
+        if (bare_w && bare_d && (out->w_in >= PRINT__BARE_MAX_IN || out->d_in >= PRINT__BARE_MAX_IN))
+            return tt_err_set(err, TT_ERR_ARG,
+                              "--base %s: %s inches? did you mean %smm? (numbers without a unit are inches)", spec, s,
+                              spec);
         out->kind = PRINT_BASE_RECT;
         return TT_OK;
     }

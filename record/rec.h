@@ -46,7 +46,8 @@ extern "C" {
 #endif
 
 /* Schema written by this build; files with a higher version are refused. */
-#define REC_SCHEMA_VERSION 3 /* 2 added scenario_change, 3 heights (z_in); older files are read, and appended to as 3 */
+#define REC_SCHEMA_VERSION 4 /* 2 added scenario_change, 3 heights (z_in), 4 errors (err95_in...); older files are
+                                 read, and appended to as 4 */
 /* PRAGMA application_id of every recording: 'TTRC'. */
 #define REC_APPLICATION_ID 0x54545243
 
@@ -66,6 +67,9 @@ typedef struct rec_figure {
     double facing_deg;   /* (-180, 180] */
     rec_state state;
     double z_in;         /* height it stands at above the felt, inches (0: on the felt) */
+    /* 95% errors of x/y (a radius), z_in and facing_deg (calib_figure's);
+     * 0: not known (stored as NULL, left out of replays) */
+    double err95_in, z_err95_in, facing_err95_deg;
 } rec_figure;
 
 typedef struct rec_options {

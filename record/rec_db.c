@@ -14,8 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The schema, version 3 (version 1 had no scenario_change, 2 no z_in:
- * NULL in rows older than it, read as 0, on the felt).  Documented in docs/api.md ("Recordings:
+/* The schema, version 4 (version 1 had no scenario_change, 2 no z_in:
+ * NULL in rows older than it, read as 0, on the felt; 3 no err95_in,
+ * z_err95_in, facing_err95_deg: NULL, not known).  Documented in docs/api.md ("Recordings:
  * the SQLite schema"); keep the two in step and bump REC_SCHEMA_VERSION on any
  * change that older readers would misread. */
 #define REC__SCENARIO_CHANGE_SQL                                                                                 \
@@ -58,7 +59,8 @@ static const char rec__schema_sql[] =
     "  y REAL NOT NULL,\n"
     "  facing_deg REAL NOT NULL,\n"
     "  state TEXT NOT NULL,\n"
-    "  z_in REAL\n"
+    "  z_in REAL,\n"
+    "  err95_in REAL, z_err95_in REAL, facing_err95_deg REAL\n"
     ");\n"
     "CREATE INDEX state_by_figure ON state (figure, t_ms);\n"
     "CREATE TABLE event (\n"
@@ -438,9 +440,16 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
                 s = rec__exec(db, "ALTER TABLE state ADD COLUMN z_in REAL", path, err);
             if (s == TT_OK && !rec__has_column(db, "event", "z_in"))
                 s = rec__exec(db, "ALTER TABLE event ADD COLUMN z_in REAL", path, err);
+            static const char *const errs[] = {"err95_in", "z_err95_in", "facing_err95_deg"};
+            for (int k = 0; k < 3 && s == TT_OK; k++)
+                if (!rec__has_column(db, "state", errs[k])) {
+                    char sql[96];
+                    snprintf(sql, sizeof sql, "ALTER TABLE state ADD COLUMN %s REAL", errs[k]);
+                    s = rec__exec(db, sql, path, err);
+                }
             if (s == TT_OK)
-                s = rec__exec(db, "PRAGMA user_version = 3;\n"
-                                  "UPDATE meta SET value = '3' WHERE key = 'schema_version';\nCOMMIT;\n", path, err);
+                s = rec__exec(db, "PRAGMA user_version = 4;\n"
+                                  "UPDATE meta SET value = '4' WHERE key = 'schema_version';\nCOMMIT;\n", path, err);
             else
                 sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         }

@@ -440,13 +440,19 @@ static tt_status rec__load_states(rec_game *g, sqlite3 *db, const char *path, co
     sqlite3_stmt *st = NULL;
     tt_status s = TT_OK;
     size_t cap = 0;
-    /* recordings before schema 3 have no z_in: every figure on the felt */
+    /* recordings before schema 3 have no z_in: every figure on the felt;
+     * before 4 no errors: not known */
     if (sqlite3_prepare_v2(db,
-                           "SELECT figure, frame, t_ms, x, y, facing_deg, state, z_in FROM state "
+                           "SELECT figure, frame, t_ms, x, y, facing_deg, state, z_in, err95_in, z_err95_in, "
+                           "facing_err95_deg FROM state "
                            "WHERE figure IN (SELECT id FROM figure WHERE session = ?1) AND t_ms <= ?2 ORDER BY rowid",
                            -1, &st, NULL) != SQLITE_OK &&
         sqlite3_prepare_v2(db,
-                           "SELECT figure, frame, t_ms, x, y, facing_deg, state, NULL FROM state "
+                           "SELECT figure, frame, t_ms, x, y, facing_deg, state, z_in, NULL, NULL, NULL FROM state "
+                           "WHERE figure IN (SELECT id FROM figure WHERE session = ?1) AND t_ms <= ?2 ORDER BY rowid",
+                           -1, &st, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db,
+                           "SELECT figure, frame, t_ms, x, y, facing_deg, state, NULL, NULL, NULL, NULL FROM state "
                            "WHERE figure IN (SELECT id FROM figure WHERE session = ?1) AND t_ms <= ?2 ORDER BY rowid",
                            -1, &st, NULL) != SQLITE_OK)
         return rec__db_err(db, err, path, "reading figure states");
@@ -477,6 +483,11 @@ static tt_status rec__load_states(rec_game *g, sqlite3 *db, const char *path, co
         x->z = sqlite3_column_double(st, 7); /* NULL: 0 */
         if (!isfinite(x->z))
             x->z = 0;
+        for (int k = 0; k < 3; k++) { /* NULL: 0, not known */
+            x->e[k] = sqlite3_column_double(st, 8 + k);
+            if (!isfinite(x->e[k]) || x->e[k] < 0)
+                x->e[k] = 0;
+        }
     }
     if (rc != SQLITE_DONE)
         s = rec__db_err(db, err, path, "reading figure states");

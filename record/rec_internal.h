@@ -40,6 +40,7 @@ typedef struct rec__slot {
     int id;
     long long row;        /* figure.id in the database */
     double x, y, facing, z; /* last written */
+    double e[3];          /* last written err95_in, z_err95_in, facing_err95_deg (0: none) */
     int state;            /* last written rec_state */
     unsigned gen;         /* frame generation it was last seen in */
     int used;
@@ -74,6 +75,7 @@ typedef struct rec__state {
     long frame;
     long long t_ms;
     double x, y, facing, z;
+    double e[3]; /* err95_in, z_err95_in, facing_err95_deg; 0: not recorded */
 } rec__state;
 
 typedef struct rec__event {

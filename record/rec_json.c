@@ -32,6 +32,12 @@ static json_t *rec__fig_json(const rec_game *g, const rec__state *s)
     const rec__fig *f = &g->figs[s->fig];
     json_t *o = json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:s}", "family", f->family, "id", f->tag, "x", s->x, "y",
                           s->y, "z_in", s->z, "facing_deg", s->facing, "state", rec__states[s->state]);
+    static const char *const errs[] = {"err95_in", "z_err95_in", "facing_err95_deg"};
+    for (int k = 0; o && k < 3; k++)
+        if (s->e[k] > 0 && json_object_set_new(o, errs[k], json_real(s->e[k])) != 0) {
+            json_decref(o);
+            return NULL;
+        }
     if (o && f->name && json_object_set_new(o, "name", json_string(f->name)) != 0) {
         json_decref(o);
         return NULL;

@@ -205,167 +205,233 @@ static int rec__unit_fire(json_t *arr, const rec_game *g, const json_t *a, long 
     return rec__rings(arr, g, json_object_get(a, "targets"), C_HIT);
 }
 
-static int rec__build(json_t *arr, const rec_game *g, const char *kind, const json_t *q, const json_t *a, long long t)
+/* One recorded answer being drawn: where it goes, the game, the question
+ * and answer, when it was asked, and the question's figures then. */
+typedef struct rec__ask {
+    json_t *arr;
+    const rec_game *g;
+    const char *kind;
+    const json_t *q, *a;
+    long long t;
+    rec__where from, to;
+    double l[4]; /* the answer's line, when has_line */
+    int has_line;
+} rec__ask;
+
+/* The label of a sight, shot or aspect line. */
+static void rec__sight_label(const rec__ask *c, char *text, size_t n)
+{
+    const json_t *a = c->a, *vis = json_object_get(a, "visible");
+    const char *blocked = json_string_value(json_object_get(a, "blocked_by"));
+    if (!strcmp(c->kind, "fire")) {
+        const json_t *th = json_object_get(a, "to_hit");
+        char hit[16] = "no shot";
+        if (json_is_integer(th))
+            snprintf(hit, sizeof hit, "%d+", (int)json_integer_value(th));
+        const char *cover = json_string_value(json_object_get(a, "cover"));
+        const char *bracket = json_string_value(json_object_get(a, "bracket"));
+        if (cover && !strcmp(cover, "none"))
+            cover = NULL;
+        snprintf(text, n, "%.1f\" %s, %s cover, %s", rec__num(a, "distance_in", 0), bracket ? bracket : "?",
+                 cover ? cover : "no", hit);
+    } else if (!strcmp(c->kind, "aspect")) {
+        const char *aspect = json_string_value(json_object_get(a, "aspect"));
+        snprintf(text, n, "%s", aspect ? aspect : "?");
+    } else {
+        snprintf(text, n, "%s%s%s", json_is_true(vis) ? "visible" : "blocked", blocked ? " by " : "",
+                 blocked ? blocked : "");
+    }
+}
+
+/* Line of sight, a shot, an aspect: one line, coloured by the answer. */
+static int rec__sight(const rec__ask *c)
 {
     char text[160];
-    rec__where from = rec__locate(g, json_object_get(q, "from"), t);
-    rec__where to = rec__locate(g, json_object_get(q, "to"), t);
-    double l[4];
-    int has_line = rec__answer_line(a, l);
+    const json_t *a = c->a;
+    double l[4] = {c->l[0], c->l[1], c->l[2], c->l[3]};
+    if (!strcmp(c->kind, "fire") && json_array_size(json_object_get(a, "shots")) > 0)
+        return rec__unit_fire(c->arr, c->g, a, c->t);
+    if (!c->has_line) {
+        if (!c->from.ok || !c->to.ok)
+            return 0;
+        l[0] = c->from.x, l[1] = c->from.y, l[2] = c->to.x, l[3] = c->to.y;
+    }
+    const json_t *vis = json_object_get(a, "visible");
+    const char *colour = !strcmp(c->kind, "fire")
+                             ? rec__bracket_colour(json_object_get(a, "bracket"), json_is_integer(json_object_get(a, "to_hit")))
+                         : json_is_boolean(vis) ? (json_is_true(vis) ? C_YES : C_NO)
+                                                : C_NEUTRAL;
+    rec__sight_label(c, text, sizeof text);
+    return rec__line(c->arr, l[0], l[1], l[2], l[3], colour, text);
+}
 
-    if (!strcmp(kind, "fire") && json_array_size(json_object_get(a, "shots")) > 0)
-        return rec__unit_fire(arr, g, a, t);
-    if (!strcmp(kind, "los") || !strcmp(kind, "fire") || !strcmp(kind, "aspect")) {
-        if (!has_line) {
-            if (!from.ok || !to.ok)
-                return 0;
-            l[0] = from.x, l[1] = from.y, l[2] = to.x, l[3] = to.y;
-        }
-        const json_t *vis = json_object_get(a, "visible");
-        const char *colour = !strcmp(kind, "fire")
-                                 ? rec__bracket_colour(json_object_get(a, "bracket"),
-                                                       json_is_integer(json_object_get(a, "to_hit")))
-                             : json_is_boolean(vis) ? (json_is_true(vis) ? C_YES : C_NO)
-                                                    : C_NEUTRAL;
-        const char *blocked = json_string_value(json_object_get(a, "blocked_by"));
-        if (!strcmp(kind, "fire")) {
-            const json_t *th = json_object_get(a, "to_hit");
-            char hit[16] = "no shot";
-            if (json_is_integer(th))
-                snprintf(hit, sizeof hit, "%d+", (int)json_integer_value(th));
-            const char *cover = json_string_value(json_object_get(a, "cover"));
-            if (cover && !strcmp(cover, "none"))
-                cover = NULL;
-            snprintf(text, sizeof text, "%.1f\" %s, %s cover, %s", rec__num(a, "distance_in", 0),
-                     json_string_value(json_object_get(a, "bracket")) ? json_string_value(json_object_get(a, "bracket"))
-                                                                       : "?",
-                     cover ? cover : "no", hit);
-        } else if (!strcmp(kind, "aspect")) {
-            snprintf(text, sizeof text, "%s", json_string_value(json_object_get(a, "aspect"))
-                                                  ? json_string_value(json_object_get(a, "aspect"))
-                                                  : "?");
-        } else {
-            snprintf(text, sizeof text, "%s%s%s", json_is_true(vis) ? "visible" : "blocked", blocked ? " by " : "",
-                     blocked ? blocked : "");
-        }
-        return rec__line(arr, l[0], l[1], l[2], l[3], colour, text);
-    }
-    if (!strcmp(kind, "deviate")) {
-        /* the aim from the firer, the shot's stray from the aim to where it
-         * landed, a cross there, and its blast */
-        rec__where at = rec__locate(g, json_object_get(q, "at"), t);
-        const json_t *imp = json_object_get(a, "impact");
-        if (!at.ok || json_array_size(imp) != 2)
-            return 0;
-        double ix = json_number_value(json_array_get(imp, 0)), iy = json_number_value(json_array_get(imp, 1));
-        double r = rec__num(a, "radius_in", 0);
-        if (from.ok && rec__line(arr, from.x, from.y, at.x, at.y, C_YES, NULL) != 0)
-            return -1;
-        if (json_is_false(json_object_get(a, "went_off")))
-            snprintf(text, sizeof text, "%.1f\" off, no blast", hypot(ix - at.x, iy - at.y));
-        else
-            snprintf(text, sizeof text, "%.1f\" off, %zu hit", hypot(ix - at.x, iy - at.y),
-                     json_array_size(json_object_get(a, "hit")));
-        return rec__solid(arr, at.x, at.y, ix, iy, C_BLAST, NULL) || rec__mark(arr, ix, iy, C_BLAST) ||
-               (r > 0 && rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", ix, iy, "r", r,
-                                                 "colour", C_BLAST))) ||
-               rec__rings(arr, g, json_object_get(a, "hit"), C_HIT) ||
-               rec__label(arr, ix, iy - (r > 0 ? r : 0.5) - 0.4, text);
-    }
-    if (!strcmp(kind, "charge")) {
-        /* the charger's path: straight at the target's centre until the
-         * bases touch, distance_in long */
-        rec__where cf = rec__locate(g, json_object_get(a, "charger"), t);
-        rec__where tf = rec__locate(g, json_object_get(a, "target"), t);
-        double d = rec__num(a, "distance_in", -1), L = hypot(tf.x - cf.x, tf.y - cf.y);
-        if (!cf.ok || !tf.ok || d < 0 || L <= 0)
-            return 0;
-        double ex = cf.x + (tf.x - cf.x) * fmin(d / L, 1), ey = cf.y + (tf.y - cf.y) * fmin(d / L, 1);
-        const json_t *path = json_object_get(a, "path"); /* the answer's own path (a unit's from its front-centre) */
-        if (json_array_size(path) == 2 && json_array_size(json_array_get(path, 0)) == 2 &&
-            json_array_size(json_array_get(path, 1)) == 2) {
-            cf.x = json_number_value(json_array_get(json_array_get(path, 0), 0));
-            cf.y = json_number_value(json_array_get(json_array_get(path, 0), 1));
-            ex = json_number_value(json_array_get(json_array_get(path, 1), 0));
-            ey = json_number_value(json_array_get(json_array_get(path, 1), 1));
-        }
-        const json_t *ok = json_object_get(a, "ok");
-        const char *colour = json_is_boolean(ok) ? (json_is_true(ok) ? C_YES : C_NO) : C_NEUTRAL;
-        if (json_is_number(json_object_get(a, "allowed_in")))
-            snprintf(text, sizeof text, "charge %.1f\" of %.1f\"", d, rec__num(a, "allowed_in", 0));
-        else
-            snprintf(text, sizeof text, "charge %.1f\"", d);
-        json_t *target = json_pack("[O]", json_object_get(a, "target"));
-        int bad = !target || rec__solid(arr, cf.x, cf.y, ex, ey, colour, text) || rec__mark(arr, ex, ey, colour) ||
-                  rec__rings(arr, g, target, C_HIT);
-        json_decref(target);
-        return bad ? -1 : 0;
-    }
-    if (!strcmp(kind, "grape")) {
-        if (!from.ok)
-            return 0;
-        double r = rec__num(a, "radius_in", 6.0), arc = rec__num(a, "arc_deg", 30.0);
-        const json_t *c = json_object_get(a, "centre");
-        double cx = json_array_size(c) == 2 ? json_number_value(json_array_get(c, 0)) : from.x;
-        double cy = json_array_size(c) == 2 ? json_number_value(json_array_get(c, 1)) : from.y;
-        if (json_array_size(json_object_get(a, "polygon")) >= 3) {
-            if (rec__polygon(arr, json_object_get(a, "polygon"), C_GRAPE) != 0)
-                return -1;
-        } else if (rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:f, s:f, s:s}", "type", "sector", "c", cx, cy, "r", r,
-                                           "a0", from.facing - arc / 2, "a1", from.facing + arc / 2, "colour",
-                                           C_GRAPE)) != 0)
-            return -1;
-        snprintf(text, sizeof text, "grape: %zu hit", json_array_size(json_object_get(a, "targets")));
-        return rec__rings(arr, g, json_object_get(a, "targets"), C_HIT) || rec__label(arr, cx, cy - 0.8, text);
-    }
-    if (!strcmp(kind, "ball")) {
-        if (!has_line) {
-            rec__where end = to.ok ? to : rec__locate(g, json_object_get(q, "at"), t);
-            if (!from.ok || !end.ok)
-                return 0;
-            l[0] = from.x, l[1] = from.y, l[2] = end.x, l[3] = end.y;
-        }
-        snprintf(text, sizeof text, "ball: %zu touched", json_array_size(json_object_get(a, "touched")));
-        return rec__line(arr, l[0], l[1], l[2], l[3], C_BALL, text) ||
-               rec__rings(arr, g, json_object_get(a, "touched"), C_HIT);
-    }
-    if (!strcmp(kind, "blast")) {
-        rec__where at = rec__locate(g, json_object_get(q, "at"), t);
-        const json_t *c = json_object_get(a, "centre");
-        if (json_array_size(c) == 2) {
-            at.x = json_number_value(json_array_get(c, 0));
-            at.y = json_number_value(json_array_get(c, 1));
-            at.ok = 1;
-        }
-        if (!at.ok)
-            return 0;
-        const char *weapon = json_string_value(json_object_get(q, "weapon"));
-        double r = rec__num(a, "radius_in", rec__num(q, "radius_in", rec__blast_default(weapon)));
-        snprintf(text, sizeof text, "%s%s%.1f\" blast: %zu hit", weapon ? weapon : "", weapon ? " " : "", r,
+/* The aim from the firer, the shot's stray from the aim to where it
+ * landed, a cross there, and its blast. */
+static int rec__deviate(const rec__ask *c)
+{
+    char text[160];
+    const json_t *a = c->a;
+    json_t *arr = c->arr;
+    rec__where at = rec__locate(c->g, json_object_get(c->q, "at"), c->t);
+    const json_t *imp = json_object_get(a, "impact");
+    if (!at.ok || json_array_size(imp) != 2)
+        return 0;
+    double ix = json_number_value(json_array_get(imp, 0)), iy = json_number_value(json_array_get(imp, 1));
+    double r = rec__num(a, "radius_in", 0);
+    if (c->from.ok && rec__line(arr, c->from.x, c->from.y, at.x, at.y, C_YES, NULL) != 0)
+        return -1;
+    if (json_is_false(json_object_get(a, "went_off")))
+        snprintf(text, sizeof text, "%.1f\" off, no blast", hypot(ix - at.x, iy - at.y));
+    else
+        snprintf(text, sizeof text, "%.1f\" off, %zu hit", hypot(ix - at.x, iy - at.y),
                  json_array_size(json_object_get(a, "hit")));
-        return rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", at.x, at.y, "r", r, "colour",
-                                       C_BLAST)) ||
-               rec__rings(arr, g, json_object_get(a, "hit"), C_HIT) || rec__label(arr, at.x, at.y - r - 0.4, text);
+    return rec__solid(arr, at.x, at.y, ix, iy, C_BLAST, NULL) || rec__mark(arr, ix, iy, C_BLAST) ||
+           (r > 0 && rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", ix, iy, "r", r,
+                                             "colour", C_BLAST))) ||
+           rec__rings(arr, c->g, json_object_get(a, "hit"), C_HIT) ||
+           rec__label(arr, ix, iy - (r > 0 ? r : 0.5) - 0.4, text);
+}
+
+/* The charger's path: straight at the target's centre until the bases
+ * touch, distance_in long (or the answer's own path, a unit's from its
+ * front-centre). */
+static int rec__charge(const rec__ask *c)
+{
+    char text[160];
+    const json_t *a = c->a;
+    rec__where cf = rec__locate(c->g, json_object_get(a, "charger"), c->t);
+    rec__where tf = rec__locate(c->g, json_object_get(a, "target"), c->t);
+    double d = rec__num(a, "distance_in", -1), L = hypot(tf.x - cf.x, tf.y - cf.y);
+    if (!cf.ok || !tf.ok || d < 0 || L <= 0)
+        return 0;
+    double ex = cf.x + (tf.x - cf.x) * fmin(d / L, 1), ey = cf.y + (tf.y - cf.y) * fmin(d / L, 1);
+    const json_t *path = json_object_get(a, "path");
+    if (json_array_size(path) == 2 && json_array_size(json_array_get(path, 0)) == 2 &&
+        json_array_size(json_array_get(path, 1)) == 2) {
+        cf.x = json_number_value(json_array_get(json_array_get(path, 0), 0));
+        cf.y = json_number_value(json_array_get(json_array_get(path, 0), 1));
+        ex = json_number_value(json_array_get(json_array_get(path, 1), 0));
+        ey = json_number_value(json_array_get(json_array_get(path, 1), 1));
     }
-    if (!strcmp(kind, "command")) {
-        if (!from.ok)
+    const json_t *ok = json_object_get(a, "ok");
+    const char *colour = json_is_boolean(ok) ? (json_is_true(ok) ? C_YES : C_NO) : C_NEUTRAL;
+    if (json_is_number(json_object_get(a, "allowed_in")))
+        snprintf(text, sizeof text, "charge %.1f\" of %.1f\"", d, rec__num(a, "allowed_in", 0));
+    else
+        snprintf(text, sizeof text, "charge %.1f\"", d);
+    json_t *target = json_pack("[O]", json_object_get(a, "target"));
+    int bad = !target || rec__solid(c->arr, cf.x, cf.y, ex, ey, colour, text) || rec__mark(c->arr, ex, ey, colour) ||
+              rec__rings(c->arr, c->g, target, C_HIT);
+    json_decref(target);
+    return bad ? -1 : 0;
+}
+
+static int rec__grape(const rec__ask *c)
+{
+    char text[160];
+    const json_t *a = c->a;
+    if (!c->from.ok)
+        return 0;
+    double r = rec__num(a, "radius_in", 6.0), arc = rec__num(a, "arc_deg", 30.0);
+    const json_t *ce = json_object_get(a, "centre");
+    double cx = json_array_size(ce) == 2 ? json_number_value(json_array_get(ce, 0)) : c->from.x;
+    double cy = json_array_size(ce) == 2 ? json_number_value(json_array_get(ce, 1)) : c->from.y;
+    if (json_array_size(json_object_get(a, "polygon")) >= 3) {
+        if (rec__polygon(c->arr, json_object_get(a, "polygon"), C_GRAPE) != 0)
+            return -1;
+    } else if (rec__add(c->arr, json_pack("{s:s, s:[f,f], s:f, s:f, s:f, s:s}", "type", "sector", "c", cx, cy, "r", r,
+                                          "a0", c->from.facing - arc / 2, "a1", c->from.facing + arc / 2, "colour",
+                                          C_GRAPE)) != 0)
+        return -1;
+    snprintf(text, sizeof text, "grape: %zu hit", json_array_size(json_object_get(a, "targets")));
+    return rec__rings(c->arr, c->g, json_object_get(a, "targets"), C_HIT) || rec__label(c->arr, cx, cy - 0.8, text);
+}
+
+static int rec__ball(const rec__ask *c)
+{
+    char text[160];
+    double l[4] = {c->l[0], c->l[1], c->l[2], c->l[3]};
+    if (!c->has_line) {
+        rec__where end = c->to.ok ? c->to : rec__locate(c->g, json_object_get(c->q, "at"), c->t);
+        if (!c->from.ok || !end.ok)
             return 0;
-        double r = rec__num(a, "radius_in", 12.0);
-        snprintf(text, sizeof text, "command %.0f\": %zu units", r, json_array_size(json_object_get(a, "units")));
-        return rec__add(arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", from.x, from.y, "r", r,
-                                       "colour", C_COMMAND)) ||
-               rec__label(arr, from.x, from.y - r - 0.4, text);
+        l[0] = c->from.x, l[1] = c->from.y, l[2] = end.x, l[3] = end.y;
     }
-    if (!strcmp(kind, "visibility"))
-        return rec__polygon(arr, json_object_get(a, "polygon"), C_VIS);
-    if (!strcmp(kind, "move")) {
-        if (!from.ok || !to.ok)
-            return 0;
-        const json_t *ok = json_object_get(a, "ok");
-        const char *colour = json_is_boolean(ok) ? (json_is_true(ok) ? C_YES : C_NO) : C_NEUTRAL;
-        snprintf(text, sizeof text, "move %.1f\"", rec__num(a, "distance_in", hypot(to.x - from.x, to.y - from.y)));
-        return rec__line(arr, from.x, from.y, to.x, to.y, colour, text);
+    snprintf(text, sizeof text, "ball: %zu touched", json_array_size(json_object_get(c->a, "touched")));
+    return rec__line(c->arr, l[0], l[1], l[2], l[3], C_BALL, text) ||
+           rec__rings(c->arr, c->g, json_object_get(c->a, "touched"), C_HIT);
+}
+
+static int rec__blast(const rec__ask *c)
+{
+    char text[160];
+    const json_t *a = c->a, *q = c->q;
+    rec__where at = rec__locate(c->g, json_object_get(q, "at"), c->t);
+    const json_t *ce = json_object_get(a, "centre");
+    if (json_array_size(ce) == 2) {
+        at.x = json_number_value(json_array_get(ce, 0));
+        at.y = json_number_value(json_array_get(ce, 1));
+        at.ok = 1;
     }
+    if (!at.ok)
+        return 0;
+    const char *weapon = json_string_value(json_object_get(q, "weapon"));
+    double r = rec__num(a, "radius_in", rec__num(q, "radius_in", rec__blast_default(weapon)));
+    snprintf(text, sizeof text, "%s%s%.1f\" blast: %zu hit", weapon ? weapon : "", weapon ? " " : "", r,
+             json_array_size(json_object_get(a, "hit")));
+    return rec__add(c->arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", at.x, at.y, "r", r, "colour",
+                                      C_BLAST)) ||
+           rec__rings(c->arr, c->g, json_object_get(a, "hit"), C_HIT) ||
+           rec__label(c->arr, at.x, at.y - r - 0.4, text);
+}
+
+static int rec__command(const rec__ask *c)
+{
+    char text[160];
+    if (!c->from.ok)
+        return 0;
+    double r = rec__num(c->a, "radius_in", 12.0);
+    snprintf(text, sizeof text, "command %.0f\": %zu units", r, json_array_size(json_object_get(c->a, "units")));
+    return rec__add(c->arr, json_pack("{s:s, s:[f,f], s:f, s:s}", "type", "circle", "c", c->from.x, c->from.y, "r", r,
+                                      "colour", C_COMMAND)) ||
+           rec__label(c->arr, c->from.x, c->from.y - r - 0.4, text);
+}
+
+static int rec__visibility(const rec__ask *c)
+{
+    return rec__polygon(c->arr, json_object_get(c->a, "polygon"), C_VIS);
+}
+
+static int rec__move(const rec__ask *c)
+{
+    char text[160];
+    const rec__where *from = &c->from, *to = &c->to;
+    if (!from->ok || !to->ok)
+        return 0;
+    const json_t *ok = json_object_get(c->a, "ok");
+    const char *colour = json_is_boolean(ok) ? (json_is_true(ok) ? C_YES : C_NO) : C_NEUTRAL;
+    snprintf(text, sizeof text, "move %.1f\"", rec__num(c->a, "distance_in", hypot(to->x - from->x, to->y - from->y)));
+    return rec__line(c->arr, from->x, from->y, to->x, to->y, colour, text);
+}
+
+/* Each recorded answer kind's drawing, by the question's "q". */
+static const struct {
+    const char *kind;
+    int (*build)(const rec__ask *c);
+} rec__kinds[] = {
+    {"los", rec__sight},     {"fire", rec__sight},       {"aspect", rec__sight},   {"deviate", rec__deviate},
+    {"charge", rec__charge}, {"grape", rec__grape},      {"ball", rec__ball},      {"blast", rec__blast},
+    {"command", rec__command}, {"visibility", rec__visibility}, {"move", rec__move},
+};
+
+static int rec__build(json_t *arr, const rec_game *g, const char *kind, const json_t *q, const json_t *a, long long t)
+{
+    rec__ask c = {arr, g, kind, q, a, t, rec__locate(g, json_object_get(q, "from"), t),
+                  rec__locate(g, json_object_get(q, "to"), t), {0, 0, 0, 0}, 0};
+    c.has_line = rec__answer_line(a, c.l);
+    for (size_t k = 0; k < sizeof rec__kinds / sizeof rec__kinds[0]; k++)
+        if (!strcmp(kind, rec__kinds[k].kind))
+            return rec__kinds[k].build(&c);
     return 0;
 }
 

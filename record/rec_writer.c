@@ -79,8 +79,8 @@ tt_status rec_open(const char *path, rec_mode mode, rec **out, tt_err *err)
     s = rec__db_open(path, mode == REC_CREATE_NEW ? REC__WRITE_NEW : REC__WRITE_APPEND, &r->db, err);
     if (s != TT_OK)
         goto fail;
-    if ((s = rec__prepare(r, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state, z_in) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &r->st_state, err)) != TT_OK ||
+    if ((s = rec__prepare(r, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state, z_in, err95_in, "
+                             "z_err95_in, facing_err95_deg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &r->st_state, err)) != TT_OK ||
         (s = rec__prepare(r, "INSERT INTO figure (session, family, tag, name, side) VALUES (?, ?, ?, ?, ?)",
                           &r->st_fig, err)) != TT_OK ||
         (s = rec__prepare(r, "INSERT INTO event (session, frame, t_ms, kind, figure, from_x, from_y, to_x, to_y, z_in) "
@@ -364,9 +364,14 @@ static tt_status rec__figure(rec *r, const char *family, int id, rec__slot **out
 }
 
 static tt_status rec__write_state(rec *r, rec__slot *sl, long frame_no, long long t_ms, double x, double y,
-                                  double facing, int state, double z, tt_err *err)
+                                  double facing, int state, double z, const double e[3], tt_err *err)
 {
     sqlite3_stmt *st = r->st_state;
+    for (int k = 0; k < 3; k++)
+        if (e[k] > 0 && isfinite(e[k]))
+            sqlite3_bind_double(st, 9 + k, e[k]);
+        else
+            sqlite3_bind_null(st, 9 + k);
     sqlite3_bind_int64(st, 1, sl->row);
     sqlite3_bind_int64(st, 2, frame_no);
     sqlite3_bind_int64(st, 3, t_ms);
@@ -383,6 +388,8 @@ static tt_status rec__write_state(rec *r, rec__slot *sl, long frame_no, long lon
     sl->y = y;
     sl->facing = facing;
     sl->z = z;
+    for (int k = 0; k < 3; k++)
+        sl->e[k] = e[k];
     sl->state = state;
     r->rows++;
     return TT_OK;
@@ -433,9 +440,12 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
                           frame_no, t_ms, r->last_frame, r->last_tms);
     for (size_t i = 0; i < n; i++)
         if (!rec__coord_ok(figs[i].x) || !rec__coord_ok(figs[i].y) || !isfinite(figs[i].facing_deg) ||
-            !rec__coord_ok(figs[i].z_in) || (unsigned)figs[i].state > REC_LOST)
+            !rec__coord_ok(figs[i].z_in) || (unsigned)figs[i].state > REC_LOST || !(figs[i].err95_in >= 0) ||
+            !(figs[i].z_err95_in >= 0) || !(figs[i].facing_err95_deg >= 0) || !rec__coord_ok(figs[i].err95_in) ||
+            !rec__coord_ok(figs[i].z_err95_in) || !(figs[i].facing_err95_deg <= 360))
             return tt_err_set(err, TT_ERR_ARG,
-                              "rec_frame: figure %d has a non-finite position, one beyond %g inches, or a bad state",
+                              "rec_frame: figure %d has a non-finite position, one beyond %g inches, a bad state, or a "
+                              "negative or non-finite error",
                               figs[i].id, REC_MAX_COORD_IN);
     if ((s = rec__begin(r, err)) != TT_OK)
         return s;
@@ -455,15 +465,19 @@ tt_status rec_frame(rec *r, long frame_no, long long t_ms, const rec_figure *fig
         int changed = sl->state != (int)f->state || dx * dx + dy * dy > eps2 ||
                       rec__angle_diff(f->facing_deg, sl->facing) > r->opt.facing_eps_deg ||
                       fabs(f->z_in - sl->z) > r->opt.pos_eps_in;
+        /* an error that doubles or halves is news too */
+        const double fe[3] = {f->err95_in, f->z_err95_in, f->facing_err95_deg};
+        for (int k = 0; k < 3; k++)
+            changed |= (fe[k] > 0) != (sl->e[k] > 0) || (fe[k] > 0 && (fe[k] > 2 * sl->e[k] || 2 * fe[k] < sl->e[k]));
         if (changed && (s = rec__write_state(r, sl, frame_no, t_ms, f->x, f->y, f->facing_deg, (int)f->state, f->z_in,
-                                             err)) != TT_OK)
+                                             fe, err)) != TT_OK)
             return s;
     }
     /* Figures the tracker no longer reports are lost where they were. */
     for (size_t i = 0; i < r->map.cap; i++) {
         rec__slot *sl = &r->map.slots[i];
         if (sl->used && sl->gen != gen && sl->state != REC_LOST && sl->state >= 0 &&
-            (s = rec__write_state(r, sl, frame_no, t_ms, sl->x, sl->y, sl->facing, REC_LOST, sl->z, err)) != TT_OK)
+            (s = rec__write_state(r, sl, frame_no, t_ms, sl->x, sl->y, sl->facing, REC_LOST, sl->z, sl->e, err)) != TT_OK)
             return s;
     }
     r->last_frame = frame_no;

@@ -128,7 +128,7 @@ static void referee__step_start(referee *r)
     for (size_t i = 0; i < r->nfigs; i++) {
         referee__fig *f = &r->figs[i];
         f->has_start = f->known && f->present;
-        f->sx = f->x, f->sy = f->y, f->sfacing = f->facing;
+        f->sx = f->x, f->sy = f->y, f->sfacing = f->facing, f->serr = f->err;
         f->gone_step = 0;
         f->moved_step = 0;
     }
@@ -235,20 +235,21 @@ tt_status referee_next(referee *r, json_t *events, tt_err *err)
     return referee__go(r, t, p, s, events, err);
 }
 
-tt_status referee_settled(referee *r, const char *id, double x, double y, double facing_deg, json_t *events,
-                          tt_err *err)
+tt_status referee_settled(referee *r, const char *id, double x, double y, double facing_deg, double err95_in,
+                          json_t *events, tt_err *err)
 {
     if (!r)
         return tt_err_set(err, TT_ERR_ARG, "referee_settled: no referee");
     int i = rules_scenario_figure_index(r->sc, id);
     if (i < 0)
         return tt_err_set(err, TT_ERR_UNKNOWN, "unknown figure \"%s\": it is not in the scenario", id ? id : "");
-    if (!isfinite(x) || !isfinite(y) || !isfinite(facing_deg))
-        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\": its position must be finite numbers", id);
+    if (!isfinite(x) || !isfinite(y) || !isfinite(facing_deg) || !isfinite(err95_in) || err95_in < 0)
+        return tt_err_set(err, TT_ERR_ARG, "figure \"%s\": its position and error must be finite numbers", id);
     referee__fig *f = &r->figs[i];
     tt_status st = rules_scenario_place(r->sc, id, x, y, facing_deg, err);
-    if (st)
+    if (st || (st = rules_scenario_set_errors(r->sc, id, err95_in, 0, 0, err)))
         return st;
+    f->err = err95_in;
     if (f->dead && f->unit_ix >= 0) {
         /* counted as a casualty and back on the table: it was not one */
         referee__unit *u = &r->units[f->unit_ix];
@@ -263,7 +264,7 @@ tt_status referee_settled(referee *r, const char *id, double x, double y, double
         if (r->phase >= 0 && !f->has_start) {
             /* first seen during a step: that is where it stands for the step */
             f->has_start = 1;
-            f->sx = x, f->sy = y, f->sfacing = facing_deg;
+            f->sx = x, f->sy = y, f->sfacing = facing_deg, f->serr = err95_in;
         }
         return TT_OK;
     }
@@ -271,7 +272,7 @@ tt_status referee_settled(referee *r, const char *id, double x, double y, double
         return TT_OK;
     if (!f->has_start) {
         f->has_start = 1;
-        f->sx = x, f->sy = y, f->sfacing = facing_deg;
+        f->sx = x, f->sy = y, f->sfacing = facing_deg, f->serr = err95_in;
         return TT_OK;
     }
     return referee__check(r, (size_t)i, events, err);

@@ -64,7 +64,8 @@ int referee_turn(const referee *r);
 const char *referee_phase(const referee *r);
 const char *referee_side(const referee *r);
 
-/* Figure `id` settled at (x, y) facing facing_deg, table inches (the
+/* Figure `id` settled at (x, y) facing facing_deg, table inches, its
+ * position sure to err95_in (a 95 % radius, the tracker's; 0: exact) (the
  * first time a figure is seen, where it stands).  When a phase is set and
  * it stands away from where it stood when the phase began, appends one of:
  * {"event":"out_of_turn","id","rule"} (moving outside its side's phase, a
@@ -74,10 +75,13 @@ const char *referee_side(const referee *r);
  * {"event":"move_check","id","from","to","distance_in","allowed_in","ok",
  * "too_close_to_call","rule"} (with allowed_range_in and needs_roll where
  * dice decide); put back where it stood, a move_check that clears it
- * ("put_back": true).  A figure seen again after being lifted is not a
+ * ("put_back": true).  The move is asked with the figure's error the
+ * errors of its two positions together (sqrt(e_start^2 + e_now^2)), so the
+ * answer's too_close_to_call says whether those errors could decide it
+ * otherwise (false for exact positions).  A figure seen again after being lifted is not a
  * casualty.  Unknown id: TT_ERR_UNKNOWN. */
-tt_status referee_settled(referee *r, const char *id, double x, double y, double facing_deg, json_t *events,
-                          tt_err *err);
+tt_status referee_settled(referee *r, const char *id, double x, double y, double facing_deg, double err95_in,
+                          json_t *events, tt_err *err);
 
 /* Figure `id` was taken off the table.  Still gone when the phase ends, it
  * is a casualty of its unit.  Unknown id: TT_ERR_UNKNOWN. */

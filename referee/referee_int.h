@@ -14,8 +14,9 @@ typedef struct referee__fig {
     int known;             /* seen at least once */
     int present;           /* on the table now */
     double x, y, facing;   /* where it stands (last seen) */
+    double err;            /* ... sure to this 95 % radius */
     int has_start;         /* where it stood when the step began: */
-    double sx, sy, sfacing;
+    double sx, sy, sfacing, serr;
     long moved_step;       /* the step it last moved in (0: none) */
     int moved_turn;        /* the turn it last moved in a step before this one (0: none) */
     int gone_step;         /* lifted during the current step */

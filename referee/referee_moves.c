@@ -47,52 +47,56 @@ static json_t *referee__event(const referee__fig *f, const char *name)
     return ev;
 }
 
-/* Ask q (RULES_Q_MOVE or RULES_Q_CHARGE at `target`) with the figure
- * standing where it stood when the step began; put it back where it
- * settled.  *answer: the answer's JSON (the caller owns it). */
+/* Ask the 'move' question (or 'charge' at `target`) as players ask it,
+ * with the figure standing where it stood when the step began and its
+ * error both positions' together; then stand it where it settled, with its
+ * own error.  *answer: the answer's JSON (the caller owns it). */
 static tt_status referee__ask(referee *r, const referee__fig *f, const char *target, json_t **answer, tt_err *err)
 {
     tt_status st;
-    rules_result res = {0};
-    rules_point to = {f->x, f->y};
     *answer = NULL;
-    if ((st = rules_scenario_place(r->sc, f->id, f->sx, f->sy, f->sfacing, err)))
-        return st;
-    st = target ? rules_charge(r->sc, f->id, target, -1, &res, err) : rules_move(r->sc, f->id, to, -1, &res, err);
-    if (st == TT_OK && !(*answer = rules_result_to_json(&res)))
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    double top = res.has_allowed_range ? res.allowed_range_in[1] : 0;
-    double low = res.has_allowed_range ? res.allowed_range_in[0] : 0;
-    int dice = st == TT_OK && !res.allowed_known && res.has_allowed_range;
-    rules_result_free(&res);
-    if (st == TT_OK && dice) {
+    json_t *q = target ? json_pack("{s:s, s:s, s:s}", "q", "charge", "from", f->id, "to", target)
+                       : json_pack("{s:s, s:s, s:[f, f]}", "q", "move", "from", f->id, "to", f->x, f->y);
+    if (!q)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if ((st = rules_scenario_place(r->sc, f->id, f->sx, f->sy, f->sfacing, err)) == TT_OK &&
+        (st = rules_scenario_set_errors(r->sc, f->id, hypot(f->serr, f->err), 0, 0, err)) == TT_OK)
+        st = rules_query_json(r->sc, q, answer, err);
+    json_decref(q);
+    const json_t *range = json_object_get(*answer, "allowed_range_in");
+    if (st == TT_OK && json_is_null(json_object_get(*answer, "allowed_in")) && json_array_size(range) == 2) {
         /* dice decide the allowance: within the lowest roll's it is fair,
          * past the highest's it is over; between, the roll it needs */
-        double d = json_real_value(json_object_get(*answer, "distance_in"));
+        double d = json_number_value(json_object_get(*answer, "distance_in"));
+        double low = json_number_value(json_array_get(range, 0)), top = json_number_value(json_array_get(range, 1));
         if (d <= low + 1e-9) {
             json_object_set_new(*answer, "ok", json_true());
         } else if (d > top + 1e-9) {
             json_object_set_new(*answer, "ok", json_false());
         } else if (!target) {
+            rules_point to = {f->x, f->y};
             int need = referee__needs_roll(r, f->id, to, top);
             json_object_set_new(*answer, "needs_roll", need > 0 ? json_integer(need) : json_null());
         }
     }
     tt_status st2 = rules_scenario_place(r->sc, f->id, f->x, f->y, f->facing, err);
-    if (st == TT_OK && st2 != TT_OK) {
+    if (st2 == TT_OK)
+        st2 = rules_scenario_set_errors(r->sc, f->id, f->err, 0, 0, err);
+    if (st == TT_OK && st2 != TT_OK)
+        st = st2;
+    if (st != TT_OK) {
         json_decref(*answer);
         *answer = NULL;
-        st = st2;
     }
     return st;
 }
 
 /* Copy the answer's fields the event carries; too_close_to_call is the
- * answer's where it gives one, else false: an answer without it is exact. */
+ * answer's (false where it gives none: measured from exact positions). */
 static void referee__answer_fields(json_t *ev, const json_t *a)
 {
-    static const char *const keys[] = {"charger", "target", "distance_in", "allowed_in", "ok",
-                                       "allowed_range_in", "needs_roll", "crossed", "rule"};
+    static const char *const keys[] = {"charger",    "target", "distance_in", "distance_err95_in", "allowed_in", "ok",
+                                       "allowed_range_in", "needs_roll", "crossed", "tie", "rule"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         json_t *v = json_object_get(a, keys[k]);
         if (v)

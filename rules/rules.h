@@ -176,6 +176,9 @@ tt_status rules_scenario_load(const char *path, const char *const *data_dirs, ru
 #define RULES_MAX_FIGURES 2000  /* figures */
 #define RULES_MAX_RAISE_IN 24.0 /* height_in of a piece that raises what stands on it (hill, building) */
 #define RULES_MAX_SLOPE_IN 48.0 /* slope_in of a piece: the run of its sides, inches */
+#define RULES_MAX_ERR_IN 12.0   /* a figure's err95_in (its position's 95 % radius), inches */
+#define RULES_MAX_Z_ERR_IN 24.0 /* a figure's z_err95_in, inches */
+#define RULES_MAX_FACING_ERR_DEG 180.0 /* a figure's facing_err95_deg */
 
 /* Same from parsed JSON.  `where` names the source in messages; relative
  * profile paths are resolved against `base_dir` (may be NULL). */
@@ -240,6 +243,13 @@ int rules_scenario_in_contact(const rules_scenario *sc, size_t i, size_t j);
  * profile has none. */
 const json_t *rules_scenario_turns(const rules_scenario *sc);
 const json_t *rules_scenario_losses(const rules_scenario *sc);
+/* How sure a figure's position is (live pipeline: the tracker's figures
+ * for it), 95 % bounds: the radius around its position, its height, its
+ * facing; 0 each: exact.  Refused (TT_ERR_FORMAT, the figure unchanged)
+ * when negative, not a number or beyond RULES_MAX_*.  Answers then say
+ * distance_err95_in and too_close_to_call (docs/rules.md). */
+tt_status rules_scenario_set_errors(rules_scenario *sc, const char *id, double err95_in, double z_err95_in,
+                                    double facing_err95_deg, tt_err *err);
 
 /* Move a figure (live pipeline: once per frame).  Fails, leaving the figure
  * where it was, if the new position is off the table. */

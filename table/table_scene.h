@@ -1,12 +1,17 @@
-/* table_scene.h - the game's table: the adapter from rules/ answers to overlay primitives
- * (built when rules/ is part of the build: TT_HAVE_RULES).
+/* table_scene.h - the game's table: the scenario, the figures on it now,
+ * and asking the rules about them.
  *
- * An table_scene is a rules scenario plus what drawing needs beyond the
- * rules' answers: where each figure stands and how big its base is, which
+ * A table_scene is a rules scenario plus what drawing its answers needs
+ * beyond them: where each figure stands and how big its base is, which
  * unit it belongs to, the terrain that shields blasts, and the weapons'
  * range brackets - all read from the same scenario file and its ruleset
- * profile.  Ownership: table_scene_load allocates, table_scene_destroy
- * frees (accepts NULL); answers returned as json_t are the caller's.
+ * profile.  The rules are asked once per question while no figure moves:
+ * the answer is kept and drawn from (table_look.h) as often as wanted.
+ *
+ * Ownership: table_scene_load allocates, table_scene_destroy frees
+ * (accepts NULL); a table_answer belongs to the scene and lives until the
+ * scene's next ask, place or destroy; answers returned as json_t by
+ * table_scene_query are the caller's.
  */
 #ifndef TT_TABLE_SCENE_H
 #define TT_TABLE_SCENE_H
@@ -24,15 +29,25 @@ tt_status table_scene_load(const char *path, const char *const *data_dirs, table
 /* Same from JSON text (NUL-terminated); `where` names it in messages,
  * relative profile paths are resolved against base_dir. */
 tt_status table_scene_parse(const char *text, const char *where, const char *base_dir,
-                              const char *const *data_dirs, table_scene **out, tt_err *err);
+                            const char *const *data_dirs, table_scene **out, tt_err *err);
 void table_scene_destroy(table_scene *s);
 
-/* Answer one query object of the rules contract (issue 3) and add what it
- * means to l: lines of sight, range bands, arcs, blasts clipped by the
+/* One question and its answer, kept by the scene (see above). */
+typedef struct table_answer table_answer;
+
+/* Ask the rules one query object of the rules contract (issue 3).  The
+ * same question again before any figure moves gives the answer kept, and
+ * the rules are not asked again.  A bad query (unknown figure, weapon,
+ * malformed) returns the rules' error. */
+tt_status table_scene_ask(table_scene *s, const json_t *query, const table_answer **out, tt_err *err);
+/* The answer as the rules' JSON (borrowed: the answer's). */
+const json_t *table_answer_json(const table_answer *a);
+
+/* Ask (table_scene_ask) and add what the answer means to l (table_look_add;
+ * l may be NULL): lines of sight, range bands, arcs, blasts clipped by the
  * terrain that shields them, the cannonball's line, command radius, labels.
- * *answer (may be NULL) receives the rules' JSON answer.  A bad query
- * (unknown figure, weapon, malformed) returns the rules' error and adds
- * nothing. */
+ * *answer (may be NULL) receives the rules' JSON answer (a new reference).
+ * A bad query returns the rules' error and adds nothing. */
 tt_status table_scene_query(table_scene *s, const json_t *query, overlay_list *l, json_t **answer, tt_err *err);
 
 /* on: each answer drawn also shows the rule it comes from ("thin-red-line.txt
@@ -44,23 +59,18 @@ void table_scene_set_cite(table_scene *s, int on);
  * scene) or NULL if the tag names no figure; a position off the table is an
  * error and leaves the figure where it was. */
 tt_status table_scene_place(table_scene *s, int tag_id, double x, double y, double facing_deg,
-                              const char **figure_id, tt_err *err);
+                            const char **figure_id, tt_err *err);
 
 /* Keep every figure's tag dark (overlay_add_tag_mask): a mask of a tag of
  * tag_size_in (the rig's base size_in) at each figure of the scenario, where
  * it stands now, at the height of the ground under it plus base_height_in. */
 tt_status table_scene_mask_figures(const table_scene *s, double tag_size_in, double base_height_in,
-                                     overlay_list *l, tt_err *err);
+                                   overlay_list *l, tt_err *err);
 
 /* Height above the felt (inches) of the ground at table point (x, y): the
  * scenario's highest raising piece there (hill, building), else 0.  The
  * signature is tt_ground_fn's, with the table_scene as `user` (NULL: the
  * felt), for overlay_mapper_projector_ground. */
 double table_scene_ground_in(const void *scene, double x, double y);
-
-/* Line and text sizes used by the adapter, inches. */
-#define TABLE_LINE_IN 0.08
-#define TABLE_THIN_IN 0.05
-#define TABLE_TEXT_IN 0.4
 
 #endif

@@ -271,6 +271,14 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
     if (l->tmp.count && (st = calib_locate_ground(l->rig, &l->pose, &l->tmp, l->has_ground ? &l->ground : NULL, &cf,
                                                   &ncf, err)) != TT_OK)
         return st;
+    double measured_size;
+    if (calib_size_suspect(l->rig, &l->pose, cf, ncf, &measured_size)) {
+        /* a wrong bases.size_in: every position would be off; said once, not blamed on hills */
+        char msg[TT_ERR_MSG_LEN];
+        calib_size_message(l->rig, measured_size, msg, sizeof msg);
+        free(cf);
+        return tt_err_set(err, TT_ERR_MISMATCH, "%s", msg);
+    }
     for (int i = 0; i < ncf; i++) {
         live__fig *f = live__fig_get(l, &l->tmp.items[cf[i].det_index], err);
         if (!f) {

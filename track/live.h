@@ -72,7 +72,9 @@ tt_status track_live_create(const calib_rig *rig, const track_live_opts *opts, t
 void track_live_destroy(track_live *l);
 
 /* One frame of tracks from vision_tracker_update.  Before the first pose
- * (fewer than 2 anchors ever seen) *nfig is 0 and *posed is 0. */
+ * (fewer than 2 anchors ever seen) *nfig is 0 and *posed is 0.  When most
+ * tags measure the same large height the rig's bases.size_in is wrong
+ * (calib_size_suspect): TT_ERR_MISMATCH saying so. */
 tt_status track_live_update(track_live *l, int frame_no, const vision_track *tracks, int n, const track_figure **figs,
                             int *nfig, const track_event **events, int *nevents, int *posed, tt_err *err);
 

@@ -11,7 +11,7 @@ export const KEY = new URLSearchParams(location.search).get('key') || '';
 /* this page, for the server's one pick per page */
 export const CLIENT = 'p' + Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
-const GONE = 'the table did not answer: is tabletrack still running, and this device on its network?';
+export const GONE = 'the table did not answer: is tabletrack still running, and this device on its network?';
 
 /* method path (body: sent as JSON) -> a promise of the answer's JSON; it
  * fails with an Error whose message a player can act on. */
@@ -30,8 +30,8 @@ export function api(method, path, body) {
           j = null; /* not the table's JSON: said below */
         }
         if (!r.ok)
-          throw new Error(j && j.error ? j.error : 'the table answered ' + r.status + ' ' + r.statusText +
-                          ' (is this address tabletrack\'s?)');
+          throw new Error(j && j.error ? j.error : 'the table answered ' + r.status +
+                          (r.statusText ? ' ' + r.statusText : '') + ' (is this address tabletrack\'s?)');
         if (j === null) throw new Error('the table\'s answer was not JSON (is this address tabletrack\'s?)');
         return j;
       }, function () { throw new Error(GONE); });
@@ -54,11 +54,15 @@ export function tell(key, big, request) {
 const loops = {}; /* key -> the attempt now trying (a newer one stops an older) */
 const MAX_WAIT_S = 16;
 
+/* A message as a sentence (to put another after it). */
+export function sentence(m) { return /[.?!]$/.test(m) ? m : m + '.'; }
+
 /* Ask (attempt: () -> a promise) until it works, the wait doubling from
  * 1 s to MAX_WAIT_S; while it fails a card (key) says what could not be
- * done (what: "read the rules") and that the page tries again.  A newer
- * keepTrying of the same key replaces this one. */
-export function keepTrying(key, what, attempt) {
+ * done (what: "read the rules"), why, that the page tries again, and what
+ * the page does meanwhile (a sentence, or none).  A newer keepTrying of the
+ * same key replaces this one. */
+export function keepTrying(key, what, attempt, meanwhile) {
   const me = {};
   loops[key] = me;
   function go(wait) {
@@ -68,7 +72,8 @@ export function keepTrying(key, what, attempt) {
       solved(key);
     }, function (e) {
       if (loops[key] !== me) return;
-      trouble(key, 'Could not ' + what, e.message + ' Trying again in ' + wait + ' s\u2026', true);
+      trouble(key, 'Could not ' + what, sentence(e.message) + ' Trying again in ' + wait + ' s\u2026' +
+              (meanwhile ? ' ' + meanwhile : ''), true);
       setTimeout(function () { if (loops[key] === me) go(Math.min(wait * 2, MAX_WAIT_S)); }, wait * 1000);
     });
   }

@@ -8,7 +8,7 @@
  * window.ttTable lets them read the state and drive the view. */
 import * as TTView from './view.js';
 import {game, ui, onRender} from './store.js';
-import {$, text, trouble, solved, troubles} from './ui.js';
+import {$, text, trouble, troubled, solved, troubles} from './ui.js';
 import {api, keepTrying, stopTrying, CLIENT} from './api.js';
 import {drawTable} from './board.js';
 import {drawCards} from './cards.js';
@@ -23,8 +23,8 @@ function render() {
   drawTable(svg);
   syncPick();
   drawCards();
-  text($('status'), 'frame ' + st.frame + (st.camera !== 'ok' ? ' \u00b7 camera ' + st.camera : '') +
-       (st.ruleset ? ' \u00b7 ' + st.ruleset : ''));
+  text($('status'), (troubled('live') ? 'reconnecting\u2026 \u00b7 last ' : '') + 'frame ' + st.frame +
+       (st.camera !== 'ok' ? ' \u00b7 camera ' + st.camera : '') + (st.ruleset ? ' \u00b7 ' + st.ruleset : ''));
   if (ui.mode === 'setup') drawSetup();
   $('tt-state').textContent = JSON.stringify({frame: st.frame, figures: st.figures.length, cards: st.shown.length,
                                               mode: ui.mode, trace: ui.trace.length, zoom: ui.view.zoom(),
@@ -38,15 +38,15 @@ function onState(s) {
   game.state = s;
   if (s.scenario_rev !== game.rosterRev) {
     const rev = game.rosterRev = s.scenario_rev;
-    keepTrying('roster', 'read the roster (the menus may offer what a figure cannot do)', function () {
+    keepTrying('roster', 'read the roster', function () {
       return api('GET', '/api/scenario').then(function (sc) {
         if (game.rosterRev === rev) game.roster = sc.figures || [];
       });
-    });
+    }, 'Meanwhile the menus may offer what a figure cannot do.');
   }
   if (s.ruleset !== game.rulesFor) {
     const rs = game.rulesFor = s.ruleset;
-    keepTrying('rules', 'read the ruleset (the menus offer every question meanwhile)', function () {
+    keepTrying('rules', 'read the ruleset', function () {
       return api('GET', '/api/rules').then(function (r) {
         if (game.rulesFor !== rs) return;
         game.rules = r;
@@ -55,7 +55,7 @@ function onState(s) {
         if (game.rulesFor === rs) game.rules = null; /* not the last ruleset's */
         throw e;
       });
-    });
+    }, 'Meanwhile the menus offer every question.');
   }
   render();
 }

@@ -24,7 +24,8 @@ function drawBoard(svg) {
     TTDraw.el('image', {href: ui.photo, x: 0, y: 0, width: st.table.width_in, height: st.table.depth_in,
                         preserveAspectRatio: 'none', opacity: 0.85}, layers.terrain);
   terrain.forEach(function (t) {
-    TTDraw.terrain(layers.terrain, {id: t.id, kind: t.kind, pts: t.polygon || t.line || [], closed: !!t.polygon});
+    TTDraw.terrain(layers.terrain, {id: t.id, kind: t.kind, pts: t.polygon || t.line || [], closed: !!t.polygon,
+                                    slope_in: t.slope_in});
   });
   figEls = {};
 }
@@ -54,22 +55,10 @@ function drawFigures() {
   });
 }
 
-/* The blast's radius: the question's, else its weapon's in the profile. */
-function blastRadius(q) {
-  if (q.radius_in) return q.radius_in;
-  let wname = q.weapon;
-  game.roster.forEach(function (r) { if (!wname && r.id === q.from) wname = r.weapon; });
-  const w = game.rules && game.rules.weapons && wname ? game.rules.weapons[wname] : null;
-  return w && w.blast_radius_in ? w.blast_radius_in : (q.q === 'blast' ? 1 : 0);
-}
-
 /* what an answer looks like on the page (the felt shows the full drawing) */
 function drawAnswers() {
   layers.over.textContent = '';
-  TTDraw.answers(layers.over, game.state.shown, findFig, {radius: function (q) {
-    if (q.q === 'command') return game.rules && game.rules.command_radius_in;
-    return q.q === 'blast' || q.q === 'deviate' ? blastRadius(q) : 0;
-  }});
+  TTDraw.answers(layers.over, game.state.shown, findFig, {radius: TTDraw.profileRadius(game.rules, game.roster)});
   const trace = ui.trace;
   if (!trace.length) return;
   TTDraw.el('polyline', {points: trace.map(function (p) { return p.join(','); }).join(' '), fill: 'none',

@@ -1,5 +1,5 @@
 /* draw.js - the table in SVG, shared by every page that shows it: the live
- * table page (web/app.js), the hall's pages (hall/hall_page.html,
+ * table page (web/app.js), the hall's pages (hall/server/hall_page.html,
  * hall_stream.html) and the replay ('tabletrack replay --html', which
  * inlines it at build time: see cmake/inline.cmake), so they look alike:
  * felt and 6" grid, terrain by kind, figures by side with their facing,
@@ -50,10 +50,35 @@ export function board(svg, W, H, margin) {
 
 export function terrainColour(kind) { return TERRAIN[kind] || '#9e9e9e'; }
 
-/* One terrain piece {id, kind, pts: [[x, y]...], closed, colour}. */
+/* Where the sides of a top pts (a polygon) sloping out over run inches
+ * meet the felt: each edge's line moved out by run, corners where two
+ * meet (a hip, or a valley at a corner that points in), as the rules have
+ * it (docs/rules.md, Sloped hills). */
+export function slopeFoot(pts, run) {
+  var n = pts.length, area = 0, lines = [];
+  for (var i = 0; i < n; i++) area += pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1];
+  for (i = 0; i < n; i++) {
+    var a = pts[i], b = pts[(i + 1) % n], L = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    var d = [(b[0] - a[0]) / L, (b[1] - a[1]) / L], s = area > 0 ? 1 : -1;
+    lines.push({p: [a[0] + s * d[1] * run, a[1] - s * d[0] * run], d: d});
+  }
+  return lines.map(function (l2, k) {
+    var l1 = lines[(k + n - 1) % n], cr = l1.d[0] * l2.d[1] - l1.d[1] * l2.d[0];
+    if (Math.abs(cr) < 1e-9) return l2.p; /* a straight corner */
+    var t = ((l2.p[0] - l1.p[0]) * l2.d[1] - (l2.p[1] - l1.p[1]) * l2.d[0]) / cr;
+    return [l1.p[0] + t * l1.d[0], l1.p[1] + t * l1.d[1]];
+  });
+}
+
+/* One terrain piece {id, kind, pts: [[x, y]...], closed, colour, slope_in}
+ * (slope_in: its sides' run, drawn as where they meet the felt). */
 export function terrain(g, t) {
   var pts = t.pts.map(function (p) { return p[0] + ',' + p[1]; }).join(' ');
   var c = t.colour || terrainColour(t.kind), shape;
+  if (t.closed && t.slope_in > 0 && t.pts.length >= 3)
+    el('polygon', {points: slopeFoot(t.pts, t.slope_in).map(function (p) { return p[0] + ',' + p[1]; }).join(' '),
+                   fill: c, 'fill-opacity': 0.35, stroke: c, 'stroke-width': 0.08, 'stroke-dasharray': '0.4 0.25',
+                   'class': 'slope', 'data-kind': t.kind}, g);
   if (t.closed)
     shape = el('polygon', {points: pts, fill: c, 'fill-opacity': 0.8, stroke: '#1b1b1b', 'stroke-width': 0.08,
                            'data-kind': t.kind}, g);
@@ -124,6 +149,22 @@ export function prim(g, p, ringAt) {
     var tx = el('text', {x: p.at[0], y: p.at[1], 'class': 'ov-label'}, g);
     tx.textContent = p.text;
   }
+}
+
+/* An answers() opts.radius from a ruleset's profile and the roster (the
+ * live page has both): a blast's radius is its question's, else its
+ * weapon's (the question's, else the firer's in the roster), 1" for a
+ * blast with neither; a command radius is the profile's. */
+export function profileRadius(rules, roster) {
+  return function (q) {
+    if (q.q === 'command') return rules && rules.command_radius_in;
+    if (q.q !== 'blast' && q.q !== 'deviate') return 0;
+    if (q.radius_in) return q.radius_in;
+    var wname = q.weapon;
+    (roster || []).forEach(function (r) { if (!wname && r.id === q.from) wname = r.weapon; });
+    var w = rules && rules.weapons && wname ? rules.weapons[wname] : null;
+    return w && w.blast_radius_in ? w.blast_radius_in : (q.q === 'blast' ? 1 : 0);
+  };
 }
 
 /* The answers shown [{query, answer}] drawn in g (the board's overlay
@@ -208,7 +249,8 @@ export function live(svg, st, sides, opts) {
   var layers = board(svg, W, H, opts.margin === undefined ? 0.5 : opts.margin);
   (st.terrain || []).forEach(function (t) {
     var pts = t.polygon || t.line || [];
-    if (pts.length) terrain(layers.terrain, {id: t.id, kind: t.kind, pts: pts, closed: !!t.polygon});
+    if (pts.length)
+      terrain(layers.terrain, {id: t.id, kind: t.kind, pts: pts, closed: !!t.polygon, slope_in: t.slope_in});
   });
   var byId = {}, r = opts.r || Math.max(0.6, W / 60);
   (st.figures || []).forEach(function (f) {

@@ -7,8 +7,8 @@
  * by name; clear the table. */
 import * as TTView from './view.js';
 import {game, ui, render, figName, figTitle, rosterOf, sideColour} from './store.js';
-import {$, node, text, trouble, solved} from './ui.js';
-import {api, tell, KEY} from './api.js';
+import {$, node, text, trouble, troubled, solved} from './ui.js';
+import {api, tell, sentence, KEY} from './api.js';
 import {diceForm} from './dice.js';
 import {FIG_R} from './board.js';
 
@@ -64,16 +64,19 @@ export function syncPick() {
   clearInterval(pickTimer);
   pickTimer = null;
   solved('pick');
+  /* (the table lost, its card says so: none for the pick) */
   if (!want) {
-    tell('unpick', 'The felt may ring ' + was + ' for 10 s more', api('DELETE', '/api/pick'));
+    api('DELETE', '/api/pick').then(function () { solved('unpick'); }, function (e) {
+      if (!troubled('live')) trouble('unpick', 'The felt may ring ' + was + ' for 10 s more', e.message);
+    });
     return;
   }
   const put = function () {
     api('PUT', '/api/pick', {id: want}).then(function () {
       if (ui.picked === want) solved('pick');
     }, function (e) {
-      if (ui.picked === want)
-        trouble('pick', 'The felt does not ring ' + want, e.message + ' Trying again in 4 s\u2026', true);
+      if (ui.picked === want && !troubled('live'))
+        trouble('pick', 'The felt does not ring ' + want, sentence(e.message) + ' Trying again in 4 s\u2026', true);
     });
   };
   put();

@@ -1,18 +1,44 @@
 /* setup.js - the Set up tab: terrain traced on the table's picture (a
  * tap puts a corner, snapping to the corners and edges of the pieces near
  * it; a corner placed can be dragged), each piece's kind changed, redrawn
- * or deleted; tags not in the roster added to it; the ruleset; all saved
- * with PUT /api/scenario.  Nothing changes the game until Save. */
+ * or deleted, a hill's slope set (slope.js); tags not in the roster added
+ * to it; the ruleset; all saved with PUT /api/scenario.  Nothing changes
+ * the game until Save. */
 import * as TTView from './view.js';
 import * as TTDraw from './draw.js';
 import {game, ui, render} from './store.js';
 import {$, node, text, trouble, solved} from './ui.js';
-import {api, keepTrying} from './api.js';
+import {api, keepTrying, GONE} from './api.js';
 import {closeMenu} from './play.js';
+import {raises, slopeField, slopeTrouble, clearSlopes} from './slope.js';
 import {redrawBoard} from './board.js';
 
 function say(t) { text($('setup-msg'), t); }
 function round2(p) { return [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100]; }
+
+/* The table's picture (the camera's view straightened) under the pieces
+ * being traced, once it has come (a promise; nothing to do in Play). */
+function loadPhoto() {
+  if (ui.mode !== 'setup') return Promise.resolve();
+  return fetch('api/table.png?ppi=10').then(function (r) {
+    if (!r.ok) throw new Error('the table answered ' + r.status + ' for its picture (/api/table.png).');
+    return r.blob();
+  }, function () {
+    throw new Error(GONE);
+  }).then(function (png) {
+    return new Promise(function (done, fail) { /* as a data: address, kept with the page */
+      const rd = new FileReader();
+      rd.onload = function () { done(rd.result); };
+      rd.onerror = function () { fail(new Error('the table\'s picture could not be read: ' + rd.error)); };
+      rd.readAsDataURL(png);
+    });
+  }).then(function (data) {
+    if (ui.mode !== 'setup') return;
+    ui.photo = data;
+    redrawBoard();
+    render();
+  });
+}
 
 /* Play or set up: the tabs, and the scenario as saved now for the set-up. */
 export function setMode(m) {
@@ -28,7 +54,8 @@ export function setMode(m) {
     ui.scenario = null;
     setupKey = '';
     $('terrain-list').textContent = '';
-    ui.photo = 'api/table.png?ppi=10&t=' + Date.now();
+    ui.photo = null;
+    keepTrying('photo', 'load the table\'s picture', loadPhoto, 'Meanwhile trace on the plain felt.');
     keepTrying('setup', 'read the set-up', function () {
       return api('GET', '/api/scenario').then(function (s) {
         if (ui.mode !== 'setup') return;
@@ -86,17 +113,19 @@ function finish() {
 }
 
 function pieceItem(list, t, i) {
-  const li = node('li', ui.editing === i ? 'editing' : '', list);
-  node('span', '', li, t.id || '?');
-  const k = node('select', '', li);
+  const li = node('li', 'piece' + (ui.editing === i ? ' editing' : ''), list);
+  const row = node('div', 'piece-row', li); /* the slope, if any, on a line of its own below */
+  node('span', '', row, t.id || '?');
+  const k = node('select', '', row);
   k.setAttribute('aria-label', 'kind of ' + (t.id || 'piece'));
   fillKinds(k, t.kind);
   k.addEventListener('change', function () {
     t.kind = k.value;
+    if (!raises(t)) delete t.slope_in; /* only what raises has sides to slope */
     say((t.id || 'The piece') + ' is now ' + t.kind + '. Save to use it.');
     render();
   });
-  const r = node('button', '', li, 'Redraw');
+  const r = node('button', '', row, 'Redraw');
   r.type = 'button';
   r.addEventListener('click', function () {
     ui.editing = i;
@@ -104,7 +133,7 @@ function pieceItem(list, t, i) {
     say('Tap the new corners of ' + (t.id || 'the piece') + ', then Finish.');
     render();
   });
-  const b = node('button', '', li, 'Delete');
+  const b = node('button', '', row, 'Delete');
   b.type = 'button';
   b.addEventListener('click', function () {
     ui.scenario.terrain.splice(i, 1);
@@ -112,6 +141,7 @@ function pieceItem(list, t, i) {
     say('Deleted ' + (t.id || 'the piece') + '. Save to use it.');
     render();
   });
+  if (t.polygon && raises(t)) slopeField(li, t, say);
 }
 
 let setupKey = '';
@@ -125,6 +155,7 @@ export function drawSetup() {
   setupKey = key;
   const list = $('terrain-list');
   list.textContent = '';
+  clearSlopes();
   (sc.terrain || []).forEach(function (t, i) { pieceItem(list, t, i); });
   const un = $('unassigned');
   un.textContent = '';
@@ -162,6 +193,7 @@ function assign(ev) {
 function save() {
   const sc = ui.scenario;
   if (!sc) return;
+  if (slopeTrouble()) return say('Not saved: ' + slopeTrouble());
   sc.ruleset = $('ruleset').value;
   sc.table = sc.table || {width_in: game.state.table.width_in, depth_in: game.state.table.depth_in};
   say('Saving\u2026');

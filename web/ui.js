@@ -55,6 +55,9 @@ export function solved(key) {
   cards.delete(key);
 }
 
+/* Whether the trouble with key shows now. */
+export function troubled(key) { return cards.has(key); }
+
 /* The trouble cards shown, [{key, big, retrying}], for the page's probe. */
 export function troubles() {
   return Array.from(cards, function (kv) {

@@ -366,13 +366,20 @@ tt_status rules_query_json(rules_scenario *sc, const json_t *q, json_t **answer,
     rules_result r;
     tt_status st;
     *answer = NULL;
-    if ((st = rules_query(sc, q, &r, err)))
+    if ((st = rules_query(sc, q, &r, err))) {
+        rules_tie_refusal(sc, q, err); /* tie.c: refused, but could be allowed within the errors? */
         return st;
+    }
     *answer = rules_result_to_json(&r);
+    st = *answer ? rules_tie_annotate(sc, q, &r, *answer, err) : TT_OK; /* tie.c: how sure it is */
     rules_result_free(&r);
     if (!*answer)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    return TT_OK;
+    if (st) {
+        json_decref(*answer);
+        *answer = NULL;
+    }
+    return st;
 }
 
 char *rules_query_line(rules_scenario *sc, const char *line)

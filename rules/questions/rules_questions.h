@@ -2,9 +2,10 @@
  * the answers to queries (not part of the public API).  Line of sight and
  * cover (los.c), fire and aspect (fire.c, unitfire.c for units, bonus.c for
  * bonus dice and melee), grape, blast and command (templates.c), roundshot
- * (ball.c), deviation (deviate.c), visibility (visibility.c), move and
- * charge (move.c), the answers' own fields (result.c), and query.c, which
- * reads a query object and asks the one it names.
+ * (ball.c), deviation (deviate.c), visibility (visibility.c), move
+ * (move.c) and charge (charge.c, its move by move.c), the answers' own
+ * fields (result.c), and query.c, which reads a query object and asks the
+ * one it names.
  *
  * May call: scenario/ (rules_scenario.h), geometry/ (rules_geom.h) and
  * itself.  Nothing below calls up into it.
@@ -237,6 +238,38 @@ tt_status rules_arc_refusal(const rules_figure *f, const rules_weapon *w, rules_
  * hint: as for rules_fire_decide. */
 int rules_fire_shot(rules_scenario *sc, const rules_query_opts *qo, int i, int j, const rules_weapon *w,
                     const rules_arc *arc, int want_visible, int *visible, const rules_bracket **br, int *hint);
+
+/* ---- move.c, for charge.c ---- */
+/* A straight move of figure i (or a probe) to `to` (see rules_move) into
+ * out; a charge scales the allowance by `factor` or, fixed_in >= 0,
+ * replaces it, and cites `rule` (NULL: the allowance's line) and `also`
+ * (NULL: nothing more). */
+tt_status rules_move_figure(rules_scenario *sc, const rules_query_opts *qo, int i, rules_point to, int roll,
+                            double factor, double fixed_in, const char *rule, const char *also, rules_result *out,
+                            tt_err *err);
+/* The base s moved by (dx, dy) fixed-point units. */
+rules_shape rules_shape_shifted(const rules_shape *s, int64_t dx, int64_t dy);
+
+/* ---- slope_sight.c: the visibility polygon over sloped hills ---- */
+/* For viewer f: every sloped piece that blocks sight and rises above it
+ * gets the outline of its part higher than f in place of its polygon, is
+ * taken out of skip and put among extra (room for every piece).  Returns
+ * what rules_slope_sight_end puts back (NULL: nothing swapped); *bad set
+ * when out of memory. */
+rules_pt **rules_slope_sight_begin(rules_scenario *sc, const rules_figure *f, int *skip, int *nskip, int *extra,
+                                   int *nextra, int *bad);
+void rules_slope_sight_end(rules_scenario *sc, rules_pt **saved);
+
+/* ---- tie.c: answers that say when they cannot tell ---- */
+/* Where the scenario's figures carry errors (sc->has_errors): add to the
+ * answer `ans` of query q (result r) distance_err95_in (fire, move,
+ * charge) and too_close_to_call (with the house tie line when true, and
+ * too_close_ids where figures may be in or out); nothing otherwise. */
+tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_result *r, json_t *ans, tt_err *err);
+/* A query q refused (err, TT_ERR_ARG: out of the firer's arc...) that
+ * would be answered with the figures somewhere within their errors: the
+ * refusal's message says it is too close to call. */
+void rules_tie_refusal(rules_scenario *sc, const json_t *q, tt_err *err);
 
 /* ---- result.c ---- */
 tt_status rules_result_add_id(rules_result *r, const char *id, size_t *cap, tt_err *err);

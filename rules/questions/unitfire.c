@@ -300,325 +300,446 @@ int rules_unit_origin(rules_scenario *sc, const int *F, int nF, int like)
     return rules_probe_put(sc, RULES_PROBE_FROM, like, b.front, b.facing_deg);
 }
 
-tt_status rules_fire_unit(rules_scenario *sc, const rules_query_opts *qo, const char *from, int fi, const char *to,
-                          int fj, const char *weapon, rules_result *out, tt_err *err)
+/* A unit's fire being answered (rules_fire_unit): the firing group F, the
+ * targets T, and the scratch of the search, allocated once. */
+typedef struct rules__volley {
+    rules_scenario *sc;
+    const rules_query_opts *qo;
+    int *F, *T, nF, nT;
+    int nt;     /* the targets kept: not of the firing group, nor never a target (unless only those) */
+    int ns;     /* the first ns of them are shot at (rules_aim_first); the defender's roll counts all nt */
+    int barred; /* a target of a type that is never one (answered as a shot not allowed), or -1 */
+    int *S;     /* S[a]: the figure (or probe) firer a's shots run from */
+    int *tried; /* mode: one firer of each weapon (S + nF) */
+    const rules_weapon **W;  /* each firer's weapon, NULL: none */
+    unsigned char *front;    /* 1: in the ranks that may fire; then (rules__volley_firers) 1: it can fire */
+    unsigned char *known;    /* targets some firer can fire at */
+    rules__near *tnear, *fnear;
+    double *key;             /* key[a * ns + b]: firer a's distance key to target b, once (rules__keys) */
+    rules_arc *arc;
+    rules__keys K;
+    int wide;                /* how many stands wide the unit's front rank is (where a formation's dice need it) */
+    int mode, P;             /* mode: every shot runs from the unit's front-centre, probe P */
+    int need_centre, centre_ok, centre_bl; /* the target unit's centre must be seen; it is from P; its blocker */
+    rules_pt centre;
+    int best_f, best_t;      /* the nearest shot that can be fired (firer, target), or -1 */
+    double best_d;
+    int dice, dice_known;    /* the dice of all firers; 0 where the book does not fix some */
+} rules__volley;
+
+static void rules__volley_free(rules__volley *v)
 {
-    int *F = NULL, *T = NULL, *S = NULL, nF, nT, nt = 0; /* S[a]: the figure (or probe) firer a's shots run from */
-    const rules_weapon **W = NULL;
-    unsigned char *front = NULL, *known = NULL; /* known: targets some firer can fire at */
-    rules__near *tnear = NULL, *fnear = NULL;
-    double *key = NULL; /* key[a * ns + b]: firer a's distance key to target b, once (rules__keys) */
-    rules_arc *arc = NULL;
-    tt_status st;
-    memset(out, 0, sizeof *out);
-    out->kind = RULES_Q_FIRE;
-    out->unit = 1;
-    if ((st = rules_group(sc, from, fi, "from", &F, &nF, err)) || (st = rules_group(sc, to, fj, "to", &T, &nT, err)))
-        goto done;
-    /* the target's figures that are not of the firing group, nor of a
-     * type that is never a target (nor measured to: a general) */
-    int barred = -1;
-    for (int a = 0; a < nT; a++) {
+    free(v->F);
+    free(v->T);
+    free((void *)v->W);
+    free(v->front);
+    free(v->tnear);
+    free(v->arc);
+    free(v->known);
+    free(v->fnear);
+    free(v->key);
+    free(v->S);
+}
+
+/* Keep the targets that are not of the firing group, nor of a type that
+ * is never a target (nor measured to: a general), unless only those are
+ * left; an error when none is left or when every target is of the
+ * firers' side.  Then order them: the figures fire is aimed at first. */
+static tt_status rules__volley_targets(rules__volley *v, const char *from, const char *to, tt_err *err)
+{
+    rules_scenario *sc = v->sc;
+    int *F = v->F, *T = v->T;
+    v->barred = -1;
+    v->nt = 0;
+    for (int a = 0; a < v->nT; a++) {
         int mine = 0;
-        for (int b = 0; b < nF && !mine; b++)
+        for (int b = 0; b < v->nF && !mine; b++)
             mine = T[a] == F[b];
         if (!mine && rules_not_target(sc, &sc->figs[T[a]], NULL, 0))
-            barred = T[a];
+            v->barred = T[a];
         else if (!mine)
-            T[nt++] = T[a];
+            T[v->nt++] = T[a];
     }
-    if (nt == 0 && barred >= 0) /* no target but those: answered as a shot that is not allowed */
-        T[nt++] = barred;
-    if (nt == 0) {
-        st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire at itself: name another unit or figure in \"to\"", from);
-        goto done;
-    }
-    { /* an enemy: not every target figure on the firers' side */
-        int a = 0;
-        while (a < nt && sc->figs[F[0]].side[0] && !strcmp(sc->figs[T[a]].side, sc->figs[F[0]].side))
-            a++;
-        if (a == nt && (st = rules_fire_enemy(sc, from, to, F[0], T[0], err)))
-            goto done;
-    }
+    if (v->nt == 0 && v->barred >= 0) /* no target but those: answered as a shot that is not allowed */
+        T[v->nt++] = v->barred;
+    if (v->nt == 0)
+        return tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire at itself: name another unit or figure in \"to\"",
+                          from);
+    /* an enemy: not every target figure on the firers' side */
+    int a = 0;
+    while (a < v->nt && sc->figs[F[0]].side[0] && !strcmp(sc->figs[T[a]].side, sc->figs[F[0]].side))
+        a++;
+    tt_status st;
+    if (a == v->nt && (st = rules_fire_enemy(sc, from, to, F[0], T[0], err)))
+        return st;
     /* the figures fire is aimed at (a skirmisher unit's officer and ensign,
-     * a battery's cannon) first: only those ns are shot at; the defender's
-     * roll counts all nt */
-    int ns = rules_aim_first(sc, T, nt);
-    W = calloc((size_t)nF, sizeof *W);
-    front = calloc((size_t)nF, 1);
-    tnear = malloc((size_t)nt * sizeof *tnear);
-    arc = malloc((size_t)nF * sizeof *arc);
-    known = calloc((size_t)nt, 1);
-    fnear = malloc((size_t)nF * sizeof *fnear);
-    key = malloc((size_t)nF * (size_t)ns * sizeof *key);
-    S = malloc((size_t)nF * 2 * sizeof *S);
+     * a battery's cannon) first: only those ns are shot at */
+    v->ns = rules_aim_first(sc, T, v->nt);
+    return TT_OK;
+}
+
+/* The search's scratch and the answer's lists of firers, one place for
+ * every member of the unit. */
+static tt_status rules__volley_alloc(rules__volley *v, rules_result *out, tt_err *err)
+{
+    int nF = v->nF, nt = v->nt, ns = v->ns;
+    v->W = calloc((size_t)nF, sizeof *v->W);
+    v->front = calloc((size_t)nF, 1);
+    v->tnear = malloc((size_t)nt * sizeof *v->tnear);
+    v->arc = malloc((size_t)nF * sizeof *v->arc);
+    v->known = calloc((size_t)nt, 1);
+    v->fnear = malloc((size_t)nF * sizeof *v->fnear);
+    v->key = malloc((size_t)nF * (size_t)ns * sizeof *v->key);
+    v->S = malloc((size_t)nF * 2 * sizeof *v->S);
     out->firers = malloc((size_t)nF * sizeof *out->firers);
     out->shot_to = malloc((size_t)nF * sizeof *out->shot_to);
     out->shot_bracket = malloc((size_t)nF * sizeof *out->shot_bracket);
-    if (!W || !front || !tnear || !arc || !known || !fnear || !key || !S || !out->firers || !out->shot_to ||
-        !out->shot_bracket) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    for (size_t k = 0; key && k < (size_t)nF * (size_t)ns; k++)
-        key[k] = NAN;
-    int *tried = S ? S + nF : NULL;
+    if (!v->W || !v->front || !v->tnear || !v->arc || !v->known || !v->fnear || !v->key || !v->S || !out->firers ||
+        !out->shot_to || !out->shot_bracket)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < (size_t)nF * (size_t)ns; k++)
+        v->key[k] = NAN;
+    v->tried = v->S + nF;
     for (int a = 0; a < nF; a++)
-        S[a] = F[a];
-    rules__keys K = {sc, S, T, ns, key};
+        v->S[a] = v->F[a];
+    v->K = (rules__keys){v->sc, v->S, v->T, ns, v->key};
+    return TT_OK;
+}
+
+/* The error for a unit none of whose figures has a weapon: no weapon of
+ * the ruleset is for its type (cavalry cannot fire), or none was given. */
+static tt_status rules__volley_unarmed(const rules__volley *v, const char *from, tt_err *err)
+{
+    const rules_scenario *sc = v->sc;
+    const char *type = sc->figs[rules_soldier_of(sc, v->F, v->nF, v->F[0])].type;
+    size_t refused = 0;
+    for (size_t k = 0; k < sc->prof->nweapons; k++)
+        for (int m = 0; m < sc->prof->weapons[k].nnot_types; m++)
+            refused += !strcmp(sc->prof->weapons[k].not_types[m], type);
+    if (sc->prof->nweapons && refused == sc->prof->nweapons)
+        return tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire: no weapon of ruleset %s is for a \"%s\"", from,
+                          sc->prof->name, type);
+    return tt_err_set(err, TT_ERR_ARG, "no figure of \"%s\" has a weapon: give them one in the scenario or add "
+                                       "\"weapon\" to the query",
+                      from);
+}
+
+/* Each firer's weapon (`weapon`, NULL: its own), and which firers stand in
+ * the ranks that may fire (the deepest front_ranks of their weapons); an
+ * error where no figure can fire. */
+static tt_status rules__volley_arm(rules__volley *v, const char *from, const char *weapon, tt_err *err)
+{
+    rules_scenario *sc = v->sc;
     int ranks = 0, armed = 0, no_fire = -1;
-    for (int a = 0; a < nF; a++) {
-        if (rules_fire_barred(sc, &sc->figs[F[a]], NULL) != TT_OK) { /* a type that does not shoot */
-            no_fire = F[a];
+    tt_status st;
+    for (int a = 0; a < v->nF; a++) {
+        const rules_figure *f = &sc->figs[v->F[a]];
+        if (rules_fire_barred(sc, f, NULL) != TT_OK) { /* a type that does not shoot */
+            no_fire = v->F[a];
             continue;
         }
-        if (weapon && (st = rules_weapon_of(sc, &sc->figs[F[a]], weapon, &W[a], err)))
-            goto done;
+        if (weapon && (st = rules_weapon_of(sc, f, weapon, &v->W[a], err)))
+            return st;
         if (!weapon)
-            W[a] = sc->figs[F[a]].weapon;
-        if (W[a]) {
+            v->W[a] = f->weapon;
+        if (v->W[a]) {
             armed++;
-            if (W[a]->front_ranks > ranks)
-                ranks = W[a]->front_ranks;
+            if (v->W[a]->front_ranks > ranks)
+                ranks = v->W[a]->front_ranks;
         }
     }
-    if (!armed && no_fire >= 0) {
-        st = rules_fire_barred(sc, &sc->figs[no_fire], err);
-        goto done;
-    }
-    if (!armed) {
-        /* a unit no weapon is for (cavalry cannot fire) */
-        const char *type = sc->figs[rules_soldier_of(sc, F, nF, F[0])].type;
-        size_t refused = 0;
-        for (size_t k = 0; k < sc->prof->nweapons; k++)
-            for (int m = 0; m < sc->prof->weapons[k].nnot_types; m++)
-                refused += !strcmp(sc->prof->weapons[k].not_types[m], type);
-        if (sc->prof->nweapons && refused == sc->prof->nweapons) {
-            st = tt_err_set(err, TT_ERR_ARG, "\"%s\" cannot fire: no weapon of ruleset %s is for a \"%s\"", from,
-                            sc->prof->name, type);
-            goto done;
-        }
-        st = tt_err_set(err, TT_ERR_ARG, "no figure of \"%s\" has a weapon: give them one in the scenario or add "
-                                         "\"weapon\" to the query",
-                        from);
-        goto done;
-    }
-    memset(front, 1, (size_t)nF);
-    if (ranks > 0 && rules__front_ranks(sc, F, nF, ranks, front)) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    /* extra dice for a formation wide enough (a line 4 stands wide): the
-     * width of the unit's front rank */
-    int wide = 0, need_wide = 0;
-    for (int a = 0; a < nF; a++)
-        need_wide |= sc->figs[F[a]].formation >= 0 && sc->prof->form_rof[sc->figs[F[a]].formation] > 0;
-    if (need_wide) {
-        unsigned char *r0 = calloc((size_t)nF, 1);
-        if (!r0) {
-            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-        if (rules__front_ranks(sc, F, nF, 1, r0)) {
-            free(r0);
-            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-        for (int a = 0; a < nF; a++)
-            wide += r0[a];
+    if (!armed && no_fire >= 0)
+        return rules_fire_barred(sc, &sc->figs[no_fire], err);
+    if (!armed)
+        return rules__volley_unarmed(v, from, err);
+    memset(v->front, 1, (size_t)v->nF);
+    if (ranks > 0 && rules__front_ranks(sc, v->F, v->nF, ranks, v->front))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    return TT_OK;
+}
+
+/* Extra dice for a formation wide enough (a line 4 stands wide): the width
+ * of the unit's front rank, into v->wide (0 where no formation needs it). */
+static tt_status rules__volley_width(rules__volley *v, tt_err *err)
+{
+    const rules_scenario *sc = v->sc;
+    int need_wide = 0;
+    v->wide = 0;
+    for (int a = 0; a < v->nF; a++)
+        need_wide |= sc->figs[v->F[a]].formation >= 0 && sc->prof->form_rof[sc->figs[v->F[a]].formation] > 0;
+    if (!need_wide)
+        return TT_OK;
+    unsigned char *r0 = calloc((size_t)v->nF, 1);
+    if (!r0 || rules__front_ranks(sc, v->F, v->nF, 1, r0)) {
         free(r0);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
-    /* where the profile says so, every firer's shot runs from the unit's
-     * front-centre (a probe standing there): taken once per weapon */
-    int mode = sc->prof->unit_from_front, P = -1;
-    if (mode) {
+    for (int a = 0; a < v->nF; a++)
+        v->wide += r0[a];
+    free(r0);
+    return TT_OK;
+}
+
+/* Where the profile says so, every firer's shot runs from the unit's
+ * front-centre (probe P, standing like a firer that may fire); and where
+ * the target unit's centre must be seen, whether it is from there. */
+static void rules__volley_origin(rules__volley *v)
+{
+    rules_scenario *sc = v->sc;
+    v->mode = sc->prof->unit_from_front;
+    v->P = -1;
+    if (v->mode) {
         int like = -1;
-        for (int a = 0; a < nF && like < 0; a++)
-            if (W[a] && (front[a] || W[a]->front_ranks == 0))
-                like = F[a];
-        P = rules_unit_origin(sc, F, nF, like >= 0 ? like : rules_soldier_of(sc, F, nF, F[0]));
-        for (int a = 0; a < nF; a++)
-            S[a] = P;
+        for (int a = 0; a < v->nF && like < 0; a++)
+            if (v->W[a] && (v->front[a] || v->W[a]->front_ranks == 0))
+                like = v->F[a];
+        v->P = rules_unit_origin(sc, v->F, v->nF, like >= 0 ? like : rules_soldier_of(sc, v->F, v->nF, v->F[0]));
+        for (int a = 0; a < v->nF; a++)
+            v->S[a] = v->P;
     }
-    /* the centre of the target unit must be seen (where the profile says
-     * so): from the unit's front-centre, else each firer's own place */
-    int centre_ok = 1, centre_bl = -1;
-    rules_pt centre = {0, 0};
-    int need_centre = sc->prof->centre_seen && ns == nt && nt > 1;
-    if (need_centre && mode)
-        centre_ok = rules_centre_seen(sc, qo, P, T, nt, &centre_bl, &centre);
-    const rules_weapon *memo_w = NULL; /* mode: the last weapon's shot, taken once */
-    int memo_mt = -1, memo_a = -1;
-    double memo_d = INFINITY;
-    const rules_bracket *memo_br = NULL;
-    /* each figure that may fire: its nearest target it can fire at */
-    int best_f = -1, best_t = -1, any_f = -1, any_t = -1, dice = 0, dice_known = 1;
-    double best_d = INFINITY, any_d = INFINITY;
-    unsigned char *can = front; /* reused: 1 where the figure can fire */
-    for (int a = 0; a < nF; a++) {
-        const rules_weapon *w = W[a];
+    v->centre_ok = 1;
+    v->centre_bl = -1;
+    v->centre = (rules_pt){0, 0};
+    v->need_centre = sc->prof->centre_seen && v->ns == v->nt && v->nt > 1;
+    if (v->need_centre && v->mode)
+        v->centre_ok = rules_centre_seen(sc, v->qo, v->P, v->T, v->nt, &v->centre_bl, &v->centre);
+}
+
+/* The dice of firer a's figure at a target with its weapon (at rest),
+ * its unit's formation bonus in where the unit is wide enough
+ * (with_bonus) and the figure's type does not fire plain. */
+static int rules__volley_rest_dice(const rules__volley *v, int a, int t, int with_bonus)
+{
+    const rules_scenario *sc = v->sc;
+    const rules_figure *f = &sc->figs[v->F[a]];
+    int d = rules_fire_dice(v->sc, v->S[a], v->T[t], v->W[a]), fm = f->formation;
+    if (d > 0 && with_bonus && fm >= 0 && sc->prof->form_rof[fm] > 0 &&
+        v->wide >= rules__rof_wide(sc->prof, fm, f->type) && !rules_fires_plain(sc->prof, f))
+        d += sc->prof->form_rof[fm];
+    return d;
+}
+
+/* mode: the last weapon's shot from the probe, taken once for every firer
+ * with that weapon. */
+typedef struct rules__memo {
+    const rules_weapon *w;
+    int mt, a;
+    double d;
+    const rules_bracket *br;
+} rules__memo;
+
+/* The nearest target firer a (its weapon w) can fire at, or -1; its
+ * distance key into *mine and its bracket into *shot_br.  Targets are
+ * tried in order of distance, picked one by one (the first one usually
+ * does). */
+static int rules__volley_aim(rules__volley *v, int a, rules__memo *memo, double *mine, const rules_bracket **shot_br)
+{
+    rules_scenario *sc = v->sc;
+    const rules_weapon *w = v->W[a];
+    int ns = v->ns, mt = -1, hint = -1, seen = v->centre_ok, bl;
+    if (v->mode)
+        sc->figs[v->P].weapon = w;
+    rules_fire_arc(&sc->figs[v->S[a]], w, &v->arc[a]);
+    if (v->need_centre && !v->mode)
+        seen = rules_centre_seen(sc, v->qo, v->F[a], v->T, v->nt, &bl, &v->centre);
+    *mine = INFINITY;
+    *shot_br = NULL;
+    int again = v->mode && w == memo->w;
+    if (again) {
+        mt = memo->mt;
+        *mine = memo->d;
+        *shot_br = memo->br;
+        for (int b = 0; b < ns; b++) /* the probe's distances, the same for every firer */
+            v->key[(size_t)a * ns + b] = v->key[(size_t)memo->a * ns + b];
+    }
+    for (int b = 0; b < ns && !again; b++) {
+        v->tnear[b].k = b;
+        rules__key_lb(&v->K, a, b, &v->tnear[b]);
+    }
+    for (int left = seen && !again ? ns : 0; left > 0 && mt < 0; left--) {
+        int m = rules__pick(&v->K, v->tnear, left, a, 0);
+        rules__near pick = v->tnear[m];
+        v->tnear[m] = v->tnear[left - 1];
+        const rules_bracket *br;
+        int vis;
+        if (rules_fire_shot(sc, v->qo, v->S[a], v->T[pick.k], w, &v->arc[a], 0, &vis, &br, &hint)) {
+            *mine = pick.d;
+            mt = pick.k;
+            *shot_br = br;
+        }
+    }
+    if (v->mode)
+        *memo = (rules__memo){w, mt, a, *mine, *shot_br};
+    return mt;
+}
+
+/* Each figure that may fire: its nearest target it can fire at (a firer
+ * of the answer), the dice all of them roll, and the nearest such shot.
+ * v->front becomes 1 where the figure can fire. */
+static void rules__volley_firers(rules__volley *v, rules_result *out)
+{
+    rules_scenario *sc = v->sc;
+    rules__memo memo = {NULL, -1, -1, INFINITY, NULL};
+    v->best_f = v->best_t = -1;
+    v->best_d = INFINITY;
+    v->dice = 0;
+    v->dice_known = 1;
+    unsigned char *can = v->front; /* reused: 1 where the figure can fire */
+    for (int a = 0; a < v->nF; a++) {
+        const rules_weapon *w = v->W[a];
         const rules_bracket *shot_br = NULL;
-        int ok = 0, mt = -1;
-        if (w && (front[a] || w->front_ranks == 0)) {
-            if (mode)
-                sc->figs[P].weapon = w;
-            rules_fire_arc(&sc->figs[S[a]], w, &arc[a]);
-            int hint = -1, seen = centre_ok, bl;
-            if (need_centre && !mode)
-                seen = rules_centre_seen(sc, qo, F[a], T, nt, &bl, &centre);
-            /* the nearest target it can fire at: targets in order of
-             * distance (picked one by one: the first one usually does) */
-            double mine = INFINITY;
-            if (mode && w == memo_w) {
-                mt = memo_mt;
-                mine = memo_d;
-                shot_br = memo_br;
-                for (int b = 0; b < ns; b++) /* the probe's distances, the same for every firer */
-                    key[(size_t)a * ns + b] = key[(size_t)memo_a * ns + b];
-            }
-            for (int b = 0; b < ns && !(mode && w == memo_w); b++) {
-                tnear[b].k = b;
-                rules__key_lb(&K, a, b, &tnear[b]);
-            }
-            for (int left = seen && !(mode && w == memo_w) ? ns : 0; left > 0 && mt < 0; left--) {
-                int m = rules__pick(&K, tnear, left, a, 0);
-                rules__near pick = tnear[m];
-                tnear[m] = tnear[left - 1];
-                const rules_bracket *br;
-                int vis;
-                if (rules_fire_shot(sc, qo, S[a], T[pick.k], w, &arc[a], 0, &vis, &br, &hint)) {
-                    mine = pick.d;
-                    mt = pick.k;
-                    shot_br = br;
-                }
-            }
-            if (mode) {
-                memo_w = w;
-                memo_a = a;
-                memo_mt = mt;
-                memo_d = mine;
-                memo_br = shot_br;
-            }
-            if (mt >= 0) {
-                ok = 1;
-                known[mt] = 1;
-                int d = rules_fire_dice(sc, S[a], T[mt], w), fm = sc->figs[F[a]].formation;
-                if (d > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[a]].type) &&
-                    !(qo->moved && sc->prof->moved_drops_bonuses) && !rules_fires_plain(sc->prof, &sc->figs[F[a]]))
-                    d += sc->prof->form_rof[fm];
-                d = rules_moved_dice(sc, qo, w, d);
-                if (d > 0)
-                    dice += d;
-                else
-                    dice_known = 0;
-                if (mine < best_d) {
-                    best_d = mine;
-                    best_f = a;
-                    best_t = mt;
-                }
+        int mt = -1;
+        double mine = INFINITY;
+        if (w && (v->front[a] || w->front_ranks == 0))
+            mt = rules__volley_aim(v, a, &memo, &mine, &shot_br);
+        if (mt >= 0) {
+            v->known[mt] = 1;
+            int d = rules__volley_rest_dice(v, a, mt, !(v->qo->moved && sc->prof->moved_drops_bonuses));
+            d = rules_moved_dice(sc, v->qo, w, d);
+            if (d > 0)
+                v->dice += d;
+            else
+                v->dice_known = 0;
+            if (mine < v->best_d) {
+                v->best_d = mine;
+                v->best_f = a;
+                v->best_t = mt;
             }
         }
-        can[a] = (unsigned char)ok;
-        if (ok)
-            rules__add_firer(out, sc->figs[F[a]].id, sc->figs[T[mt]].id, shot_br->name);
+        can[a] = (unsigned char)(mt >= 0);
+        if (mt >= 0)
+            rules__add_firer(out, sc->figs[v->F[a]].id, sc->figs[v->T[mt]].id, shot_br->name);
     }
-    /* the targets any of those can fire at, nearest to the firing figures
-     * first; each traced from the nearest firers first (the likeliest) */
-    int ntn = 0;
-    /* mode: every firer's shot runs from the probe, so one firer of each
-     * weapon stands for all (their distances are the probe's) */
-    int nw = 0;
-    for (int a = 0; mode && a < nF; a++) {
+}
+
+/* The answer's targets: those any firer can fire at, nearest to the firing
+ * figures first; each traced from the nearest firers first (the
+ * likeliest).  mode: every firer's shot runs from the probe, so one firer
+ * of each weapon stands for all (their distances are the probe's). */
+static tt_status rules__volley_targets_hit(rules__volley *v, rules_result *out, tt_err *err)
+{
+    rules_scenario *sc = v->sc;
+    const unsigned char *can = v->front;
+    int ntn = 0, nw = 0;
+    for (int a = 0; v->mode && a < v->nF; a++) {
         int again = !can[a];
         for (int q = 0; q < nw && !again; q++)
-            again = W[tried[q]] == W[a];
+            again = v->W[v->tried[q]] == v->W[a];
         if (!again)
-            tried[nw++] = a;
+            v->tried[nw++] = a;
     }
-    for (int b = 0; b < ns; b++) {
+    for (int b = 0; b < v->ns; b++) {
         double d = INFINITY;
-        int nf = 0, hit = known[b];
-        for (int a = 0; a < (mode ? nw : nF); a++) {
-            int f = mode ? tried[a] : a;
+        int nf = 0, hit = v->known[b];
+        for (int a = 0; a < (v->mode ? nw : v->nF); a++) {
+            int f = v->mode ? v->tried[a] : a;
             if (!can[f])
                 continue;
-            fnear[nf].k = f;
-            rules__key_lb(&K, f, b, &fnear[nf++]);
+            v->fnear[nf].k = f;
+            rules__key_lb(&v->K, f, b, &v->fnear[nf++]);
         }
         if (nf) /* the nearest firer's distance, exact */
-            d = fnear[rules__pick(&K, fnear, nf, b, 1)].d;
+            d = v->fnear[rules__pick(&v->K, v->fnear, nf, b, 1)].d;
         for (int left = nf; left > 0 && !hit; left--) {
-            int m = rules__pick(&K, fnear, left, b, 1);
-            int a = fnear[m].k;
-            fnear[m] = fnear[left - 1];
-            if (mode)
-                sc->figs[P].weapon = W[a];
+            int m = rules__pick(&v->K, v->fnear, left, b, 1);
+            int a = v->fnear[m].k;
+            v->fnear[m] = v->fnear[left - 1];
+            if (v->mode)
+                sc->figs[v->P].weapon = v->W[a];
             const rules_bracket *br;
             int vis;
-            hit = rules_fire_shot(sc, qo, S[a], T[b], W[a], &arc[a], 0, &vis, &br, NULL);
+            hit = rules_fire_shot(sc, v->qo, v->S[a], v->T[b], v->W[a], &v->arc[a], 0, &vis, &br, NULL);
         }
         if (hit) {
-            tnear[ntn].d = d;
-            tnear[ntn++].k = b;
+            v->tnear[ntn].d = d;
+            v->tnear[ntn++].k = b;
         }
     }
-    qsort(tnear, (size_t)ntn, sizeof *tnear, rules__cmp_near);
+    qsort(v->tnear, (size_t)ntn, sizeof *v->tnear, rules__cmp_near);
     size_t cap = 0;
+    tt_status st;
     for (int b = 0; b < ntn; b++)
-        if ((st = rules_result_add_id(out, sc->figs[T[tnear[b].k]].id, &cap, err)))
-            goto done;
-    /* the shot's own fields: the nearest shot that can be fired, else the
-     * nearest pair */
-    /* no shot: the nearest pair of a figure that may fire and a target
-     * (each such figure tried every target: its keys are all taken) */
-    for (int a = 0; best_f < 0 && a < nF; a++)
+        if ((st = rules_result_add_id(out, sc->figs[v->T[v->tnear[b].k]].id, &cap, err)))
+            return st;
+    return TT_OK;
+}
+
+/* The shot the answer's own fields describe (firer *pf, target *pt): the
+ * nearest shot that can be fired, else the nearest pair of a figure that
+ * may fire and a target (each such figure tried every target: its keys
+ * are all taken), else the first armed figure (all behind the front ranks). */
+static void rules__volley_pair(const rules__volley *v, int *pf, int *pt)
+{
+    int any_f = -1, any_t = -1, ns = v->ns;
+    double any_d = INFINITY;
+    for (int a = 0; v->best_f < 0 && a < v->nF; a++)
         for (int b = 0; b < ns; b++)
-            if (!isnan(key[(size_t)a * ns + b]) && key[(size_t)a * ns + b] < any_d) {
-                any_d = key[(size_t)a * ns + b];
+            if (!isnan(v->key[(size_t)a * ns + b]) && v->key[(size_t)a * ns + b] < any_d) {
+                any_d = v->key[(size_t)a * ns + b];
                 any_f = a;
                 any_t = b;
             }
-    int pf = best_f >= 0 ? best_f : any_f, pt = best_f >= 0 ? best_t : any_t;
-    if (pf < 0) { /* every armed figure is behind the front ranks */
-        for (int a = 0; a < nF && pf < 0; a++)
-            if (W[a])
-                pf = a;
-        pt = 0;
+    *pf = v->best_f >= 0 ? v->best_f : any_f;
+    *pt = v->best_f >= 0 ? v->best_t : any_t;
+    if (*pf < 0) { /* every armed figure is behind the front ranks */
+        for (int a = 0; a < v->nF && *pf < 0; a++)
+            if (v->W[a])
+                *pf = a;
+        *pt = 0;
     }
-    int dj = rules_soldier_of(sc, T, nt, T[pt]); /* the target unit's type, formation, colour: its soldiers' */
+}
+
+/* The answer's shot fields, the dice of all firers and the bonus and
+ * defence dice. */
+static tt_status rules__volley_answer(rules__volley *v, rules_result *out, tt_err *err)
+{
+    rules_scenario *sc = v->sc;
+    int pf, pt;
+    rules__volley_pair(v, &pf, &pt);
+    int dj = rules_soldier_of(sc, v->T, v->nt, v->T[pt]); /* the target unit's type, formation, colour: its soldiers' */
     /* the shot's firer at rest, its unit's formation bonus in (whether
      * moving cuts its dice or costs it a to-hit modifier) */
-    if (mode)
-        sc->figs[P].weapon = W[pf];
-    int fm = sc->figs[F[pf]].formation, rest = W[pf] ? rules_fire_dice(sc, S[pf], T[pt], W[pf]) : 0;
-    if (rest > 0 && fm >= 0 && sc->prof->form_rof[fm] > 0 && wide >= rules__rof_wide(sc->prof, fm, sc->figs[F[pf]].type) &&
-        !rules_fires_plain(sc->prof, &sc->figs[F[pf]]))
-        rest += sc->prof->form_rof[fm];
-    rules_fire_pair(sc, qo, S[pf], T[pt], dj, W[pf], rest, out);
+    if (v->mode)
+        sc->figs[v->P].weapon = v->W[pf];
+    int rest = v->W[pf] ? rules__volley_rest_dice(v, pf, pt, 1) : 0;
+    rules_fire_pair(sc, v->qo, v->S[pf], v->T[pt], dj, v->W[pf], rest, out);
     out->unit = 1;
-    if (best_f < 0)
+    if (v->best_f < 0)
         out->to_hit = RULES_NULL;
-    if (need_centre && best_f < 0 && (mode ? !centre_ok : !rules_centre_seen(sc, qo, F[pf], T, nt, &centre_bl, &centre))) {
+    if (v->need_centre && v->best_f < 0 &&
+        (v->mode ? !v->centre_ok
+                 : !rules_centre_seen(sc, v->qo, v->F[pf], v->T, v->nt, &v->centre_bl, &v->centre))) {
         /* the target's centre is hidden (L470 of All the King's Men): the blocker, the line to the centre */
         out->visible = 0;
-        out->blocked_by = rules_blocker_id(sc, centre_bl);
-        out->line[1] = rules_pt_in(centre);
+        out->blocked_by = rules_blocker_id(sc, v->centre_bl);
+        out->line[1] = rules_pt_in(v->centre);
     }
-    out->dice = out->n_firers && dice_known ? dice : RULES_NULL;
-    rules_fire_bonus(sc, qo, F, nF, T, nt, dj, W[pf], S[pf], T[pt], out);
-    st = nt == 1 && T[0] == barred ? rules_fire_refused(sc, &sc->figs[barred], out, err) : TT_OK;
-done:
+    out->dice = out->n_firers && v->dice_known ? v->dice : RULES_NULL;
+    rules_fire_bonus(sc, v->qo, v->F, v->nF, v->T, v->nt, dj, v->W[pf], v->S[pf], v->T[pt], out);
+    return v->nt == 1 && v->T[0] == v->barred ? rules_fire_refused(sc, &sc->figs[v->barred], out, err) : TT_OK;
+}
+
+tt_status rules_fire_unit(rules_scenario *sc, const rules_query_opts *qo, const char *from, int fi, const char *to,
+                          int fj, const char *weapon, rules_result *out, tt_err *err)
+{
+    rules__volley v = {0};
+    tt_status st;
+    v.sc = sc;
+    v.qo = qo;
+    memset(out, 0, sizeof *out);
+    out->kind = RULES_Q_FIRE;
+    out->unit = 1;
+    if (!(st = rules_group(sc, from, fi, "from", &v.F, &v.nF, err)) &&
+        !(st = rules_group(sc, to, fj, "to", &v.T, &v.nT, err)) && !(st = rules__volley_targets(&v, from, to, err)) &&
+        !(st = rules__volley_alloc(&v, out, err)) && !(st = rules__volley_arm(&v, from, weapon, err)) &&
+        !(st = rules__volley_width(&v, err))) {
+        rules__volley_origin(&v);
+        rules__volley_firers(&v, out);
+        if (!(st = rules__volley_targets_hit(&v, out, err)))
+            st = rules__volley_answer(&v, out, err);
+    }
     if (st != TT_OK) /* nothing half-made is handed back */
         rules_result_free(out);
-    free(F);
-    free(T);
-    free((void *)W);
-    free(front);
-    free(tnear);
-    free(arc);
-    free(known);
-    free(fnear);
-    free(key);
-    free(S);
+    rules__volley_free(&v);
     return st;
 }

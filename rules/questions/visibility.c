@@ -416,6 +416,201 @@ static int rules__blocks_here(const rules__vis *v, int p)
     return 0;
 }
 
+static void rules__vis_free(rules__vis *v)
+{
+    free(v->skip);
+    free(v->extra);
+    free(v->depth);
+    free(v->ts);
+    free(v->exit_stops);
+    v->skip = v->extra = v->depth = NULL;
+    v->ts = NULL;
+    v->exit_stops = NULL;
+}
+
+/* The lists of pieces for the viewer (room for every piece) and the ray's
+ * scratch; -1 out of memory (nothing left allocated). */
+static int rules__vis_alloc(rules__vis *v)
+{
+    const rules_scenario *sc = v->sc;
+    v->skip = malloc((sc->npieces + (size_t)v->f->ninside + 1) * sizeof *v->skip);
+    v->extra = malloc((sc->npieces + 1) * sizeof *v->extra);
+    v->depth = malloc((sc->npieces + 1) * sizeof *v->depth);
+    int maxn = 0;
+    for (size_t p = 0; p < sc->npieces; p++)
+        maxn = sc->pieces[p].n > maxn ? sc->pieces[p].n : maxn;
+    v->ts = malloc(((size_t)maxn + 2) * sizeof *v->ts);
+    v->exit_stops = malloc(sc->npieces + 1);
+    if (!v->skip || !v->extra || !v->depth || !v->ts || !v->exit_stops) {
+        rules__vis_free(v);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sort the pieces for viewer i: those that hide nothing from it (skip),
+ * those the grid leaves out that block it like any other (extra), and
+ * those its sight runs out in at a depth (depth). */
+static void rules__vis_blockers(rules__vis *v, int i)
+{
+    const rules_scenario *sc = v->sc;
+    const rules_figure *f = v->f;
+    /* a line passes over pieces lower than the higher of its ends: from a
+     * viewer standing high, over the pieces lower than it (docs/rules.md,
+     * "Conventions", elevation); ground points are the other ends */
+    for (int k = 0; k < f->ninside; k++)
+        v->skip[v->nskip++] = f->inside[k];
+    for (size_t p = 0; f->elev > 0 && p < sc->npieces; p++)
+        if (sc->pieces[p].p.blocks_los && sc->pieces[p].p.height_in < f->elev)
+            v->skip[v->nskip++] = (int)p;
+    /* pieces the grid leaves out that block this viewer like any other: a
+     * line of trees it is not within see_through_within_in of, a wood that
+     * hides what is in it (not the viewer's: from outside it blocks every
+     * line into or through it), a piece that also hides what is behind it;
+     * and the pieces whose sight runs out at a depth inside them: the
+     * viewer's wood, and those that only limit the depth */
+    for (size_t p = 0; p < sc->npieces; p++) {
+        const rules_piece *pc = &sc->pieces[p];
+        if (!pc->p.blocks_los || !rules_props_deep(&pc->p) || (f->elev > 0 && pc->p.height_in < f->elev))
+            continue;
+        int in = 0;
+        for (int k = 0; k < f->ninside; k++)
+            in |= f->inside[k] == (int)p;
+        if (pc->p.see_through_within_in > 0) {
+            if (!in && !rules_piece_near_shape(pc, &f->shape, rules_fx(pc->p.see_through_within_in)))
+                v->extra[v->nextra++] = (int)p;
+        } else if (pc->p.los_depth_in > 0) {
+            /* a viewer whose side located what it hides sees into it */
+            int located = rules_piece_located(sc, i, pc);
+            if (pc->p.hides_inside && !in && !located)
+                v->extra[v->nextra++] = (int)p;
+            else if (pc->closed) { /* (a line has no depth to see into) */
+                v->exit_stops[v->ndepth] = pc->p.hides_inside && !in;
+                v->depth[v->ndepth++] = (int)p;
+            }
+        } else if (!in) {
+            v->extra[v->nextra++] = (int)p;
+        }
+    }
+}
+
+/* Where two blocking pieces' edges cross, the outline turns from one to
+ * the other: a corner when both block this viewer.  Nonzero: out of
+ * memory. */
+static int rules__vis_crossings(rules__vis *v)
+{
+    const rules_scenario *sc = v->sc;
+    int bad = 0;
+    for (size_t k = 0; k < sc->nxing && !bad; k++) {
+        double x = sc->xing[2 * k], y = sc->xing[2 * k + 1];
+        const int *xp = &sc->xing_pc[4 * k];
+        int facing = 1;
+        for (int e = 0; e < 2 && facing; e++) {
+            /* seen from inside an area's edge, the line to the point runs
+             * inside the area just before it: hidden */
+            const rules_piece *pc = &sc->pieces[xp[2 * e]];
+            facing = !pc->closed || rules_orient(pc->v[xp[2 * e + 1]], pc->v[(xp[2 * e + 1] + 1) % pc->n], v->f->shape.c) < 0;
+        }
+        if (!facing || x < 0 || x > v->W || y < 0 || y > v->D || !rules__blocks_here(v, xp[0]) ||
+            !rules__blocks_here(v, xp[2]))
+            continue;
+        rules_pt none = {INT64_MIN, INT64_MIN};
+        bad |= rules__corner(v, x, y, none, NULL, 0);
+    }
+    return bad;
+}
+
+/* Where the edge V -> B leaves the table, the boundary point is a corner.
+ * Nonzero: out of memory. */
+static int rules__vis_table_exits(rules__vis *v, rules_pt V, rules_pt B)
+{
+    if (!v->reference && V.x > 0 && V.x < v->W && V.y > 0 && V.y < v->D && B.x > 0 && B.x < v->W && B.y > 0 &&
+        B.y < v->D)
+        return 0; /* inside the table: crosses no side */
+    double ax = (double)V.x, ay = (double)V.y, bx = (double)B.x, by = (double)B.y;
+    const double lines[4] = {0, v->W, 0, v->D};
+    int bad = 0;
+    for (int s = 0; s < 4 && !bad; s++) {
+        int xs = s < 2;
+        double a0 = xs ? ax : ay, b0 = xs ? bx : by, L = lines[s];
+        if ((a0 < L && b0 > L) || (a0 > L && b0 < L)) {
+            double t = (L - a0) / (b0 - a0);
+            double qx = xs ? L : ax + t * (bx - ax), qy = xs ? ay + t * (by - ay) : L;
+            if (qx >= 0 && qx <= v->W && qy >= 0 && qy <= v->D) {
+                rules_pt none = {INT64_MIN, INT64_MIN};
+                bad |= rules__corner(v, qx, qy, none, NULL, 0);
+            }
+        }
+    }
+    return bad;
+}
+
+/* The corners of piece pc (a blocker for this viewer): each of its
+ * vertices on the table that does not face away, and where its edges
+ * leave the table.  Nonzero: out of memory. */
+static int rules__vis_piece_corners(rules__vis *v, const rules_piece *pc)
+{
+    const rules_pt f0 = v->f->shape.c;
+    int bad = 0;
+    for (int k = 0; k < pc->n && !bad; k++) {
+        rules_pt V = pc->v[k], nb[2];
+        int nnb = 0, kprev = k == 0 ? pc->n - 1 : k - 1, knext = k + 1 == pc->n ? 0 : k + 1;
+        if (pc->closed || k > 0)
+            nb[nnb++] = pc->v[kprev];
+        if (pc->closed || k + 1 < pc->n)
+            nb[nnb++] = pc->v[knext];
+        /* a corner whose two edges both face away from the viewer is
+         * hidden by its own piece (the line to it runs inside the
+         * piece just before it; the viewer is outside) */
+        int back = !v->reference && pc->closed && rules_orient(nb[0], V, f0) > 0 && rules_orient(V, nb[1], f0) > 0;
+        if (!back && V.x >= 0 && V.x <= v->W && V.y >= 0 && V.y <= v->D)
+            bad |= rules__corner(v, (double)V.x, (double)V.y, V, nb, nnb);
+        if (!bad && (k + 1 < pc->n || pc->closed))
+            bad |= rules__vis_table_exits(v, V, pc->v[knext]);
+    }
+    return bad;
+}
+
+/* The corners of every piece that blocks this viewer by its edges.
+ * Nonzero: out of memory. */
+static int rules__vis_pieces(rules__vis *v)
+{
+    const rules_scenario *sc = v->sc;
+    int bad = 0;
+    for (size_t p = 0; p < sc->npieces && !bad; p++) {
+        const rules_piece *pc = &sc->pieces[p];
+        int extra = 0;
+        for (int e = 0; e < v->nextra && !extra; e++)
+            extra = v->extra[e] == (int)p;
+        if (!pc->p.blocks_los || (rules_props_deep(&pc->p) && !extra) || rules__skipped(v, (int)p))
+            continue;
+        bad |= rules__vis_piece_corners(v, pc);
+    }
+    return bad;
+}
+
+/* The points swept, in order of angle, as the answer's polygon (points
+ * within 1e-9in of the one before dropped); v->pts freed. */
+static tt_status rules__vis_polygon(rules__vis *v, rules_result *out, tt_err *err)
+{
+    if (v->n > 1) /* nothing seen leaves v->pts NULL: qsort must not get it */
+        qsort(v->pts, v->n, sizeof *v->pts, rules__cmp_vpt);
+    out->polygon = malloc((v->n + 1) * sizeof *out->polygon);
+    if (!out->polygon) {
+        free(v->pts);
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < v->n; k++) {
+        rules_point q = {rules_in(1) * v->pts[k].x, rules_in(1) * v->pts[k].y};
+        if (out->n_polygon && fabs(out->polygon[out->n_polygon - 1].x - q.x) < 1e-9 &&
+            fabs(out->polygon[out->n_polygon - 1].y - q.y) < 1e-9)
+            continue;
+        out->polygon[out->n_polygon++] = q;
+    }
+    free(v->pts);
+    return TT_OK;
+}
+
 static tt_status rules__visibility(rules_scenario *sc, const char *from, int reference, rules_result *out,
                                    tt_err *err)
 {
@@ -426,157 +621,34 @@ static tt_status rules__visibility(rules_scenario *sc, const char *from, int ref
     if ((st = rules_scenario_figure(sc, from, "from", &i, err)))
         return st;
     rules__vis v = {sc, &sc->figs[i], 0, 0, 0, 0, NULL, 0, 0, reference, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
-    /* a line passes over pieces lower than the higher of its ends: from a
-     * viewer standing high, over the pieces lower than it (docs/rules.md,
-     * "Conventions", elevation); ground points are the other ends */
-    v.skip = malloc((sc->npieces + (size_t)v.f->ninside + 1) * sizeof *v.skip);
-    v.extra = malloc((sc->npieces + 1) * sizeof *v.extra);
-    v.depth = malloc((sc->npieces + 1) * sizeof *v.depth);
-    int maxn = 0;
-    for (size_t p = 0; p < sc->npieces; p++)
-        maxn = sc->pieces[p].n > maxn ? sc->pieces[p].n : maxn;
-    v.ts = malloc(((size_t)maxn + 2) * sizeof *v.ts);
-    v.exit_stops = malloc(sc->npieces + 1);
-    if (!v.skip || !v.extra || !v.depth || !v.ts || !v.exit_stops) {
-        free(v.skip);
-        free(v.extra);
-        free(v.depth);
-        free(v.ts);
-        free(v.exit_stops);
+    if (rules__vis_alloc(&v))
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    }
-    for (int k = 0; k < v.f->ninside; k++)
-        v.skip[v.nskip++] = v.f->inside[k];
-    for (size_t p = 0; v.f->elev > 0 && p < sc->npieces; p++)
-        if (sc->pieces[p].p.blocks_los && sc->pieces[p].p.height_in < v.f->elev)
-            v.skip[v.nskip++] = (int)p;
-    /* pieces the grid leaves out that block this viewer like any other: a
-     * line of trees it is not within see_through_within_in of, a wood that
-     * hides what is in it (not the viewer's: from outside it blocks every
-     * line into or through it), a piece that also hides what is behind it;
-     * and the pieces whose sight runs out at a depth inside them: the
-     * viewer's wood, and those that only limit the depth */
-    for (size_t p = 0; p < sc->npieces; p++) {
-        const rules_piece *pc = &sc->pieces[p];
-        if (!pc->p.blocks_los || !rules_props_deep(&pc->p) || (v.f->elev > 0 && pc->p.height_in < v.f->elev))
-            continue;
-        int in = 0;
-        for (int k = 0; k < v.f->ninside; k++)
-            in |= v.f->inside[k] == (int)p;
-        if (pc->p.see_through_within_in > 0) {
-            if (!in && !rules_piece_near_shape(pc, &v.f->shape, rules_fx(pc->p.see_through_within_in)))
-                v.extra[v.nextra++] = (int)p;
-        } else if (pc->p.los_depth_in > 0) {
-            /* a viewer whose side located what it hides sees into it */
-            int located = rules_piece_located(sc, i, pc);
-            if (pc->p.hides_inside && !in && !located)
-                v.extra[v.nextra++] = (int)p;
-            else if (pc->closed) { /* (a line has no depth to see into) */
-                v.exit_stops[v.ndepth] = pc->p.hides_inside && !in;
-                v.depth[v.ndepth++] = (int)p;
-            }
-        } else if (!in) {
-            v.extra[v.nextra++] = (int)p;
-        }
-    }
+    rules__vis_blockers(&v, i);
+    int bad = 0; /* sloped hills: their part above the viewer blocks (slope_sight.c) */
+    rules_pt **slopes = rules_slope_sight_begin(sc, v.f, v.skip, &v.nskip, v.extra, &v.nextra, &bad);
     v.px = (double)v.f->shape.c.x;
     v.py = (double)v.f->shape.c.y;
     v.W = (double)rules_fx(sc->width_in);
     v.D = (double)rules_fx(sc->depth_in);
     const double cx[4] = {0, v.W, v.W, 0}, cy[4] = {0, 0, v.D, v.D};
-    int bad = 0;
-    for (int k = 0; k < 4 && !bad; k++) {
+    for (int k = 0; k < 4 && !bad; k++) { /* the table's corners */
         rules_pt c = {llround(cx[k]), llround(cy[k])};
         bad |= rules__corner(&v, cx[k], cy[k], c, NULL, 0);
     }
     if (v.ndepth)
         bad |= rules__depth_rays(&v);
-    /* where two blocking pieces' edges cross, the outline turns from one to
-     * the other: a corner when both block this viewer */
-    for (size_t k = 0; k < sc->nxing && !bad; k++) {
-        double x = sc->xing[2 * k], y = sc->xing[2 * k + 1];
-        const int *xp = &sc->xing_pc[4 * k];
-        int facing = 1;
-        for (int e = 0; e < 2 && facing; e++) {
-            /* seen from inside an area's edge, the line to the point runs
-             * inside the area just before it: hidden */
-            const rules_piece *pc = &sc->pieces[xp[2 * e]];
-            facing = !pc->closed || rules_orient(pc->v[xp[2 * e + 1]], pc->v[(xp[2 * e + 1] + 1) % pc->n], v.f->shape.c) < 0;
-        }
-        if (!facing || x < 0 || x > v.W || y < 0 || y > v.D || !rules__blocks_here(&v, xp[0]) ||
-            !rules__blocks_here(&v, xp[2]))
-            continue;
-        rules_pt none = {INT64_MIN, INT64_MIN};
-        bad |= rules__corner(&v, x, y, none, NULL, 0);
-    }
-    const rules_pt f0 = v.f->shape.c;
-    for (size_t p = 0; p < sc->npieces && !bad; p++) {
-        const rules_piece *pc = &sc->pieces[p];
-        int extra = 0;
-        for (int e = 0; e < v.nextra && !extra; e++)
-            extra = v.extra[e] == (int)p;
-        if (!pc->p.blocks_los || (rules_props_deep(&pc->p) && !extra) || rules__skipped(&v, (int)p))
-            continue;
-        for (int k = 0; k < pc->n && !bad; k++) {
-            rules_pt V = pc->v[k], nb[2];
-            int nnb = 0, kprev = k == 0 ? pc->n - 1 : k - 1, knext = k + 1 == pc->n ? 0 : k + 1;
-            if (pc->closed || k > 0)
-                nb[nnb++] = pc->v[kprev];
-            if (pc->closed || k + 1 < pc->n)
-                nb[nnb++] = pc->v[knext];
-            /* a corner whose two edges both face away from the viewer is
-             * hidden by its own piece (the line to it runs inside the
-             * piece just before it; the viewer is outside) */
-            int back = !reference && pc->closed && rules_orient(nb[0], V, f0) > 0 && rules_orient(V, nb[1], f0) > 0;
-            if (!back && V.x >= 0 && V.x <= v.W && V.y >= 0 && V.y <= v.D)
-                bad |= rules__corner(&v, (double)V.x, (double)V.y, V, nb, nnb);
-            /* where an edge leaves the table, the boundary point is a corner */
-            if (k + 1 < pc->n || pc->closed) {
-                rules_pt B = pc->v[knext];
-                if (!reference && V.x > 0 && V.x < v.W && V.y > 0 && V.y < v.D && B.x > 0 && B.x < v.W &&
-                    B.y > 0 && B.y < v.D)
-                    continue; /* inside the table: crosses no side */
-                double ax = (double)V.x, ay = (double)V.y, bx = (double)B.x, by = (double)B.y;
-                const double lines[4] = {0, v.W, 0, v.D};
-                for (int s = 0; s < 4 && !bad; s++) {
-                    int xs = s < 2;
-                    double a0 = xs ? ax : ay, b0 = xs ? bx : by, L = lines[s];
-                    if ((a0 < L && b0 > L) || (a0 > L && b0 < L)) {
-                        double t = (L - a0) / (b0 - a0);
-                        double qx = xs ? L : ax + t * (bx - ax), qy = xs ? ay + t * (by - ay) : L;
-                        if (qx >= 0 && qx <= v.W && qy >= 0 && qy <= v.D) {
-                            rules_pt none = {INT64_MIN, INT64_MIN};
-                            bad |= rules__corner(&v, qx, qy, none, NULL, 0);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    free(v.skip);
-    free(v.extra);
-    free(v.depth);
-    free(v.ts);
-    free(v.exit_stops);
+    if (!bad)
+        bad |= rules__vis_crossings(&v);
+    if (!bad)
+        bad |= rules__vis_pieces(&v);
+    rules_slope_sight_end(sc, slopes);
+    rules__vis_free(&v);
     if (bad) {
         free(v.pts);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     }
-    if (v.n > 1) /* nothing seen leaves v.pts NULL: qsort must not get it */
-        qsort(v.pts, v.n, sizeof *v.pts, rules__cmp_vpt);
-    out->polygon = malloc((v.n + 1) * sizeof *out->polygon);
-    if (!out->polygon) {
-        free(v.pts);
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    }
-    for (size_t k = 0; k < v.n; k++) {
-        rules_point q = {rules_in(1) * v.pts[k].x, rules_in(1) * v.pts[k].y};
-        if (out->n_polygon && fabs(out->polygon[out->n_polygon - 1].x - q.x) < 1e-9 &&
-            fabs(out->polygon[out->n_polygon - 1].y - q.y) < 1e-9)
-            continue;
-        out->polygon[out->n_polygon++] = q;
-    }
-    free(v.pts);
+    if ((st = rules__vis_polygon(&v, out, err)))
+        return st;
     out->centre = rules_pt_in(v.f->shape.c);
     return rules__sight_arc(sc, v.f, out, err);
 }

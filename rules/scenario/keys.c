@@ -5,30 +5,19 @@
  * The schemas below are the one list of known keys: a new profile or
  * scenario field is added here as well as where it is read.  Every object
  * of a profile may also carry its citation: "src" (book file and line),
- * "house" (true where the book does not settle the value) and "note". */
+ * "house" (true where the book does not settle the value) and "note".
+ * The check itself (the walk, line and column, the nearest key) is
+ * common/tt_keys.c, shared with the rig file. */
 #include "rules_scenario.h"
+#include "tt_keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A field: its key and, for an object or array of objects, their schema. */
-typedef struct rules__field {
-    const char *key;
-    const struct rules__schema *sub;
-} rules__field;
-
-/* An object's schema.  `label` names the object in messages ("terrain");
- * `name_key` is the member that names it ("id"), or NULL to use the map
- * key it stands under.  A map (`map_of`) takes any key, each value of
- * schema map_of.  `cited`: src/house/note are allowed. */
-typedef struct rules__schema {
-    const char *label;
-    const char *name_key;
-    const rules__field *fields;
-    const struct rules__schema *map_of;
-    int cited;
-} rules__schema;
+/* The schemas are common/'s (tt_keys.h), under this file's names. */
+typedef tt_keys_field rules__field;
+typedef tt_keys_schema rules__schema;
 
 #define RULES__TERRAIN_PROPS                                                                                         \
     {"blocks_los", NULL}, {"los_depth_in", NULL}, {"cover", NULL}, {"movement", NULL}, {"shields_blast", NULL}, {"cv", NULL}, \
@@ -284,7 +273,8 @@ static const rules__field rules__figure_f[] = {{"id", NULL},      {"side", NULL}
                                                {"type", NULL},    {"weapon", NULL},    {"x", NULL},
                                                {"y", NULL},       {"facing_deg", NULL}, {"base", &rules__base_s},
                                                {"colour", NULL},  {"quality", NULL},   {"ds", NULL}, {"formation", NULL},
-                                               {"note", NULL},    {NULL, NULL}};
+                                               {"note", NULL},    {"err95_in", NULL}, {"z_err95_in", NULL},
+                                               {"facing_err95_deg", NULL}, {NULL, NULL}};
 static const rules__schema rules__figure_s = {"figure", "id", rules__figure_f, NULL, 0};
 static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NULL},
                                                  {"notes", NULL},   {"table", &rules__table_s},
@@ -293,330 +283,24 @@ static const rules__field rules__scenario_f[] = {{"ruleset", NULL}, {"title", NU
                                                  {NULL, NULL}};
 static const rules__schema rules__scenario_s = {"scenario", NULL, rules__scenario_f, NULL, 0};
 
-/* ---- where a key stands in the text ---- */
+/* ---- the check (common/tt_keys.c) ---- */
 
-typedef struct rules__scan {
-    const char *s;
-    int line, col;
-} rules__scan;
-
-static void rules__adv(rules__scan *c)
-{
-    if (*c->s == '\n') {
-        c->line++;
-        c->col = 1;
-    } else if (((unsigned char)*c->s & 0xC0) != 0x80) {
-        c->col++;
-    }
-    c->s++;
-}
-
-static void rules__ws(rules__scan *c)
-{
-    while (*c->s == ' ' || *c->s == '\t' || *c->s == '\n' || *c->s == '\r')
-        rules__adv(c);
-}
-
-/* Skips a string at c->s (on its opening quote); copies up to n-1 bytes of
- * its raw content into buf when buf is not NULL. */
-static int rules__string(rules__scan *c, char *buf, size_t n)
-{
-    size_t k = 0;
-    if (*c->s != '"')
-        return -1;
-    rules__adv(c);
-    while (*c->s && *c->s != '"') {
-        if (*c->s == '\\' && c->s[1]) {
-            if (buf && k + 1 < n)
-                buf[k++] = c->s[1];
-            rules__adv(c);
-            rules__adv(c);
-            continue;
-        }
-        if (buf && k + 1 < n)
-            buf[k++] = *c->s;
-        rules__adv(c);
-    }
-    if (buf && n)
-        buf[k] = '\0';
-    if (*c->s != '"')
-        return -1;
-    rules__adv(c);
-    return 0;
-}
-
-/* Skips one JSON value (the text was already parsed by jansson, so it is
- * well formed). */
-static int rules__skip(rules__scan *c)
-{
-    rules__ws(c);
-    if (*c->s == '"')
-        return rules__string(c, NULL, 0);
-    if (*c->s == '{' || *c->s == '[') {
-        int depth = 0;
-        do {
-            if (*c->s == '"') {
-                if (rules__string(c, NULL, 0))
-                    return -1;
-                continue;
-            }
-            if (*c->s == '{' || *c->s == '[')
-                depth++;
-            else if (*c->s == '}' || *c->s == ']')
-                depth--;
-            if (!*c->s)
-                return -1;
-            rules__adv(c);
-        } while (depth > 0);
-        return 0;
-    }
-    while (*c->s && !strchr(",}] \t\r\n", *c->s))
-        rules__adv(c);
-    return 0;
-}
-
-/* Skips a value and the comma after it (the next member or element follows). */
-static int rules__next(rules__scan *c)
-{
-    if (rules__skip(c))
-        return -1;
-    rules__ws(c);
-    if (*c->s != ',')
-        return -1;
-    rules__adv(c);
-    return 0;
-}
-
-/* One step of a path: an object key, or an array index when key is NULL. */
-typedef struct rules__step {
-    const char *key;
-    size_t index;
-} rules__step;
-
-/* Line and column of the last step's key (or element) in `text`. */
-static int rules__locate(const char *text, const rules__step *path, int n, int *line, int *col)
-{
-    rules__scan c = {text, 1, 1};
-    char key[256];
-    for (int d = 0; d < n; d++) {
-        rules__ws(&c);
-        if (path[d].key) {
-            if (*c.s != '{')
-                return -1;
-            rules__adv(&c);
-            for (;;) {
-                rules__ws(&c);
-                if (*c.s != '"')
-                    return -1;
-                rules__scan at = c;
-                if (rules__string(&c, key, sizeof key))
-                    return -1;
-                rules__ws(&c);
-                if (*c.s != ':')
-                    return -1;
-                rules__adv(&c);
-                if (!strcmp(key, path[d].key)) {
-                    if (d == n - 1) {
-                        *line = at.line;
-                        *col = at.col;
-                        return 0;
-                    }
-                    break;
-                }
-                if (rules__next(&c))
-                    return -1;
-            }
-        } else {
-            if (*c.s != '[')
-                return -1;
-            rules__adv(&c);
-            for (size_t i = 0; i < path[d].index; i++)
-                if (rules__next(&c))
-                    return -1;
-            rules__ws(&c);
-            if (d == n - 1) {
-                *line = c.line;
-                *col = c.col;
-                return 0;
-            }
-        }
-    }
-    return -1;
-}
-
-/* ---- nearest known key ---- */
-
-/* Edits from a to b: insertions, deletions, substitutions and swaps of two
- * neighbouring letters ("sied" -> "side" is one). */
-static size_t rules__edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    unsigned char d[48][48];
-    if (la >= 47 || lb >= 47)
-        return (size_t)-1;
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (unsigned char)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (unsigned char)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1u < best)
-                best = d[i - 1][j] + 1u;
-            if (d[i][j - 1] + 1u < best)
-                best = d[i][j - 1] + 1u;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1u < best)
-                best = d[i - 2][j - 2] + 1u;
-            d[i][j] = (unsigned char)best;
-        }
-    return d[la][lb];
-}
+/* Every profile object may carry its citation; an object standing under a
+ * key without a schema is a value written with its citation. */
+static const char *const rules__cite_keys[] = {"src", "house", "note", NULL};
+static const tt_keys_cite rules__cite = {rules__cite_keys, &rules__value_s};
 
 const char *rules_nearest_word(const char *word, const char *const *known, size_t n)
 {
-    const char *best = NULL;
-    size_t bd = (size_t)-1;
-    size_t lw = strlen(word);
-    for (size_t i = 0; i < n; i++) {
-        /* twice the edit distance; a key the word begins (or that begins
-         * the word) counts as one edit at most: "arc" -> "arc_deg" */
-        size_t d = rules__edit_distance(word, known[i]), lk = strlen(known[i]);
-        d = d == (size_t)-1 ? d : 2 * d;
-        size_t m = lw < lk ? lw : lk;
-        if (m >= 3 && !strncmp(word, known[i], m) && d > 1)
-            d = 1;
-        if (d < bd) {
-            bd = d;
-            best = known[i];
-        }
-    }
-    return best;
-}
-
-static const char *const rules__cite_keys[] = {"src", "house", "note"};
-
-static const char *rules__nearest(const char *word, const rules__schema *s)
-{
-    const char *known[64];
-    size_t n = 0;
-    for (const rules__field *f = s->fields; f && f->key && n < 61; f++)
-        known[n++] = f->key;
-    if (s->cited)
-        for (size_t i = 0; i < 3; i++)
-            known[n++] = rules__cite_keys[i];
-    return rules_nearest_word(word, known, n);
-}
-
-static const rules__field *rules__field_of(const rules__schema *s, const char *key)
-{
-    for (const rules__field *f = s->fields; f && f->key; f++)
-        if (!strcmp(f->key, key))
-            return f;
-    return NULL;
-}
-
-#define RULES__DEPTH 16
-
-typedef struct rules__walk {
-    const char *text, *where;
-    rules__step path[RULES__DEPTH];
-    int depth;
-    tt_err *err;
-} rules__walk;
-
-static tt_status rules__check(rules__walk *w, const json_t *o, const rules__schema *s, const char *ctx);
-
-static tt_status rules__check_value(rules__walk *w, const json_t *v, const rules__schema *s, const char *ctx)
-{
-    if (!s || w->depth >= RULES__DEPTH)
-        return TT_OK;
-    if (json_is_object(v))
-        return rules__check(w, v, s, ctx);
-    if (json_is_array(v)) {
-        tt_status st;
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            w->path[w->depth].key = NULL;
-            w->path[w->depth].index = i;
-            w->depth++;
-            st = rules__check_value(w, json_array_get(v, i), s, ctx);
-            w->depth--;
-            if (st)
-                return st;
-        }
-    }
-    return TT_OK;
-}
-
-static tt_status rules__check(rules__walk *w, const json_t *o, const rules__schema *s, const char *ctx)
-{
-    char here[256];
-    const char *key;
-    json_t *val;
-    /* how this object is named in messages */
-    const char *name = NULL;
-    if (s->name_key && json_is_string(json_object_get(o, s->name_key)))
-        name = json_string_value(json_object_get(o, s->name_key));
-    else if (!s->name_key && w->depth > 0 && w->path[w->depth - 1].key && s != &rules__profile_s)
-        name = w->path[w->depth - 1].key;
-    if (s->map_of)
-        snprintf(here, sizeof here, "%s", ctx);
-    else if (name && strcmp(name, s->label))
-        snprintf(here, sizeof here, "%s \"%s\"", s->label, name);
-    else
-        snprintf(here, sizeof here, "%s", s->label);
-    json_object_foreach((json_t *)o, key, val)
-    {
-        const rules__field *f = NULL;
-        const rules__schema *sub = NULL;
-        if (s->map_of)
-            sub = s->map_of;
-        else if ((f = rules__field_of(s, key)))
-            sub = f->sub;
-        else if (!(s->cited && (!strcmp(key, "src") || !strcmp(key, "house") || !strcmp(key, "note")))) {
-            int line = 0, col = 0;
-            char pos[64] = "";
-            w->path[w->depth].key = key;
-            if (w->text && rules__locate(w->text, w->path, w->depth + 1, &line, &col) == 0)
-                snprintf(pos, sizeof pos, " (line %d, column %d)", line, col);
-            const char *near = rules__nearest(key, s);
-            return tt_err_set(w->err, TT_ERR_FORMAT, "%s: unknown key \"%s\" in %s%s: did you mean \"%s\"?",
-                              w->where, key, here, pos, near ? near : "");
-        }
-        if (!sub) {
-            if (!s->cited || !json_is_object(val))
-                continue;
-            sub = &rules__value_s;
-        }
-        w->path[w->depth].key = key;
-        w->depth++;
-        tt_status st = rules__check_value(w, val, sub, here);
-        w->depth--;
-        if (st)
-            return st;
-    }
-    return TT_OK;
-}
-
-static tt_status rules__check_root(const json_t *root, const rules__schema *s, const char *text, const char *where,
-                                   const rules__step *prefix, int nprefix, tt_err *err)
-{
-    rules__walk w;
-    memset(&w, 0, sizeof w);
-    w.text = text;
-    w.where = where;
-    w.err = err;
-    for (int i = 0; i < nprefix && i < RULES__DEPTH; i++)
-        w.path[w.depth++] = prefix[i];
-    if (!json_is_object(root))
-        return TT_OK; /* the loaders say what the document must be */
-    return rules__check(&w, root, s, s->label);
+    return tt_keys_nearest(word, known, n);
 }
 
 tt_status rules_keys_check_profile(const json_t *root, const char *text, const char *where, int inline_in_scenario,
                                    tt_err *err)
 {
-    const rules__step in_scenario = {"ruleset", 0};
-    return rules__check_root(root, &rules__profile_s, text, where, &in_scenario, inline_in_scenario ? 1 : 0, err);
+    const tt_keys_step in_scenario = {"ruleset", 0};
+    return tt_keys_check(root, &rules__profile_s, &rules__cite, text, where, &in_scenario, inline_in_scenario ? 1 : 0,
+                         err);
 }
 
 tt_status rules_keys_check_scenario(const json_t *root, const char *text, const char *where, tt_err *err)
@@ -632,7 +316,7 @@ tt_status rules_keys_check_scenario(const json_t *root, const char *text, const 
         json_object_del(copy, "ruleset");
         root = copy;
     }
-    st = rules__check_root(root, &rules__scenario_s, text, where, NULL, 0, err);
+    st = tt_keys_check(root, &rules__scenario_s, &rules__cite, text, where, NULL, 0, err);
     json_decref(copy);
     return st;
 }

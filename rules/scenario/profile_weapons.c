@@ -161,15 +161,11 @@ static tt_status rules__dev_rule(const char *w, const char *d, char **out, tt_er
     return TT_OK;
 }
 
-static tt_status rules__weapon_parse(const rules_profile *p, const char *name, const json_t *o, const char *where,
-                                     rules_weapon *w,
-                                     tt_err *err)
+/* A weapon's range, arcs and flags: "range_in" (needed), "indirect",
+ * "arc_deg", "pivot_deg", the blast and the minimum range. */
+static tt_status rules__weapon_reach(const json_t *o, const char *at, rules_weapon *w, tt_err *err)
 {
-    char at[256];
     tt_status st;
-    snprintf(at, sizeof at, "%s: weapon \"%s\"", where, name);
-    if (!json_is_object(o))
-        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
     w->arc_deg = 360;
     w->range_in = -1;
     if ((st = rules_json_num(o, "range_in", at, 0, RULES_MAX_IN, &w->range_in, err)))
@@ -190,6 +186,15 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
         (st = rules_json_num(o, "blast_to_hit", at, 0, 100, &w->blast_kill, err)) ||
         (st = rules_json_num(o, "min_range_in", at, 0, RULES_MAX_IN, &w->min_range_in, err)))
         return st;
+    return TT_OK;
+}
+
+/* A weapon's dice: "dice", "front_ranks" that may fire, "after_moving"
+ * ({"to_hit_modifier": N, "keeps_dice": B}) and "dice_within" ({"range_in":
+ * R, "dice": N}). */
+static tt_status rules__weapon_dice(const json_t *o, const char *at, rules_weapon *w, tt_err *err)
+{
+    tt_status st;
     const json_t *dw = json_object_get(o, "dice_within");
     double dice = 0, dwin = 0, dwd = 0, ranks = 0;
     if ((st = rules_json_num(o, "dice", at, 0, 100, &dice, err)) ||
@@ -221,18 +226,17 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
     w->dice = (int)dice;
     w->dice_within_in = dwin;
     w->dice_within = (int)dwd;
-    double imod = 0;
-    if ((st = rules_json_num(o, "indirect_modifier", at, -20, 20, &imod, err)) ||
-        (st = rules__deviation_parse(json_object_get(o, "deviation"), at, &w->dev, err)))
-        return st;
-    w->indirect_mod = (int)imod;
-    if ((st = rules_json_cite(o, at, &w->src, err)) ||
-        (w->dev.kind != RULES_DEV_NONE && (st = rules__dev_rule(w->src, w->dev.src, &w->dev_rule, err))))
-        return st;
-    /* the cover dice a defender gets against it, its bonus dice within a
-     * range, the best colour it rolls, the figure types that cannot use it */
-    const json_t *cd = json_object_get(o, "cover_dice"), *bw = json_object_get(o, "bonus_dice_within"),
-                 *nt = rules_json_value(json_object_get(o, "not_types"));
+    return TT_OK;
+}
+
+/* The dice around a weapon's roll: the cover dice a defender gets against
+ * it, its bonus dice within a range, the best colour it rolls and its
+ * bonus dice fired standing still. */
+static tt_status rules__weapon_roll_dice(const rules_profile *p, const json_t *o, const char *at, rules_weapon *w,
+                                         tt_err *err)
+{
+    tt_status st = TT_OK;
+    const json_t *cd = json_object_get(o, "cover_dice"), *bw = json_object_get(o, "bonus_dice_within");
     const char *bc = NULL;
     if (cd) {
         double soft = 0, hard = 0;
@@ -261,104 +265,157 @@ static tt_status rules__weapon_parse(const rules_profile *p, const char *name, c
     w->best_colour = bc ? rules__colour_index(p, bc) : -1;
     if (bc && w->best_colour < 0)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: \"best_colour\" \"%s\" is not one of to_hit.by_colour", at, bc);
-    if ((st = rules__type_list(nt, at, "not_types", 2, w->not_types, &w->nnot_types, err)))
+    return TT_OK;
+}
+
+/* The grape's "after_moving": {"rof": N, "to_hit_modifier": N,
+ * "keeps_dice": B} (gat: where the grape is, for messages). */
+static tt_status rules__grape_moved_parse(const json_t *gm, const char *gat, rules_weapon *w, tt_err *err)
+{
+    char mat[340];
+    double mm = 0, rof = 0;
+    tt_status st;
+    snprintf(mat, sizeof mat, "%s: after_moving", gat);
+    if (!json_is_object(gm))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"rof\": N, \"to_hit_modifier\": N, \"keeps_dice\": B}",
+                          mat);
+    if ((st = rules_json_num(gm, "to_hit_modifier", mat, -20, 20, &mm, err)) ||
+        (st = rules_json_num(gm, "rof", mat, 0, 100, &rof, err)) ||
+        (st = rules_json_bool(gm, "keeps_dice", mat, &w->grape_moved_keeps_dice, err)))
         return st;
-    const json_t *g = json_object_get(o, "grape");
-    if (g) {
-        char gat[300];
-        snprintf(gat, sizeof gat, "%s: grape", at);
-        if (!json_is_object(g))
-            return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object {\"range_in\":R,\"arc_deg\":A}", gat);
-        w->grape_arc_deg = 360;
-        double gth = 0, gd = 0;
-        if ((st = rules_json_num(g, "range_in", gat, 0, RULES_MAX_IN, &w->grape_range_in, err)) ||
-            (st = rules_json_num(g, "arc_deg", gat, 0, 360, &w->grape_arc_deg, err)) ||
-            (st = rules_json_num(g, "to_hit", gat, 0, 20, &gth, err)) ||
-            (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)) ||
-            (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)) ||
-            (st = rules_json_bool(g, "enemies_only", gat, &w->grape_enemies_only, err)) ||
-            (st = rules_json_bool(g, "needs_los", gat, &w->grape_needs_los, err)) ||
-            (st = rules_json_bool(g, "roll_each", gat, &w->grape_roll_each, err)) ||
-            (st = rules_json_bool(g, "fire_modifiers", gat, &w->grape_fire_mods, err)) ||
-            (st = rules_json_cite(g, gat, &w->grape_src, err)))
-            return st;
-        if (w->grape_fire_mods && gth <= 0)
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"fire_modifiers\" needs \"to_hit\", the score the modifiers change", gat);
-        const json_t *gm = json_object_get(g, "after_moving");
-        if (gm) {
-            char mat[340];
-            double mm = 0, rof = 0;
-            snprintf(mat, sizeof mat, "%s: after_moving", gat);
-            if (!json_is_object(gm))
-                return tt_err_set(err, TT_ERR_FORMAT, "%s must be {\"rof\": N, \"to_hit_modifier\": N, \"keeps_dice\": B}",
-                                  mat);
-            if ((st = rules_json_num(gm, "to_hit_modifier", mat, -20, 20, &mm, err)) ||
-                (st = rules_json_num(gm, "rof", mat, 0, 100, &rof, err)) ||
-                (st = rules_json_bool(gm, "keeps_dice", mat, &w->grape_moved_keeps_dice, err)))
-                return st;
-            if (w->grape_moved_keeps_dice && rof > 0)
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: give \"rof\" (the dice after moving) or \"keeps_dice\", not both",
-                                  mat);
-            if (!w->grape_fire_mods && mm)
-                return tt_err_set(err, TT_ERR_FORMAT,
-                                  "%s: a \"to_hit_modifier\" needs the grape's \"fire_modifiers\" (per-target scores)", mat);
-            w->grape_has_moved_rule = 1;
-            w->grape_moved_rof = (int)rof;
-            w->grape_moved_mod = (int)mm;
-        }
-        w->grape_to_hit = (int)gth;
-        w->grape_dice = (int)gd;
-        if (w->grape_range_in <= 0)
-            return tt_err_set(err, TT_ERR_FORMAT, "%s: \"range_in\" must be > 0", gat);
-    }
+    if (w->grape_moved_keeps_dice && rof > 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: give \"rof\" (the dice after moving) or \"keeps_dice\", not both",
+                          mat);
+    if (!w->grape_fire_mods && mm)
+        return tt_err_set(err, TT_ERR_FORMAT,
+                          "%s: a \"to_hit_modifier\" needs the grape's \"fire_modifiers\" (per-target scores)", mat);
+    w->grape_has_moved_rule = 1;
+    w->grape_moved_rof = (int)rof;
+    w->grape_moved_mod = (int)mm;
+    return TT_OK;
+}
+
+/* A weapon's "grape": {"range_in": R, "arc_deg": A, ...} (g not NULL). */
+static tt_status rules__grape_parse(const json_t *g, const char *at, rules_weapon *w, tt_err *err)
+{
+    char gat[300];
+    tt_status st;
+    snprintf(gat, sizeof gat, "%s: grape", at);
+    if (!json_is_object(g))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object {\"range_in\":R,\"arc_deg\":A}", gat);
+    w->grape_arc_deg = 360;
+    double gth = 0, gd = 0;
+    if ((st = rules_json_num(g, "range_in", gat, 0, RULES_MAX_IN, &w->grape_range_in, err)) ||
+        (st = rules_json_num(g, "arc_deg", gat, 0, 360, &w->grape_arc_deg, err)) ||
+        (st = rules_json_num(g, "to_hit", gat, 0, 20, &gth, err)) ||
+        (st = rules_json_num(g, "dice", gat, 0, 100, &gd, err)) ||
+        (st = rules_json_bool(g, "not_over_friends", gat, &w->grape_not_over_friends, err)) ||
+        (st = rules_json_bool(g, "enemies_only", gat, &w->grape_enemies_only, err)) ||
+        (st = rules_json_bool(g, "needs_los", gat, &w->grape_needs_los, err)) ||
+        (st = rules_json_bool(g, "roll_each", gat, &w->grape_roll_each, err)) ||
+        (st = rules_json_bool(g, "fire_modifiers", gat, &w->grape_fire_mods, err)) ||
+        (st = rules_json_cite(g, gat, &w->grape_src, err)))
+        return st;
+    if (w->grape_fire_mods && gth <= 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"fire_modifiers\" needs \"to_hit\", the score the modifiers change", gat);
+    const json_t *gm = json_object_get(g, "after_moving");
+    if (gm && (st = rules__grape_moved_parse(gm, gat, w, err)))
+        return st;
+    w->grape_to_hit = (int)gth;
+    w->grape_dice = (int)gd;
+    if (w->grape_range_in <= 0)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"range_in\" must be > 0", gat);
+    return TT_OK;
+}
+
+/* One of a weapon's "brackets": {"name": "short", "max_in": M, "to_hit":
+ * N, "modifier": N}, no shorter than the one before (*prev). */
+static tt_status rules__bracket_parse(const json_t *e, const char *bat, double *prev, rules_bracket *br, tt_err *err)
+{
+    const char *bn = NULL;
+    tt_status st;
+    if (!json_is_object(e))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", bat);
+    if ((st = rules_json_str(e, "name", bat, &bn, err)))
+        return st;
+    if (!bn || (strcmp(bn, "short") && strcmp(bn, "medium") && strcmp(bn, "long")))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"name\" must be short, medium or long", bat);
+    snprintf(br->name, sizeof br->name, "%s", bn);
+    br->max_in = -1;
+    double bm = 0;
+    if ((st = rules_json_num(e, "max_in", bat, 0, RULES_MAX_IN, &br->max_in, err)) ||
+        (st = rules_json_num(e, "modifier", bat, -20, 20, &bm, err)))
+        return st;
+    br->modifier = (int)bm;
+    if (br->max_in < 0 || br->max_in < *prev)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"max_in\" missing or shorter than the bracket before", bat);
+    *prev = br->max_in;
+    br->max_fx = rules_fx(br->max_in);
+    const json_t *th = rules_json_value(json_object_get(e, "to_hit"));
+    if (!th || json_is_null(th))
+        br->to_hit = RULES_NULL;
+    else if (json_is_integer(th) && json_integer_value(th) >= 1 && json_integer_value(th) <= 100)
+        br->to_hit = (int)json_integer_value(th);
+    else
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"to_hit\" must be a whole number (the score needed)", bat);
+    return TT_OK;
+}
+
+/* A weapon's range brackets ("brackets", 1 to 3), else one "long" bracket
+ * out to its range, with no score of its own. */
+static tt_status rules__brackets_parse(const json_t *o, const char *at, rules_weapon *w, tt_err *err)
+{
     const json_t *b = json_object_get(o, "brackets");
-    if (b) {
-        if (!json_is_array(b) || json_array_size(b) < 1 || json_array_size(b) > 3)
-            return tt_err_set(err, TT_ERR_FORMAT,
-                              "%s: \"brackets\" must be a list of 1 to 3 {\"name\",\"max_in\",\"to_hit\"}", at);
-        double prev = 0;
-        for (size_t i = 0; i < json_array_size(b); i++) {
-            const json_t *e = json_array_get(b, i);
-            char bat[320];
-            const char *bn = NULL;
-            snprintf(bat, sizeof bat, "%s: brackets[%zu]", at, i);
-            if (!json_is_object(e))
-                return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", bat);
-            if ((st = rules_json_str(e, "name", bat, &bn, err)))
-                return st;
-            if (!bn || (strcmp(bn, "short") && strcmp(bn, "medium") && strcmp(bn, "long")))
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"name\" must be short, medium or long", bat);
-            rules_bracket *br = &w->br[i];
-            snprintf(br->name, sizeof br->name, "%s", bn);
-            br->max_in = -1;
-            double bm = 0;
-            if ((st = rules_json_num(e, "max_in", bat, 0, RULES_MAX_IN, &br->max_in, err)) ||
-                (st = rules_json_num(e, "modifier", bat, -20, 20, &bm, err)))
-                return st;
-            br->modifier = (int)bm;
-            if (br->max_in < 0 || br->max_in < prev)
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"max_in\" missing or shorter than the bracket before",
-                                  bat);
-            prev = br->max_in;
-            br->max_fx = rules_fx(br->max_in);
-            const json_t *th = rules_json_value(json_object_get(e, "to_hit"));
-            if (!th || json_is_null(th))
-                br->to_hit = RULES_NULL;
-            else if (json_is_integer(th) && json_integer_value(th) >= 1 && json_integer_value(th) <= 100)
-                br->to_hit = (int)json_integer_value(th);
-            else
-                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"to_hit\" must be a whole number (the score needed)",
-                                  bat);
-        }
-        w->nbr = (int)json_array_size(b);
-    } else {
+    tt_status st;
+    if (!b) {
         snprintf(w->br[0].name, sizeof w->br[0].name, "long");
         w->br[0].max_in = w->range_in;
         w->br[0].max_fx = rules_fx(w->range_in);
         w->br[0].to_hit = RULES_NULL;
         w->nbr = 1;
+        return TT_OK;
     }
+    if (!json_is_array(b) || json_array_size(b) < 1 || json_array_size(b) > 3)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"brackets\" must be a list of 1 to 3 {\"name\",\"max_in\",\"to_hit\"}",
+                          at);
+    double prev = 0;
+    for (size_t i = 0; i < json_array_size(b); i++) {
+        char bat[320];
+        snprintf(bat, sizeof bat, "%s: brackets[%zu]", at, i);
+        if ((st = rules__bracket_parse(json_array_get(b, i), bat, &prev, &w->br[i], err)))
+            return st;
+    }
+    w->nbr = (int)json_array_size(b);
     return TT_OK;
+}
+
+static tt_status rules__weapon_parse(const rules_profile *p, const char *name, const json_t *o, const char *where,
+                                     rules_weapon *w, tt_err *err)
+{
+    char at[256];
+    tt_status st;
+    snprintf(at, sizeof at, "%s: weapon \"%s\"", where, name);
+    if (!json_is_object(o))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object", at);
+    if ((st = rules__weapon_reach(o, at, w, err)) || (st = rules__weapon_dice(o, at, w, err)))
+        return st;
+    double imod = 0;
+    if ((st = rules_json_num(o, "indirect_modifier", at, -20, 20, &imod, err)) ||
+        (st = rules__deviation_parse(json_object_get(o, "deviation"), at, &w->dev, err)))
+        return st;
+    w->indirect_mod = (int)imod;
+    if ((st = rules_json_cite(o, at, &w->src, err)) ||
+        (w->dev.kind != RULES_DEV_NONE && (st = rules__dev_rule(w->src, w->dev.src, &w->dev_rule, err))))
+        return st;
+    /* the figure types that cannot use it */
+    const json_t *nt = rules_json_value(json_object_get(o, "not_types"));
+    if ((st = rules__weapon_roll_dice(p, o, at, w, err)) ||
+        (st = rules__type_list(nt, at, "not_types", 2, w->not_types, &w->nnot_types, err)))
+        return st;
+    const json_t *g = json_object_get(o, "grape");
+    if (g && (st = rules__grape_parse(g, at, w, err)))
+        return st;
+    return rules__brackets_parse(o, at, w, err);
 }
 
 /* "weapons": each weapon by name (at least one). */

@@ -469,6 +469,9 @@ typedef struct rules_figure {
     double elev;                /* the height it stands at: the highest piece it is on that
                                    raises what stands on it (hills, buildings), else 0 */
     double arc_cap_deg;         /* > 0: behind a piece that narrows its arcs (arc_behind_deg) */
+    /* how sure its position is (the scenario's, or the tracker's), 95 %
+     * bounds, 0: exact (errors.c) */
+    double err95_in, z_err95_in, facing_err95_deg;
 } rules_figure;
 
 /* Figure f (its type or weapon) is one of names (n of them). */
@@ -522,6 +525,7 @@ struct rules_scenario {
     unsigned *piece_mark;    /* scratch, one per piece */
     unsigned mark;
     unsigned options;        /* the profile's optional rules switched on (bit k: opt_name[k]) */
+    int has_errors;          /* some figure has an err95_in, z_err95_in or facing_err95_deg > 0 */
 };
 
 /* ---- terrain.c ---- */
@@ -615,7 +619,25 @@ int rules_slope_blocks(const rules_piece *pc, rules_pt a, rules_pt b, double ove
  * the move starting at a pays the uphill price per inch inside it (a flat
  * piece: a starts off it; a sloped one: a is below its top). */
 int rules_slope_climbs(const rules_piece *pc, rules_pt a, rules_pt b);
+/* The outline (pc->n corners into out) of where sloped piece pc's ground
+ * is higher than h: its top grown along its sides to that height; 0 (out
+ * untouched) when it has no slope or h is not below its top. */
+int rules_slope_level(const rules_piece *pc, double h, rules_pt *out);
 int rules_slope_climbs_from(const rules_piece *pc, rules_pt a);
+
+/* ---- errors.c: how sure a figure's position is ---- */
+/* A figure's "err95_in", "z_err95_in" and "facing_err95_deg" (o: its
+ * JSON), each a number from 0 to its RULES_MAX_*_ERR; sets sc->has_errors
+ * when one is above 0. */
+tt_status rules_figure_errors_parse(rules_scenario *sc, const json_t *o, const char *at, rules_figure *f, tt_err *err);
+/* The same checks for values handed in directly (the live table). */
+tt_status rules_figure_errors_check(const char *at, double err95_in, double z_err95_in, double facing_err95_deg,
+                                    tt_err *err);
+/* The 95 % bound on how far a point of f's base (its front-centre, the
+ * edge nearest another figure) may lie from where it is taken to be: its
+ * position's err95_in, and its facing's error turning the base (half its
+ * diagonal times facing_err95_deg in radians), as independent. */
+double rules_figure_err_eff(const rules_figure *f);
 
 /* ---- grid.c ---- */
 struct rules_grid *rules_grid_create(const rules_scenario *sc);

@@ -239,7 +239,9 @@ int rules_stand_on(const rules_scenario *sc, rules_pt c, int *inside, double *el
     for (size_t i = 0; i < sc->npieces; i++)
         if (rules_piece_contains(&sc->pieces[i], c)) {
             if (sc->pieces[i].p.raises && sc->pieces[i].p.height_in > *elev)
-                *elev = fmax(*elev, rules_slope_height(&sc->pieces[i], rules_in(c.x), rules_in(c.y)));
+                *elev = fmax(*elev, sc->pieces[i].p.slope_in > 0 /* on its side: lower (slope.c) */
+                                        ? rules_slope_height(&sc->pieces[i], rules_in(c.x), rules_in(c.y))
+                                        : sc->pieces[i].p.height_in);
             inside[n++] = (int)i;
             if (!strcmp(sc->pieces[i].kind, "hill"))
                 *on_hill = 1;
@@ -392,6 +394,8 @@ static tt_status rules__figure_parse(rules_scenario *sc, json_t *seen, const jso
     if ((st = tt_json_number(o, "x", at, &f->x, err)) || (st = tt_json_number(o, "y", at, &f->y, err)) ||
         (st = rules_json_num(o, "facing_deg", at, -1e6, 1e6, &f->facing_deg, err)))
         return st;
+    if ((st = rules_figure_errors_parse(sc, o, at, f, err))) /* errors.c */
+        return st;
     f->shape.round = sc->prof->base_round;
     f->w_in = sc->prof->base_w_in;
     f->d_in = sc->prof->base_d_in;
@@ -530,146 +534,126 @@ tt_status rules_scenario_from_json(const json_t *root, const char *where, const 
     return rules__scenario_build(root, NULL, where, base_dir, data_dirs, out, err);
 }
 
-static tt_status rules__scenario_build(const json_t *root, const char *text, const char *where, const char *base_dir,
-                                      const char *const *data_dirs, rules_scenario **out, tt_err *err)
+/* "table": {"width_in": W, "depth_in": D}. */
+static tt_status rules__table_parse(rules_scenario *sc, const json_t *root, const char *where, tt_err *err)
 {
-    rules_scenario *sc = NULL;
-    tt_status st;
     double w = -1, d = -1;
-    json_t *seen_pieces = json_object(), *seen_figs = json_object(); /* ids so far (hash sets) */
-    *out = NULL;
-    if (!seen_pieces || !seen_figs) {
-        json_decref(seen_pieces);
-        json_decref(seen_figs);
-        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-    }
-    if (!json_is_object(root)) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: a scenario must be a JSON object", where);
-        goto fail;
-    }
-    if ((st = rules_keys_check_scenario(root, text, where, err)))
-        goto fail;
-    sc = calloc(1, sizeof *sc);
-    if (!sc) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
-    if ((st = rules__load_profile(sc, root, where, base_dir, data_dirs, err)))
-        goto fail;
-    if ((st = rules__options_parse(sc, json_object_get(root, "options"), where, err)))
-        goto fail;
+    tt_status st;
     const json_t *t = json_object_get(root, "table");
-    if (!json_is_object(t)) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"table\": {\"width_in\": W, \"depth_in\": D}", where);
-        goto fail;
-    }
+    if (!json_is_object(t))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"table\": {\"width_in\": W, \"depth_in\": D}", where);
     char at[256];
     snprintf(at, sizeof at, "%s: table", where);
     if ((st = tt_json_number(t, "width_in", at, &w, err)) || (st = tt_json_number(t, "depth_in", at, &d, err)))
-        goto fail;
-    if (!(w > 0 && d > 0 && w <= RULES_MAX_IN / 2 && d <= RULES_MAX_IN / 2)) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: size %g x %g must be positive inches (at most %g)", at, w, d,
-                        RULES_MAX_IN / 2);
-        goto fail;
-    }
+        return st;
+    if (!(w > 0 && d > 0 && w <= RULES_MAX_IN / 2 && d <= RULES_MAX_IN / 2))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: size %g x %g must be positive inches (at most %g)", at, w, d,
+                          RULES_MAX_IN / 2);
     sc->width_in = w;
     sc->depth_in = d;
+    return TT_OK;
+}
 
+/* "terrain": the list of pieces (ids unique). */
+static tt_status rules__terrain_parse(rules_scenario *sc, const json_t *root, const char *where, tt_err *err)
+{
     const json_t *ter = json_object_get(root, "terrain");
-    if (ter && !json_is_array(ter)) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"terrain\" must be a list of pieces", where);
-        goto fail;
-    }
+    if (ter && !json_is_array(ter))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"terrain\" must be a list of pieces", where);
     size_t nt = ter ? json_array_size(ter) : 0;
-    if (nt > RULES_MAX_PIECES) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: %zu terrain pieces; at most %d are allowed", where, nt,
-                        RULES_MAX_PIECES);
-        goto fail;
-    }
+    if (nt > RULES_MAX_PIECES)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: %zu terrain pieces; at most %d are allowed", where, nt,
+                          RULES_MAX_PIECES);
     sc->pieces = calloc(nt + 1, sizeof *sc->pieces);
     sc->piece_mark = calloc(nt + 1, sizeof *sc->piece_mark);
-    if (!sc->pieces || !sc->piece_mark) {
+    json_t *seen = json_object(); /* the ids so far (a hash set) */
+    tt_status st = TT_OK;
+    if (!sc->pieces || !sc->piece_mark || !seen)
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
-    for (size_t i = 0; i < nt; i++) {
+    for (size_t i = 0; i < nt && !st; i++) {
         sc->npieces = i + 1;
-        if ((st = rules__piece_parse(sc, seen_pieces, json_array_get(ter, i), i, where, &sc->pieces[i], err)))
-            goto fail;
+        st = rules__piece_parse(sc, seen, json_array_get(ter, i), i, where, &sc->pieces[i], err);
     }
+    json_decref(seen);
+    return st;
+}
 
+/* "figures": the list of figures (ids unique), then who is a skirmisher
+ * (a unit's officer and ensign as its soldiers), listed so that fire
+ * through own skirmishers looks at them only. */
+static tt_status rules__figures_parse(rules_scenario *sc, const json_t *root, const char *where, tt_err *err)
+{
     const json_t *figs = json_object_get(root, "figures");
-    if (figs && !json_is_array(figs)) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"figures\" must be a list", where);
-        goto fail;
-    }
+    if (figs && !json_is_array(figs))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"figures\" must be a list", where);
     size_t nf = figs ? json_array_size(figs) : 0;
-    if (nf > RULES_MAX_FIGURES) {
-        st = tt_err_set(err, TT_ERR_FORMAT, "%s: %zu figures; at most %d are allowed", where, nf, RULES_MAX_FIGURES);
-        goto fail;
-    }
+    if (nf > RULES_MAX_FIGURES)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: %zu figures; at most %d are allowed", where, nf, RULES_MAX_FIGURES);
     sc->figs = calloc(nf + RULES_NPROBES, sizeof *sc->figs);
     sc->probe_inside = calloc((sc->npieces + 1) * RULES_NPROBES, sizeof *sc->probe_inside);
     sc->piece_cand = calloc(sc->npieces + 1, sizeof *sc->piece_cand); /* scratch, the figures' setup's too */
-    if (!sc->figs || !sc->probe_inside || !sc->piece_cand) {
+    json_t *seen = json_object(); /* the ids so far (a hash set) */
+    tt_status st = TT_OK;
+    if (!sc->figs || !sc->probe_inside || !sc->piece_cand || !seen)
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
-    for (size_t i = 0; i < nf; i++) {
+    for (size_t i = 0; i < nf && !st; i++) {
         sc->nfigs = i + 1;
-        if ((st = rules__figure_parse(sc, seen_figs, json_array_get(figs, i), i, where, &sc->figs[i], err)))
-            goto fail;
+        st = rules__figure_parse(sc, seen, json_array_get(figs, i), i, where, &sc->figs[i], err);
     }
+    json_decref(seen);
+    if (st)
+        return st;
     rules__skirmisher_leaders(sc);
-    sc->skirm = malloc((nf + 1) * sizeof *sc->skirm); /* so fire through own skirmishers looks at them only */
-    if (!sc->skirm) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
+    sc->skirm = malloc((nf + 1) * sizeof *sc->skirm);
+    if (!sc->skirm)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < nf; i++)
         if (sc->figs[i].skirmisher)
             sc->skirm[sc->nskirm++] = (int)i;
+    return TT_OK;
+}
 
+/* "tags": {"17": "m1", ...}, tag ids to the figures they stand on. */
+static tt_status rules__tags_parse(rules_scenario *sc, const json_t *root, const char *where, tt_err *err)
+{
     const json_t *tags = json_object_get(root, "tags");
-    if (tags) {
-        const char *key;
-        json_t *val;
-        if (!json_is_object(tags)) {
-            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"tags\" must map tag ids to figure ids", where);
-            goto fail;
-        }
-        sc->tags = calloc(json_object_size(tags) + 1, sizeof *sc->tags);
-        if (!sc->tags) {
-            st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-            goto fail;
-        }
-        json_object_foreach((json_t *)tags, key, val)
-        {
-            char *end;
-            long tag = strtol(key, &end, 10);
-            if (!*key || *end || tag < 0 || tag > 1000000) {
-                st = tt_err_set(err, TT_ERR_FORMAT, "%s: tags: \"%s\" is not a tag id (a whole number)", where, key);
-                goto fail;
-            }
-            int fi = json_is_string(val) ? rules_scenario_find(sc, json_string_value(val)) : -1;
-            if (fi < 0) {
-                st = tt_err_set(err, TT_ERR_UNKNOWN, "%s: tag %ld names figure %s%s%s, which is not in \"figures\"",
-                                where, tag, json_is_string(val) ? "\"" : "",
-                                json_is_string(val) ? json_string_value(val) : "(not a string)",
-                                json_is_string(val) ? "\"" : "");
-                goto fail;
-            }
-            sc->tags[sc->ntags].tag = (int)tag;
-            sc->tags[sc->ntags].fig = fi;
-            sc->ntags++;
-        }
+    const char *key;
+    json_t *val;
+    if (!tags)
+        return TT_OK;
+    if (!json_is_object(tags))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"tags\" must map tag ids to figure ids", where);
+    sc->tags = calloc(json_object_size(tags) + 1, sizeof *sc->tags);
+    if (!sc->tags)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    json_object_foreach((json_t *)tags, key, val)
+    {
+        char *end;
+        long tag = strtol(key, &end, 10);
+        if (!*key || *end || tag < 0 || tag > 1000000)
+            return tt_err_set(err, TT_ERR_FORMAT, "%s: tags: \"%s\" is not a tag id (a whole number)", where, key);
+        int fi = json_is_string(val) ? rules_scenario_find(sc, json_string_value(val)) : -1;
+        if (fi < 0)
+            return tt_err_set(err, TT_ERR_UNKNOWN, "%s: tag %ld names figure %s%s%s, which is not in \"figures\"",
+                              where, tag, json_is_string(val) ? "\"" : "",
+                              json_is_string(val) ? json_string_value(val) : "(not a string)",
+                              json_is_string(val) ? "\"" : "");
+        sc->tags[sc->ntags].tag = (int)tag;
+        sc->tags[sc->ntags].fig = fi;
+        sc->ntags++;
     }
+    return TT_OK;
+}
+
+/* What the questions look pieces up by: the pieces whose sight runs out
+ * at a depth (deep), the pieces' boxes, the terrain grid and where
+ * sight-blocking edges cross. */
+static tt_status rules__terrain_index(rules_scenario *sc, tt_err *err)
+{
     sc->deep = calloc(sc->npieces + 1, sizeof *sc->deep);
     sc->pbox = calloc(sc->npieces + 1, sizeof *sc->pbox);
-    if (!sc->deep || !sc->pbox) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
-        goto fail;
-    }
+    if (!sc->deep || !sc->pbox)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < sc->npieces; i++) {
         if ((sc->pieces[i].p.blocks_los || sc->pieces[i].p.nhides_behind) && rules_props_deep(&sc->pieces[i].p))
             sc->deep[sc->ndeep++] = (int)i;
@@ -678,21 +662,33 @@ static tt_status rules__scenario_build(const json_t *root, const char *text, con
         sc->pbox[i].shields_blast = sc->pieces[i].p.shields_blast;
     }
     sc->grid = rules_grid_create(sc);
-    if (!sc->grid) {
-        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for the terrain grid");
-        goto fail;
+    if (!sc->grid)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the terrain grid");
+    return rules__crossings(sc, err);
+}
+
+static tt_status rules__scenario_build(const json_t *root, const char *text, const char *where, const char *base_dir,
+                                      const char *const *data_dirs, rules_scenario **out, tt_err *err)
+{
+    rules_scenario *sc = NULL;
+    tt_status st;
+    *out = NULL;
+    if (!json_is_object(root))
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: a scenario must be a JSON object", where);
+    if ((st = rules_keys_check_scenario(root, text, where, err)))
+        return st;
+    if (!(sc = calloc(1, sizeof *sc)))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if ((st = rules__load_profile(sc, root, where, base_dir, data_dirs, err)) ||
+        (st = rules__options_parse(sc, json_object_get(root, "options"), where, err)) ||
+        (st = rules__table_parse(sc, root, where, err)) || (st = rules__terrain_parse(sc, root, where, err)) ||
+        (st = rules__figures_parse(sc, root, where, err)) || (st = rules__tags_parse(sc, root, where, err)) ||
+        (st = rules__terrain_index(sc, err))) {
+        rules_scenario_destroy(sc);
+        return st;
     }
-    if ((st = rules__crossings(sc, err)))
-        goto fail;
-    json_decref(seen_pieces);
-    json_decref(seen_figs);
     *out = sc;
     return TT_OK;
-fail:
-    json_decref(seen_pieces);
-    json_decref(seen_figs);
-    rules_scenario_destroy(sc);
-    return st;
 }
 
 tt_status rules_scenario_load(const char *path, const char *const *data_dirs, rules_scenario **out, tt_err *err)

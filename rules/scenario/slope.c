@@ -218,13 +218,13 @@ double rules_slope_height(const rules_piece *pc, double x, double y)
 
 double rules_slope_max_along(const rules_piece *pc, rules_pt a, rules_pt b)
 {
+    rules_pt lo = {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}, hi = {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y};
+    if (!pc->closed || hi.x < pc->lo.x || lo.x > pc->hi.x || hi.y < pc->lo.y || lo.y > pc->hi.y)
+        return 0; /* the segment's box misses the footprint's */
     double ax = rules_in(a.x), ay = rules_in(a.y), bx = rules_in(b.x), by = rules_in(b.y);
     double best = fmax(rules_slope_height(pc, ax, ay), rules_slope_height(pc, bx, by));
     if (!(pc->p.slope_in > 0)) /* flat: its height where the segment meets it */
         return rules_piece_cuts(pc, a, b) ? pc->p.height_in : best;
-    rules_pt lo = {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}, hi = {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y};
-    if (hi.x < pc->lo.x || lo.x > pc->hi.x || hi.y < pc->lo.y || lo.y > pc->hi.y)
-        return best;
     double H = pc->p.height_in, R = pc->p.slope_in, dx = bx - ax, dy = by - ay;
     for (int k = 0; k < pc->n; k++) {
         double c[4][3], t0 = 0, t1 = 1;
@@ -273,4 +273,19 @@ int rules_slope_climbs_from(const rules_piece *pc, rules_pt a)
     if (!(pc->p.slope_in > 0))
         return !rules_piece_contains(pc, a);
     return rules_slope_height(pc, rules_in(a.x), rules_in(a.y)) < pc->p.height_in - RULES__SLOPE_EPS;
+}
+
+int rules_slope_level(const rules_piece *pc, double h, rules_pt *out)
+{
+    if (!(pc->p.slope_in > 0) || !(h >= 0) || h >= pc->p.height_in)
+        return 0;
+    double s = pc->p.slope_in * (1 - h / pc->p.height_in);
+    for (int k = 0; k < pc->n; k++) {
+        double x, y, mx = 0, my = 0;
+        rules__corner(pc, k, &x, &y);
+        rules__mitre(pc, k, &mx, &my);
+        out[k].x = rules_fx(x + s * mx);
+        out[k].y = rules_fx(y + s * my);
+    }
+    return 1;
 }

@@ -100,6 +100,7 @@ static void add_det(vision_detections *ds, const cvw_camera *cam, const double r
     memset(d, 0, sizeof *d);
     snprintf(d->family, sizeof d->family, "tag36h11");
     d->id = id;
+    d->margin = 150; /* a clear tag */
     for (int k = 0; k < 4; k++) {
         d->corners[k][0] = px[2 * k] + noise * ((rand_r(seed) / (double)RAND_MAX) - 0.5) * 2;
         d->corners[k][1] = px[2 * k + 1] + noise * ((rand_r(seed) / (double)RAND_MAX) - 0.5) * 2;
@@ -261,6 +262,59 @@ static void test_too_few_anchors_named(void **state)
     calib_rig_destroy(rig);
 }
 
+/* Anchors printed at 2.4" under a rig that says 2" (the README's example
+ * held against the sample frame) fit with one scale error: the message
+ * names size_in and the size the anchors measure, not a moved anchor.  An
+ * anchor that did move is still blamed on its place. */
+static void test_anchor_size_named(void **state)
+{
+    (void)state;
+    cvw_camera cam;
+    double r[3], t[3];
+    make_camera(&cam, r, t);
+    calib_rig *rig = make_rig(&cam, 3);
+    vision_detections ds = {calloc(8, sizeof(vision_detection)), 0};
+    unsigned seed = 3;
+    for (int a = 0; a < 4; a++) {
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0.05, &seed);
+        rig->anchors[a].size_in = 2.0;
+    }
+    rig->nanchors = 4;
+    calib_pose pose;
+    tt_err err = {0};
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, &err), TT_ERR_ANCHORS);
+    print_message("%s\n", err.msg);
+    if (!strstr(err.msg, "size_in is wrong: the anchors measure 2.4\" where the rig's size_in says 2\"") ||
+        strstr(err.msg, "moved"))
+        fail_msg("%s", err.msg);
+    /* sizes that differ: the factor, and one anchor's size */
+    rig->anchors[1].size_in = 1.0;
+    ds.count = 0;
+    seed = 3;
+    for (int a = 0; a < 4; a++)
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, rig->anchors[a].size_in * 1.25, -90,
+                0.05, &seed);
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, &err), TT_ERR_ANCHORS);
+    if (!strstr(err.msg, "the anchors measure 1.25 times their size_in (tag36h11 ") ||
+        (!strstr(err.msg, ": 2.5\", not 2\")") && !strstr(err.msg, ": 1.25\", not 1\")")))
+        fail_msg("%s", err.msg);
+    /* the right sizes, one of three anchors (none can be left out) 4" away
+     * from where the rig puts it */
+    ds.count = 0;
+    rig->nanchors = 3;
+    for (int a = 0; a < 3; a++) {
+        rig->anchors[a].size_in = 2.4;
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x + (a == 2 ? 4 : 0), rig->anchors[a].y, 0, 2.4, -90, 0.05,
+                &seed);
+    }
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, &err), TT_ERR_ANCHORS);
+    if (!strstr(err.msg, "Has an anchor moved, or are its x, y or size_in in the rig file wrong?") ||
+        strstr(err.msg, "measure"))
+        fail_msg("%s", err.msg);
+    free(ds.items);
+    calib_rig_destroy(rig);
+}
+
 static void test_empty_table(void **state)
 {
     (void)state;
@@ -314,6 +368,7 @@ static void add_tag3d(vision_detections *ds, const cvw_camera *cam, const double
     memset(dt, 0, sizeof *dt);
     snprintf(dt->family, sizeof dt->family, "tag36h11");
     dt->id = id;
+    dt->margin = 150; /* a clear tag */
     for (int k = 0; k < 4; k++) {
         dt->corners[k][0] = px[2 * k];
         dt->corners[k][1] = px[2 * k + 1];
@@ -517,12 +572,12 @@ static void test_height_flags(void **state)
     make_camera(&cam, r, t);
     calib_rig *rig = make_rig(&cam, 3.0);
     const double base = 3.0 / 25.4;
-    vision_detections ds = {calloc(20, sizeof(vision_detection)), 0};
+    vision_detections ds = {calloc(40, sizeof(vision_detection)), 0};
     unsigned seed = 5;
     for (int a = 0; a < rig->nanchors; a++)
         add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
     add_tag3d(&ds, &cam, r, t, 100, 20, 30, 6 + base, 0.8, 10, 0, 0);     /* held 6" up */
-    add_tag3d(&ds, &cam, r, t, 101, 50, 12, 0.5 + base, 0.8, 10, 0, 0);   /* 0.5" up: within the tolerance */
+    add_tag3d(&ds, &cam, r, t, 101, 50, 12, 0.5 + base, 0.8, 10, 0, 0);   /* 0.5" up */
     add_tag3d(&ds, &cam, r, t, 102, 60, 36, 1.0 + base, 0.8, 70, 0.7, 0); /* a 35 degree slope, 1" up */
     add_tag3d(&ds, &cam, r, t, 103, 30, 20, base, 0.7, -40, 0, 0);        /* printed 0.7", the rig says 0.8" */
     test_box hill = {62, 30, 70, 42, 2.0}; /* the slope's top is 2" beside it */
@@ -532,20 +587,47 @@ static void test_height_flags(void **state)
     calib_figure *figs = NULL;
     int n = 0;
     assert_int_equal(calib_pose_solve(rig, &ds, &pose, NULL), TT_OK);
+    /* Four figures alone: the frame cannot measure its own noise, so the
+     * model's errors (a 0.8" tag 85" away) decide */
     assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
     assert_int_equal(n, 4);
     assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
     assert_true(fabs(figs[0].z_in - 6) < 0.01 && hypot(figs[0].x - 20, figs[0].y - 30) < 0.01);
+    /* 0.5" up is within what its error allows, so on the felt; but it
+     * cannot tell: its height's error reaches its own measurement, and its
+     * position's grows with it */
+    assert_true(figs[1].measured_err95_in * CALIB_SURE_SIGMAS / 1.96 > 0.5);
     assert_int_equal(figs[1].height, CALIB_HEIGHT_GROUND);
     assert_true(figs[1].z_in == 0 && fabs(figs[1].measured_in - 0.5) < 0.01);
+    assert_true(figs[1].z_err95_in >= 0.5 && figs[1].err95_in > figs[1].xy_err95_flat_in);
+    assert_int_equal(figs[3].height, CALIB_HEIGHT_BELOW);
+    free(figs);
+
+    /* With a dozen more on the felt the frame measures its own noise (none
+     * here: exact corners): every flag is sure */
+    for (int i = 0; i < 12; i++)
+        add_tag3d(&ds, &cam, r, t, 110 + i, 10 + 5 * i, 8 + 2.5 * (i % 4), base, 0.8, 15 * i, 0, 0);
+    assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+    assert_int_equal(n, 16);
+    assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
+    assert_int_equal(figs[1].height, CALIB_HEIGHT_OFF);
+    assert_true(fabs(figs[1].z_in - 0.5) < 0.01 && fabs(figs[1].z_err95_in - figs[1].measured_err95_in) < 1e-12);
     assert_int_equal(figs[2].height, CALIB_HEIGHT_SLOPE);
     assert_true(fabs(figs[2].tilt_deg - atan(0.7) * 180 / M_PI) < 0.5);
-    assert_true(fabs(figs[2].z_in - 1) < 0.01 && hypot(figs[2].x - 60, figs[2].y - 36) < 0.01);
+    /* the figure is its base's centre: below the tag along the slope's normal */
+    double L = sqrt(1 + 0.49), bx = 60 - base * -0.7 / L, bz = 1 + base - base / L;
+    assert_true(fabs(figs[2].z_in - bz) < 0.01 && hypot(figs[2].x - bx, figs[2].y - 36) < 0.01);
     assert_int_equal(figs[3].height, CALIB_HEIGHT_BELOW);
-    assert_true(figs[3].measured_in < -CALIB_HEIGHT_TOL_IN && figs[3].z_in == 0);
-    for (int i = 0; i < n; i++)
+    assert_true(figs[3].measured_in < -CALIB_SURE_SIGMAS * figs[3].measured_err95_in / 1.96 && figs[3].z_in == 0);
+    for (int i = 0; i < n; i++) {
         assert_true(isfinite(figs[i].x) && isfinite(figs[i].y) && isfinite(figs[i].z_in) &&
                     isfinite(figs[i].measured_in) && isfinite(figs[i].tilt_deg));
+        assert_true(figs[i].err95_in > 0 && figs[i].z_err95_in > 0 && figs[i].facing_err95_deg > 0);
+        if (i >= 4) /* on the felt: on the ground, sure, and covering the truth */
+            assert_true(figs[i].height == CALIB_HEIGHT_GROUND && figs[i].err95_in < 0.01 &&
+                        hypot(figs[i].x - (10 + 5 * (i - 4)), figs[i].y - (8 + 2.5 * ((i - 4) % 4))) <
+                            figs[i].err95_in);
+    }
     free(figs);
     /* the slope without raised ground within reach: off the ground */
     assert_int_equal(calib_locate_ground(rig, &pose, &ds, NULL, &figs, &n, NULL), TT_OK);
@@ -636,8 +718,8 @@ static void test_rig_missing_field(void **state)
     calib_rig *rig = NULL;
     tt_err err = {0};
     char *text = strdup(GOOD_RIG);
-    char *p = strstr(text, "\"size_in\": 0.8");
-    memcpy(p, "\"sizeXin\"", 9); /* misspelt */
+    char *p = strstr(text, "\"size_in\": 0.8, ");
+    memmove(p, p + 16, strlen(p + 16) + 1); /* left out (a misspelt key: test_rig_keys.c) */
     assert_int_equal(load_text(text, &rig, &err), TT_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "bases: missing \"size_in\""));
     free(text);
@@ -672,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_locate_noisy),
         cmocka_unit_test(test_anchor_outlier_left_out),
         cmocka_unit_test(test_too_few_anchors_named),
+        cmocka_unit_test(test_anchor_size_named),
         cmocka_unit_test(test_empty_table),
         cmocka_unit_test(test_height_parallax_by_hand),
         cmocka_unit_test(test_height_property),

@@ -30,6 +30,16 @@ for c in $cmds; do
                 "^  .*tabletrack $words" "2 usage error"; do
       grep -q -- "$want" "$tmp/help" || fail "help $words: no '$want'"
     done
+    # every option's explanation ends a sentence, not on "the broker's"
+    awk '/^options/ {on = 1; next} /^(example|exit status)/ {on = 0}
+         on && /^  -/ {if (d != "") print d; d = $0; next}
+         on && /^   / {d = d " " $0; next}
+         END {if (d != "") print d}' "$tmp/help" | sed 's/ *$//' > "$tmp/opts"
+    while IFS= read -r line; do
+      last=${line##* }
+      case $last in *"'s"|the|a|an|of|to|and|or|by|with|that|for|in|on|at|from|as)
+        fail "help $words: an option's explanation stops mid-sentence: $line";; esac
+    done < "$tmp/opts"
     # every --option of the usage line is explained on a line of its own
     for o in $(grep -o -- '--[a-z][a-z0-9-]*' <(sed -n '/^usage:/,/^$/p' "$tmp/help") | sort -u); do
       grep -Eq -- "^  $o([ =[]|\$)" "$tmp/help" || fail "help $words: option $o has no line"
@@ -48,12 +58,28 @@ run "$tt" help frobnicate
 grep -q "unknown command 'frobnicate'" "$tmp/err" && grep -q '^  replay' "$tmp/err" || fail "help frobnicate: $(cat "$tmp/err")"
 run "$tt" trak
 [ "$(rc)" = 2 ] && grep -q "did you mean 'track'" "$tmp/err" || fail "trak: $(cat "$tmp/err")"
+# A longer word than a command ("calibrate" for "calib") is a typo of it too.
+run "$tt" calibrate camera
+[ "$(rc)" = 2 ] && grep -q "unknown command 'calibrate': did you mean 'calib'?" "$tmp/err" || fail "calibrate: $(cat "$tmp/err")"
+run "$tt" help calibrate
+[ "$(rc)" = 2 ] && grep -q "did you mean 'calib'?" "$tmp/err" || fail "help calibrate: $(cat "$tmp/err")"
+run "$tt" frobnicate
+[ "$(rc)" = 2 ] && ! grep -q "did you mean" "$tmp/err" || fail "frobnicate has no near command: $(cat "$tmp/err")"
 
 # Did you mean; --opt=value; conflicts; a missing --out folder.
 run "$tt" print tags --ids 0-3 --sise-in 2 --out "$tmp/a.pdf"
 [ "$(rc)" = 2 ] && grep -q 'unknown option --sise-in: did you mean --size-in?' "$tmp/err" || fail "typo: $(cat "$tmp/err")"
 run "$tt" replay g.sqlite --htlm x.html
 [ "$(rc)" = 2 ] && grep -q 'did you mean --html?' "$tmp/err" || fail "typo --htlm: $(cat "$tmp/err")"
+# A base without a unit is inches: one of 25 is surely millimetres, asked about
+# (not printed 25 inches wide and then "the page is too small").
+run "$tt" print tags --ids 4-9 --size-in 0.69 --base round:25 --out "$tmp/b.pdf"
+[ "$(rc)" = 1 ] && grep -q "25 inches? did you mean round:25mm?" "$tmp/err" && ! grep -q "too small" "$tmp/err" \
+  && [ ! -e "$tmp/b.pdf" ] || fail "round:25: $(cat "$tmp/err")"
+run "$tt" print tags --ids 4-9 --size-in 0.4 --base rect:20x40 --out "$tmp/b.pdf"
+[ "$(rc)" = 1 ] && grep -q "20x40 inches? did you mean rect:20x40mm?" "$tmp/err" || fail "rect:20x40: $(cat "$tmp/err")"
+run "$tt" print tags --ids 4-9 --size-in 0.69 --base round:1in --out "$tmp/b.pdf"
+[ "$(rc)" = 0 ] && [ -s "$tmp/b.pdf" ] || fail "round:1in: $(cat "$tmp/err")"
 run "$tt" print tags --ids=0-3 --size-in=2 --per-page=4 --out="$tmp/a.pdf"
 [ "$(rc)" = 0 ] && [ -s "$tmp/a.pdf" ] || fail "--opt=value: $(cat "$tmp/err")"
 run "$tt" locate --rig="$tmp/none.json" x.png
@@ -82,6 +108,17 @@ if command -v script > /dev/null; then
   script -qec "'$tt' calib projector --rig '$(dirname "$0")/../../samples/table/rig.json' --width 64 --height 64 --patterns-out '$tmp/pat'" /dev/null > "$tmp/tty.out" 2>&1
   grep -aEq $'\rcalib projector: writing patterns: [0-9]+/[0-9]+ \([0-9]+%\)' "$tmp/tty.out" \
     || fail "calib projector: no progress line: $(tr '\r' '\n' < "$tmp/tty.out" | head -5)"
+  # locate: a table to read on a terminal (not one 5 kB JSON line), JSON with --json
+  samples=$(dirname "$0")/../../samples/table
+  script -qec "'$tt' locate --rig '$samples/rig.json' '$samples/frame.png'" /dev/null > "$tmp/tty.out" 2>&1
+  tr -d '\r' < "$tmp/tty.out" > "$tmp/locate.txt"
+  grep -q '^60 figures, in table inches (pose from 6 anchors' "$tmp/locate.txt" \
+    && grep -Eq '^ +100 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]$' "$tmp/locate.txt" \
+    && [ "$(grep -Ec '^ +1[0-5][0-9] ' "$tmp/locate.txt")" = 60 ] && ! grep -q '{"figures"' "$tmp/locate.txt" \
+    || fail "locate on a terminal: $(head -c 600 "$tmp/locate.txt")"
+  script -qec "'$tt' locate --json --rig '$samples/rig.json' '$samples/frame.png'" /dev/null > "$tmp/tty.out" 2>&1
+  tr -d '\r' < "$tmp/tty.out" | python3 -c 'import json, sys; d = json.load(sys.stdin); assert len(d["figures"]) == 60' \
+    || fail "locate --json on a terminal: $(head -c 300 "$tmp/tty.out")"
 else
   fail "script (util-linux) is needed to test progress on a terminal"
 fi

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int began = rec_open(path, REC_CREATE_NEW, &r, &err) == TT_OK &&
                 rec_session_begin(r, n > 0 ? lines[0] : NULL, n > 1 ? lines[1] : NULL, NULL, &err) == TT_OK;
     if (began) {
-        rec_figure f = {"tag36h11", 1, 10, 10, 0, REC_SEEN, 0};
+        rec_figure f = {"tag36h11", 1, 10, 10, 0, REC_SEEN, 0, 0, 0, 0};
         double from[2] = {10, 10}, to[2] = {12, 11};
         rec_frame(r, 0, 0, &f, 1, &err);
         f.x = 12;

@@ -243,7 +243,7 @@ static void test_record_refuses_infinite(void **state)
     tt_err err = {0};
     assert_int_equal(rec_open(hu_at("game.ttrec"), REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, "{}", NULL, NULL, &err), TT_OK);
-    rec_figure f = {"tag36h11", 7, 10, 10, 0, REC_SEEN, 0};
+    rec_figure f = {"tag36h11", 7, 10, 10, 0, REC_SEEN, 0, 0, 0, 0};
     assert_int_equal(rec_frame(r, 1, 0, &f, 1, &err), TT_OK);
     const double bad[] = {INFINITY, -INFINITY, NAN, 1e300, -2e5};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -189,7 +189,7 @@ static void make_recording(const char *path, int close_it)
     assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, "{\"table\":{\"width_in\":72,\"depth_in\":48}}", NULL, NULL, &err), TT_OK);
     for (int i = 0; i < 50; i++) {
-        rec_figure f = {"tag36h11", 7, 10 + i * 0.5, 20, 0, REC_SEEN, 0};
+        rec_figure f = {"tag36h11", 7, 10 + i * 0.5, 20, 0, REC_SEEN, 0, 0, 0, 0};
         assert_int_equal(rec_frame(r, i, i * 100, &f, 1, &err), TT_OK);
     }
     assert_int_equal(rec_flush(r, &err), TT_OK);

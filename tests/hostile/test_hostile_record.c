@@ -52,6 +52,7 @@ static void record_until_full(const char *path, rlim_t limit, const char *out)
             f[i].facing_deg = (double)(frame % 360) - 179;
             f[i].state = REC_SEEN;
             f[i].z_in = 0;
+            f[i].err95_in = f[i].z_err95_in = f[i].facing_err95_deg = 0;
         }
         if (rec_frame(r, frame, frame * 33, f, 40, &err) != TT_OK) {
             failed_at = frame;

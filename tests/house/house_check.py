@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
 """The house's shape, checked on the built tree (issue 25).
 
-  house_check.py SOURCE_DIR BUILD_DIR [--max-lines N] [--max-circle N] [--print]
+  house_check.py SOURCE_DIR BUILD_DIR [--max-lines N] [--max-circle N] [--max-function N]
+                 [--known-long NAME]... [--print]
 
 Every .c, .h and .cpp file outside tests/ is a node.  A file depends on
 another when it includes that file's header (#include "x.h") or calls a
 function defined there (a symbol the first file's object needs and the
 second file's object defines, read with nm from BUILD_DIR's objects).
 Fails (exit 1) when a circle of files (a strongly connected set) is larger
-than --max-circle (default 3), or when a file is longer than --max-lines
-(default 1000).  --print lists the circles and the longest files.
+than --max-circle (default 3), when a file is longer than --max-lines
+(default 1000), or when a function is longer than --max-function lines
+(default 150), measured as Universal Ctags measures it (ctags --fields=+ne:
+from the line of its name to its closing brace).  --print lists the
+circles, the longest files and the longest functions.  --known-long NAME:
+a function already over the limit whose split is under way elsewhere,
+reported but not failed (a note says when it no longer needs the pass).
 """
+import json
 import argparse
 import os
 import re
@@ -106,6 +113,28 @@ def call_edges(root, build, files):
     return edges, len(needs)
 
 
+def function_lengths(root, files):
+    """(lines, file, name) of every function defined in files, as Universal
+    Ctags measures it; None when Universal Ctags is not installed."""
+    try:
+        p = subprocess.run(['ctags', '--output-format=json', '--fields=+ne', '--kinds-C=f', '--kinds-C++=f',
+                            '-f', '-', '-L', '-'], cwd=root, input='\n'.join(files) + '\n',
+                           capture_output=True, text=True)
+    except FileNotFoundError:
+        return None
+    if p.returncode != 0:
+        return None
+    out = []
+    for line in p.stdout.splitlines():
+        try:
+            t = json.loads(line)
+        except ValueError:
+            continue
+        if t.get('_type') == 'tag' and t.get('kind') == 'function' and 'end' in t:
+            out.append((t['end'] - t['line'] + 1, os.path.normpath(t['path']), t['name']))
+    return sorted(out, reverse=True)
+
+
 def circles(nodes, edges):
     """Tarjan's strongly connected components (iterative)."""
     index, low, onstack, stack, out = {}, {}, set(), [], []
@@ -150,6 +179,8 @@ def main(argv):
     ap.add_argument('build_dir')
     ap.add_argument('--max-lines', type=int, default=1000)
     ap.add_argument('--max-circle', type=int, default=3)
+    ap.add_argument('--max-function', type=int, default=150)
+    ap.add_argument('--known-long', action='append', default=[], metavar='NAME')
     ap.add_argument('--print', action='store_true', dest='show')
     a = ap.parse_args(argv[1:])
     root, build, max_lines, max_circle = a.source_dir, a.build_dir, a.max_lines, a.max_circle
@@ -161,6 +192,11 @@ def main(argv):
     calls, nobj = call_edges(root, build, files)
     if nobj == 0:
         print(f'house_check: no object files under {build}: build the project first', file=sys.stderr)
+        return 2
+    funcs = function_lengths(root, files)
+    if funcs is None:
+        print('house_check: Universal Ctags is needed to measure functions (the Debian package universal-ctags; '
+              '`make deps` installs it)', file=sys.stderr)
         return 2
     edges = {f: inc[f] | calls[f] for f in files}
     comps = circles(files, edges)
@@ -181,9 +217,24 @@ def main(argv):
         if n > max_lines:
             ok = False
             print(f'FAIL {f} is {n} lines (at most {max_lines})')
+    long_names = set()
+    for n, f, name in funcs:
+        if n <= a.max_function:
+            continue
+        long_names.add(name)
+        if name in a.known_long:
+            print(f'known {f}: function {name} is {n} lines (at most {a.max_function}): its split is under way')
+            continue
+        ok = False
+        print(f'FAIL {f}: function {name} is {n} lines (at most {a.max_function}): split it into helpers')
+    for name in a.known_long:
+        if name not in long_names:
+            print(f'note: function {name} is no longer over {a.max_function} lines: drop its --known-long')
     if a.show:
         for n, f in lines[:10]:
             print(f'     {n:5d} {f}')
+        for n, f, name in funcs[:10]:
+            print(f'     {n:5d} {f} {name}')
     print('house_check: ' + ('ok' if ok else 'FAILED'))
     return 0 if ok else 1
 

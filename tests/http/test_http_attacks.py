@@ -23,6 +23,7 @@ usage: test_http_attacks.py TABLETRACK SOURCE_ROOT ATTACK"""
 import http.client
 import json
 import os
+import re
 import shutil
 import socket
 import sys
@@ -128,7 +129,7 @@ def read_head(s, timeout):
 # ---- saves ----
 
 def saves(srv):
-    srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
+    srv.wait_state(lambda s: s["camera"] == "ended", timeout=300)
     with open(srv.scenario) as fh:
         base = json.load(fh)
     results, lock = [], threading.Lock()
@@ -196,7 +197,7 @@ def slowloris_round(srv, addrs, what, n=200, seconds=15):
 
 
 def slowloris(srv):
-    srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
+    srv.wait_state(lambda s: s["camera"] == "ended", timeout=300)
     slowloris_round(srv, ["127.0.0.2"], "slowloris from one address")
     slowloris_round(srv, MANY, "slowloris from %d addresses" % len(MANY))
 
@@ -257,7 +258,7 @@ def live_round(srv, addrs, what, n=300, hold_s=5):
 
 
 def live(srv):
-    srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
+    srv.wait_state(lambda s: s["camera"] == "ended", timeout=300)
     live_round(srv, ["127.0.0.2"], "300 live requests from one address")
     live_round(srv, MANY, "300 live requests from %d addresses" % len(MANY))
 
@@ -265,7 +266,7 @@ def live(srv):
 # ---- ruleset ----
 
 def ruleset(srv, root):
-    srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
+    srv.wait_state(lambda s: s["camera"] == "ended", timeout=300)
     with open(srv.scenario) as fh:
         base = json.load(fh)
     with open(srv.scenario) as fh:
@@ -310,26 +311,29 @@ def ruleset(srv, root):
 # ---- questions ----
 
 def questions(srv):
-    srv.wait_state(lambda s: s["camera"] == "ended", timeout=120)
-    kinds = [{"q": "fire", "from": a, "to": b} for a in ("gren1", "fus1", "gun1") for b in ("gren1", "fus1", "gun1")
-             if a != b] + [{"q": "los", "from": "gren1", "to": "fus1"}, {"q": "grape", "from": "gun1"}]
+    srv.wait_state(lambda s: s["camera"] == "ended", timeout=300)
+    brits, french = ("gren1", "gren2", "gren3", "gren4"), ("fus1", "fus2", "fus3", "fus4")
+    kinds = ([{"q": "fire", "from": a, "to": b} for a in brits for b in french] +
+             [{"q": "los", "from": b, "to": a} for a in brits for b in french])
     asked, refusal = 0, None
-    for i in range(400):
-        st, j = srv.json("POST", "/api/query", json.dumps(kinds[i % len(kinds)]), key="testkey")
+    for i in range(400):  # each padded near the most a question may be (1 kB): the state's worst case
+        q = dict(kinds[i % len(kinds)], note="question %d " % i + "x" * 900)
+        st, j = srv.json("POST", "/api/query", json.dumps(q), key="testkey")
         if st == 200:
             asked += 1
             continue
         refusal = (st, j)
         break
     print("figure: %d questions kept before the cap" % asked, flush=True)
-    check(refusal is not None and 400 <= refusal[0] < 500 and str(asked) in refusal[1].get("error", ""),
+    check(asked >= 10 and refusal is not None and 400 <= refusal[0] < 500
+          and re.search(r"\b%d\b" % asked, refusal[1].get("error", "")),
           "past the cap a question gets a 4xx whose JSON error names the limit (%d kept; %s)" % (asked, refusal))
     st, _, body = srv.request("GET", "/api/state")
     print("figure: /api/state with the questions kept: %d bytes" % len(body), flush=True)
     check(st == 200 and len(body) < 200000, "/api/state stays under 200 kB (%d bytes)" % len(body))
-    pad = dict(kinds[0], note="x" * 100000)
+    pad = dict(kinds[0], note="x" * 2000)
     st, j = srv.json("POST", "/api/query", json.dumps(pad), key="testkey")
-    check(400 <= st < 500 and j.get("error"), "a 100 kB question is refused with a JSON error (%d %s)"
+    check(400 <= st < 500 and "1024" in j.get("error", ""), "a 2 kB question is refused with a JSON error naming the limit (%d %s)"
           % (st, str(j)[:160]))
     st, j = srv.json("DELETE", "/api/query", key="testkey")
     st, j = srv.json("POST", "/api/query", json.dumps(kinds[0]), key="testkey")

@@ -54,7 +54,12 @@ int le_on_hill(const le_frame *f, double x, double y)
 double le_ground_at(const void *frame, double x, double y)
 {
     const le_frame *f = frame;
-    return le_on_hill(f, x, y) ? f->hill_in : 0;
+    return rnd_ground_height(&f->scene, x, y);
+}
+
+void le_truth_xy(const le_frame *f, const rnd_tag *tag, double xy[2])
+{
+    rnd_tag_base_xy(tag, f->base_height_in, xy);
 }
 
 /* Distance from (x, y) to the rectangle r's outline grown by g. */
@@ -118,6 +123,7 @@ tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err)
     f->ntags = rnd_standard_tags(f->tags, nanch, o->nbases, o->base_size_in, o->base_height_mm, 72, 48, o->seed);
     f->nanchors = nanch;
     f->hill_in = o->hill_in;
+    f->base_height_in = o->base_height_mm / 25.4;
     memcpy(f->hill, o->hill, sizeof f->hill);
     if (f->hill_in > 0)
         f->ntags = le__hill_tags(f, o->hill_slope_in, o->base_height_mm / 25.4);
@@ -295,17 +301,21 @@ void le_score_figures(const le_frame *f, const calib_figure *figs, int n, const 
                 hit = &figs[i];
         if (vis)
             s->expected++;
-        if (vis && le_on_hill(f, tag->x, tag->y))
+        double txy[2];
+        le_truth_xy(f, tag, txy);
+        if (vis && le_on_hill(f, txy[0], txy[1]))
             s->hill_expected++;
-        else if (vis && rnd_ground_height(&f->scene, tag->x, tag->y) > 0)
+        else if (vis && rnd_ground_height(&f->scene, txy[0], txy[1]) > 0)
             s->slope_expected++;
         if (!hit)
             continue;
         if (vis)
             s->found++;
-        double e = hypot(hit->x - tag->x, hit->y - tag->y);
-        int on = le_on_hill(f, tag->x, tag->y);
-        double zt = rnd_ground_height(&f->scene, tag->x, tag->y);
+        double bxy[2];
+        le_truth_xy(f, tag, bxy);
+        double e = hypot(hit->x - bxy[0], hit->y - bxy[1]);
+        int on = le_on_hill(f, bxy[0], bxy[1]);
+        double zt = rnd_ground_height(&f->scene, bxy[0], bxy[1]);
         int slope = !on && zt > 0;
         s->z_max = fmax(s->z_max, fabs(hit->z_in - zt));
         if (vis && slope) {

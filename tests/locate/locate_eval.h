@@ -19,12 +19,18 @@ typedef struct le_frame {
     char dir[256];        /* temporary folder holding rig.json, camera.yaml */
     double hill_in, hill[4]; /* from le_options */
     rnd_piece piece;         /* the hill, when hill_in > 0 */
+    double base_height_in;
 } le_frame;
+
+/* A figure's true position: its base's centre on the ground (a tag on a
+ * slope stands beside it, along the slope's normal). */
+void le_truth_xy(const le_frame *f, const rnd_tag *tag, double xy[2]);
 
 /* 1 if table point (x, y) is on the frame's hill's flat top. */
 int le_on_hill(const le_frame *f, double x, double y);
-/* The hill as a scenario declares it: its top at hill_in, as a tt_ground
- * callback (user: the le_frame). */
+/* The hill as a scenario declares it (the renderer's ground: its top, and
+ * its slopes when it has them), as a tt_ground callback (user: the
+ * le_frame). */
 double le_ground_at(const void *frame, double x, double y);
 
 typedef struct le_options {

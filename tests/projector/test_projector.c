@@ -190,6 +190,60 @@ static void test_json_pinhole_and_old_format(void **state)
     remove(tmp_path("old.json"));
 }
 
+/* projector.json records the table it was calibrated on; a map made for
+ * another table is refused with both sizes; a file without the record (as
+ * written before it was kept) is used as it is. */
+static void test_json_table(void **state)
+{
+    (void)state;
+    double H[9] = {30, 0, -120.5, 0, 30, -180.5, 0, 0, 1};
+    calib_projector *pj = NULL, *back = NULL;
+    tt_err err = {0};
+    double w = 0, d = 0;
+    calib_rig rig;
+    memset(&rig, 0, sizeof rig);
+    assert_int_equal(calib_projector_create(1920, 1080, H, &pj, &err), TT_OK);
+    assert_false(calib_projector_table(pj, &w, &d));
+    calib_projector_set_table(pj, 36, 24);
+    assert_int_equal(calib_projector_save(pj, tmp_path("pjt.json"), &err), TT_OK);
+    if (calib_projector_load(tmp_path("pjt.json"), &back, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    assert_true(calib_projector_table(back, &w, &d));
+    assert_true(w == 36 && d == 24);
+    rig.width_in = 36.2;
+    rig.depth_in = 24;
+    assert_int_equal(calib_projector_check_rig(back, &rig, "pjt.json", &err), TT_OK);
+    rig.width_in = 72;
+    rig.depth_in = 48;
+    assert_int_equal(calib_projector_check_rig(back, &rig, "pjt.json", &err), TT_ERR_MISMATCH);
+    if (!strstr(err.msg, "pjt.json was calibrated on a 36x24\" table, but the rig's table is 72x48\"") ||
+        !strstr(err.msg, "calib projector"))
+        fail_msg("%s", err.msg);
+    calib_projector_destroy(back);
+    /* no record: loads and is used as today */
+    write_text(tmp_path("old.json"), "{\"width\": 1920, \"height\": 1080, "
+                                     "\"table_to_projector\": [[30, 0, -120.5], [0, 30, -180.5], [0, 0, 1]]}\n");
+    if (calib_projector_load(tmp_path("old.json"), &back, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    assert_false(calib_projector_table(back, &w, &d));
+    assert_int_equal(calib_projector_check_rig(back, &rig, "old.json", &err), TT_OK);
+    calib_projector_destroy(back);
+    /* the shipped samples record theirs */
+    const char *samples[2] = {TT_SOURCE_DIR "/samples/projector/projector.json",
+                              TT_SOURCE_DIR "/samples/breach/projector.json"};
+    const double want[2][2] = {{72, 48}, {36, 24}};
+    for (int i = 0; i < 2; i++) {
+        if (calib_projector_load(samples[i], &back, &err) != TT_OK)
+            fail_msg("%s", err.msg);
+        assert_true(calib_projector_table(back, &w, &d));
+        assert_true(w == want[i][0] && d == want[i][1]);
+        calib_projector_destroy(back);
+    }
+    calib_projector_destroy(pj);
+    remove(tmp_path("pjt.json"));
+    remove(tmp_path("old.json"));
+}
+
 static void expect_load_error(const char *text, tt_status want, const char *needle)
 {
     calib_projector *pj = NULL;
@@ -227,6 +281,12 @@ static void test_json_errors(void **state)
     expect_load_error("{\"width\": 1920, \"height\": 1080, \"model\": \"cubist\", "
                       "\"table_to_projector\": [[1,0,0],[0,1,0],[0,0,1]]}",
                       TT_ERR_FORMAT, "model");
+    expect_load_error("{\"width\": 1920, \"height\": 1080, \"table\": {\"width_in\": 72}, "
+                      "\"table_to_projector\": [[1,0,0],[0,1,0],[0,0,1]]}",
+                      TT_ERR_FORMAT, "table: missing \"depth_in\"");
+    expect_load_error("{\"width\": 1920, \"height\": 1080, \"table\": [72, 48], "
+                      "\"table_to_projector\": [[1,0,0],[0,1,0],[0,0,1]]}",
+                      TT_ERR_FORMAT, "the table the projector was calibrated on");
     calib_projector *pj = NULL;
     tt_err err = {0};
     assert_int_equal(calib_projector_load(tmp_path("missing.json"), &pj, &err), TT_ERR_IO);
@@ -652,6 +712,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pattern_names),       cmocka_unit_test(test_pattern_self_decode),
         cmocka_unit_test(test_json_roundtrip),      cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_json_table),
         cmocka_unit_test(test_solve_sim),           cmocka_unit_test(test_solve_sim_lens),
         cmocka_unit_test(test_projector_off),       cmocka_unit_test(test_room_too_bright),
         cmocka_unit_test(test_projector_off_table), cmocka_unit_test(test_wrong_captures),

@@ -68,6 +68,8 @@ static int teardown(void **state)
     return 0;
 }
 
+static void write_file(const char *path, const char *text);
+
 static void test_patterns_and_solve(void **state)
 {
     (void)state;
@@ -108,6 +110,7 @@ static void test_patterns_and_solve(void **state)
     assert_non_null(strstr(r.out, "model: plane"));
     assert_non_null(strstr(r.out, "will be offset"));
     assert_non_null(strstr(r.out, "--scenario"));
+    assert_non_null(strstr(r.out, "(for the 72x48\" table)"));
     double px = -1, in = -1;
     const char *res = strstr(r.out, "residual: ");
     assert_non_null(res);
@@ -127,7 +130,25 @@ static void test_patterns_and_solve(void **state)
     calib_projector_map(pj, xy, 1, q);
     assert_true(pjsim_truth(sim, 36, 24, t));
     assert_true(hypot(q[0] - t[0], q[1] - t[1]) < 0.3);
+    /* it records the table it was made on ... */
+    double tw = 0, td = 0;
+    assert_true(calib_projector_table(pj, &tw, &td));
+    assert_true(tw == 72 && td == 48);
+    /* ... so the same map, said to be for a 36x24 table, is refused over
+     * this 72x48 rig, with the reason */
+    calib_projector_set_table(pj, 36, 24);
+    assert_int_equal(calib_projector_save(pj, tp("pj36.json"), &err), TT_OK);
     calib_projector_destroy(pj);
+    write_file(tp("empty.json"), "{\"ruleset\": \"thin-red-line\", \"table\": {\"width_in\": 72, \"depth_in\": 48},"
+                                 " \"terrain\": [], \"figures\": [{\"id\": \"a\", \"x\": 10, \"y\": 10}]}\n");
+    char *a3[] = {TT_BIN, "overlay", "--rig", sim->rig_path, "--projector", (char *)tp("pj36.json"), "--scenario",
+                  (char *)tp("empty.json"), "--query", "{\"q\":\"command\",\"from\":\"a\"}", "--out",
+                  (char *)tp("ov36.png"), NULL};
+    r = run_cmd(a3, NULL);
+    if (r.status != 1 || !strstr(r.err, "was calibrated on a 36x24\" table, but the rig's table is 72x48\""))
+        fail_msg("overlay with another table's projector.json: exit %d: %s", r.status, r.err);
+    assert_false(exists(tp("ov36.png")));
+    run_free(&r);
 }
 
 static void expect_fail(const char *needle, const char *out)
@@ -186,12 +207,19 @@ static void write_file(const char *path, const char *text)
 /* A scenario with the given terrain pieces (JSON array text). */
 static void write_scenario(const char *path, const char *terrain)
 {
-    char text[8192];
-    snprintf(text, sizeof text,
-             "{\"title\": \"projector calibration\", \"ruleset\": \"thin-red-line\",\n"
-             " \"table\": {\"width_in\": 72, \"depth_in\": 48},\n \"terrain\": %s,\n \"figures\": []}\n",
-             terrain);
+    /* sized to the terrain: a fixed buffer could cut it short (and gcc -O3
+     * says so, -Wformat-truncation, in the release build) */
+#define SCENARIO_FMT                                                                                                   \
+    "{\"title\": \"projector calibration\", \"ruleset\": \"thin-red-line\",\n"                                         \
+    " \"table\": {\"width_in\": 72, \"depth_in\": 48},\n \"terrain\": %s,\n \"figures\": []}\n"
+    int n = snprintf(NULL, 0, SCENARIO_FMT, terrain);
+    assert_true(n > 0);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(snprintf(text, (size_t)n + 1, SCENARIO_FMT, terrain), n);
+#undef SCENARIO_FMT
     write_file(path, text);
+    free(text);
 }
 
 /* A piece's polygon as JSON: [[x, y], ...]. */

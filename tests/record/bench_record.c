@@ -108,7 +108,7 @@ static void sim_step(sim *s, long fr)
             }
         }
         s->out[i] = (rec_figure){"tag36h11", i, f->x + (urand() - 0.5) * 0.01, f->y + (urand() - 0.5) * 0.01,
-                                 remainder(f->f + (urand() - 0.5) * 0.6, 360.0), st, 0};
+                                 remainder(f->f + (urand() - 0.5) * 0.6, 360.0), st, 0, 0, 0, 0};
     }
 }
 

@@ -112,7 +112,7 @@ static tt_status fixture__record(const char *path, rec_mode mode, int heights, t
                 continue;
             figs[n] = (rec_figure){"tag36h11", tag, x + 0.004 * fix_jitter(fr, tag, 0),
                                    y + 0.004 * fix_jitter(fr, tag, 1), f + 0.3 * fix_jitter(fr, tag, 2), st,
-                                   heights ? fix_z(tag, t) : 0};
+                                   heights ? fix_z(tag, t) : 0, 0, 0, 0};
             if (heights && t == 5000 && fix_z(tag, t) > 0) {
                 double to[2] = {figs[n].x, figs[n].y};
                 if ((s = rec_event_height(r, fr, t, "tag36h11", tag, to, fix_z(tag, t), err)) != TT_OK)
@@ -176,9 +176,11 @@ tt_status fixture_record_shots(const char *path, tt_err *err)
     rec *r = NULL;
     rec_meta meta = {"frames/*.png", "test fixture: shots"};
     /* m1 (12,30), m2 (12,32), f1 (50,24), f2 (50,20), the mortar (60,10) */
-    const rec_figure figs[] = {{"tag36h11", 10, 12, 30, 0, REC_SEEN, 0},   {"tag36h11", 11, 12, 32, 0, REC_SEEN, 0},
-                               {"tag36h11", 20, 50, 24, 180, REC_SEEN, 0}, {"tag36h11", 21, 50, 20, 180, REC_SEEN, 0},
-                               {"tag36h11", 24, 60, 10, 180, REC_SEEN, 0}};
+    const rec_figure figs[] = {{"tag36h11", 10, 12, 30, 0, REC_SEEN, 0, 0, 0, 0},
+                               {"tag36h11", 11, 12, 32, 0, REC_SEEN, 0, 0, 0, 0},
+                               {"tag36h11", 20, 50, 24, 180, REC_SEEN, 0, 0, 0, 0},
+                               {"tag36h11", 21, 50, 20, 180, REC_SEEN, 0, 0, 0, 0},
+                               {"tag36h11", 24, 60, 10, 180, REC_SEEN, 0, 0, 0, 0}};
     /* the answers as 'tabletrack rules' gives them */
     static const char *const qa[3][2] = {
         {"{\"q\":\"deviate\",\"from\":\"mortar\",\"at\":[45,20],\"dice\":{\"long_short\":6,\"long_short_in\":3,"

@@ -48,8 +48,8 @@ static void test_stores_changes_only(void **state)
     tt_err err = {0};
     assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, "{}", NULL, NULL, &err), TT_OK);
-    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0};
-    rec_figure g2 = {"tag36h11", 8, 20.0, 20.0, 0.0, REC_SEEN, 0};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0, 0, 0, 0};
+    rec_figure g2 = {"tag36h11", 8, 20.0, 20.0, 0.0, REC_SEEN, 0, 0, 0, 0};
     rec_figure both[2] = {f, g2};
     long fr = 0;
     assert_int_equal(rec_frame(r, fr++, 0, both, 2, &err), TT_OK); /* appear: 2 rows */
@@ -109,7 +109,7 @@ static void test_api_misuse(void **state)
     char *path = tu_path(&d, "g.sqlite");
     rec *r = NULL;
     tt_err err = {0};
-    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0, 0, 0, 0};
     assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
     assert_int_equal(rec_frame(r, 0, 0, &f, 1, &err), TT_ERR_ARG);
     assert_non_null(strstr(err.msg, "rec_session_begin"));
@@ -144,7 +144,7 @@ static void test_query_frame_and_numbers(void **state)
     char *path = tu_path(&d, "g.sqlite");
     rec *r = NULL;
     tt_err err = {0};
-    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0};
+    rec_figure f = {"tag36h11", 7, 10.0, 10.0, 45.0, REC_SEEN, 0, 0, 0, 0};
     assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, "{\"table\":{\"width_in\":72.3}}", NULL, NULL, &err), TT_OK);
     assert_int_equal(rec_query(r, -1, 0, "{\"q\":\"los\",\"from\":\"a\",\"to\":\"b\"}", "{\"visible\":true}", &err),
@@ -593,7 +593,8 @@ static void test_scenario_change(void **state)
                         "{\"id\":\"traced\",\"kind\":\"wall\",\"line\":[[10,0],[10,20]]}],"
                         "\"figures\":[{\"id\":\"m1\",\"side\":\"red\"},{\"id\":\"b2\",\"side\":\"blue\"}],"
                         "\"tags\":{\"7\":\"m1\",\"8\":\"b2\"}}";
-    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN, 0}, {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN, 0}};
+    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN, 0, 0, 0, 0},
+                       {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN, 0, 0, 0, 0}};
     assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, NULL, before, NULL, &err), TT_OK);
     assert_int_equal(rec_scenario(r, 1, 0, "{\"terrain\": [", &err), TT_ERR_FORMAT); /* refused, nothing kept */
@@ -685,7 +686,8 @@ static void test_heights(void **state)
     rec *r = NULL;
     rec_game *g = NULL;
     tt_err err = {0};
-    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN, 2.0}, {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN, 0}};
+    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN, 2.0, 0, 0, 0},
+                       {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN, 0, 0, 0, 0}};
     const double to[2] = {5, 5};
     assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
     assert_int_equal(rec_session_begin(r, NULL, NULL, NULL, &err), TT_OK);
@@ -795,6 +797,100 @@ static void test_heights(void **state)
     tu_dir_remove(&d);
 }
 
+/* Issue 29: each figure's errors are stored and come back in the replay's
+ * JSON; an error that doubles is a new row; a negative or NaN error is
+ * refused; a version 3 recording (no error columns) still loads, without
+ * them, and appending makes it version 4. */
+static void test_errors(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "e.sqlite");
+    rec *r = NULL;
+    rec_game *g = NULL;
+    tt_err err = {0};
+    rec_figure f[2] = {{"tag36h11", 7, 5.0, 5.0, 0.0, REC_SEEN, 2.0, 0.25, 0.6, 3.5},
+                       {"tag36h11", 8, 15.0, 5.0, 0.0, REC_SEEN, 0, 0.004, 0.005, 0.4}};
+    assert_int_equal(rec_open(path, REC_CREATE_NEW, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, NULL, NULL, NULL, &err), TT_OK);
+    assert_int_equal(rec_frame(r, 0, 0, f, 2, &err), TT_OK);
+    f[0].err95_in = 0.26; /* a small change: no new row */
+    assert_int_equal(rec_frame(r, 1, 100, f, 2, &err), TT_OK);
+    f[0].err95_in = 0.1; /* averaged while still: surer, a new row */
+    assert_int_equal(rec_frame(r, 2, 200, f, 2, &err), TT_OK);
+    f[1].z_err95_in = -0.1;
+    assert_int_equal(rec_frame(r, 3, 300, f, 2, &err), TT_ERR_ARG);
+    f[1].z_err95_in = NAN;
+    assert_int_equal(rec_frame(r, 3, 300, f, 2, &err), TT_ERR_ARG);
+    f[1].z_err95_in = 0.005;
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state"), 3);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state WHERE err95_in = 0.1"), 1);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), 4);
+
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    FILE *o = tmpfile();
+    assert_non_null(o);
+    assert_int_equal(rec_game_write_json(g, o, &err), TT_OK);
+    rec_game_destroy(g);
+    json_t *lines = read_lines(o);
+    fclose(o);
+    int seen = 0;
+    for (size_t i = 0; i < json_array_size(lines); i++) {
+        json_t *l = json_array_get(lines, i), *figs = json_object_get(l, "figures");
+        long fr = (long)json_integer_value(json_object_get(l, "frame"));
+        for (size_t k = 0; k < json_array_size(figs); k++) {
+            json_t *fg = json_array_get(figs, k);
+            int id = (int)json_integer_value(json_object_get(fg, "id"));
+            double e = json_number_value(json_object_get(fg, "err95_in"));
+            if (id == 7)
+                assert_true(fabs(e - (fr >= 2 ? 0.1 : 0.25)) < 1e-12);
+            else
+                assert_true(fabs(e - 0.004) < 1e-12 &&
+                            fabs(json_number_value(json_object_get(fg, "z_err95_in")) - 0.005) < 1e-12 &&
+                            fabs(json_number_value(json_object_get(fg, "facing_err95_deg")) - 0.4) < 1e-12);
+            seen++;
+        }
+    }
+    assert_true(seen >= 3);
+    json_decref(lines);
+
+    /* as a version 3 file: no error columns */
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; ALTER TABLE state DROP COLUMN err95_in; "
+                                      "ALTER TABLE state DROP COLUMN z_err95_in; "
+                                      "ALTER TABLE state DROP COLUMN facing_err95_deg; PRAGMA user_version = 3",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    o = tmpfile();
+    assert_non_null(o);
+    assert_int_equal(rec_game_write_json(g, o, &err), TT_OK);
+    rec_game_destroy(g);
+    lines = read_lines(o);
+    fclose(o);
+    seen = 0;
+    for (size_t i = 0; i < json_array_size(lines); i++) {
+        json_t *figs = json_object_get(json_array_get(lines, i), "figures");
+        for (size_t k = 0; k < json_array_size(figs); k++) {
+            assert_null(json_object_get(json_array_get(figs, k), "err95_in"));
+            seen++;
+        }
+    }
+    assert_true(seen >= 3);
+    json_decref(lines);
+    assert_int_equal(rec_open(path, REC_APPEND, &r, &err), TT_OK);
+    assert_int_equal(rec_session_begin(r, NULL, NULL, NULL, &err), TT_OK);
+    assert_int_equal(rec_frame(r, 0, 0, f, 2, &err), TT_OK);
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    assert_int_equal(count_rows(path, "PRAGMA user_version"), REC_SCHEMA_VERSION);
+    assert_int_equal(count_rows(path, "SELECT count(*) FROM state WHERE err95_in = 0.1"), 1);
+    free(path);
+    tu_dir_remove(&d);
+}
+
 /* ---- deviate, charge and a unit's fire on the replay ------------------ */
 
 /* The first primitive of `type` in a query's overlay, after `after` of them. */
@@ -888,6 +984,7 @@ int main(void)
         cmocka_unit_test(test_video),                cmocka_unit_test(test_readme_queries),
         cmocka_unit_test(test_scenario_change),      cmocka_unit_test(test_html_deviate_charge_unit),
         cmocka_unit_test(test_heights),
+        cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

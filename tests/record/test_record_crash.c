@@ -92,7 +92,7 @@ static void child(const char *path)
         for (int i = 0; i < NFIG; i++) {
             double x, y;
             expected_pos(last_move[i], i, &x, &y);
-            figs[i] = (rec_figure){"tag36h11", i, x, y, 0.0, REC_SEEN, 0};
+            figs[i] = (rec_figure){"tag36h11", i, x, y, 0.0, REC_SEEN, 0, 0, 0, 0};
         }
         if (rec_frame(r, fr, fr * FRAME_MS, figs, NFIG, &err) != TT_OK) {
             fprintf(stderr, "child: %s\n", err.msg);

@@ -64,15 +64,20 @@ static void finish(game *g)
 }
 
 /* Clear the events, then settle / set / next, failing on an error. */
-static const json_t *settle(game *g, const char *id, double x, double y, double facing)
+static const json_t *settle_err(game *g, const char *id, double x, double y, double facing, double err95)
 {
     tt_err err = {0};
     json_array_clear(g->ev);
-    tt_status st = referee_settled(g->r, id, x, y, facing, g->ev, &err);
+    tt_status st = referee_settled(g->r, id, x, y, facing, err95, g->ev, &err);
     if (st)
         fprintf(stderr, "settle %s: %s\n", id, err.msg);
     assert_int_equal(st, TT_OK);
     return g->ev;
+}
+
+static const json_t *settle(game *g, const char *id, double x, double y, double facing)
+{
+    return settle_err(g, id, x, y, facing, 0);
 }
 
 static const json_t *set(game *g, int turn, const char *phase, const char *side)
@@ -173,8 +178,10 @@ static void test_bad_phase_and_side(void **state)
     set(&g, 2, "movement", "british");
     assert_int_equal(referee_set(g.r, 1, "movement", "british", g.ev, &err), TT_ERR_ARG);
     assert_non_null(strstr(err.msg, "turns only go forward"));
-    assert_int_equal(referee_settled(g.r, "zz", 1, 1, 0, g.ev, &err), TT_ERR_UNKNOWN);
+    assert_int_equal(referee_settled(g.r, "zz", 1, 1, 0, 0, g.ev, &err), TT_ERR_UNKNOWN);
     assert_non_null(strstr(err.msg, "unknown figure \"zz\""));
+    assert_int_equal(referee_settled(g.r, "b1", 1, 1, 0, -1, g.ev, &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "must be finite numbers"));
     assert_int_equal(referee_lifted(g.r, "zz", &err), TT_ERR_UNKNOWN);
     finish(&g);
 }
@@ -207,6 +214,29 @@ static void test_trl_moves(void **state)
     assert_true(json_is_true(json_object_get(e, "ok")));
     /* put back again: nothing more to clear */
     assert_int_equal(json_array_size(settle(&g, "b1", 10, 10, 90)), 0);
+    finish(&g);
+}
+
+/* The tracker's errors: a move that ends right at the allowance is too
+ * close to call when its position is sure only to 0.2" (the move asked
+ * with both positions' errors together), and not when they are exact; a move well
+ * under it is not close either way. */
+static void test_trl_too_close(void **state)
+{
+    (void)state;
+    game g = start("thin-red-line", TRL_TERRAIN, TRL_FIGS);
+    set(&g, 1, "movement", "british");
+    const json_t *e = tr_find(settle(&g, "b1", 10, 14, 90), "move_check", "b1");
+    assert_true(json_is_false(json_object_get(e, "too_close_to_call")));
+    e = tr_find(settle_err(&g, "b2", 14, 14, 90, 0.2), "move_check", "b2");
+    assert_non_null(e);
+    assert_true(json_is_true(json_object_get(e, "ok")));
+    if (!json_is_true(json_object_get(e, "too_close_to_call")))
+        tr_dump("at the allowance, 0.2in errors", g.ev);
+    assert_true(json_is_true(json_object_get(e, "too_close_to_call")));
+    assert_true(num(e, "distance_err95_in") > 0.19); /* 0 where it began, 0.2 where it settled */
+    e = tr_find(settle_err(&g, "b3", 18, 11, 90, 0.2), "move_check", "b3");
+    assert_true(json_is_false(json_object_get(e, "too_close_to_call")));
     finish(&g);
 }
 
@@ -520,7 +550,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trl_order),        cmocka_unit_test(test_bad_phase_and_side),
-        cmocka_unit_test(test_trl_moves),        cmocka_unit_test(test_trl_terrain),
+        cmocka_unit_test(test_trl_moves),        cmocka_unit_test(test_trl_too_close),
+        cmocka_unit_test(test_trl_terrain),
         cmocka_unit_test(test_trl_out_of_turn),  cmocka_unit_test(test_trl_charge),
         cmocka_unit_test(test_trl_casualties),   cmocka_unit_test(test_itb_turn_and_moves),
         cmocka_unit_test(test_itb_morale),       cmocka_unit_test(test_atkm_calls),

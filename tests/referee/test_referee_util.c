@@ -43,7 +43,7 @@ referee *tr_referee(rules_scenario *sc, const char *figures)
         assert_int_equal(referee_settled(r, json_string_value(json_object_get(f, "id")),
                                          json_number_value(json_object_get(f, "x")),
                                          json_number_value(json_object_get(f, "y")),
-                                         json_number_value(json_object_get(f, "facing_deg")), ev, &err),
+                                         json_number_value(json_object_get(f, "facing_deg")), 0, ev, &err),
                          TT_OK);
     }
     assert_int_equal(json_array_size(ev), 0); /* no phase yet: nothing is checked */

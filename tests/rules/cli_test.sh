@@ -59,6 +59,22 @@ want 2 '"to_hit":4,' '"dice":8,' '"firers":["52-f1","52-f2","52-f3","52-f4"]'
 want 3 '"distance_in":12.81,' '"to_hit":3,' '"dice":3,'
 want 4 '"distance_in":5.5,' '"allowed_in":6.0,' '"ok":true'
 
+# A sloped hill and figures placed with their errors (All the King's Men):
+# a soldier on the knoll's near side (0.5in up its 4in slope) is seen from
+# the felt, one beyond it is not (L472); a move up the side is halved (L430);
+# a shot at 12.00in with both figures good to 0.03in (and 1 degree) is long
+# range and too close to call (no book settles it: the house roll-off)
+printf '%s\n' \
+  '{"q":"los","from":"rg-1","to":"cn-1"}' \
+  '{"q":"los","from":"rg-1","to":"cn-2"}' \
+  '{"q":"move","from":"lt-1","to":[29,18]}' \
+  '{"q":"fire","from":"rg-2","to":"cn-3"}' > "$TMP/q.jsonl"
+sample all-the-kings-men-hill.json
+want 1 '"visible":true' '"too_close_to_call":false'
+want 2 '"visible":false' '"blocked_by":"knoll"'
+want 3 '"allowed_in":3.0,' '"ok":false' '"crossed":["knoll"]'
+want 4 '"distance_in":12.0,' '"bracket":"long"' '"too_close_to_call":true' '"tie":"too close to call: roll off"'
+
 # Fixed Bay'net: d12, DS + CV + range step (L119-141, L609-618, L687-698):
 # a rifle at a regular native (DS 4) behind the stone kraal wall (CV 4) at
 # 9in, medium: 8; the Gatling at a green native (DS 3) in the open at 21in,

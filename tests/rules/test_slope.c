@@ -255,12 +255,79 @@ static void test_slope_sight(void **state)
     rules_scenario_destroy(sc);
 }
 
+/* (x, y) inside the polygon of n corners (inches), by crossings. */
+static int in_poly(const rules_point *p, size_t n, double x, double y)
+{
+    int in = 0;
+    for (size_t i = 0, j = n - 1; i < n; j = i++)
+        if ((p[i].y > y) != (p[j].y > y) && x < (p[j].x - p[i].x) * (y - p[i].y) / (p[j].y - p[i].y) + p[i].x)
+            in = !in;
+    return in;
+}
+
+/* The visibility polygon over a sloped hill agrees with lines of sight:
+ * from its side 1" up a viewer sees down its own side and over the felt
+ * behind it, not over the top; from the felt, not past the hill; from the
+ * top, everywhere. Ground points off the hill, checked against a line of
+ * sight to a figure standing there. */
+static void test_slope_visibility(void **state)
+{
+    (void)state;
+    rules_scenario *sc = one_piece("{\"id\": \"knoll\", \"kind\": \"hill\", \"height_in\": 2, \"slope_in\": 4, "
+                                   "\"polygon\": [[30, 20], [40, 20], [40, 30], [30, 30]]}",
+                                   "{\"id\": \"v\", \"x\": 42, \"y\": 25}, {\"id\": \"p\", \"x\": 1, \"y\": 1}");
+    const double viewers[3][2] = {{42, 25}, {20, 25}, {35, 25}};
+    tt_err err = {0};
+    int checked = 0;
+    for (int w = 0; w < 3; w++) {
+        assert_int_equal(rules_scenario_place(sc, "v", viewers[w][0], viewers[w][1], 0, &err), TT_OK);
+        rules_result r;
+        assert_int_equal(rules_visibility(sc, "v", &r, &err), TT_OK);
+        assert_true(r.n_polygon >= 3);
+        for (int i = 0; i < 3000; i++) {
+            double x = rndu(1, 71), y = rndu(1, 47);
+            if (rules_scenario_ground_in(sc, x, y) > 0)
+                continue;
+            assert_int_equal(rules_scenario_place(sc, "p", x, y, 0, &err), TT_OK);
+            int los = rules_los_index(sc, 0, 1), vis = in_poly(r.polygon, r.n_polygon, x, y);
+            /* near the outline either may hold: the polygon is for drawing */
+            double near = 1e9;
+            for (size_t k = 0; k < r.n_polygon; k++) {
+                const rules_point *a = &r.polygon[k], *b = &r.polygon[(k + 1) % r.n_polygon];
+                double ex = b->x - a->x, ey = b->y - a->y, L2 = ex * ex + ey * ey;
+                double t = L2 > 0 ? ((x - a->x) * ex + (y - a->y) * ey) / L2 : 0;
+                t = t < 0 ? 0 : t > 1 ? 1 : t;
+                near = fmin(near, hypot(x - a->x - t * ex, y - a->y - t * ey));
+            }
+            if (near < 0.6) /* a figure's base (ITB: 1" round) straddles it */
+                continue;
+            if (los != vis)
+                fail_msg("viewer (%g, %g), point (%g, %g): line of sight %d, polygon %d", viewers[w][0], viewers[w][1], x,
+                         y, los, vis);
+            checked++;
+        }
+        /* the named cases */
+        if (w == 0) {
+            assert_true(in_poly(r.polygon, r.n_polygon, 60, 25));  /* the felt behind it, downhill */
+            assert_false(in_poly(r.polygon, r.n_polygon, 15, 25)); /* beyond the top */
+        } else if (w == 1) {
+            assert_false(in_poly(r.polygon, r.n_polygon, 60, 25));
+        } else {
+            assert_true(in_poly(r.polygon, r.n_polygon, 60, 25) && in_poly(r.polygon, r.n_polygon, 10, 25));
+        }
+        rules_result_free(&r);
+    }
+    print_message("%d ground points: the visibility polygon and the line of sight agree\n", checked);
+    assert_true(checked > 3000);
+    rules_scenario_destroy(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_square_hill_heights), cmocka_unit_test(test_convex_formula),
         cmocka_unit_test(test_concave_valley),      cmocka_unit_test(test_bad_slopes),
-        cmocka_unit_test(test_slope_sight),
+        cmocka_unit_test(test_slope_sight),        cmocka_unit_test(test_slope_visibility),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

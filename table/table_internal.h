@@ -1,0 +1,56 @@
+/* table_internal.h - the scene's parts, shared by table/'s files:
+ * table_scene.c (loading, figures, asking) and table_look.c (drawing the
+ * answers).  Internal to table/. */
+#ifndef TT_TABLE_INTERNAL_H
+#define TT_TABLE_INTERNAL_H
+
+#include <string.h>
+
+#include "rules.h"
+#include "table_scene.h"
+
+typedef struct table__figure {
+    char *id, *unit, *weapon;
+    double x, y, facing_deg;
+    double radius_in; /* circle around the base: round radius or half diagonal */
+} table__figure;
+
+/* A terrain piece that shields blasts: its outline or line. */
+typedef struct table__piece {
+    double *xy; /* points, owned */
+    int n, closed, shields;
+} table__piece;
+
+/* One question asked and its answer, kept while no figure moves. */
+struct table_answer {
+    json_t *query;     /* the question (a copy, owned) */
+    rules_result r;    /* the rules' answer, with the geometry to draw */
+    json_t *json;      /* the same as JSON (owned) */
+    unsigned gen;      /* the scene's generation it was asked at */
+};
+
+#define TABLE__ASKED_MAX 64
+
+struct table_scene {
+    rules_scenario *sc;
+    json_t *profile; /* ruleset profile (owned) */
+    table__figure *figs;
+    int nfigs;
+    table__piece *pieces;
+    int npieces;
+    int cite;     /* draw each answer's rule under the asker */
+    unsigned gen; /* bumped whenever a figure moves */
+    table_answer *asked[TABLE__ASKED_MAX]; /* answers at generation gen, oldest first */
+    int nasked;
+};
+
+/* The figure named id, or NULL. */
+static inline const table__figure *table__fig(const table_scene *s, const char *id)
+{
+    for (int i = 0; id && i < s->nfigs; i++)
+        if (!strcmp(s->figs[i].id, id))
+            return &s->figs[i];
+    return NULL;
+}
+
+#endif

@@ -99,7 +99,8 @@ void game_set_banner(game *g, const char *url);
  * "terrain":[...],"figures":[{"id","tag","side","unit","x","y","facing_deg",
  * "state"}],"shown":[{"qid","query","answer"}],"scenario_rev" (counts the
  * scenarios applied: a page fetches GET /api/scenario for the roster when it
- * changes),"unassigned":[tag...],"camera":"ok"|"lost"|"ended","picked":[id...]
+ * changes),"unassigned":[tag...],"camera":"ok"|"lost"|"ended","phase" (where the
+ * game stands, {"turn","phase","side"}, null until a phase is set),"picked":[id...]
  * (the figures picked on the pages, one per page: game_pick_set)}.  Caller frees. */
 char *game_state_json(game *g);
 

@@ -300,6 +300,9 @@ tt_status game__referee_open(game *g, tt_err *err);
 tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, int nf, const track_event *evs, int ne,
                               tt_err *err);
 void game__referee_close(game *g);
+/* Where the game stands for the state: {"turn","phase","side"}, or null
+ * until a phase is set (mu held; a new reference). */
+json_t *game__referee_state(game *g);
 /* game_table.c */
 void game__table_free(game *g);
 

@@ -263,3 +263,13 @@ tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, i
     json_decref(out);
     return st;
 }
+
+json_t *game__referee_state(game *g)
+{
+    const referee *ref = g->refr ? g->refr->ref : NULL;
+    const char *phase = referee_phase(ref), *side = referee_side(ref);
+    if (!phase)
+        return json_null();
+    return json_pack("{s:i, s:s, s:o}", "turn", referee_turn(ref), "phase", phase, "side",
+                     side ? json_string(side) : json_null());
+}

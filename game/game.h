@@ -87,6 +87,15 @@ void game_get_stats(game *g, game_stats *s);
 
 /* ---- thread-safe: for the table server ---- */
 
+/* Set where the game stands (POST /api/phase): text is {"next": true} or
+ * {"phase": P, "side": S} with an optional "turn": T (the referee,
+ * game_referee.c; docs/playing.md, "The referee").  *state_json (caller
+ * frees): {"turn","phase","side"}.  Errors: TT_ERR_FORMAT malformed,
+ * TT_ERR_UNKNOWN a phase or side the book or scenario does not know (naming
+ * the choices), TT_ERR_ARG no scenario, Next before any phase, a turn
+ * gone by. */
+tt_status game_phase_post(game *g, const char *text, size_t len, char **state_json, tt_err *err);
+
 /* Ask the game to end (as Ctrl-C would). */
 void game_request_stop(game *g);
 

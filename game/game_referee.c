@@ -27,6 +27,7 @@ struct game__referee {
     int rev;                 /* the scenario_rev it watches */
     game__phase_line *lines; /* the --phases lines, in frame order */
     size_t nlines, at;       /* lines applied so far */
+    json_t *pending;         /* events of phases set by a viewer, for --events at the next frame */
 };
 
 static void game__phase_lines_free(game__referee *r)
@@ -186,6 +187,77 @@ tt_status game__referee_open(game *g, tt_err *err)
     return TT_OK;
 }
 
+/* The referee for a phase set by a viewer: made on first use, remade for
+ * a new scenario (mu held). */
+static tt_status game__referee_ensure(game *g, tt_err *err)
+{
+    tt_status st;
+    if (!g->refr && !(g->refr = calloc(1, sizeof *g->refr)))
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    game__referee *r = g->refr;
+    if (r->ref && r->rev == g->scenario_rev)
+        return TT_OK;
+    rules_scenario *sc = NULL;
+    referee *ref = NULL;
+    if ((st = game__referee_make(g, &sc, &ref, err)))
+        return st;
+    if (referee_phase(r->ref)) {
+        json_t *none = json_array();
+        referee_set(ref, referee_turn(r->ref), referee_phase(r->ref), referee_side(r->ref), none, err);
+        json_decref(none);
+    }
+    referee_destroy(r->ref);
+    rules_scenario_destroy(r->sc);
+    r->sc = sc, r->ref = ref, r->rev = g->scenario_rev;
+    return TT_OK;
+}
+
+tt_status game_phase_post(game *g, const char *text, size_t len, char **state_json, tt_err *err)
+{
+    json_error_t je;
+    tt_status st;
+    *state_json = NULL;
+    json_t *j = json_loadb(text ? text : "", len, JSON_REJECT_DUPLICATES, &je);
+    if (!j)
+        return tt_err_set(err, TT_ERR_FORMAT, "the phase: line %d, column %d: %s", je.line, je.column, je.text);
+    game__phase_line l = {0};
+    json_object_set_new(j, "frame", json_integer(0));
+    st = game__phase_parse(j, "the phase", 0, &l, err);
+    json_decref(j);
+    if (st) {
+        free(l.phase), free(l.side);
+        return st;
+    }
+    pthread_mutex_lock(&g->mu);
+    json_t *events = json_array();
+    if (!events)
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (st == TT_OK && (st = game__referee_ensure(g, err)) == TT_OK &&
+        (st = game__phase_apply(g->refr->ref, &l, events, err)) == TT_OK) {
+        /* the feed at once; --events from the game thread, at the next frame */
+        for (size_t i = 0; g->o.feed && i < json_array_size(events); i++) {
+            char *s = json_dumps(json_array_get(events, i), JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+            if (s)
+                game__feed_publish(g, "event", s);
+        }
+        if (!g->refr->pending)
+            g->refr->pending = json_array();
+        if (g->refr->pending)
+            json_array_extend(g->refr->pending, events);
+        json_t *ph = game__referee_state(g);
+        *state_json = json_dumps(ph, JSON_COMPACT | JSON_ENCODE_ANY);
+        json_decref(ph);
+        g->dirty = 1;
+        game__publish_state(g, 1);
+    }
+    json_decref(events);
+    pthread_mutex_unlock(&g->mu);
+    free(l.phase), free(l.side);
+    if (st == TT_OK && !*state_json)
+        st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    return st;
+}
+
 void game__referee_close(game *g)
 {
     game__referee *r = g ? g->refr : NULL;
@@ -194,6 +266,7 @@ void game__referee_close(game *g)
     referee_destroy(r->ref);
     rules_scenario_destroy(r->sc);
     game__phase_lines_free(r);
+    json_decref(r->pending);
     free(r);
     g->refr = NULL;
 }
@@ -236,6 +309,17 @@ tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, i
         json_decref(none);
         r->rev = g->scenario_rev;
     }
+    if (r->pending) {
+        for (size_t i = 0; g->ev && i < json_array_size(r->pending); i++) {
+            char *s = json_dumps(json_array_get(r->pending, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
+            if (s)
+                fprintf(g->ev, "%s\n", s);
+            free(s);
+        }
+        json_array_clear(r->pending);
+    }
+    if (!r->ref)
+        return TT_OK;
     json_t *out = json_array();
     if (!out)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");

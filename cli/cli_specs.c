@@ -40,8 +40,8 @@ const cli_spec cli_spec_locate = {
     "locate figures on the table in inches from one camera image",
     "--rig RIG [--scenario S] [--json] [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE",
     "To a terminal, prints a table of the figures; piped, or with --json, prints "
-    "{\"figures\":[{\"family\",\"id\",\"x\",\"y\",\"z_in\",\"facing_deg\",\"err95_in\",\"z_err95_in\","
-    "\"facing_err95_deg\"}],\"anchors_used\":N,\"reprojection_rms_px\":R}: each figure's base centre in table "
+    "{\"figures\":[{\"family\", \"id\", \"x\", \"y\", \"z_in\", \"facing_deg\", \"err95_in\", \"z_err95_in\", "
+    "\"facing_err95_deg\"}], \"anchors_used\":N, \"reprojection_rms_px\":R}: each figure's base centre in table "
     "inches, the height it stands at above the felt and its facing in degrees, each with its 95% error. The rig file "
     "names the table, the anchors, camera.yaml and the tag families. With --scenario, each tag is mapped at the "
     "height of the raised terrain (hills, buildings, slopes) it stands on and gets its scenario figure's \"name\"; a "

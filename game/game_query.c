@@ -385,8 +385,12 @@ void game__place_figures(game *g)
     for (int i = 0; g->sc.scene && i < g->figures.nfig; i++) {
         const track_figure *f = &g->figures.figs[i];
         tt_err e = {0};
-        if (f->state != VISION_TAG_LOST)
-            (void)table_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e);
+        if (f->state == VISION_TAG_LOST)
+            continue;
+        /* where it stands, and how sure that is (answers then say when
+         * they cannot tell) */
+        (void)table_scene_place(g->sc.scene, f->id, f->x, f->y, f->facing_deg, NULL, &e);
+        (void)table_scene_set_errors(g->sc.scene, f->id, f->err95_in, f->z_err95_in, f->facing_err95_deg, &e);
     }
 }
 

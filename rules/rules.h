@@ -323,8 +323,19 @@ tt_status rules_deviate(rules_scenario *sc, const char *from, const char *weapon
 tt_status rules_query(rules_scenario *sc, const json_t *query, rules_result *out, tt_err *err);
 
 /* One query object of the contract -> its answer object.  On a bad query
- * returns an error status and a message; the CLI prints {"error": msg}. */
+ * returns an error status and a message; the CLI prints {"error": msg}.
+ * Where the scenario's figures carry errors, the answer says how sure it
+ * is (rules_answer_how_sure) and a refusal the errors could undo says so. */
 tt_status rules_query_json(rules_scenario *sc, const json_t *query, json_t **answer, tt_err *err);
+
+/* For a caller that asks rules_query itself and prints the answer with
+ * rules_result_to_json (the live table): add what rules_query_json adds
+ * where the scenario's figures carry errors (distance_err95_in,
+ * too_close_to_call, tie, tie_rule, too_close_ids; docs/rules.md, "How sure
+ * an answer is") to `answer`, the JSON of r, the result of `query`.
+ * Nothing when no figure has an error.  Errors: TT_ERR_NOMEM. */
+tt_status rules_answer_how_sure(rules_scenario *sc, const json_t *query, const rules_result *r, json_t *answer,
+                                tt_err *err);
 
 /* One JSON Lines query line -> one answer line (no newline), always: a bad
  * line gives {"error":"..."}.  The string is malloc'd, caller frees; NULL

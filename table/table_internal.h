@@ -13,6 +13,7 @@ typedef struct table__figure {
     char *id, *unit, *weapon;
     double x, y, facing_deg;
     double radius_in; /* circle around the base: round radius or half diagonal */
+    double err95_in, z_err95_in, facing_err95_deg; /* how sure its place is (0: exact) */
 } table__figure;
 
 /* A terrain piece that shields blasts: its outline or line. */

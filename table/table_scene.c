@@ -257,6 +257,31 @@ tt_status table_scene_parse(const char *text, const char *where, const char *bas
 }
 
 
+tt_status table_scene_set_errors(table_scene *s, int tag_id, double err95_in, double z_err95_in,
+                                 double facing_err95_deg, tt_err *err)
+{
+    const char *id = rules_scenario_tag_figure(s->sc, tag_id);
+    if (!id)
+        return TT_OK;
+    table__figure *f = NULL;
+    for (int i = 0; i < s->nfigs && !f; i++)
+        if (!strcmp(s->figs[i].id, id))
+            f = &s->figs[i];
+    if (f && fabs(f->err95_in - err95_in) <= TABLE_ERR_STEP_IN && fabs(f->z_err95_in - z_err95_in) <= TABLE_ERR_STEP_IN &&
+        fabs(f->facing_err95_deg - facing_err95_deg) <= 1.0)
+        return TT_OK; /* as sure as when last asked */
+    tt_status st = rules_scenario_set_errors(s->sc, id, err95_in, z_err95_in, facing_err95_deg, err);
+    if (st != TT_OK)
+        return st;
+    if (f) {
+        f->err95_in = err95_in;
+        f->z_err95_in = z_err95_in;
+        f->facing_err95_deg = facing_err95_deg;
+    }
+    table__moved(s);
+    return TT_OK;
+}
+
 /* ---- asking the rules ------------------------------------------------- */
 
 tt_status table_scene_ask(table_scene *s, const json_t *query, const table_answer **out, tt_err *err)
@@ -282,6 +307,11 @@ tt_status table_scene_ask(table_scene *s, const json_t *query, const table_answe
     if (!(a->query = json_deep_copy(query)) || !(a->json = rules_result_to_json(&a->r))) {
         table__answer_free(a);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    /* where the figures' places carry errors: how sure the answer is */
+    if ((st = rules_answer_how_sure(s->sc, query, &a->r, a->json, err)) != TT_OK) {
+        table__answer_free(a);
+        return st;
     }
     if (s->nasked == TABLE__ASKED_MAX)
         table__forget(s, TABLE__ASKED_MAX - 1);

@@ -61,6 +61,16 @@ void table_scene_set_cite(table_scene *s, int on);
 tt_status table_scene_place(table_scene *s, int tag_id, double x, double y, double facing_deg,
                             const char **figure_id, tt_err *err);
 
+/* How sure the place of tag_id's figure is (the tracker's 95% bounds:
+ * err95_in around its position, z_err95_in of its height, facing_err95_deg;
+ * 0 each: exact), handed to the rules so that answers say
+ * distance_err95_in and too_close_to_call.  A change of more than
+ * TABLE_ERR_STEP_IN (or a degree) asks the kept answers again; smaller
+ * ones are kept for the next real move.  A tag of no figure: TT_OK. */
+#define TABLE_ERR_STEP_IN 0.002
+tt_status table_scene_set_errors(table_scene *s, int tag_id, double err95_in, double z_err95_in,
+                                 double facing_err95_deg, tt_err *err);
+
 /* Keep every figure's tag dark (overlay_add_tag_mask): a mask of a tag of
  * tag_size_in (the rig's base size_in) at each figure of the scenario, where
  * it stands now, at the height of the ground under it plus base_height_in. */

@@ -327,6 +327,12 @@ tt_status rules_tie_annotate(rules_scenario *sc, const json_t *q, const rules_re
     return TT_OK;
 }
 
+tt_status rules_answer_how_sure(rules_scenario *sc, const json_t *query, const rules_result *r, json_t *answer,
+                                tt_err *err)
+{
+    return sc && query && r && answer ? rules_tie_annotate(sc, query, r, answer, err) : TT_OK;
+}
+
 void rules_tie_refusal(rules_scenario *sc, const json_t *q, tt_err *err)
 {
     double E = 0;

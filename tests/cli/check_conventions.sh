@@ -113,7 +113,7 @@ if command -v script > /dev/null; then
   script -qec "'$tt' locate --rig '$samples/rig.json' '$samples/frame.png'" /dev/null > "$tmp/tty.out" 2>&1
   tr -d '\r' < "$tmp/tty.out" > "$tmp/locate.txt"
   grep -q '^60 figures, in table inches (pose from 6 anchors' "$tmp/locate.txt" \
-    && grep -Eq '^ +100 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]$' "$tmp/locate.txt" \
+    && grep -Eq '^ +100 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9] +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{2}$' "$tmp/locate.txt" \
     && [ "$(grep -Ec '^ +1[0-5][0-9] ' "$tmp/locate.txt")" = 60 ] && ! grep -q '{"figures"' "$tmp/locate.txt" \
     || fail "locate on a terminal: $(head -c 600 "$tmp/locate.txt")"
   script -qec "'$tt' locate --json --rig '$samples/rig.json' '$samples/frame.png'" /dev/null > "$tmp/tty.out" 2>&1

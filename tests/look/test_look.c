@@ -319,7 +319,7 @@ static void test_replay(void **state)
         const json_t *f = json_array_get(figs, i);
         rf[i] = (rec_figure){"tag36h11", (int)i + 1, json_number_value(json_object_get(f, "x")),
                              json_number_value(json_object_get(f, "y")),
-                             json_number_value(json_object_get(f, "facing_deg")), REC_SEEN, 0};
+                             json_number_value(json_object_get(f, "facing_deg")), REC_SEEN, 0, 0, 0, 0};
     }
     tt_err err = {0};
     rec *r = NULL;

@@ -102,6 +102,31 @@ static void test_range_bracket_edge(void **state)
     }
 }
 
+/* The live table's way: rules_query, rules_result_to_json, then
+ * rules_answer_how_sure adds the same as rules_query_json. */
+static void test_how_sure_api(void **state)
+{
+    (void)state;
+    rules_scenario *sc = scen("{\"id\": \"f\", \"side\": \"red\", \"type\": \"foot\", \"weapon\": \"musket\", "
+                              "\"x\": 10, \"y\": 20, \"facing_deg\": 0, \"err95_in\": 0.05}, {\"id\": \"t\", \"side\": "
+                              "\"blue\", \"type\": \"foot\", \"x\": 22, \"y\": 20, \"facing_deg\": 180, \"err95_in\": 0.05}");
+    json_t *q = json_loads("{\"q\": \"fire\", \"from\": \"f\", \"to\": \"t\"}", 0, NULL);
+    rules_result r;
+    tt_err err = {0};
+    assert_int_equal(rules_query(sc, q, &r, &err), TT_OK);
+    json_t *a = rules_result_to_json(&r);
+    assert_null(json_object_get(a, "too_close_to_call"));
+    assert_int_equal(rules_answer_how_sure(sc, q, &r, a, &err), TT_OK);
+    assert_int_equal(close_call(a), 1);
+    json_t *b = ask(sc, "{\"q\": \"fire\", \"from\": \"f\", \"to\": \"t\"}");
+    assert_true(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+    json_decref(q);
+    rules_result_free(&r);
+    rules_scenario_destroy(sc);
+}
+
 /* Without errors an answer is exact, as before: no new fields. */
 static void test_exact_stays_exact(void **state)
 {
@@ -464,6 +489,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_range_bracket_edge), cmocka_unit_test(test_exact_stays_exact),
+        cmocka_unit_test(test_how_sure_api),
         cmocka_unit_test(test_move_reach_edge),    cmocka_unit_test(test_los_grazing_corner),
         cmocka_unit_test(test_blast_rim),          cmocka_unit_test(test_aspect_edge),
         cmocka_unit_test(test_cone_radius_charge), cmocka_unit_test(test_every_bracket_edge),

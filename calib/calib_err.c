@@ -37,7 +37,7 @@
 #define ERR_Z_POSE 5.0
 /* 95% facing, radians per (size-noise px / tag px) */
 #define ERR_F 2.5
-#define ERR_F_TILT 2.0
+#define ERR_F_TILT 4.0
 /* floors: nothing is known better than this */
 #define ERR_XY_MIN 0.0005
 #define ERR_F_MIN 0.05

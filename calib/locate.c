@@ -391,8 +391,12 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
                 g.x = tc[0] - base_in * nv[0];
                 g.y = tc[1] - base_in * nv[1];
                 g.facing_deg = fd;
-            } else {
-                g.x = g.y = NAN;
+            } else { /* its tilted plane missed: its corners on the level plane at its height */
+                calib_map_normalized(pose, q, 4, &h, 4, c);
+                memcpy(corners, c, sizeof corners);
+                g.x = (c[0] + c[2] + c[4] + c[6]) / 4;
+                g.y = (c[1] + c[3] + c[5] + c[7]) / 4;
+                g.facing_deg = calib_facing_deg(corners);
             }
         } else {
             calib_map_normalized(pose, q, 4, &h, 4, c);

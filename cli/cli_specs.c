@@ -211,7 +211,7 @@ const cli_spec cli_spec_overlay = {
 const cli_spec cli_spec_track = {
     "track",
     "track figures live from a camera, video or image sequence",
-    "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] "
+    "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] [--phases FILE] "
     "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] [--cite] "
     "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout SECONDS] [--http [HOST:]PORT [--http-key KEY]] "
     "[--mqtt HOST[:PORT] --table NAME [--mqtt-user USER] [--mqtt-password-file FILE] [--mqtt-cafile FILE]]",
@@ -238,6 +238,9 @@ const cli_spec cli_spec_track = {
         {"--query", "Q", CLI_VALUE | CLI_REPEAT, "a rules query answered every frame, JSON"},
         {"--queries", "FILE", CLI_VALUE | CLI_FILE,
          "JSON Lines of queries with the frames to show them ({\"frame\":34,\"until\":50,\"q\":...})"},
+        {"--phases", "FILE", CLI_VALUE | CLI_FILE,
+         "JSON Lines of the game's phases by frame ({\"frame\":N,\"phase\":P,\"side\":S} or {\"frame\":N,\"next\":true}): "
+         "the referee checks every move and counts casualties"},
         {"--overlay-dir", "DIR", CLI_VALUE | CLI_OUT, "write overlay_NNNNN.png per frame into DIR"},
         {"--events", "FILE|-", CLI_VALUE | CLI_OUT, "JSON Lines: figures per frame and moved/appeared/removed events"},
         {"--stats", NULL, 0, "print one JSON line at the end: frames, fps, latency, tracked ratio"},

@@ -72,6 +72,8 @@ static int track__parse(int argc, char **argv, track__args *a)
             a->queries[a->nq++] = val;
         } else if (!strcmp(name, "--queries"))
             a->g.queries_file = val;
+        else if (!strcmp(name, "--phases"))
+            a->g.phases_file = val;
         else if (!strcmp(name, "--overlay-dir"))
             a->g.overlay_dir = val;
         else if (!strcmp(name, "--events"))

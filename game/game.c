@@ -101,7 +101,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
     g->scenario_rev = g->sc.root != NULL;
     if ((st = overlay_list_create(&g->proj.list, err)) != TT_OK || (st = overlay_list_create(&g->proj.scratch, err)) != TT_OK)
         goto fail;
-    if ((st = game__queries_from_opts(g, err)) != TT_OK)
+    if ((st = game__queries_from_opts(g, err)) != TT_OK || (st = game__referee_open(g, err)) != TT_OK)
         goto fail;
     vision_source_opts so = {g->rig->capture.width, g->rig->capture.height, g->rig->capture.fps,
                              g->rig->capture.mjpeg};
@@ -378,6 +378,8 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     st = game__answer_and_draw(g, frame_no, (long long)t_ms, err);
     if (st == TT_OK)
         st = game__record_frame(g, frame_no, t_ms, evs, ne);
+    if (st == TT_OK)
+        st = game__referee_frame(g, frame_no, figs, nf, evs, ne, err);
     game__publish_state(g, 0);
     for (int i = 0; g->o.feed && i < ne; i++) {
         char line[512];
@@ -682,6 +684,7 @@ void game_destroy(game *g)
     if (g->recording.recd)
         rec_close(g->recording.recd, NULL);
     game__queries_free(g);
+    game__referee_close(g);
     game__picks_free(&g->picks);
     game__scenario_free(&g->sc);
     game__projector_close(g);

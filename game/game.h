@@ -41,6 +41,7 @@ typedef struct game_opts {
     const char *record;         /* GAME.sqlite or NULL */
     const char *const *queries; /* NULL-terminated questions shown every frame, or NULL */
     const char *queries_file;   /* JSON Lines of questions with "frame" and optional "until" */
+    const char *phases_file;    /* JSON Lines of phases with "frame" (game_referee.c), or NULL */
     const char *note;           /* recorded with the session (the command line); may be NULL */
     int preload;                /* decode the whole source first */
     int cite;                   /* each answer on the felt shows the rule it comes from */
@@ -86,6 +87,15 @@ void game_get_stats(game *g, game_stats *s);
 
 /* ---- thread-safe: for the table server ---- */
 
+/* Set where the game stands (POST /api/phase): text is {"next": true} or
+ * {"phase": P, "side": S} with an optional "turn": T (the referee,
+ * game_referee.c; docs/playing.md, "The referee").  *state_json (caller
+ * frees): {"turn","phase","side"}.  Errors: TT_ERR_FORMAT malformed,
+ * TT_ERR_UNKNOWN a phase or side the book or scenario does not know (naming
+ * the choices), TT_ERR_ARG no scenario, Next before any phase, a turn
+ * gone by. */
+tt_status game_phase_post(game *g, const char *text, size_t len, char **state_json, tt_err *err);
+
 /* Ask the game to end (as Ctrl-C would). */
 void game_request_stop(game *g);
 
@@ -98,7 +108,8 @@ void game_set_banner(game *g, const char *url);
  * "terrain":[...],"figures":[{"id","tag","side","unit","x","y","facing_deg",
  * "state"}],"shown":[{"qid","query","answer"}],"scenario_rev" (counts the
  * scenarios applied: a page fetches GET /api/scenario for the roster when it
- * changes),"unassigned":[tag...],"camera":"ok"|"lost"|"ended","picked":[id...]
+ * changes),"unassigned":[tag...],"camera":"ok"|"lost"|"ended","phase" (where the
+ * game stands, {"turn","phase","side"}, null until a phase is set),"picked":[id...]
  * (the figures picked on the pages, one per page: game_pick_set)}.  Caller frees. */
 char *game_state_json(game *g);
 

@@ -191,8 +191,10 @@ typedef struct game__stats {
     long seen_sum, known_sum;
 } game__stats;
 
-/* ---- phases: the referee (issue 30) adds turns and phases here, as a part
- * of their own with their own lock, beside these ---- */
+/* ---- phases: the referee (game_referee.c, issue 30; the table's lock):
+ * the --phases lines and the referee watching the game ---- */
+
+typedef struct game__referee game__referee;
 
 /* The hub: what the game is made of, and its parts.  Locks, always taken in
  * this order: save_mu, then mu (the table's: scenario, figures, questions,
@@ -216,6 +218,7 @@ struct game {
     /* the table's lock: sc, scenario_rev, dirty, figures, questions */
     pthread_mutex_t mu;
     game__scenario sc;
+    game__referee *refr; /* the referee (--phases), or NULL */
     int scenario_rev; /* scenarios applied so far (1 with --scenario) */
     int dirty;        /* redraw the projector without a new frame */
 
@@ -289,6 +292,17 @@ json_t *game__picked_json(game__picks *p); /* new reference */
 tt_status game__draw_picks(game *g, overlay_list *l, tt_err *err);
 void game__picks_free(game__picks *p); /* and its lock */
 
+/* game_referee.c: read and check --phases and start the referee (after
+ * the scenario); each frame (mu held), the phase lines due and the
+ * tracker's events through the referee, its events to --events and the
+ * feed; close frees it (accepts a game without one). */
+tt_status game__referee_open(game *g, tt_err *err);
+tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, int nf, const track_event *evs, int ne,
+                              tt_err *err);
+void game__referee_close(game *g);
+/* Where the game stands for the state: {"turn","phase","side"}, or null
+ * until a phase is set (mu held; a new reference). */
+json_t *game__referee_state(game *g);
 /* game_table.c */
 void game__table_free(game *g);
 

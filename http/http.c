@@ -313,22 +313,29 @@ static enum MHD_Result http__route(http_server *s, struct MHD_Connection *c, con
     int is_query = !strcmp(url, "/api/query") || !strncmp(url, "/api/query/", 11);
     int is_scen = !strcmp(url, "/api/scenario"); /* GET is above */
     int is_pick = !strcmp(url, "/api/pick");
-    if (!is_query && !is_scen && !is_pick)
+    int is_phase = !strcmp(url, "/api/phase");
+    if (!is_query && !is_scen && !is_pick && !is_phase)
         return http__error(c, 404,
                            "no such page: the table is at /, the API at /api/state, /api/live, /api/query, "
-                           "/api/pick, /api/table.png, /api/scenario and /api/rules");
-    if (!(post && !strcmp(url, "/api/query")) && !del && !(put && (is_scen || is_pick)))
-        return http__error(c, 405, "method not allowed here: POST /api/query, DELETE /api/query[/N], "
+                           "/api/pick, /api/phase, /api/table.png, /api/scenario and /api/rules");
+    if (!(post && (!strcmp(url, "/api/query") || is_phase)) && !(del && !is_phase) && !(put && (is_scen || is_pick)))
+        return http__error(c, 405, "method not allowed here: POST /api/query, POST /api/phase, DELETE /api/query[/N], "
                                    "PUT /api/scenario, PUT or DELETE /api/pick");
     if (!http__has_key(s, c))
         return http__error(c, 403, "this changes the game and needs the table's key: open the address tabletrack "
                                    "printed (it ends in ?key=...) or send an X-Table-Key header");
     if (q->too_big)
         return http__error(c, 413, "the body is over 1 MB: send one question or one scenario");
-    if (post)
-        return http__query(s, c, q);
     tt_err err = {0};
     tt_status st;
+    if (is_phase) {
+        char *state = NULL;
+        if ((st = game_phase_post(s->g, q->body ? q->body : "", q->len, &state, &err)) != TT_OK)
+            return http__error(c, http__status_code(st), err.msg);
+        return http__json(c, 200, state);
+    }
+    if (post)
+        return http__query(s, c, q);
     if (is_pick)
         return http__pick(s, c, put, q);
     if (put) {

@@ -41,8 +41,8 @@ tt_status rec_copy_open(const char *path, rec_copy **out, tt_err *err)
         {&c->st_find, "SELECT id FROM figure WHERE session = ? AND family = ? AND tag = ?"},
         {&c->st_fig, "INSERT INTO figure (session, family, tag, name, side) VALUES (?, ?, ?, ?, ?)"},
         {&c->st_rename, "UPDATE figure SET name = ?, side = ? WHERE id = ?"},
-        {&c->st_state, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state, z_in) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&c->st_state, "INSERT INTO state (figure, frame, t_ms, x, y, facing_deg, state, z_in, err95_in, "
+                       "z_err95_in, facing_err95_deg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
         {&c->st_event, "INSERT INTO event (session, frame, t_ms, kind, figure, from_x, from_y, to_x, to_y, z_in) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
         {&c->st_query, "INSERT INTO query (session, frame, t_ms, query_json, answer_json) VALUES (?, ?, ?, ?, ?)"},
@@ -189,6 +189,21 @@ static int rec__copy_bind_z(sqlite3_stmt *st, int i, const json_t *v)
     return 1;
 }
 
+/* A figure's 95% error (schema 4) into column i: NULL when absent; a
+ * negative or unbounded one is refused. */
+static int rec__copy_bind_err(sqlite3_stmt *st, int i, const json_t *v)
+{
+    double e;
+    if (!v || json_is_null(v)) {
+        sqlite3_bind_null(st, i);
+        return 1;
+    }
+    if (!rec__copy_coord(v, &e) || e < 0)
+        return 0;
+    sqlite3_bind_double(st, i, e);
+    return 1;
+}
+
 /* The copy's figure row of (family, tag), added when new. */
 static tt_status rec__copy_figure(rec_copy *c, const json_t *fam, const json_t *tag, long long *row, tt_err *err)
 {
@@ -309,6 +324,10 @@ static tt_status rec__copy_frames(rec_copy *c, const json_t *frames, tt_err *err
             sqlite3_bind_text(st, 7, state, -1, SQLITE_TRANSIENT);
             if (!rec__copy_bind_z(st, 8, json_object_get(f, "z_in")))
                 return rec__copy_bad(err, "a figure's height");
+            if (!rec__copy_bind_err(st, 9, json_object_get(f, "err95_in")) ||
+                !rec__copy_bind_err(st, 10, json_object_get(f, "z_err95_in")) ||
+                !rec__copy_bind_err(st, 11, json_object_get(f, "facing_err95_deg")))
+                return rec__copy_bad(err, "a figure's error");
             if (!rec__copy_step(st))
                 return rec__db_err(c->db, err, c->path, "writing a figure state");
         }

@@ -318,7 +318,8 @@ static tt_status rec__feed_scan_rows(rec_feed *f, const char *sql, long long aft
 
 static const char *const rec__feed_states[] = {"seen", "occluded", "lost"};
 
-/* state: rowid, t_ms, frame, figure, family, tag, x, y, facing, state, z_in.
+/* state: rowid, t_ms, frame, figure, family, tag, x, y, facing, state, z_in,
+ * err95_in, z_err95_in, facing_err95_deg.
  * Rows of one frame and time share one frame object, as in replay --json. */
 static json_t *rec__feed_state_row(sqlite3_stmt *st, json_t *frames)
 {
@@ -337,6 +338,10 @@ static json_t *rec__feed_state_row(sqlite3_stmt *st, json_t *frames)
                             state ? state : rec__feed_states[0]);
     if (fig && sqlite3_column_type(st, 10) != SQLITE_NULL) /* the height it stands at (schema 3) */
         json_object_set_new(fig, "z_in", json_real(sqlite3_column_double(st, 10)));
+    static const char *const errs[] = {"err95_in", "z_err95_in", "facing_err95_deg"}; /* schema 4 */
+    for (int k = 0; fig && k < 3; k++)
+        if (sqlite3_column_type(st, 11 + k) != SQLITE_NULL)
+            json_object_set_new(fig, errs[k], json_real(sqlite3_column_double(st, 11 + k)));
     if (!fig || json_array_append_new(json_object_get(last, "figures"), fig) != 0)
         return NULL;
     return fig;
@@ -459,7 +464,8 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
     if ((s = rec__feed_session(f, header, &sess, &last_frame, &last_t, &ended, err)) != TT_OK ||
         (s = rec__feed_scan_rows(f,
                                  "SELECT s.rowid, s.t_ms, s.frame, s.figure, g.family, g.tag, s.x, s.y, s.facing_deg, "
-                                 "s.state, s.z_in FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?1 AND "
+                                 "s.state, s.z_in, s.err95_in, s.z_err95_in, s.facing_err95_deg FROM state s JOIN figure g "
+                                 "ON g.id = s.figure WHERE g.session = ?1 AND "
                                  "s.rowid > ?2 ORDER BY s.rowid LIMIT ?3",
                                  from->state, until_ms, max_rows, rec__feed_state_row, frames, &sc[0], err)) != TT_OK ||
         (s = rec__feed_scan_rows(f,

@@ -224,6 +224,25 @@ size_t rules_scenario_piece_count(const rules_scenario *sc);
 int rules_scenario_raised_piece(const rules_scenario *sc, size_t i, const char **id, double *height_in,
                                 const double **xy, int *n);
 
+/* Figure i's side, unit, type and formation (each NULL where it has none;
+ * strings owned by the scenario).  Any out pointer may be NULL.  Returns 0
+ * when there is no figure i. */
+int rules_scenario_figure_info(const rules_scenario *sc, size_t i, const char **side, const char **unit,
+                               const char **type, const char **formation);
+/* The index of figure `id`, or -1. */
+int rules_scenario_figure_index(const rules_scenario *sc, const char *id);
+/* Whether the bases of figures i and j touch or overlap where they stand
+ * now (edges within 1/1000"). */
+int rules_scenario_in_contact(const rules_scenario *sc, size_t i, size_t j);
+
+/* The ruleset's turn structure, its profile's "turns" (phases in the
+ * book's order: name, sides "each" | "alternate" | "none", moves, charges,
+ * src; one_move_a_turn; immobile_formations), and the calls losses
+ * trigger, its "losses" (see docs/rulesets.md, "Turns and phases").  Both
+ * checked when the profile loads, owned by the scenario; NULL where the
+ * profile has none. */
+const json_t *rules_scenario_turns(const rules_scenario *sc);
+const json_t *rules_scenario_losses(const rules_scenario *sc);
 /* How sure a figure's position is (live pipeline: the tracker's figures
  * for it), 95 % bounds: the radius around its position, its height, its
  * facing; 0 each: exact.  Refused (TT_ERR_FORMAT, the figure unchanged)

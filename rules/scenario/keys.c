@@ -193,6 +193,34 @@ static const rules__schema rules__fbt_map_s = {"formation_by_type", NULL, NULL, 
 static const rules__field rules__command_f[] = {
     {"action", NULL}, {"per_figure", NULL}, {"types", &rules__by_type_s}, {NULL, NULL}};
 static const rules__schema rules__command_s = {"command", NULL, rules__command_f, NULL, 1};
+static const rules__field rules__phase_f[] = {{"name", NULL}, {"sides", NULL}, {"moves", NULL}, {"charges", NULL},
+                                              {NULL, NULL}};
+static const rules__schema rules__phase_s = {"phase", "name", rules__phase_f, NULL, 1};
+static const rules__field rules__turns_f[] = {{"phases", &rules__phase_s}, {"one_move_a_turn", &rules__value_s},
+                                              {"immobile_formations", &rules__value_s}, {NULL, NULL}};
+static const rules__schema rules__turns_s = {"turns", NULL, rules__turns_f, NULL, 1};
+static const rules__field rules__call_mod_f[] = {{"value", NULL},      {"reason", NULL}, {"with_type", NULL},
+                                                 {"unit", NULL},       {"below_half", NULL}, {"asked", NULL},
+                                                 {NULL, NULL}};
+static const rules__schema rules__call_mod_s = {"modifier", "reason", rules__call_mod_f, NULL, 1};
+static const rules__field rules__since_turn_f[] = {{"fraction", NULL}, {"result", NULL}, {NULL, NULL}};
+static const rules__schema rules__since_turn_s = {"result_lost_since_turn", NULL, rules__since_turn_f, NULL, 1};
+static const rules__field rules__call_f[] = {{"call", NULL},
+                                             {"after", NULL},
+                                             {"dice", NULL},
+                                             {"lost_at", NULL},
+                                             {"needs", NULL},
+                                             {"then_needs", NULL},
+                                             {"any_loss", NULL},
+                                             {"needs_by_rating", &rules__by_type_s},
+                                             {"needs_note", NULL},
+                                             {"modifiers", &rules__call_mod_s},
+                                             {"result", NULL},
+                                             {"result_lost_since_turn", &rules__since_turn_s},
+                                             {"collapse_at", &rules__by_type_s},
+                                             {"not_counted", &rules__value_s},
+                                             {NULL, NULL}};
+static const rules__schema rules__call_s = {"call", "call", rules__call_f, NULL, 1};
 static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"formation_by_type", &rules__fbt_map_s},
                                                 {"unit_fire", &rules__unit_fire_s},
@@ -229,6 +257,8 @@ static const rules__field rules__profile_f[] = {{"ruleset", NULL},
                                                 {"terrain_effects", &rules__effects_s},
                                                 {"terrain", &rules__kinds_s},
                                                 {"weapons", &rules__weapons_s},
+                                                {"turns", &rules__turns_s},
+                                                {"losses", &rules__call_s},
                                                 {NULL, NULL}};
 static const rules__schema rules__profile_s = {"profile", NULL, rules__profile_f, NULL, 1};
 

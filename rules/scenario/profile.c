@@ -46,6 +46,7 @@ void rules_profile_destroy(rules_profile *p)
     free(p->los_src), free(p->no_target_src);
     free(p->command_src);
     free(p->aspect_src);
+    json_decref(p->turns), json_decref(p->losses);
     free(p->name);
     free(p);
 }

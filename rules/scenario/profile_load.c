@@ -1,8 +1,8 @@
 /* profile_load.c - rule-set profiles: JSON -> rules_profile (see
  * rules/profiles/NAME.json and docs/rules.md, "Ruleset profiles", for the format).  The sections
  * are read in this order (a later one may name what an earlier one
- * defined) by profile_fire.c, profile_weapons.c, profile_units.c and
- * profile_movement.c. */
+ * defined) by profile_fire.c, profile_weapons.c, profile_units.c,
+ * profile_movement.c and profile_turns.c. */
 #include "rules_scenario.h"
 
 #include <stdio.h>
@@ -195,7 +195,7 @@ tt_status rules_profile_from_json(const json_t *j, const char *where, rules_prof
         (st = rules__after_moving_parse(p, j, where, err)) || (st = rules__charge_parse(p, j, where, err)) ||
         (st = rules__movement_parse(p, j, where, err)) ||
         (st = rules__fbt_parse(p, json_object_get(j, "formation_by_type"), where, err)) ||
-        (st = rules__fire_cites(p, j, where, err)))
+        (st = rules__fire_cites(p, j, where, err)) || (st = rules__turns_parse(p, j, where, err)))
         goto fail;
     for (size_t i = 0; i < p->nkinds; i++) {
         snprintf(at, sizeof at, "%s: terrain \"%s\"", where, p->kinds[i].name);

@@ -66,4 +66,11 @@ tt_status rules__terrain_effects_parse(rules_profile *p, const json_t *j, const 
 /* "movement": each figure type's allowance. */
 tt_status rules__movement_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err);
 
+/* ---- profile_turns.c ---- */
+/* "turns": the phases of a turn in the book's order (each a name, whose
+ * sides act in it, whether figures move or charge in it) and "losses": the
+ * tests and results the book calls from casualties.  Read last: it names
+ * the profile's formations. */
+tt_status rules__turns_parse(rules_profile *p, const json_t *j, const char *where, tt_err *err);
+
 #endif

@@ -228,6 +228,10 @@ extern const char *const rules_move_cite_key[RULES_MC_N];
 
 typedef struct rules_profile {
     char *name;
+    /* profile_turns.c: the book's turn structure ("turns") and the calls
+     * losses trigger ("losses"), checked, as copies of the profile's JSON
+     * (owned; NULL where the profile has none) */
+    json_t *turns, *losses;
     int centre_measure;      /* distances centre to centre */
     double cover_within_in;  /* cover counts this close to the target */
     double cover_near_firer_in; /* > 0: a piece this close to the firer (or holding it) covers only a

@@ -158,7 +158,11 @@ def run(srv):
     ids = {f["id"] for f in s["figures"]}
     check({"gun1", "gren1", "fus1"} <= ids, "state: figures named from the scenario's tags")
     f = next(f for f in s["figures"] if f["id"] == "gren1")
-    check(set(f) == {"id", "tag", "side", "unit", "x", "y", "z_in", "facing_deg", "state"}, "state: figure fields")
+    check(set(f) == {"id", "tag", "side", "unit", "x", "y", "z_in", "facing_deg", "state", "err95_in", "z_err95_in",
+                     "facing_err95_deg"}, "state: figure fields")
+    check(all(isinstance(f[k], (int, float)) and 0 < f[k] < 1 for k in ("err95_in", "z_err95_in", "facing_err95_deg")),
+          "state: a figure's 95%% errors, each above 0 and under 1 (inch, inch, degree) on the sample's flat felt: %r"
+          % ({k: f[k] for k in ("err95_in", "z_err95_in", "facing_err95_deg")},))
     check(f["z_in"] == 0, "state: z_in 0 for a figure on the felt (the scenario raises nothing under it)")
     check(f["tag"] == 23 and f["side"] == "british" and f["unit"] == "grenadiers", "state: tag, side, unit")
     check(abs(f["x"] - round(f["x"], 2)) < 1e-9, "state: positions to 0.01 inch")

@@ -80,24 +80,7 @@ static int run_frame(int res, int blur, int roof, unsigned seed, FILE *dump)
     le_options o;
     le_frame f;
     tt_err err = {0};
-    if (res == RES_4K)
-        le_options_default(&o);
-    else
-        le_options_1080p(&o);
-    o.overhead60 = 1;
-    o.seed = seed;
-    if (blur == BL_BLUR) { /* blurrier than each rig's usual, and noisier */
-        o.blur = res == RES_4K ? 1.3 : 1.0;
-        o.noise = 4;
-    }
-    uint64_t rs = rnd_rng_seed(seed * 31u + 7u);
-    double deg = 27 + 10 * rnd_rng_uniform(&rs);
-    o.hill_in = roof ? 4 : 2;
-    o.hill_slope_in = roof ? 0 : o.hill_in / tan(deg * M_PI / 180);
-    o.hill[0] = 40;
-    o.hill[1] = 17;
-    o.hill[2] = 62;
-    o.hill[3] = 36;
+    le_options_issue29(&o, res == RES_4K, roof, blur == BL_BLUR, seed);
     if (le_frame_make(&o, &f, &err) != TT_OK) {
         fprintf(stderr, "render failed: %s\n", err.msg);
         return -1;
@@ -129,7 +112,7 @@ static int run_frame(int res, int blur, int roof, unsigned seed, FILE *dump)
         double xy[2];
         le_truth_xy(&f, tag, xy);
         double zt = rnd_ground_height(&f.scene, xy[0], xy[1]);
-        int cl = zt <= 0 ? CL_FELT : roof ? CL_ROOF : le_on_hill(&f, xy[0], xy[1]) ? CL_TOP : CL_SLOPE;
+        int cl = le_where(&f, tag, roof);
         acc *a = &A[res][blur][cl];
         a->expected++;
         const calib_figure *h = find(figs, n, tag), *d = find(dfigs, dn, tag);

@@ -100,6 +100,37 @@ static int le__hill_tags(le_frame *f, double slope_in, double base_height_in)
     return m;
 }
 
+void le_options_issue29(le_options *o, int k4, int roof, int blur, unsigned seed)
+{
+    if (k4)
+        le_options_default(o);
+    else
+        le_options_1080p(o);
+    o->overhead60 = 1;
+    o->seed = seed;
+    if (blur) {
+        o->blur = k4 ? 1.3 : 1.0;
+        o->noise = 4;
+    }
+    uint64_t rs = rnd_rng_seed(seed * 31u + 7u);
+    double deg = 27 + 10 * rnd_rng_uniform(&rs);
+    o->hill_in = roof ? 4 : 2;
+    o->hill_slope_in = roof ? 0 : o->hill_in / tan(deg * M_PI / 180);
+    o->hill[0] = 40;
+    o->hill[1] = 17;
+    o->hill[2] = 62;
+    o->hill[3] = 36;
+}
+
+int le_where(const le_frame *f, const rnd_tag *tag, int roof)
+{
+    double xy[2];
+    le_truth_xy(f, tag, xy);
+    if (rnd_ground_height(&f->scene, xy[0], xy[1]) <= 0)
+        return LE_FELT;
+    return roof ? LE_ROOF : le_on_hill(f, xy[0], xy[1]) ? LE_TOP : LE_SLOPE;
+}
+
 void le_options_1080p(le_options *o)
 {
     le_options_default(o);

@@ -69,6 +69,17 @@ void le_options_hill(le_options *o);
  * 0.7 px, noise 2, 20 % light falloff. */
 void le_options_1080p(le_options *o);
 
+/* Issue 29's conditions: the camera 60" above the table; 4K with 0.8"
+ * tags (k4 = 1) or 1080p with 1.1" tags; a 2" hill in a corner whose sides
+ * slope at 27-37 degrees (from the seed), or (roof = 1) a building with a
+ * flat 4" roof and vertical walls in its place; blur = 1: blurrier and
+ * noisier than the rig's usual (1.3 px at 4K, 1.0 px at 1080p, noise 4). */
+void le_options_issue29(le_options *o, int k4, int roof, int blur, unsigned seed);
+
+/* Where a figure of issue 29's frames stands. */
+enum { LE_FELT, LE_TOP, LE_SLOPE, LE_ROOF, LE_NWHERE };
+int le_where(const le_frame *f, const rnd_tag *tag, int roof);
+
 tt_status le_frame_make(const le_options *o, le_frame *f, tt_err *err);
 void le_frame_free(le_frame *f);
 

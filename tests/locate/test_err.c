@@ -1,0 +1,150 @@
+/* test_err.c - issue 29: is each located figure's error honest?  On
+ * issue 29's rendered conditions (locate_eval.h, le_options_issue29), with
+ * fixed seeds never used to fit the model (calib/calib_err.c was fitted on
+ * seeds 1..3; bench_err measures 201..): locate run without a scenario;
+ * in each condition (resolution x where the figure stands) the share of
+ * figures whose true position lies within err95_in is no worse than a 90%
+ * model could plausibly give (1% one-sided), over all it is at most 99.5%,
+ * and at 4K every fully visible figure is found.  With the scenario
+ * declared, figures on slopes and roofs are within the issue's targets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locate_eval.h"
+
+#define SEED 77u
+
+static const char *where_name[LE_NWHERE] = {"felt", "hill top", "slope", "roof"};
+
+typedef struct cov {
+    int expected, found, covered, z_covered;
+    double declared_max;
+} cov;
+
+static const calib_figure *find(const calib_figure *figs, int n, const rnd_tag *t)
+{
+    for (int i = 0; i < n; i++)
+        if (figs[i].id == t->id && !strcmp(figs[i].family, t->family))
+            return &figs[i];
+    return NULL;
+}
+
+static void run(int k4, int roof, int blur, cov c[LE_NWHERE])
+{
+    le_options o;
+    le_frame f;
+    tt_err err = {0};
+    le_options_issue29(&o, k4, roof, blur, SEED);
+    assert_int_equal(le_frame_make(&o, &f, &err), TT_OK);
+    vision_detections ds = {0};
+    calib_pose pose;
+    calib_figure *figs = NULL, *dfigs = NULL;
+    int n = 0, dn = 0;
+    tt_ground g = {le_ground_at, &f};
+    assert_int_equal(le_detect(&f, &ds, &pose, NULL, &err), TT_OK);
+    assert_int_equal(calib_locate_ground(f.rig, &pose, &ds, NULL, &figs, &n, &err), TT_OK);
+    assert_int_equal(calib_locate_ground(f.rig, &pose, &ds, &g, &dfigs, &dn, &err), TT_OK);
+    for (int t = f.nanchors; t < f.ntags; t++) {
+        const rnd_tag *tag = &f.tags[t];
+        if (!rnd_tag_unoccluded(&f.scene, &f.cam, tag))
+            continue;
+        double xy[2];
+        le_truth_xy(&f, tag, xy);
+        cov *w = &c[le_where(&f, tag, roof)];
+        w->expected++;
+        const calib_figure *h = find(figs, n, tag), *d = find(dfigs, dn, tag);
+        if (!h)
+            continue;
+        w->found++;
+        w->covered += hypot(h->x - xy[0], h->y - xy[1]) <= h->err95_in;
+        w->z_covered += fabs(h->z_in - rnd_ground_height(&f.scene, xy[0], xy[1])) <= h->z_err95_in;
+        if (d)
+            w->declared_max = fmax(w->declared_max, hypot(d->x - xy[0], d->y - xy[1]));
+        assert_true(isfinite(h->err95_in) && h->err95_in > 0 && isfinite(h->z_err95_in) && h->z_err95_in > 0 &&
+                    isfinite(h->facing_err95_deg) && h->facing_err95_deg > 0);
+    }
+    free(figs);
+    free(dfigs);
+    vision_detections_free(&ds);
+    le_frame_free(&f);
+}
+
+/* the fewest covered of n a 90% model gives with probability 1% or more */
+static double plausible_low(int n)
+{
+    return 0.90 - 2.326 * sqrt(0.09 / n);
+}
+
+static int total_n, total_cov;
+
+static void check(const char *res, cov c[LE_NWHERE], int k4, int roof)
+{
+    for (int w = 0; w < LE_NWHERE; w++) {
+        if (!c[w].expected)
+            continue;
+        double share = c[w].found ? (double)c[w].covered / c[w].found : 1;
+        print_message("%s %-8s: %d of %d found, %d covered (%.1f%%; a 90%% model: >= %.1f%%), z %d, declared max "
+                      "%.4f\"\n",
+                      res, where_name[w], c[w].found, c[w].expected, c[w].covered, 100 * share,
+                      100 * plausible_low(c[w].found ? c[w].found : 1), c[w].z_covered, c[w].declared_max);
+        if (c[w].found >= 5)
+            assert_true(share >= plausible_low(c[w].found));
+        if (k4)
+            assert_int_equal(c[w].found, c[w].expected);
+        /* declared slopes and roofs (issue 29 section 3's targets) */
+        if (w == LE_SLOPE && c[w].found)
+            assert_true(c[w].declared_max <= (k4 ? 0.05 : 0.15));
+        if (w == LE_ROOF && roof && c[w].found)
+            assert_true(c[w].declared_max <= (k4 ? 0.02 : 0.05));
+        total_n += c[w].found;
+        total_cov += c[w].covered;
+    }
+}
+
+static void test_coverage_4k(void **state)
+{
+    (void)state;
+    cov hill[LE_NWHERE] = {0}, roof[LE_NWHERE] = {0};
+    run(1, 0, 0, hill);
+    check("4K hill", hill, 1, 0);
+    run(1, 1, 0, roof);
+    check("4K roof", roof, 1, 1);
+}
+
+static void test_coverage_1080p(void **state)
+{
+    (void)state;
+    cov hill[LE_NWHERE] = {0}, roof[LE_NWHERE] = {0}, blur[LE_NWHERE] = {0};
+    run(0, 0, 0, hill);
+    check("1080p hill", hill, 0, 0);
+    run(0, 1, 0, roof);
+    check("1080p roof", roof, 0, 1);
+    run(0, 0, 1, blur);
+    check("1080p blurry hill", blur, 0, 0);
+}
+
+/* over all figures together: honest, not padded to certainty */
+static void test_coverage_overall(void **state)
+{
+    (void)state;
+    print_message("all: %d of %d covered (%.1f%%)\n", total_cov, total_n, 100.0 * total_cov / total_n);
+    assert_true(total_n > 300);
+    assert_true(total_cov >= plausible_low(total_n) * total_n && total_cov <= 0.995 * total_n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coverage_4k),
+        cmocka_unit_test(test_coverage_1080p),
+        cmocka_unit_test(test_coverage_overall),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

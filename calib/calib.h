@@ -78,6 +78,10 @@ void calib_rig_destroy(calib_rig *rig);
  * anchors: never calib_rig_destroy it; it lives no longer than rig. */
 void calib_rig_view(const calib_rig *rig, int k, calib_rig *view);
 
+/* One frame (or source) per camera, in rig order: TT_ERR_ARG saying how
+ * many cameras the rig has and naming them when nframes differs. */
+tt_status calib_rig_check_frames(const calib_rig *rig, int nframes, tt_err *err);
+
 /* Index of the anchor with this family and id, or -1. */
 int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id);
 

@@ -1,6 +1,7 @@
 /* fuse.c - see fuse.h. */
 #include "fuse.h"
 
+#include "phantom.h"
 #include "scale.h"
 
 #include <math.h>
@@ -244,6 +245,30 @@ tt_status calib_fuse_detect(const calib_rig *rig, int k, vision_detector *det, c
             st = solved;
         }
     }
+    free(view);
+    return st;
+}
+
+tt_status calib_fuse_locate(const calib_rig *rig, const vision_detections *dets, const calib_pose *poses,
+                            const tt_ground *ground, calib_fuse_result *r, int *nseen, tt_err *err)
+{
+    int ncams = rig->ncameras > 0 ? rig->ncameras : 1, n[CALIB_MAX_CAMERAS] = {0};
+    calib_figure *figs[CALIB_MAX_CAMERAS] = {NULL};
+    calib_rig *view = malloc(sizeof *view);
+    tt_status st = view ? TT_OK : tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    memset(r, 0, sizeof *r);
+    for (int k = 0; k < ncams && st == TT_OK; k++) {
+        calib_rig_view(rig, k, view);
+        st = calib_locate_ground(view, &poses[k], &dets[k], ground, &figs[k], &n[k], err);
+        if (st == TT_OK)
+            calib_drop_phantoms(view, &dets[k], figs[k], &n[k]);
+        if (nseen)
+            nseen[k] = n[k];
+    }
+    if (st == TT_OK)
+        st = calib_fuse((const calib_figure *const *)figs, n, ncams, r, err);
+    for (int k = 0; k < ncams; k++)
+        free(figs[k]);
     free(view);
     return st;
 }

@@ -71,6 +71,13 @@ int calib_fuse_anchors_seen(const calib_rig *rig, const vision_detections *dets,
 tt_status calib_fuse_detect(const calib_rig *rig, int k, vision_detector *det, const tt_image *gray, int rescale,
                             vision_detections *dets, calib_pose *pose, tt_err *err);
 
+/* The table's figures from every camera: camera k's figures from its
+ * detections dets[k] and pose poses[k] (calib_locate_ground on its view of
+ * rig, over ground, NULL: flat; phantoms dropped), fused (calib_fuse).
+ * nseen (may be NULL, rig->ncameras of them) gets each camera's own count. */
+tt_status calib_fuse_locate(const calib_rig *rig, const vision_detections *dets, const calib_pose *poses,
+                            const tt_ground *ground, calib_fuse_result *r, int *nseen, tt_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -362,6 +362,22 @@ void calib_rig_view(const calib_rig *rig, int k, calib_rig *view)
     view->ncameras = 1;
 }
 
+tt_status calib_rig_check_frames(const calib_rig *rig, int nframes, tt_err *err)
+{
+    int n = rig->ncameras > 0 ? rig->ncameras : 1;
+    if (nframes == n)
+        return TT_OK;
+    char names[1200] = "";
+    size_t used = 0;
+    for (int k = 0; k < rig->ncameras && used + 200 < sizeof names; k++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", rig->cameras[k].name);
+    if (n == 1)
+        return tt_err_set(err, TT_ERR_ARG, "the rig has one camera but %d frames were given: give one frame, or list "
+                          "the cameras in the rig's \"cameras\"", nframes);
+    return tt_err_set(err, TT_ERR_ARG, "the rig has %d cameras (%s) but %d frame%s given: give one frame per camera, "
+                      "in the rig's order", n, names, nframes, nframes == 1 ? " was" : "s were");
+}
+
 int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id)
 {
     for (int i = 0; i < rig->nanchors; i++)

@@ -135,7 +135,8 @@ void rnd_camera_look_at_up(rnd_camera *cam, int width, int height, double f_px, 
  * strip's middle, each turned so its image's short side (height) runs along
  * x and hung just high enough that its frame reaches overlap_in / 2 past
  * its strip on each side (with distortion k1, k2): neighbours overlap by
- * overlap_in.  Returns 1, or 0 on bad arguments. */
+ * overlap_in (< 0: a gap of -overlap_in between their frames).  Returns 1,
+ * or 0 on bad arguments. */
 int rnd_cameras_side_by_side(rnd_camera *cams, int ncams, double width_in, double depth_in, double overlap_in,
                              int width, int height, double f_px, double k1, double k2);
 

@@ -266,7 +266,7 @@ void rnd_camera_look_at_up(rnd_camera *cam, int width, int height, double f_px, 
 int rnd_cameras_side_by_side(rnd_camera *cams, int ncams, double width_in, double depth_in, double overlap_in,
                              int width, int height, double f_px, double k1, double k2)
 {
-    if (!cams || ncams < 1 || !(width_in > 0) || !(depth_in > 0) || !(overlap_in >= 0) || width < 16 || height < 16 ||
+    if (!cams || ncams < 1 || !(width_in > 0) || !(depth_in > 0) || !(width_in / (ncams > 0 ? ncams : 1) + overlap_in > 0) || width < 16 || height < 16 ||
         !(f_px > 0))
         return 0;
     double half = width_in / ncams / 2 + overlap_in / 2; /* each camera's half-reach along x */

@@ -20,6 +20,9 @@
 
 #include <apriltag/apriltag.h>
 
+#include <jansson.h>
+#include <unistd.h>
+
 #include "families.h"
 #include "render.h"
 
@@ -165,12 +168,49 @@ static void test_two_cameras_one_scene(void **state)
     }
 }
 
+/* tt-render --table 144,72 --cameras 2: a frame, camera.yaml and truth per
+ * camera and one rig.json listing both in order. */
+static void test_tt_render_cameras(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tt_render_cams_XXXXXX", cmd[1200], p[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "%s --out %s --table 144,72 --cameras 2 --overlap 10 --anchors 8 --bases 4 --width 320 --height 180 "
+             "--f-px 230 --supersample 1 --quiet",
+             TT_RENDER_BIN, dir);
+    assert_int_equal(system(cmd), 0);
+    const char *files[] = {"frame0.png", "frame1.png", "camera0.yaml", "camera1.yaml", "truth0.json", "truth1.json",
+                           "rig.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        assert_int_equal(access(p, R_OK), 0);
+    }
+    snprintf(p, sizeof p, "%s/rig.json", dir);
+    json_t *rig = json_load_file(p, 0, NULL), *cams = json_object_get(rig, "cameras");
+    assert_int_equal(json_array_size(cams), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(cams, 1), "camera")), "camera1.yaml");
+    assert_null(json_object_get(rig, "camera"));
+    assert_true(json_number_value(json_object_get(json_object_get(rig, "table"), "width_in")) == 144);
+    json_decref(rig);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        remove(p);
+    }
+    rmdir(dir);
+    /* frames that cannot meet anything: refused */
+    snprintf(cmd, sizeof cmd, "%s --out %s --cameras 2 --overlap -80 --quiet 2>/dev/null", TT_RENDER_BIN, dir);
+    assert_int_not_equal(system(cmd), 0);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_camera_anywhere),
         cmocka_unit_test(test_side_by_side),
         cmocka_unit_test(test_two_cameras_one_scene),
+        cmocka_unit_test(test_tt_render_cameras),
     };
     int rc = cmocka_run_group_tests_name("render_cams", tests, NULL, NULL);
     rnd_texture_cache_clear();

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -138,9 +139,60 @@ static void test_cli(void **state)
     ce_table_free(&t);
 }
 
+/* A rig whose anchors in camera 2's part are written 1.5" off (as if
+ * they, or the camera, had moved since): the overlap's figures are seen
+ * apart by the two cameras, and locate warns naming both and asks for
+ * check; with the true rig it warns of nothing.  tt-render's small frames
+ * (1280x720, 2.4" tags) keep it quick. */
+static void test_cli_disagreement(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tt_cams_moved_XXXXXX", cmd[1200], rig[600], moved[600], f0[600], f1[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "%s --out %s --table 144,72 --cameras 2 --overlap 10 --anchors 8 --bases 30 --width 1280 --height 720 "
+             "--f-px 900 --base-size 2.4 --supersample 2 --seed 31087 --quiet",
+             TT_RENDER_BIN, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(rig, sizeof rig, "%s/rig.json", dir);
+    snprintf(moved, sizeof moved, "%s/moved.json", dir);
+    snprintf(f0, sizeof f0, "%s/frame0.png", dir);
+    snprintf(f1, sizeof f1, "%s/frame1.png", dir);
+    json_t *root = json_load_file(rig, 0, NULL), *anchors = json_object_get(root, "anchors");
+    assert_non_null(anchors);
+    for (size_t i = 0; i < json_array_size(anchors); i++) {
+        json_t *a = json_array_get(anchors, i), *x = json_object_get(a, "x");
+        if (json_number_value(x) > 100)
+            json_object_set_new(a, "x", json_real(json_number_value(x) - 1.5));
+    }
+    assert_int_equal(json_dump_file(root, moved, 0), 0);
+    json_decref(root);
+
+    char *good[] = {TT_BIN, "locate", "--rig", rig, f0, f1, NULL};
+    run_result r = run_cmd(good, NULL);
+    if (r.status != 0 || strstr(r.err, "warning"))
+        fail_msg("true rig: status %d, stderr: %s", r.status, r.err);
+    run_free(&r);
+    char *bad[] = {TT_BIN, "locate", "--rig", moved, f0, f1, NULL};
+    r = run_cmd(bad, NULL);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.err, "warning: camera 1 (camera0.yaml) and camera 2 (camera1.yaml) see tag36h11 ") ||
+        !strstr(r.err, "re-run 'tabletrack check'"))
+        fail_msg("stderr: %s", r.err);
+    run_free(&r);
+    const char *files[] = {"rig.json", "moved.json", "frame0.png", "frame1.png", "camera0.yaml", "camera1.yaml",
+                           "truth0.json", "truth1.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s/%s", dir, files[i]);
+        remove(cmd);
+    }
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_disagreement),
         cmocka_unit_test(test_two_halves_targets),
         cmocka_unit_test(test_camera_with_three_anchors),
         cmocka_unit_test(test_cli),

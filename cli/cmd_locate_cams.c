@@ -15,6 +15,8 @@
 #include "rules.h"
 #include "vision.h"
 
+#define LOCATE__CONFLICTS_NAMED 3 /* disagreeing figures named one by one; then a count */
+
 /* cli_locate_print's JSON, with "cameras" (each camera's pose and its own
  * count) and each figure's "seen_by" (camera indices, rig order). */
 static int locate__cams_json(FILE *out, const calib_rig *rig, const calib_fuse_result *r, const char *const *names,
@@ -74,11 +76,14 @@ int cli_locate_cams(const calib_rig *rig, const char *const *images, const rules
     }
     if (calib_fuse_locate(rig, ds, poses, sc ? &ground : NULL, &r, nseen, &err) != TT_OK)
         goto fail;
-    for (int i = 0; i < r.nconflicts; i++) {
+    for (int i = 0; i < r.nconflicts && i < LOCATE__CONFLICTS_NAMED; i++) {
         char msg[800];
         calib_fuse_conflict_message(rig, &r.conflicts[i], msg, sizeof msg);
         fprintf(stderr, "tabletrack locate: warning: %s\n", msg);
     }
+    if (r.nconflicts > LOCATE__CONFLICTS_NAMED)
+        fprintf(stderr, "tabletrack locate: warning: and %d more figure%s seen apart by two cameras\n",
+                r.nconflicts - LOCATE__CONFLICTS_NAMED, r.nconflicts - LOCATE__CONFLICTS_NAMED == 1 ? "" : "s");
     if (!(names = calloc((size_t)r.n + 1, sizeof *names))) {
         tt_err_set(&err, TT_ERR_NOMEM, "out of memory");
         goto fail;

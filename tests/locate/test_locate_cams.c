@@ -179,6 +179,11 @@ static void test_cli_disagreement(void **state)
     if (!strstr(r.err, "warning: camera 1 (camera0.yaml) and camera 2 (camera1.yaml) see tag36h11 ") ||
         !strstr(r.err, "re-run 'tabletrack check'"))
         fail_msg("stderr: %s", r.err);
+    /* named three at most, then counted */
+    int lines = 0;
+    for (const char *c = r.err; (c = strstr(c, "see tag36h11 ")); c++)
+        lines++;
+    assert_true(lines >= 1 && lines <= 3);
     run_free(&r);
     const char *files[] = {"rig.json", "moved.json", "frame0.png", "frame1.png", "camera0.yaml", "camera1.yaml",
                            "truth0.json", "truth1.json"};

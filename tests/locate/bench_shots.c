@@ -92,6 +92,13 @@ static void report(int res, const se_shot *s, int n, int seen, int found, int fr
             near_edge |= fabs(s[i].d_meas - edges[e]) <= s[i].derr95 + 1e-4;
         far_bracket += s[i].close == 1 && near_edge;
         far_felt_bracket += s[i].close == 1 && near_edge && !raised;
+        if (getenv("BENCH_SHOTS_FAR") && s[i].close == 1)
+            printf("%s:   far call tag %d (%s, err95 %.4f\", z_err95 %.3f\") -> tag %d (%s, err95 %.4f\", z_err95 %.3f\"): "
+                   "true %.4f\" %s %s, located %.4f\" %s %s +- %.4f\"\n",
+                   se_res_name[res], s[i].from_id, se_class_name[s[i].from_class], s[i].from_e95, s[i].from_ze95,
+                   s[i].to_id, se_class_name[s[i].to_class], s[i].to_e95, s[i].to_ze95, s[i].d_true, s[i].b_true,
+                   s[i].vis_true ? "seen" : "hidden", s[i].d_meas, s[i].b_meas, s[i].vis_meas ? "seen" : "hidden",
+                   s[i].derr95);
     }
     printf("%s: %d frames, figures found %d of %d; %d shots asked (%d refused in one or both, %d of those refused "
            "in one only, %d of them without a call)\n",

@@ -55,15 +55,14 @@ static json_t *se__scenario(const le_frame *f, const se_frame_opts *o, const se_
                      "terrain", terrain, "figures", jf);
 }
 
-/* Ask a fire question; fill the bracket, distance, visibility, call. */
+/* Ask a fire question as the table does (rules_query_json: the answer
+ * with how sure it is); fill the bracket, visibility, call, and the
+ * distance unrounded (rules_query: the answer prints it to 0.01"). */
 static void se__ask(rules_scenario *sc, const char *from, const char *to, char bracket[8], double *d, int *vis,
                     double *derr, int *close, int *refused_close)
 {
-    char q[96];
-    snprintf(q, sizeof q, "{\"q\":\"fire\",\"from\":\"%s\",\"to\":\"%s\"}", from, to);
-    char *line = rules_query_line(sc, q);
-    json_t *a = line ? json_loads(line, 0, NULL) : NULL;
-    free(line);
+    json_t *q = json_pack("{s:s,s:s,s:s}", "q", "fire", "from", from, "to", to), *a = NULL;
+    tt_err e = {0};
     bracket[0] = 0;
     *d = NAN;
     *vis = 0;
@@ -73,14 +72,20 @@ static void se__ask(rules_scenario *sc, const char *from, const char *to, char b
         *close = -1;
     if (refused_close)
         *refused_close = 0;
-    const json_t *e = a ? json_object_get(a, "error") : NULL;
-    if (e) {
+    if (!q)
+        return;
+    if (rules_query_json(sc, q, &a, &e) != TT_OK) {
         if (refused_close)
-            *refused_close = strstr(json_string_value(e), "too close to call") != NULL;
-    } else if (a) {
+            *refused_close = strstr(e.msg, "too close to call") != NULL;
+    } else {
+        rules_result r;
+        tt_err e2 = {0};
+        if (rules_query(sc, q, &r, &e2) == TT_OK) {
+            *d = r.distance_in;
+            rules_result_free(&r);
+        }
         const char *b = json_string_value(json_object_get(a, "bracket"));
         snprintf(bracket, 8, "%s", b ? b : "");
-        *d = json_number_value(json_object_get(a, "distance_in"));
         *vis = json_is_true(json_object_get(a, "visible"));
         if (derr)
             *derr = json_number_value(json_object_get(a, "distance_err95_in"));
@@ -89,6 +94,7 @@ static void se__ask(rules_scenario *sc, const char *from, const char *to, char b
             *close = c ? json_is_true(c) : -1;
     }
     json_decref(a);
+    json_decref(q);
 }
 
 tt_status se_frame_shots(const se_frame_opts *o, se_shot **shots, int *n, int *seen, int *found, tt_err *err)
@@ -196,6 +202,8 @@ tt_status se_frame_shots(const se_frame_opts *o, se_shot **shots, int *n, int *s
             r->to_err = hypot(b->loc->x - b->xy[0], b->loc->y - b->xy[1]);
             r->from_e95 = a->loc->err95_in;
             r->to_e95 = b->loc->err95_in;
+            r->from_ze95 = a->loc->z_err95_in;
+            r->to_ze95 = b->loc->z_err95_in;
             se__ask(truth, a->id, b->id, r->b_true, &r->d_true, &r->vis_true, NULL, NULL, NULL);
             se__ask(meas, a->id, b->id, r->b_meas, &r->d_meas, &r->vis_meas, &r->derr95, &r->close,
                     &r->refused_meas_close);

@@ -34,6 +34,7 @@ typedef struct se_shot {
     int refused_meas_close;       /* a refusal of the located shot says "too close to call" */
     double from_err, to_err;      /* each figure's actual position error, inches */
     double from_e95, to_e95;      /* and its err95_in */
+    double from_ze95, to_ze95;    /* its z_err95_in */
 } se_shot;
 
 /* Render one frame, locate it, ask every red -> blue shot whose true

@@ -1,8 +1,10 @@
 /* test_shots.c - issue 29 item 4's first target, end to end on fixed
  * frames: a range bracket asked from located positions (with their errors)
  * that differs from the bracket of the true positions says
- * too_close_to_call.  One 1080p frame with a sloped hill and one 4K frame
- * with a roof (seed 701; bench_shots measures 601.. and prints the figures). */
+ * too_close_to_call.  Two 1080p frames (1.1" tags, where the errors and
+ * the flips are largest), one with a sloped hill, one with a 4" roof
+ * (seed 701; bench_shots measures 601.. at 4K and 1080p and prints the
+ * figures). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,17 +65,17 @@ static void test_hill_1080p(void **state)
     check_frame(SE_1080, 0);
 }
 
-static void test_roof_4k(void **state)
+static void test_roof_1080p(void **state)
 {
     (void)state;
-    check_frame(SE_4K, 1);
+    check_frame(SE_1080, 1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hill_1080p),
-        cmocka_unit_test(test_roof_4k),
+        cmocka_unit_test(test_roof_1080p),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,7 +71,7 @@ static void report(int res, const se_shot *s, int n, int seen, int found, int fr
         vmissed += vf && s[i].close != 1;
     }
     double p95 = pct(dfelt, nfelt, 0.95), p95all = pct(dall, nall, 0.95);
-    int far = 0, far_close = 0, far_raised = 0, far_raised_close = 0, far_bracket = 0, far_felt_bracket = 0, far_top = 0;
+    int far = 0, far_close = 0, far_raised = 0, far_raised_close = 0, far_bracket = 0, far_felt_bracket = 0, far_top = 0, far_big = 0;
     for (int i = 0; i < n; i++) {
         if (!s[i].b_true[0] || !s[i].b_meas[0])
             continue;
@@ -92,7 +92,10 @@ static void report(int res, const se_shot *s, int n, int seen, int found, int fr
             near_edge |= fabs(s[i].d_meas - edges[e]) <= s[i].derr95 + 1e-4;
         far_bracket += s[i].close == 1 && near_edge;
         far_felt_bracket += s[i].close == 1 && near_edge && !raised;
-        far_top += s[i].close == 1 && (s[i].from_class == SE_TOP || s[i].to_class == SE_TOP);
+        int on_hill = s[i].from_class == SE_TOP || s[i].to_class == SE_TOP || s[i].from_class == SE_SLOPE ||
+                      s[i].to_class == SE_SLOPE;
+        far_top += s[i].close == 1 && on_hill;
+        far_big += s[i].close == 1 && !on_hill && fmax(s[i].from_e95, s[i].to_e95) > 0.1;
         if (getenv("BENCH_SHOTS_FAR") && s[i].close == 1)
             printf("%s:   far call tag %d (%s, err95 %.4f\", z_err95 %.3f\") -> tag %d (%s, err95 %.4f\", z_err95 %.3f\"): "
                    "true %.4f\" %s %s, located %.4f\" %s %s +- %.4f\"\n",
@@ -116,9 +119,10 @@ static void report(int res, const se_shot *s, int n, int seen, int found, int fr
     printf("%s:   of the far calls, an edge within distance_err95_in of the located distance: %d (felt only %d); "
            "the rest (%d) come from the line of sight over the raised piece\n",
            se_res_name[res], far_bracket, far_felt_bracket, far_close - far_bracket);
-    printf("%s:   of the far calls, with a figure on the sloped hill's flat top: %d; without: %d (%.2f %% of the far "
-           "shots)\n",
-           se_res_name[res], far_top, far_close - far_top, far ? 100.0 * (far_close - far_top) / far : 0);
+    printf("%s:   of the far calls, with a figure on the sloped hill (top or side): %d; without: %d (%.2f %% of the far "
+           "shots), %d of them with a figure whose err95_in > 0.1\"; the rest %d (%.2f %%)\n",
+           se_res_name[res], far_top, far_close - far_top, far ? 100.0 * (far_close - far_top) / far : 0, far_big,
+           far_close - far_top - far_big, far ? 100.0 * (far_close - far_top - far_big) / far : 0);
     printf("%s:   line of sight differs: %d; of those NOT too_close_to_call: %d\n", se_res_name[res], vflips, vmissed);
     for (int i = 0; i < n; i++) {
         if (!s[i].b_true[0] || !s[i].b_meas[0] || !strcmp(s[i].b_true, s[i].b_meas) || s[i].close == 1)

@@ -2,8 +2,8 @@
  * frames: a range bracket asked from located positions (with their errors)
  * that differs from the bracket of the true positions says
  * too_close_to_call.  Two 1080p frames (1.1" tags, where the errors and
- * the flips are largest), one with a sloped hill, one with a 4" roof
- * (seed 701; bench_shots measures 601.. at 4K and 1080p and prints the
+ * the flips are largest), one with a declared sloped hill, one with a 4"
+ * roof the scenario does not declare (seed 701; bench_shots measures 601.. at 4K and 1080p and prints the
  * figures). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,9 +17,9 @@
 
 #include "shots_eval.h"
 
-static void check_frame(int res, int roof)
+static void check_frame(int res, int roof, int undeclared)
 {
-    se_frame_opts o = {res, roof, 0, 0, 701, 16};
+    se_frame_opts o = {res, roof, 0, undeclared, 701, 16};
     se_shot *s = NULL;
     int n = 0, seen = 0, found = 0, flips = 0, asked = 0, calls = 0, raised = 0;
     tt_err err = {0};
@@ -51,8 +51,8 @@ static void check_frame(int res, int roof)
                          s[i].derr95);
         }
     }
-    print_message("%s %s: %d of %d figures found, %d shots (%d with a raised figure), %d brackets differ, %d called\n",
-                  se_res_name[res], roof ? "roof" : "hill", found, seen, asked, raised, flips, calls);
+    print_message("%s %s%s: %d of %d figures found, %d shots (%d with a raised figure), %d brackets differ, %d called\n",
+                  se_res_name[res], roof ? "roof" : "hill", undeclared ? " (undeclared)" : "", found, seen, asked, raised, flips, calls);
     assert_true(found >= seen * 9 / 10);
     assert_true(asked >= 200); /* enough shots to mean something */
     assert_true(raised >= 20);
@@ -62,20 +62,22 @@ static void check_frame(int res, int roof)
 static void test_hill_1080p(void **state)
 {
     (void)state;
-    check_frame(SE_1080, 0);
+    check_frame(SE_1080, 0, 0);
 }
 
-static void test_roof_1080p(void **state)
+/* the roof undeclared: its figures' errors are larger, and flips more
+ * frequent (bench_shots --undeclared) */
+static void test_roof_1080p_undeclared(void **state)
 {
     (void)state;
-    check_frame(SE_1080, 1);
+    check_frame(SE_1080, 1, 1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hill_1080p),
-        cmocka_unit_test(test_roof_1080p),
+        cmocka_unit_test(test_roof_1080p_undeclared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,10 +35,23 @@ typedef struct calib_anchor {
     double size_in; /* edge of the detected square */
 } calib_anchor;
 
+/* One camera of a rig with several ("cameras": [{"camera": "left.yaml",
+ * "source": "usb:SERIAL"}, ...], in order). */
+#define CALIB_MAX_CAMERAS 8
+#define CALIB_SOURCE_LEN 256
+typedef struct calib_rig_camera {
+    char path[4096];               /* its camera.yaml, resolved against the rig file's folder */
+    char name[128];                /* how messages name it: "camera 2 (right.yaml)" */
+    char source[CALIB_SOURCE_LEN]; /* "" when the entry gives none */
+    cvw_camera camera;
+} calib_rig_camera;
+
 typedef struct calib_rig {
     double width_in, depth_in;
-    char camera_path[4096]; /* resolved against the rig file's folder */
+    char camera_path[4096]; /* resolved against the rig file's folder; with several cameras, the first's */
     cvw_camera camera;      /* loaded from camera_path */
+    calib_rig_camera cameras[CALIB_MAX_CAMERAS]; /* every camera in rig order; the single "camera" form gives 1 */
+    int ncameras;
     calib_anchor *anchors;  /* owned by the rig */
     int nanchors;
     char base_families[VISION_MAX_FAMILIES][VISION_FAMILY_LEN];
@@ -59,6 +72,15 @@ typedef struct calib_rig {
  * *out is owned by the caller: calib_rig_destroy (accepts NULL). */
 tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err);
 void calib_rig_destroy(calib_rig *rig);
+
+/* A shallow copy of rig that is camera k's alone (camera, camera_path and
+ * ncameras = 1), for the functions that take one camera.  view shares rig's
+ * anchors: never calib_rig_destroy it; it lives no longer than rig. */
+void calib_rig_view(const calib_rig *rig, int k, calib_rig *view);
+
+/* One frame (or source) per camera, in rig order: TT_ERR_ARG saying how
+ * many cameras the rig has and naming them when nframes differs. */
+tt_status calib_rig_check_frames(const calib_rig *rig, int nframes, tt_err *err);
 
 /* Index of the anchor with this family and id, or -1. */
 int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id);

@@ -203,7 +203,7 @@ tt_status calib_check_ground(const calib_rig *rig, const calib_pose *pose, const
         check__advise(r, "print larger tags: size_in %.2f\" or more (tabletrack print tags --size-in %.2f), and "
                          "set it in the rig file",
                       ceil(r->smallest_tag_in * 20) / 20, ceil(r->smallest_tag_in * 20) / 20);
-        check__advise(r, "or split the table between two cameras (not supported yet)");
+        check__advise(r, "or split the table between two cameras (\"cameras\" in the rig file: docs/setup.md)");
     }
     return TT_OK;
 }

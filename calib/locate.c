@@ -269,6 +269,61 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
         g->z_err95_in = fmax(g->z_err95_in, fabs(alt - g->ground_in) + CALIB_GROUND_Z95_IN);
 }
 
+/* Figure g's corners q on the level plane base_in above its z_in: its
+ * centre and facing. */
+static void calib__place_level(calib_figure *g, const calib_pose *pose, const double *q, double base_in)
+{
+    double h = g->z_in + base_in, c[8], corners[4][2];
+    calib_map_normalized(pose, q, 4, &h, 4, c);
+    memcpy(corners, c, sizeof corners);
+    g->x = (c[0] + c[2] + c[4] + c[6]) / 4;
+    g->y = (c[1] + c[3] + c[5] + c[7]) / 4;
+    g->facing_deg = calib_facing_deg(corners);
+}
+
+/* Where figure g stands on the table (x, y, facing; on a declared slope
+ * also its ground), from its undistorted corners q and the point m where
+ * their diagonals cross: on a declared slope, its base's centre on the
+ * slope with the tag base_in above it along the slope's normal; tilted where
+ * no slope is declared, the base along its measured normal nv below the
+ * tag's centre; else its corners on the level plane at its height.  NaN
+ * where a ray misses. */
+static void calib__place(calib_figure *g, const calib_pose *pose, const tt_ground *ground, const double *q,
+                         const double m[2], const double c0[2], const double *nv, double base_in, int sloped)
+{
+    if (sloped && g->height == CALIB_HEIGHT_GROUND) {
+        /* a declared slope: the tag stands base_in above it along its
+         * normal; the figure is its base's centre on the slope */
+        double b[3], nb[3], tc[3], fd;
+        if (calib_tilt_on_ground(pose, m, ground, base_in, c0[0], c0[1], b, nb)) {
+            double P0[3] = {b[0] + base_in * nb[0], b[1] + base_in * nb[1], b[2] + base_in * nb[2]};
+            g->x = b[0];
+            g->y = b[1];
+            g->z_in = g->ground_in = b[2];
+            g->facing_deg = calib_tilt_tag(pose, q, m, P0, nb, tc, &fd) ? fd : NAN;
+        } else {
+            g->x = g->y = NAN;
+        }
+    } else if (g->measured && g->tilt_deg > CALIB_SLOPE_DEG &&
+               (g->height == CALIB_HEIGHT_SLOPE || g->height == CALIB_HEIGHT_OFF)) {
+        /* tilted where no slope is declared: the tag's centre (where the
+         * image's diagonals cross) at its measured height, in the plane
+         * of its measured normal; the base along that normal below it */
+        double th = g->z_in + base_in * nv[2], P0[3], tc[3], fd;
+        calib_map_normalized(pose, m, 1, &th, 1, P0);
+        P0[2] = th;
+        if (isfinite(P0[0]) && isfinite(P0[1]) && calib_tilt_tag(pose, q, m, P0, nv, tc, &fd)) {
+            g->x = tc[0] - base_in * nv[0];
+            g->y = tc[1] - base_in * nv[1];
+            g->facing_deg = fd;
+        } else { /* its tilted plane missed: its corners on the level plane at its height */
+            calib__place_level(g, pose, q, base_in);
+        }
+    } else {
+        calib__place_level(g, pose, q, base_in);
+    }
+}
+
 tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                               const tt_ground *ground, calib_figure **out, int *n, tt_err *err)
 {
@@ -364,47 +419,7 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
         g.measured_err95_in = calib_err_measured95(&seen);
         calib__decide(&g, ground, pose, q, base_in, sloped, alt);
 
-        double h = g.z_in + base_in, c[8], corners[4][2];
-        if (sloped && g.height == CALIB_HEIGHT_GROUND) {
-            /* a declared slope: the tag stands base_in above it along its
-             * normal; the figure is its base's centre on the slope */
-            double b[3], nb[3], tc[3], fd;
-            if (calib_tilt_on_ground(pose, m, ground, base_in, c0[0], c0[1], b, nb)) {
-                double P0[3] = {b[0] + base_in * nb[0], b[1] + base_in * nb[1], b[2] + base_in * nb[2]};
-                g.x = b[0];
-                g.y = b[1];
-                g.z_in = g.ground_in = b[2];
-                g.facing_deg = calib_tilt_tag(pose, q, m, P0, nb, tc, &fd) ? fd : NAN;
-            } else {
-                g.x = g.y = NAN;
-            }
-        } else if (g.measured && g.tilt_deg > CALIB_SLOPE_DEG &&
-                   (g.height == CALIB_HEIGHT_SLOPE || g.height == CALIB_HEIGHT_OFF)) {
-            /* tilted where no slope is declared: the tag's centre (where the
-             * image's diagonals cross) at its measured height, in the plane
-             * of its measured normal; the base along that normal below it */
-            const double *nv = &nrm[3 * f];
-            double th = g.z_in + base_in * nv[2], P0[3], tc[3], fd;
-            calib_map_normalized(pose, m, 1, &th, 1, P0);
-            P0[2] = th;
-            if (isfinite(P0[0]) && isfinite(P0[1]) && calib_tilt_tag(pose, q, m, P0, nv, tc, &fd)) {
-                g.x = tc[0] - base_in * nv[0];
-                g.y = tc[1] - base_in * nv[1];
-                g.facing_deg = fd;
-            } else { /* its tilted plane missed: its corners on the level plane at its height */
-                calib_map_normalized(pose, q, 4, &h, 4, c);
-                memcpy(corners, c, sizeof corners);
-                g.x = (c[0] + c[2] + c[4] + c[6]) / 4;
-                g.y = (c[1] + c[3] + c[5] + c[7]) / 4;
-                g.facing_deg = calib_facing_deg(corners);
-            }
-        } else {
-            calib_map_normalized(pose, q, 4, &h, 4, c);
-            memcpy(corners, c, sizeof corners);
-            g.x = (c[0] + c[2] + c[4] + c[6]) / 4;
-            g.y = (c[1] + c[3] + c[5] + c[7]) / 4;
-            g.facing_deg = calib_facing_deg(corners);
-        }
+        calib__place(&g, pose, ground, q, m, c0, &nrm[3 * f], base_in, sloped);
         /* inches per pixel at the tag, and how far a height error moves it */
         double above = cam - g.z_in - base_in, rr = hypot(g.x - ray0[0], g.y - ray0[1]);
         seen.in_per_px = spx[f] > 0 ? rig->base_size_in / spx[f] : 0;

@@ -25,9 +25,12 @@ static const tt_keys_field calib__capture_f[] = {{"width", NULL}, {"height", NUL
                                                  {"mjpeg", NULL}, {"exposure", NULL}, {"focus", NULL},
                                                  {"white_balance", NULL}, {"gain", NULL}, {NULL, NULL}};
 static const tt_keys_schema calib__capture_s = {"camera_settings", NULL, calib__capture_f, NULL, 0};
+static const tt_keys_field calib__cam_f[] = {{"camera", NULL}, {"source", NULL}, {NULL, NULL}};
+static const tt_keys_schema calib__cam_s = {"cameras entry", NULL, calib__cam_f, NULL, 0};
 static const tt_keys_field calib__rig_f[] = {{"table", &calib__table_s},   {"camera", NULL},
-                                             {"anchors", &calib__anchor_s}, {"bases", &calib__bases_s},
-                                             {"camera_settings", &calib__capture_s}, {NULL, NULL}};
+                                             {"cameras", &calib__cam_s},   {"anchors", &calib__anchor_s},
+                                             {"bases", &calib__bases_s},   {"camera_settings", &calib__capture_s},
+                                             {NULL, NULL}};
 static const tt_keys_schema calib__rig_s = {"rig", NULL, calib__rig_f, NULL, 0};
 
 static tt_status calib__string(const json_t *obj, const char *key, const char *where, const char **out,
@@ -208,12 +211,80 @@ static tt_status calib__capture(calib_rig *rig, const json_t *c, const char *pat
     return TT_OK;
 }
 
+/* One camera's file, resolved against the rig file's folder. */
+static tt_status calib__camera_path(const char *cam, const char *path, char out[4096], tt_err *err)
+{
+    if (cam[0] == '/') {
+        snprintf(out, 4096, "%s", cam);
+        return TT_OK;
+    }
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    if (snprintf(out, 4096, "%.*s%s", dirlen, path, cam) >= 4096)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: camera path is too long", path);
+    return TT_OK;
+}
+
+/* "camera": "camera.yaml" (one camera), or "cameras": [{"camera":
+ * "left.yaml", "source": "usb:SERIAL"}, ...] (several, in order). */
+static tt_status calib__cameras(calib_rig *rig, const json_t *root, const char *path, tt_err *err)
+{
+    const json_t *one = json_object_get(root, "camera"), *many = json_object_get(root, "cameras");
+    const char *cam = NULL;
+    char where[256];
+    tt_status st;
+    if (one && many)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: give either \"camera\" (one camera) or \"cameras\" (several), "
+                          "not both", path);
+    if (!many) {
+        if ((st = calib__string(root, "camera", path, &cam, err)) != TT_OK)
+            return st;
+        rig->ncameras = 1;
+        snprintf(rig->cameras[0].name, sizeof rig->cameras[0].name, "the camera (%s)", cam);
+        if ((st = calib__camera_path(cam, path, rig->cameras[0].path, err)) != TT_OK)
+            return st;
+        memcpy(rig->camera_path, rig->cameras[0].path, sizeof rig->camera_path);
+        return TT_OK;
+    }
+    size_t n = json_is_array(many) ? json_array_size(many) : 0;
+    if (n < 1 || n > CALIB_MAX_CAMERAS)
+        return tt_err_set(err, TT_ERR_FORMAT, "%s: \"cameras\" must be a list of 1 to %d cameras, e.g. "
+                          "[{\"camera\": \"left.yaml\"}, {\"camera\": \"right.yaml\"}]", path, CALIB_MAX_CAMERAS);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(many, i);
+        calib_rig_camera *c = &rig->cameras[i];
+        snprintf(where, sizeof where, "%s: cameras[%zu]", path, i);
+        if (!json_is_object(e))
+            return tt_err_set(err, TT_ERR_FORMAT, "%s must be an object such as {\"camera\": \"left.yaml\"}", where);
+        if ((st = calib__string(e, "camera", where, &cam, err)) != TT_OK ||
+            (st = calib__camera_path(cam, path, c->path, err)) != TT_OK)
+            return st;
+        snprintf(c->name, sizeof c->name, "camera %zu (%s)", i + 1, cam);
+        if (json_object_get(e, "source")) {
+            const char *src;
+            if ((st = calib__string(e, "source", where, &src, err)) != TT_OK)
+                return st;
+            if (!src[0] || strlen(src) >= sizeof c->source)
+                return tt_err_set(err, TT_ERR_FORMAT, "%s: \"source\" must name the camera, e.g. \"usb:SERIAL\"",
+                                  where);
+            snprintf(c->source, sizeof c->source, "%s", src);
+            for (size_t j = 0; j < i; j++)
+                if (!strcmp(rig->cameras[j].source, c->source))
+                    return tt_err_set(err, TT_ERR_FORMAT, "%s: %s and %s are both given the source \"%s\": each "
+                                      "camera needs its own source (one camera cannot be two)",
+                                      path, rig->cameras[j].name, c->name, c->source);
+        }
+        rig->ncameras++;
+    }
+    memcpy(rig->camera_path, rig->cameras[0].path, sizeof rig->camera_path);
+    return TT_OK;
+}
+
 tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
 {
     json_t *root = NULL;
     char *text = NULL;
     calib_rig *rig = NULL;
-    const char *cam = NULL;
     const json_t *table;
     char where[256];
     tt_status st;
@@ -246,29 +317,20 @@ tt_status calib_rig_load(const char *path, calib_rig **out, tt_err *err)
         st = tt_err_set(err, TT_ERR_FORMAT, "%s: width_in and depth_in must be positive inches", where);
         goto fail;
     }
-    if ((st = calib__string(root, "camera", path, &cam, err)) != TT_OK)
+    if ((st = calib__cameras(rig, root, path, err)) != TT_OK)
         goto fail;
-    if (cam[0] == '/') {
-        snprintf(rig->camera_path, sizeof rig->camera_path, "%s", cam);
-    } else {
-        const char *slash = strrchr(path, '/');
-        int dirlen = slash ? (int)(slash - path + 1) : 0;
-        if (snprintf(rig->camera_path, sizeof rig->camera_path, "%.*s%s", dirlen, path, cam) >=
-            (int)sizeof rig->camera_path) {
-            st = tt_err_set(err, TT_ERR_FORMAT, "%s: camera path is too long", path);
-            goto fail;
-        }
-    }
     if ((st = calib__anchors(rig, json_object_get(root, "anchors"), path, err)) != TT_OK)
         goto fail;
     if ((st = calib__bases(rig, json_object_get(root, "bases"), path, err)) != TT_OK)
         goto fail;
     if ((st = calib__capture(rig, json_object_get(root, "camera_settings"), path, err)) != TT_OK)
         goto fail;
-    if ((st = cvw_camera_read(rig->camera_path, &rig->camera, err)) != TT_OK) {
-        tt_err_prefix(err, "rig %s", path);
-        goto fail;
-    }
+    for (int k = 0; k < rig->ncameras; k++)
+        if ((st = cvw_camera_read(rig->cameras[k].path, &rig->cameras[k].camera, err)) != TT_OK) {
+            tt_err_prefix(err, "rig %s", path);
+            goto fail;
+        }
+    rig->camera = rig->cameras[0].camera;
     json_decref(root);
     free(text);
     *out = rig;
@@ -287,6 +349,33 @@ void calib_rig_destroy(calib_rig *rig)
         return;
     free(rig->anchors);
     free(rig);
+}
+
+void calib_rig_view(const calib_rig *rig, int k, calib_rig *view)
+{
+    *view = *rig;
+    if (k < 0 || k >= rig->ncameras) /* one camera (or a rig built by hand): itself */
+        return;
+    view->camera = rig->cameras[k].camera;
+    memcpy(view->camera_path, rig->cameras[k].path, sizeof view->camera_path);
+    view->cameras[0] = rig->cameras[k];
+    view->ncameras = 1;
+}
+
+tt_status calib_rig_check_frames(const calib_rig *rig, int nframes, tt_err *err)
+{
+    int n = rig->ncameras > 0 ? rig->ncameras : 1;
+    if (nframes == n)
+        return TT_OK;
+    char names[1200] = "";
+    size_t used = 0;
+    for (int k = 0; k < rig->ncameras && used + 200 < sizeof names; k++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", rig->cameras[k].name);
+    if (n == 1)
+        return tt_err_set(err, TT_ERR_ARG, "the rig has one camera but %d frames were given: give one frame, or list "
+                          "the cameras in the rig's \"cameras\"", nframes);
+    return tt_err_set(err, TT_ERR_ARG, "the rig has %d cameras (%s) but %d frame%s given: give one frame per camera, "
+                      "in the rig's order", n, names, nframes, nframes == 1 ? " was" : "s were");
 }
 
 int calib_rig_anchor_index(const calib_rig *rig, const char *family, int id)

@@ -71,4 +71,20 @@ struct calib_pose;
 void cli_locate_print(FILE *f, int json, const struct calib_figure *figs, const char *const *names, int n,
                       const struct calib_pose *pose);
 
+/* locate with a rig of several cameras (cmd_locate_cams.c): one frame per
+ * camera in rig order (already counted), each camera's pose from its own
+ * anchors, the figures fused (calib/fuse.h) and printed as
+ * cli_locate_print does, with each camera's pose and the cameras that saw
+ * each figure; sightings that disagree are warned about on stderr.
+ * Returns the exit code. */
+struct calib_rig;
+struct rules_scenario;
+int cli_locate_cams(const struct calib_rig *rig, const char *const *images, const struct rules_scenario *sc,
+                    vision_detector_opts *o, int rescale, int json);
+
+/* check with a rig of several cameras (cmd_check_cams.c): one frame per
+ * camera in rig order (already counted); prints the report (calib/
+ * check_cams.h) in words or as JSON.  Returns the exit code: 0 when no
+ * spot of the table is left unread. */
+int cli_check_cams(const struct calib_rig *rig, const char *const *images, int json);
 #endif

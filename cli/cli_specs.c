@@ -38,7 +38,7 @@ const cli_spec cli_spec_detect = {
 const cli_spec cli_spec_locate = {
     "locate",
     "locate figures on the table in inches from one camera image",
-    "--rig RIG [--scenario S] [--json] [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE",
+    "--rig RIG [--scenario S] [--json] [--decimate D] [--refine-edges 0|1] [--threads N] IMAGE...",
     "To a terminal, prints a table of the figures; piped, or with --json, prints "
     "{\"figures\":[{\"family\", \"id\", \"x\", \"y\", \"z_in\", \"facing_deg\", \"err95_in\", \"z_err95_in\", "
     "\"facing_err95_deg\"}], \"anchors_used\":N, \"reprojection_rms_px\":R}: each figure's base centre in table "
@@ -46,7 +46,10 @@ const cli_spec cli_spec_locate = {
     "names the table, the anchors, camera.yaml and the tag families. With --scenario, each tag is mapped at the "
     "height of the raised terrain (hills, buildings, slopes) it stands on and gets its scenario figure's \"name\"; a "
     "figure whose tag measures off that height beyond both errors is placed at its measured height and named in a "
-    "warning on stderr.",
+    "warning on stderr. A rig with several \"cameras\" takes one IMAGE per camera, in the rig's order: each camera "
+    "is placed by the anchors it sees (four at least), a figure seen by two is reported once at the error-weighted "
+    "mean of its sightings (with \"seen_by\", and \"cameras\" for each camera's pose), and sightings that disagree "
+    "beyond their errors are named in a warning.",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (table size, anchors, camera.yaml, bases)"},
         {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario: its raised terrain and the figures' names"},
@@ -60,13 +63,16 @@ const cli_spec cli_spec_locate = {
 const cli_spec cli_spec_check = {
     "check",
     "hold the rig against a frame from the camera: can it read every tag on this table?",
-    "--rig RIG [--json] IMAGE",
+    "--rig RIG [--json] IMAGE...",
     "Run it right after writing the rig file, on a frame from the camera as it will watch the game. Reports the "
     "anchors seen and the pose's error, how many pixels a cell of the rig's tags (size_in / 8) spans over the "
     "whole table and at the figure tags seen, and the smallest tag this camera reads everywhere; where a spot is "
     "below what the detector reads (1.8 px per cell), advice in words. With --json: {\"ok\", \"anchors_seen\", "
     "\"reprojection_rms_px\", \"min_px_per_cell\", \"min_at\", \"advice\", ...}. Exits 0 when every spot is "
-    "readable, 1 when one is not (the report is printed in both cases).",
+    "readable, 1 when one is not (the report is printed in both cases). A rig with several \"cameras\" takes one "
+    "IMAGE per camera, in the rig's order, and reports each camera (anchors seen, pose error, px per cell over its "
+    "part), a coverage map, the width of each overlap and every gap no camera reads: {\"ok\", \"cameras\": [...], "
+    "\"gaps\": [{\"x0\", \"y0\", \"x1\", \"y1\"}], \"overlaps\", \"coverage\", \"advice\"}; a gap fails.",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file (table size, anchors, camera.yaml, bases)"},
         {"--json", NULL, 0, "print the report as one JSON object"},

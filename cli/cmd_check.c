@@ -69,7 +69,8 @@ static void check__print_words(const calib_check_report *r, double size_in)
 
 int cmd_check(int argc, char **argv)
 {
-    const char *rigpath = NULL, *image = NULL;
+    const char *rigpath = NULL, *image = NULL, *images[CALIB_MAX_CAMERAS + 1] = {NULL};
+    int nimages = 0;
     int json = 0, rc = 1;
     tt_err err = {0};
     calib_rig *rig = NULL;
@@ -89,9 +90,11 @@ int cmd_check(int argc, char **argv)
         if (k == CLI_STOP)
             return args.rc;
         if (k == CLI_POSITIONAL) {
-            if (image)
-                return cli_spec_usage(S, "only one IMAGE, got '%s' and '%s'", image, val);
-            image = val;
+            if (nimages == CALIB_MAX_CAMERAS)
+                return cli_spec_usage(S, "at most %d IMAGEs (one per camera of the rig), got more", CALIB_MAX_CAMERAS);
+            if (!image)
+                image = val;
+            images[nimages++] = val;
         } else if (!strcmp(name, "--rig")) {
             rigpath = val;
         } else if (!strcmp(name, "--json")) {
@@ -106,8 +109,12 @@ int cmd_check(int argc, char **argv)
     /* full resolution: the truest count of what this camera can read */
     vision_detector_opts_default(&o);
     o.decimate = 1;
-    if (calib_rig_load(rigpath, &rig, &err) != TT_OK)
+    if (calib_rig_load(rigpath, &rig, &err) != TT_OK || calib_rig_check_frames(rig, nimages, &err) != TT_OK)
         goto fail;
+    if (rig->ncameras > 1) { /* several cameras, one table */
+        rc = cli_check_cams(rig, images, json);
+        goto done;
+    }
     calib_rig_detector_opts(rig, &o);
     if (cvw_image_read(image, 1, &im, &err) != TT_OK || calib_rig_check_image(rig, im.width, im.height, &err) != TT_OK ||
         vision_detector_create(&o, &det, &err) != TT_OK || vision_detect(det, &im, &ds, &err) != TT_OK ||

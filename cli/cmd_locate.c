@@ -47,7 +47,8 @@ static void locate__warn(const calib_rig *rig, const rules_scenario *sc, const c
 
 int cmd_locate(int argc, char **argv)
 {
-    const char *rigpath = NULL, *image = NULL, *scenario = NULL;
+    const char *rigpath = NULL, *image = NULL, *scenario = NULL, *images[CALIB_MAX_CAMERAS + 1] = {NULL};
+    int nimages = 0;
     rules_scenario *sc = NULL;
     vision_detector_opts o;
     tt_err err = {0};
@@ -70,9 +71,11 @@ int cmd_locate(int argc, char **argv)
         if (k == CLI_STOP)
             return args.rc;
         if (k == CLI_POSITIONAL) {
-            if (image)
-                return cli_spec_usage(S, "only one IMAGE, got '%s' and '%s'", image, val);
-            image = val;
+            if (nimages == CALIB_MAX_CAMERAS)
+                return cli_spec_usage(S, "at most %d IMAGEs (one per camera of the rig), got more", CALIB_MAX_CAMERAS);
+            if (!image)
+                image = val;
+            images[nimages++] = val;
         } else if (!strcmp(name, "--rig")) {
             rigpath = val;
         } else if (!strcmp(name, "--scenario")) {
@@ -95,6 +98,12 @@ int cmd_locate(int argc, char **argv)
     if (calib_rig_load(rigpath, &rig, &err) != TT_OK ||
         (scenario && rules_scenario_load(scenario, dirs, &sc, &err) != TT_OK))
         goto fail;
+    if (calib_rig_check_frames(rig, nimages, &err) != TT_OK)
+        goto fail;
+    if (rig->ncameras > 1) { /* several cameras, one table */
+        rc = cli_locate_cams(rig, images, sc, &o, rescale, json);
+        goto done;
+    }
     tt_ground ground = {rules_scenario_ground_in, sc};
     calib_rig_detector_opts(rig, &o);
     if (cvw_image_read(image, 1, &im, &err) != TT_OK || calib_rig_check_image(rig, im.width, im.height, &err) != TT_OK ||

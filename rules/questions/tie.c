@@ -107,7 +107,10 @@ static int rules__move_fig(rules_scenario *sc, int i, const rules__nudge *m, rul
         *f = *save;
         return 0;
     }
-    f->elev = fmax(0, f->elev + m->dz);
+    /* never below the ground it stands on (rules_figure_setup's elev, the
+     * declared terrain under it): a figure on a sloped hill lowered into
+     * the slope would have the slope's own ground hide every line from it */
+    f->elev += fmax(0, m->dz);
     sc->fg_dirty = 1;
     return 1;
 }

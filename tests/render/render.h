@@ -124,6 +124,22 @@ typedef struct rnd_scene {
 void rnd_camera_look_at(rnd_camera *cam, int width, int height, double f_px, double k1, double k2, double eye_x,
                         double eye_y, double eye_height_in, double tx, double ty);
 
+/* The same, the image's "up" pointing as close as possible to the table
+ * direction (up_x, up_y) instead of -y: a camera anywhere above the table,
+ * looking anywhere, turned any way.  (0, -1) is rnd_camera_look_at. */
+void rnd_camera_look_at_up(rnd_camera *cam, int width, int height, double f_px, double k1, double k2, double eye_x,
+                           double eye_y, double eye_height_in, double tx, double ty, double up_x, double up_y);
+
+/* Several cameras over one table (issue 31): ncams cameras looking straight
+ * down on strips of the table side by side along x, camera k over the k-th
+ * strip's middle, each turned so its image's short side (height) runs along
+ * x and hung just high enough that its frame reaches overlap_in / 2 past
+ * its strip on each side (with distortion k1, k2): neighbours overlap by
+ * overlap_in (< 0: a gap of -overlap_in between their frames).  Returns 1,
+ * or 0 on bad arguments. */
+int rnd_cameras_side_by_side(rnd_camera *cams, int ncams, double width_in, double depth_in, double overlap_in,
+                             int width, int height, double f_px, double k1, double k2);
+
 /* Project a table point (x, y, height_in) into pixels with distortion.
  * Returns 0 if it is behind the camera. */
 int rnd_project(const rnd_camera *cam, double x, double y, double height_in, double px[2]);
@@ -158,6 +174,13 @@ int rnd_standard_tags(rnd_tag *tags, int nanchors, int nbases, double size_in, d
  * anchors (tags[0..nanchors-1]) and "bases" {families, size_in, height_mm}. */
 tt_status rnd_write_rig(const char *path, const char *camera_yaml_name, const rnd_scene *scene, int nanchors,
                         double base_size_in, double base_height_mm, tt_err *err);
+
+/* The same with several cameras: "cameras": [{"camera": names[0],
+ * "source": sources[0]}, ...] in order (sources may be NULL, or hold NULL
+ * entries: no "source"). */
+tt_status rnd_write_rig_cameras(const char *path, const char *const *camera_yaml_names, const char *const *sources,
+                                int ncams, const rnd_scene *scene, int nanchors, double base_size_in,
+                                double base_height_mm, tt_err *err);
 
 /* ---- Additions (beyond the original interface) ---- */
 

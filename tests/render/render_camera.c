@@ -221,6 +221,12 @@ static void rnd__normalize(double v[3])
 void rnd_camera_look_at(rnd_camera *cam, int width, int height, double f_px, double k1, double k2, double eye_x,
                         double eye_y, double eye_height_in, double tx, double ty)
 {
+    rnd_camera_look_at_up(cam, width, height, f_px, k1, k2, eye_x, eye_y, eye_height_in, tx, ty, 0, -1);
+}
+
+void rnd_camera_look_at_up(rnd_camera *cam, int width, int height, double f_px, double k1, double k2, double eye_x,
+                           double eye_y, double eye_height_in, double tx, double ty, double up_x, double up_y)
+{
     memset(cam, 0, sizeof *cam);
     cam->width = width;
     cam->height = height;
@@ -235,12 +241,12 @@ void rnd_camera_look_at(rnd_camera *cam, int width, int height, double f_px, dou
     double C[3] = {eye_x, eye_y, -eye_height_in};
     double z[3] = {tx - C[0], ty - C[1], 0 - C[2]};
     rnd__normalize(z);
-    /* image down (camera +y) as close as possible to table +y, so image up
-     * points toward table -y */
-    double hint[3] = {0, 1, 0};
+    /* image down (camera +y) as close as possible to the table direction
+     * -up, so image up points toward (up_x, up_y) */
+    double hint[3] = {-up_x, -up_y, 0};
     double dot = hint[0] * z[0] + hint[1] * z[1] + hint[2] * z[2];
     double y[3] = {hint[0] - dot * z[0], hint[1] - dot * z[1], hint[2] - dot * z[2]};
-    if (sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) < 1e-9) { /* looking along y: pick -z table (up) */
+    if (sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) < 1e-9) { /* looking along up: pick -z table (up) */
         double h2[3] = {0, 0, -1};
         dot = h2[2] * z[2];
         for (int i = 0; i < 3; i++)
@@ -255,4 +261,24 @@ void rnd_camera_look_at(rnd_camera *cam, int width, int height, double f_px, dou
     rnd__rodrigues_to_mat(cam->rvec, Rr);
     for (int i = 0; i < 3; i++)
         cam->tvec[i] = -(Rr[3 * i] * C[0] + Rr[3 * i + 1] * C[1] + Rr[3 * i + 2] * C[2]);
+}
+
+int rnd_cameras_side_by_side(rnd_camera *cams, int ncams, double width_in, double depth_in, double overlap_in,
+                             int width, int height, double f_px, double k1, double k2)
+{
+    if (!cams || ncams < 1 || !(width_in > 0) || !(depth_in > 0) || !(width_in / (ncams > 0 ? ncams : 1) + overlap_in > 0) || width < 16 || height < 16 ||
+        !(f_px > 0))
+        return 0;
+    double half = width_in / ncams / 2 + overlap_in / 2; /* each camera's half-reach along x */
+    for (int k = 0; k < ncams; k++) {
+        double xc = width_in * (k + 0.5) / ncams, yc = depth_in / 2, xy[2];
+        /* the image's short side along x: where its top edge's middle lands
+         * from 100" up sets the height that reaches `half` */
+        rnd_camera_look_at_up(&cams[k], width, height, f_px, k1, k2, xc, yc, 100, xc, yc, -1, 0);
+        if (!rnd_unproject(&cams[k], (width - 1) * 0.5, -0.5, 0, xy) || !(fabs(xy[0] - xc) > 0))
+            return 0;
+        double h = 100 * half / fabs(xy[0] - xc);
+        rnd_camera_look_at_up(&cams[k], width, height, f_px, k1, k2, xc, yc, h, xc, yc, -1, 0);
+    }
+    return 1;
 }

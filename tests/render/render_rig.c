@@ -163,7 +163,20 @@ static tt_status rnd__json_dump(json_t *root, const char *path, tt_err *err)
 tt_status rnd_write_rig(const char *path, const char *camera_yaml_name, const rnd_scene *scene, int nanchors,
                         double base_size_in, double base_height_mm, tt_err *err)
 {
-    if (!path || !camera_yaml_name || !scene || nanchors < 0 || nanchors > scene->ntags)
+    return rnd_write_rig_cameras(path, &camera_yaml_name, NULL, 0, scene, nanchors, base_size_in, base_height_mm,
+                                 err);
+}
+
+/* ncams = 0: the single "camera" form, names[0] */
+tt_status rnd_write_rig_cameras(const char *path, const char *const *camera_yaml_names, const char *const *sources,
+                                int ncams, const rnd_scene *scene, int nanchors, double base_size_in,
+                                double base_height_mm, tt_err *err)
+{
+    const char *camera_yaml_name = camera_yaml_names ? camera_yaml_names[0] : NULL;
+    for (int k = 0; k < ncams; k++)
+        if (!camera_yaml_names[k])
+            camera_yaml_name = NULL;
+    if (!path || !camera_yaml_name || !scene || nanchors < 0 || nanchors > scene->ntags || ncams < 0)
         return tt_err_set(err, TT_ERR_ARG, "rnd_write_rig: path, camera name and a scene with >= %d tags needed",
                           nanchors);
     json_t *root = json_object();
@@ -179,7 +192,18 @@ tt_status rnd_write_rig(const char *path, const char *camera_yaml_name, const rn
     json_object_set_new(table, "width_in", json_real(scene->width_in));
     json_object_set_new(table, "depth_in", json_real(scene->depth_in));
     json_object_set_new(root, "table", table);
-    json_object_set_new(root, "camera", json_string(camera_yaml_name));
+    if (ncams == 0)
+        json_object_set_new(root, "camera", json_string(camera_yaml_name));
+    else {
+        json_t *cams = json_array();
+        for (int k = 0; k < ncams; k++) {
+            json_t *c = json_pack("{s:s}", "camera", camera_yaml_names[k]);
+            if (c && sources && sources[k])
+                json_object_set_new(c, "source", json_string(sources[k]));
+            json_array_append_new(cams, c);
+        }
+        json_object_set_new(root, "cameras", cams);
+    }
     for (int i = 0; i < nanchors; i++) {
         const rnd_tag *t = &scene->tags[i];
         json_array_append_new(anchors, json_pack("{s:s, s:i, s:f, s:f, s:f}", "family", t->family, "id", t->id, "x",

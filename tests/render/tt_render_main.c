@@ -22,6 +22,9 @@ typedef struct opts {
     int quiet;
     rnd_piece pieces[8]; /* --hill / --building */
     int npieces;
+    double table_w, table_d; /* --table W,D */
+    int cameras;             /* --cameras N: side by side along x */
+    double overlap;          /* --overlap IN */
 } opts;
 
 static void usage(FILE *f)
@@ -47,6 +50,11 @@ static void usage(FILE *f)
             "  --hill X0,Y0,X1,Y1,H[,S] a hill: flat top X0..X1 x Y0..Y1 at H inches, sides sloping to the\n"
             "                           felt over S inches (0: vertical); bases on it stand on it (up to 8)\n"
             "  --building X0,Y0,X1,Y1,H a building with a flat roof (vertical walls)\n"
+            "  --table W,D              table size in inches (72,48)\n"
+            "  --cameras N              N cameras side by side along x, straight down, each over its strip\n"
+            "                           (1..8; 1 = the single tilted camera above): frameK, cameraK.yaml,\n"
+            "                           truthK.json, and rig.json with \"cameras\"\n"
+            "  --overlap IN             how far neighbouring frames overlap, inches (10; < 0: a gap)\n"
             "  --seed S                 scene and noise seed (1)\n"
             "  --supersample N          samples per pixel edge, 1..8 (3)\n"
             "  --out-format png|pgm     image format (png)\n"
@@ -104,7 +112,7 @@ static int parse_args(int argc, char **argv, opts *o)
     *o = (opts){.format = "png", .width = 3840, .height = 2160, .anchors = 4, .bases = 120, .supersample = 3,
                 .f_px = 2900, .k1 = -0.08, .k2 = 0.02, .eye_height = 84, .tilt_deg = 8, .base_size = 0.8,
                 .base_height_mm = 3, .blur = 0.6, .noise = 2, .gradient = 0.25, .ambient = 1, .felt_gray = 90,
-                .floor_gray = 40, .seed = 1};
+                .floor_gray = 40, .seed = 1, .table_w = 72, .table_d = 48, .cameras = 1, .overlap = 10};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
@@ -127,6 +135,17 @@ static int parse_args(int argc, char **argv, opts *o)
         if (!strcmp(a, "--hill") || !strcmp(a, "--building")) {
             if (!parse_piece(a, v, !strcmp(a, "--hill"), o))
                 return 0;
+            i++;
+            continue;
+        }
+        if (!strcmp(a, "--table")) {
+            char *end = NULL;
+            o->table_w = v ? strtod(v, &end) : 0;
+            o->table_d = end && *end == ',' ? strtod(end + 1, &end) : 0;
+            if (!end || *end || !(o->table_w >= 12 && o->table_w <= 1000 && o->table_d >= 12 && o->table_d <= 1000)) {
+                fprintf(stderr, "tt-render: --table needs W,D in inches, each 12..1000 (got '%s')\n", v ? v : "");
+                return 0;
+            }
             i++;
             continue;
         }
@@ -161,6 +180,8 @@ static int parse_args(int argc, char **argv, opts *o)
         NUM("--floor-gray", 0, 255, o->floor_gray = (int)d)
         NUM("--hands", 0, 100, o->hands = (int)d)
         NUM("--seed", 0, 4294967295.0, o->seed = (unsigned)d)
+        NUM("--cameras", 1, 8, o->cameras = (int)d)
+        NUM("--overlap", -100, 100, o->overlap = d)
         NUM("--supersample", 1, 8, o->supersample = (int)d)
 #undef NUM
         fprintf(stderr, "tt-render: unknown option '%s' (see --help)\n", a);
@@ -215,6 +236,25 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static void summary(const opts *o, const rnd_camera *cam, double W, double D, int nanchors, int ntags, double secs)
+{
+    double c[2], px[2], mid[2] = {-cam->tvec[0], -cam->tvec[1]};
+    if (o->cameras > 1) /* straight down: the point below the camera */
+        rnd_unproject(cam, (cam->width - 1) * 0.5, (cam->height - 1) * 0.5, 0, mid);
+    else
+        mid[0] = W / 2, mid[1] = D / 2;
+    rnd_project(cam, mid[0], mid[1], 0, c);
+    rnd_project(cam, mid[0] + 1, mid[1], 0, px);
+    fprintf(stderr, "tt-render: %dx%d, %d anchors + %d bases, %d hands, %.1f px/in at (%.0f, %.0f), rendered in %.2f s\n",
+            o->width, o->height, nanchors, ntags - nanchors, o->hands, hypot(px[0] - c[0], px[1] - c[1]), mid[0],
+            mid[1], secs);
+    const double corner[4][2] = {{0, 0}, {W, 0}, {W, D}, {0, D}};
+    for (int k = 0; k < 4 && o->cameras == 1; k++)
+        if (!rnd_project(cam, corner[k][0], corner[k][1], 0, px) || px[0] < -0.5 || px[1] < -0.5 ||
+            px[0] > o->width - 0.5 || px[1] > o->height - 0.5)
+            fprintf(stderr, "tt-render: note: table corner (%g, %g) is outside the frame\n", corner[k][0], corner[k][1]);
+}
+
 int main(int argc, char **argv)
 {
     opts o;
@@ -232,11 +272,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "tt-render: cannot create folder %s: %s\n", o.out, strerror(errno));
         return 1;
     }
-    const double W = 72, D = 48;
-    rnd_camera cam;
+    const double W = o.table_w, D = o.table_d;
+    rnd_camera cams[8];
+    int ncams = o.cameras;
     double tilt = o.tilt_deg * M_PI / 180;
-    rnd_camera_look_at(&cam, o.width, o.height, o.f_px, o.k1, o.k2, W / 2, D / 2 - o.eye_height * tan(tilt),
-                       o.eye_height, W / 2, D / 2);
+    if (ncams == 1)
+        rnd_camera_look_at(&cams[0], o.width, o.height, o.f_px, o.k1, o.k2, W / 2, D / 2 - o.eye_height * tan(tilt),
+                           o.eye_height, W / 2, D / 2);
+    else if (!rnd_cameras_side_by_side(cams, ncams, W, D, o.overlap, o.width, o.height, o.f_px, o.k1, o.k2)) {
+        fprintf(stderr, "tt-render: --overlap %g leaves the %d cameras nothing to see of a %g\" wide table\n",
+                o.overlap, ncams, W);
+        return 2;
+    }
 
     int nanchors = o.anchors;
     tags = calloc((size_t)(nanchors + o.bases + 1), sizeof *tags);
@@ -267,36 +314,37 @@ int main(int argc, char **argv)
     for (int i = nanchors; i < ntags; i++) /* bases stand on the hills (tilted on their slopes) */
         rnd_place_on_ground(&sc, &tags[i], o.base_height_mm / 25.4);
 
-    double t0 = now_s();
-    if ((st = rnd_render(&sc, &cam, &im, &err)) != TT_OK)
-        goto fail;
-    double t1 = now_s();
-    snprintf(path, sizeof path, "%s/frame.%s", o.out, o.format);
-    if ((st = (!strcmp(o.format, "pgm") ? write_pgm : write_png)(&im, path, &err)) != TT_OK)
-        goto fail;
-    snprintf(path, sizeof path, "%s/camera.yaml", o.out);
-    if ((st = rnd_write_camera_yaml(&cam, path, &err)) != TT_OK)
-        goto fail;
-    snprintf(path, sizeof path, "%s/rig.json", o.out);
-    if ((st = rnd_write_rig(path, "camera.yaml", &sc, nanchors, o.base_size, o.base_height_mm, &err)) != TT_OK)
-        goto fail;
-    snprintf(path, sizeof path, "%s/truth.json", o.out);
-    if ((st = rnd_write_truth(path, &sc, &cam, nanchors, &err)) != TT_OK)
-        goto fail;
-    if (!o.quiet) {
-        double c[2], px[2];
-        rnd_project(&cam, W / 2, D / 2, 0, c);
-        rnd_project(&cam, W / 2 + 1, D / 2, 0, px);
-        fprintf(stderr,
-                "tt-render: %dx%d, %d anchors + %d bases, %d hands, %.1f px/in at the centre, rendered in %.2f s\n",
-                o.width, o.height, nanchors, ntags - nanchors, o.hands, hypot(px[0] - c[0], px[1] - c[1]), t1 - t0);
-        const double corner[4][2] = {{0, 0}, {W, 0}, {W, D}, {0, D}};
-        for (int k = 0; k < 4; k++)
-            if (!rnd_project(&cam, corner[k][0], corner[k][1], 0, px) || px[0] < -0.5 || px[1] < -0.5 ||
-                px[0] > o.width - 0.5 || px[1] > o.height - 0.5)
-                fprintf(stderr, "tt-render: note: table corner (%g, %g) is outside the frame\n", corner[k][0],
-                        corner[k][1]);
+    char yaml[8][32];
+    const char *yamls[8];
+    double t0 = now_s(), t1 = t0;
+    for (int k = 0; k < ncams; k++) {
+        const rnd_camera *cam = &cams[k];
+        char suffix[16] = "";
+        if (ncams > 1)
+            snprintf(suffix, sizeof suffix, "%d", k);
+        snprintf(yaml[k], sizeof yaml[k], "camera%s.yaml", suffix);
+        yamls[k] = yaml[k];
+        t0 = now_s();
+        tt_image_free(&im);
+        if ((st = rnd_render(&sc, cam, &im, &err)) != TT_OK)
+            goto fail;
+        t1 = now_s();
+        snprintf(path, sizeof path, "%s/frame%s.%s", o.out, suffix, o.format);
+        if ((st = (!strcmp(o.format, "pgm") ? write_pgm : write_png)(&im, path, &err)) != TT_OK)
+            goto fail;
+        snprintf(path, sizeof path, "%s/%s", o.out, yaml[k]);
+        if ((st = rnd_write_camera_yaml(cam, path, &err)) != TT_OK)
+            goto fail;
+        snprintf(path, sizeof path, "%s/truth%s.json", o.out, suffix);
+        if ((st = rnd_write_truth(path, &sc, cam, nanchors, &err)) != TT_OK)
+            goto fail;
+        if (!o.quiet)
+            summary(&o, cam, W, D, nanchors, ntags, t1 - t0);
     }
+    snprintf(path, sizeof path, "%s/rig.json", o.out);
+    if ((st = rnd_write_rig_cameras(path, yamls, NULL, ncams > 1 ? ncams : 0, &sc, nanchors, o.base_size,
+                                    o.base_height_mm, &err)) != TT_OK)
+        goto fail;
     tt_image_free(&im);
     free(tags);
     free(hands);

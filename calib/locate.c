@@ -244,9 +244,10 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
         return;
     }
     /* tilted where the ground is level: on a slope no one declared, if its
-     * height says so too (a noisy tag can look tilted on the felt) */
+     * height says so too (a noisy tag can look tilted on the felt); a slope
+     * only raises, so a tag measured below its ground is on no slope */
     int tilted = g->tilt_deg > CALIB_SLOPE_DEG && !sloped;
-    if ((tilted && fabs(off) > CALIB_MAYBE_SIGMAS * comb) || fabs(off) > CALIB_SURE_SIGMAS * comb) {
+    if ((tilted && off > CALIB_MAYBE_SIGMAS * comb) || fabs(off) > CALIB_SURE_SIGMAS * comb) {
         /* On a slope a tag may stand anywhere from the felt to the top of
          * the raised ground beside it: not worth a warning. */
         int slope = tilted;

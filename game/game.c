@@ -89,6 +89,13 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
 
     if ((st = calib_rig_load(o->rig, &g->rig, err)) != TT_OK)
         goto fail;
+    if (g->rig->ncameras > 1) {
+        st = tt_err_set(err, TT_ERR_ARG,
+                        "%s names %d cameras: track follows one camera so far (several come in a later version); "
+                        "use locate or check with one image per camera, or a rig with one \"camera\" to track",
+                        o->rig, g->rig->ncameras);
+        goto fail;
+    }
     GAME__CHECK_STOP();
     /* Served, a scenario file that does not exist yet is made from the
      * table page: a new group starts from a bare rig. */

@@ -185,6 +185,13 @@ static void test_cli_disagreement(void **state)
         lines++;
     assert_true(lines >= 1 && lines <= 3);
     run_free(&r);
+    /* track follows one camera so far: a rig of two is refused, saying so,
+     * not tracked from its first camera alone */
+    char *track[] = {TT_BIN, "track", "--rig", rig, "--source", f0, NULL};
+    r = run_cmd(track, NULL);
+    if (r.status == 0 || !strstr(r.err, "names 2 cameras: track follows one camera so far"))
+        fail_msg("track with two cameras: status %d, stderr: %s", r.status, r.err);
+    run_free(&r);
     const char *files[] = {"rig.json", "moved.json", "frame0.png", "frame1.png", "camera0.yaml", "camera1.yaml",
                            "truth0.json", "truth1.json"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

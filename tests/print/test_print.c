@@ -593,9 +593,13 @@ static void test_cli_bad_input(void **state)
     /* a page too small for the tag size */
     char *a2[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "9", "--paper", "a4", "--out", (char *)out, NULL};
     expect_cli_fail(out, "the page is too small: a 9 in tag needs", a2);
-    char *a2b[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "1", "--base", "rect:10x12", "--out",
+    char *a2b[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "1", "--base", "rect:10inx12in", "--out",
                    (char *)out, NULL};
     expect_cli_fail(out, "the page is too small", a2b);
+    /* bare numbers that large are asked about first (issue 33: 25 read as inches) */
+    char *a2c[] = {TT_BIN, "print", "tags", "--ids", "0-3", "--size-in", "1", "--base", "rect:10x12", "--out",
+                   (char *)out, NULL};
+    expect_cli_fail(out, "10x12 inches? did you mean rect:10x12mm?", a2c);
     /* unknown family */
     char *a3[] = {TT_BIN, "print", "tags", "--family", "tag99h1", "--ids", "0-3", "--size-in", "1", "--out",
                   (char *)out, NULL};

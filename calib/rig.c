@@ -37,6 +37,7 @@ static tt_status calib__string(const json_t *obj, const char *key, const char *w
                                tt_err *err)
 {
     const json_t *v = json_object_get(obj, key);
+    *out = ""; /* set on every path (gcc -O3 could not tell the error paths return) */
     if (!v)
         return tt_err_set(err, TT_ERR_FORMAT, "%s: missing \"%s\"", where, key);
     if (!json_is_string(v))

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "calib.h"
+#include "rig_text.h"
 
 static char tmpdir[256];
 
@@ -42,25 +43,13 @@ static int teardown_dir(void **state)
 
 static tt_status load_text(const char *text, calib_rig **rig, tt_err *err)
 {
-    char p[600];
-    snprintf(p, sizeof p, "%s/rig.json", tmpdir);
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return calib_rig_load(p, rig, err);
+    return rig_text_load(tmpdir, text, rig, err);
 }
 
-/* The rig `text` is refused with every one of the `want` strings in its
- * message. */
 static void refused(const char *text, const char *want1, const char *want2)
 {
-    calib_rig *rig = NULL;
     tt_err err = {0};
-    assert_int_equal(load_text(text, &rig, &err), TT_ERR_FORMAT);
-    assert_null(rig);
-    if (!strstr(err.msg, want1) || (want2 && !strstr(err.msg, want2)))
-        fail_msg("message: %s\nwanted: %s%s%s", err.msg, want1, want2 ? " and " : "", want2 ? want2 : "");
+    assert_int_equal(rig_text_refused(tmpdir, text, want1, want2, &err), TT_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "rig.json: unknown key"));
 }
 

@@ -212,12 +212,16 @@ export function prim(g, p, ringAt) {
   }
 }
 
-/* Where words go above a look: over its first primitive. */
-function wordsAt(p) {
+/* Where words go above a look: over its first line, else over its first shape. */
+function wordsAt(prims) {
+  var p = prims.filter(function (q) { return q.kind === 'polyline'; })[0] ||
+          prims.filter(function (q) { return q.kind !== 'text' && q.kind !== 'tag_mask'; })[0];
   if (!p) return null;
-  if (p.points) return p.points.length === 2 ? [(p.points[0][0] + p.points[1][0]) / 2,
-                                                 (p.points[0][1] + p.points[1][1]) / 2 - 0.6] : p.points[0];
-  return [p.at[0], p.at[1] - (p.r_in || 0) - 0.6];
+  if (!p.points) return [p.at[0], p.at[1] - (p.r_in || 0) - 0.6];
+  if (p.points.length === 2)
+    return [(p.points[0][0] + p.points[1][0]) / 2, (p.points[0][1] + p.points[1][1]) / 2 - 0.6];
+  var xs = p.points.map(function (q) { return q[0]; }), ys = p.points.map(function (q) { return q[1]; });
+  return [(Math.min.apply(null, xs) + Math.max.apply(null, xs)) / 2, Math.min.apply(null, ys) - 0.6];
 }
 
 /* The answers shown [{query, answer, look}] in g (the board's overlay
@@ -228,7 +232,7 @@ export function answers(g, shown, opts) {
   (shown || []).forEach(function (s) {
     if (!s || !Array.isArray(s.look)) return;
     look(g, s.look);
-    var at = opts.labels && !(s.answer || {}).error ? wordsAt(s.look[0]) : null;
+    var at = opts.labels && !(s.answer || {}).error ? wordsAt(s.look) : null;
     if (at) el('text', {x: at[0], y: at[1], 'class': 'ov-label'}, g).textContent = words(s.query || {}, s.answer || {}).big;
   });
 }

@@ -124,7 +124,7 @@ static void hall__scene_apply(hall__scene *s, hall_table *t, const char *chunk)
             hall__scene_key(key, sizeof key, f);
             json_t *nm = json_object_get(s->names, key);
             json_object_set_new(s->figs, key,
-                                json_pack("{s:O?,s:O?,s:s?,s:O?,s:O?,s:O?,s:O?,s:O?}", "id",
+                                json_pack("{s:O?,s:O?,s:s?,s:O?,s:o,s:o,s:o,s:O?}", "id",
                                           nm ? json_object_get(nm, "name") : json_null(), "tag",
                                           json_object_get(f, "id"), "family", json_string_value(json_object_get(f, "family")),
                                           "side", nm ? json_object_get(nm, "side") : json_null(), "x",

@@ -9,6 +9,7 @@
  * here. */
 #include "rec_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,27 +88,55 @@ static void rec__place_all(const rec_game *g, table_scene *s, long long t)
     }
 }
 
-/* The first word-like value (true/false, a name, a whole number) the
- * answer asked again gives differently from the one recorded, as
- * "key: now, recorded was": numbers measured are left out (the recording
- * keeps places to 0.02"). */
+/* How far a number the rules give may move between the answer given live
+ * and the same question asked again: the recording keeps each figure's
+ * place to 0.02" and its facing to a degree. */
+#define REC_LOOK_SAME 0.25
+
+/* 1 when was (a value of the recorded answer) and now (the same asked
+ * again) are the same answer: words, truth and whole numbers equal, lists
+ * as long, numbers within REC_LOOK_SAME.  A key the recording has and the
+ * answer asked again lacks is not held against it, nor the rule cited. */
+static int rec__same(const json_t *now, const json_t *was)
+{
+    if (json_is_object(was)) {
+        const char *key;
+        json_t *w;
+        json_object_foreach((json_t *)was, key, w) {
+            const json_t *v = json_object_get(now, key);
+            if (v && strcmp(key, "rule") && !rec__same(v, w))
+                return 0;
+        }
+        return json_is_object(now);
+    }
+    if (json_is_array(was)) {
+        if (!json_is_array(now) || json_array_size(now) != json_array_size(was))
+            return 0;
+        for (size_t i = 0; i < json_array_size(was); i++)
+            if (!rec__same(json_array_get(now, i), json_array_get(was, i)))
+                return 0;
+        return 1;
+    }
+    if (json_is_number(was) && json_is_number(now))
+        return fabs(json_number_value(now) - json_number_value(was)) <= REC_LOOK_SAME;
+    return json_equal(now, was);
+}
+
+/* The first key whose value the answer asked again gives differently from
+ * the one recorded, as "its KEY is NOW where the recording has WAS". */
 static int rec__differs(const json_t *now, const json_t *was, char *why, size_t n)
 {
     const char *key;
     json_t *w;
     json_object_foreach((json_t *)was, key, w) {
         const json_t *v = json_object_get(now, key);
-        if (!v || !(json_is_boolean(w) || json_is_string(w) || json_is_integer(w)))
+        if (!v || !strcmp(key, "rule") || rec__same(v, w))
             continue;
-        if (json_is_integer(w) && json_is_real(v))
-            continue;
-        if (!json_equal(w, v)) {
-            char *a = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT), *b = json_dumps(w, JSON_ENCODE_ANY | JSON_COMPACT);
-            snprintf(why, n, "asked again, its %s is %s where the recording has %s", key, a ? a : "?", b ? b : "?");
-            free(a);
-            free(b);
-            return 1;
-        }
+        char *a = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT), *b = json_dumps(w, JSON_ENCODE_ANY | JSON_COMPACT);
+        snprintf(why, n, "asked again, its %s is %.200s where the recording has %.200s", key, a ? a : "?", b ? b : "?");
+        free(a);
+        free(b);
+        return 1;
     }
     return 0;
 }

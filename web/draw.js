@@ -178,40 +178,6 @@ export function lookPrim(g, p) {
 /* An answer's look (its primitives, in order) in g. */
 export function look(g, prims) { (prims || []).forEach(function (p) { lookPrim(g, p); }); }
 
-/* One part of the replay's own drawing (record/rec_overlay.c's parts:
- * {type: line|circle|sector|polygon|ring|mark|label, ...}, ring by figure
- * index through ringAt(p) -> {x, y, r}), until the replay's answers carry
- * table_look's primitives too and are painted by look(). */
-export function prim(g, p, ringAt) {
-  var c = p.colour || '#ffeb3b';
-  if (p.type === 'line') {
-    el('line', {x1: p.a[0], y1: p.a[1], x2: p.b[0], y2: p.b[1], stroke: c, 'stroke-width': 0.18,
-                'stroke-dasharray': p.solid ? 'none' : DASH}, g);
-    if (p.label) {
-      var lt = el('text', {x: (p.a[0] + p.b[0]) / 2, y: (p.a[1] + p.b[1]) / 2 - 0.4, 'class': 'ov-label'}, g);
-      lt.textContent = p.label;
-    }
-  } else if (p.type === 'circle') {
-    el('circle', {cx: p.c[0], cy: p.c[1], r: p.r, fill: c, 'fill-opacity': 0.28, stroke: c, 'stroke-width': 0.12}, g);
-  } else if (p.type === 'sector') {
-    el('path', Object.assign(outline({kind: 'sector', at: p.c, r_in: p.r, a0_deg: p.a0, a1_deg: p.a1}).a,
-                             {fill: c, 'fill-opacity': 0.3, stroke: c, 'stroke-width': 0.12}), g);
-  } else if (p.type === 'polygon') {
-    el('polygon', {points: pts(p.pts), fill: c, 'fill-opacity': 0.25, stroke: c, 'stroke-width': 0.1}, g);
-  } else if (p.type === 'ring') {
-    var pos = ringAt(p);
-    if (pos) el('circle', {cx: pos.x, cy: pos.y, r: pos.r + 0.3, fill: 'none', stroke: c, 'stroke-width': 0.18,
-                           'class': 'ov-ring'}, g);
-  } else if (p.type === 'mark') {
-    var k = 0.45, x = p.at[0], y = p.at[1];
-    el('path', {d: 'M' + (x - k) + ',' + (y - k) + ' L' + (x + k) + ',' + (y + k) + ' M' + (x - k) + ',' + (y + k) +
-                   ' L' + (x + k) + ',' + (y - k), stroke: c, 'stroke-width': 0.16, fill: 'none', 'class': 'ov-mark'}, g);
-  } else if (p.type === 'label') {
-    var tx = el('text', {x: p.at[0], y: p.at[1], 'class': 'ov-label'}, g);
-    tx.textContent = p.text;
-  }
-}
-
 /* Where words go above a look: over its first line, else over its first shape. */
 function wordsAt(prims) {
   var p = prims.filter(function (q) { return q.kind === 'polyline'; })[0] ||

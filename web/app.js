@@ -45,7 +45,9 @@ function onState(s) {
     const rev = game.rosterRev = s.scenario_rev;
     keepTrying('roster', 'read the roster', function () {
       return api('GET', '/api/scenario').then(function (sc) {
-        if (game.rosterRev === rev) game.roster = sc.figures || [];
+        if (game.rosterRev !== rev) return;
+        game.roster = sc.figures || [];
+        render(); /* the turn bar's sides come from it, and the game may have ended: no state follows */
       });
     }, 'Meanwhile the menus may offer what a figure cannot do.');
   }
@@ -56,6 +58,7 @@ function onState(s) {
         if (game.rulesFor !== rs) return;
         game.rules = r;
         rulesChanged();
+        render(); /* the turn bar's phases come from it */
       }, function (e) {
         if (game.rulesFor === rs) game.rules = null; /* not the last ruleset's */
         throw e;

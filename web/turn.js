@@ -40,9 +40,10 @@ function phaseHasSides(name) {
   return !p || p.sides !== 'none';
 }
 
-/* POST /api/phase body; big: what did not happen, on the card if it fails */
+/* POST /api/phase body; big: what did not happen, on the card if it fails
+ * (on a page without the key: that it needs it; the table's answer under it) */
 function send(body, big) {
-  return tell('phase', KEY ? big : big + ': it needs the table\u2019s key',
+  return tell('phase', KEY ? big : (body.next ? 'Next' : 'Setting the phase') + ' needs the table\u2019s key',
               api('POST', '/api/phase', body)).then(function (j) {
     if (j) {
       asking = null;

@@ -23,7 +23,8 @@ const {state} = require('./tt_page');
 const [urlA, urlB, outDir] = process.argv.slice(2);
 const PHONE = {width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true};
 const LAPTOP = {width: 1400, height: 900, deviceScaleFactor: 1};
-const LONG = {timeout: 480000, polling: 200}; /* the sample game tracked under ASan on busy cores */
+/* under puppeteer's 180 s for one call: the game has ended (the test waited), only pages load */
+const LONG = {timeout: 170000, polling: 200};
 
 async function open(browser, url, viewport, name, errors) {
   const page = await browser.newPage();
@@ -59,6 +60,7 @@ async function seen(page) {
 }
 
 async function press(page, touch, sel) {
+  await page.bringToFront(); /* a page behind another takes no touches */
   await page.waitForSelector(sel + ':not([hidden])', {visible: true, timeout: 20000});
   if (touch) await page.tap(sel);
   else await page.click(sel);
@@ -70,6 +72,7 @@ async function barSays(page, want) {
 }
 
 async function shot(page, name) {
+  await page.bringToFront(); /* a page behind another is not drawn */
   await page.screenshot({path: path.join(outDir, name + '.png')});
 }
 

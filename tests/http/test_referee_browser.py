@@ -5,7 +5,7 @@ real 'tabletrack track --http' servers on the sample game, played as The
 Thin Red Line (the breach scenario with that ruleset; its movement chart
 gives foot 4", L220):
  A. --phases sets British movement from frame 0: /api/state lists this
-    phase's checks (gren1's 5.2" of 4" over) and where Next goes; the turn
+    phase's checks (gren2's 5.0" of 4" over; gren1, light, 5.2" of 6") and where Next goes; the turn
     bar says so, the over-move is listed first; Next without the key is a
     card with the server's 403 and changes nothing; with it the French move
     and the fusilier taken off is a casualty card; at the turn's end the
@@ -32,22 +32,30 @@ DOT = "\u00b7"
 
 def trl_scenario(root, out):
     """The breach sample's scenario as The Thin Red Line: its weapons
-    renamed to that book's (a gun, a howitzer, muskets)."""
+    renamed to that book's (a gun, a howitzer, muskets); gren1 a light
+    infantryman (6", L220), the first to move, so a fair move comes before
+    the over-moves."""
     sc = json.load(open(os.path.join(root, "samples/breach/scenario.json")))
     sc["ruleset"] = "thin-red-line"
     rename = {"artillery": "light-artillery", "mortar": "howitzer", "grenade": "musket"}
     for f in sc["figures"]:
         f["weapon"] = rename.get(f["weapon"], f["weapon"])
+        if f["id"] == "gren1":
+            f["type"] = "light"
     with open(out, "w") as f:
         json.dump(sc, f)
 
 
 def judge_api(check, s):
     checks = {c["id"]: c for c in s.get("checks") or []}
-    g1 = checks.get("gren1") or {}
-    check(g1.get("event") == "move_check" and g1.get("ok") is False and g1.get("allowed_in") == 4 and
-          abs(g1.get("distance_in", 0) - 5.22) < 0.05 and "thin-red-line.txt L220" in g1.get("rule", ""),
-          "/api/state checks: gren1 moved 5.2\" of foot's 4\" (L220), over: %s" % g1)
+    g1, g2 = checks.get("gren1") or {}, checks.get("gren2") or {}
+    check(g2.get("event") == "move_check" and g2.get("ok") is False and g2.get("allowed_in") == 4 and
+          abs(g2.get("distance_in", 0) - 5.0) < 0.05 and "thin-red-line.txt L220" in g2.get("rule", ""),
+          "/api/state checks: gren2 moved 5.0\" of foot's 4\" (L220), over: %s" % g2)
+    check(g1.get("ok") is True and g1.get("allowed_in") == 6 and abs(g1.get("distance_in", 0) - 5.22) < 0.05,
+          "/api/state checks: gren1, light infantry, moved 5.2\" of 6\": fair: %s" % g1)
+    check([c["id"] for c in s.get("checks") or []][:2] == ["gren1", "gren2"], "in the order they came: %s"
+          % [c["id"] for c in s.get("checks") or []])
     check(s.get("phase") == {"turn": 1, "phase": "movement", "side": "british"} and
           s.get("next_phase") == {"turn": 1, "phase": "movement", "side": "french"},
           "/api/state: British movement, Next goes to the French: %s -> %s" % (s.get("phase"), s.get("next_phase")))
@@ -62,10 +70,13 @@ def judge_list(check, name, v, api_checks):
           not v.get("start") and v.get("bar_in_view"),
           "%s: the turn bar says Turn 1 · British · movement, with Next, on screen: %s" % (name, v.get("text")))
     listed = v.get("checks") or []
-    check(len(listed) == len(api_checks) and listed and listed[0]["id"] == "gren1" and "over" in listed[0]["cls"],
-          "%s: every check listed, the over-move first: %s" % (name, [c["id"] for c in listed]))
-    check(listed and listed[0]["big"] == 'gren1 5.2" of 4.0" \u2014 1.2" over',
-          "%s: it says how far over: %r" % (name, listed and listed[0]["big"]))
+    check(len(listed) == len(api_checks) and listed and listed[0]["id"] == "gren2" and "over" in listed[0]["cls"] and
+          listed[-1]["id"] == "gren1" and "fair" in listed[-1]["cls"],
+          "%s: every check listed, the over-moves first, gren1's fair move (it came first) last: %s"
+          % (name, [c["id"] for c in listed]))
+    check(listed and listed[0]["big"] == 'gren2 5.0" of 4.0" \u2014 1.0" over' and
+          listed[-1]["big"] == 'gren1 5.2" of 6.0"',
+          "%s: it says how far over: %r, %r" % (name, listed and listed[0]["big"], listed and listed[-1]["big"]))
     ranks = ["over", "out", "close", "roll", "fair"]
     order = [next(i for i, k in enumerate(ranks) if k in c["cls"].split()) for c in listed]
     check(order == sorted(order), "%s: over-moves, then out of turn, then the rest: %s" % (name, order))

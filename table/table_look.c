@@ -535,7 +535,7 @@ void table_look_check_words(const json_t *ev, char *buf, size_t n)
  * the phase began to where it settled, and the words; over: blocked
  * (vermillion) and dashed; too close to call: yellow, dashed; dice to
  * roll: white; fair: sky blue. */
-static tt_status look__check(const json_t *ev, overlay_list *l, tt_err *err)
+static tt_status look__check(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
 {
     int ok = 1;
     rules_point a = look__xy(ev, "from", &ok), b = look__xy(ev, "to", &ok);
@@ -550,11 +550,19 @@ static tt_status look__check(const json_t *ev, overlay_list *l, tt_err *err)
                                              : OVERLAY_ROLE_NEUTRAL;
     overlay_style line = overlay_style_line(role, TABLE_LINE_IN);
     line.dashed = close || json_is_false(okv);
-    tt_status st = overlay_add_line(l, a.x, a.y, b.x, b.y, line, err);
+    /* the path ends at the figure's ring (the tag's dark square would
+     * swallow an arrow at its centre); the words beside its middle, clear
+     * of both the spot it left and the figure */
+    const table__figure *f = table__fig(s, look__str(ev, "id"));
+    double d = hypot(b.x - a.x, b.y - a.y), stop = fmin(f ? f->radius_in + 0.2 : 0.7, d / 2);
+    rules_point e = b, mid = {(a.x + b.x) / 2, (a.y + b.y) / 2};
+    if (d > 1e-9)
+        e.x -= (b.x - a.x) / d * stop, e.y -= (b.y - a.y) / d * stop;
+    tt_status st = overlay_add_line(l, a.x, a.y, e.x, e.y, line, err);
     if (st == TT_OK)
-        st = look__arrow_head(l, a, b, line, err);
+        st = look__arrow_head(l, a, e, line, err);
     table_look_check_words(ev, text, sizeof text);
-    return st == TT_OK ? look__label_beyond(l, a, b, 0.5, text, role, err) : st;
+    return st == TT_OK ? look__label_beyond(l, a, mid, 0, text, role, err) : st;
 }
 
 /* A figure that moved when it may not: ringed, "out of turn". */
@@ -627,7 +635,7 @@ tt_status table_look_event(const table_scene *s, const json_t *ev, overlay_list 
     if (!e)
         return TT_OK;
     if (!strcmp(e, "move_check") || !strcmp(e, "charge_check"))
-        return look__check(ev, l, err);
+        return look__check(s, ev, l, err);
     if (!strcmp(e, "out_of_turn"))
         return look__out_of_turn(s, ev, l, err);
     if (!strcmp(e, "morale"))

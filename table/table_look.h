@@ -33,7 +33,8 @@ tt_status table_look_json(const table_scene *s, const table_answer *a, json_t **
 /* ---- the referee's events (docs/playing.md, "The referee") ----
  * What the referee says looks like this on the felt, for every picture:
  *  - a move_check or charge_check: the path from where the figure stood
- *    when the phase began to where it settled, an arrow head, and
+ *    when the phase began to where it settled (its arrow head at the
+ *    figure's ring, clear of its tag), and beside the path's middle
  *    `5.2" of 4"`; over: vermillion ("blocked") and dashed, with how far
  *    over (`5.2" of 4" · 1.2" over`); too close to call: yellow, dashed;
  *    dice to roll: white, with the roll it needs; fair: sky blue.  A put

@@ -1,6 +1,6 @@
 /* test_look_referee.c - what the referee's events look like on the felt
  * (table/table_look.c, table_look_event): a move over its allowance is a
- * dashed vermillion path with `5.2" of 4" · 1.2" over`; a fair one a solid
+ * dashed vermillion path (to the figure's ring) with `5.2" of 4" · 1.2" over`; a fair one a solid
  * sky-blue path with `3.0" of 4"`; one the dice decide says the roll it
  * needs; a put back draws nothing; out of turn rings the figure; a morale
  * call labels its unit above its figures; where the game stands is one
@@ -66,10 +66,16 @@ static void test_over(void **state)
     assert_true(json_is_true(json_object_get(path, "dashed")));
     const json_t *pts = json_object_get(path, "points");
     assert_true(fabs(json_number_value(json_array_get(json_array_get(pts, 0), 0)) - 8) < 1e-9);
-    assert_true(fabs(json_number_value(json_array_get(json_array_get(pts, 1), 0)) - 13.2) < 1e-9);
+    /* to gren1's ring, short of where it stands (its tag stays dark) */
+    double end = json_number_value(json_array_get(json_array_get(pts, 1), 0));
+    assert_true(end < 13.2 - 0.2 && end > 13.2 - 1.5);
+    assert_true(fabs(json_number_value(json_array_get(json_array_get(pts, 1), 1)) - 5) < 1e-9);
     assert_non_null(label);
     assert_string_equal(str(label, "role"), "blocked");
     assert_string_equal(str(label, "text"), "5.2\" of 4.0\" \xc2\xb7 1.2\" over");
+    /* beside the path's middle (10.6, 5), on the far side */
+    assert_true(fabs(at(label, 0) - 10.6) < 1.5);
+    assert_true(at(label, 1) < 5);
     json_decref(p);
     table_scene_destroy(s);
 }

@@ -507,8 +507,16 @@ static rules_point look__xy(const json_t *o, const char *k, int *ok)
     return p;
 }
 
+/* An allowance in inches as a book writes it: 4" whole, 4.5" not. */
+static const char *look__allowance(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, fabs(v - round(v)) < 0.05 ? "%.0f" : "%.1f", v);
+    return buf;
+}
+
 void table_look_check_words(const json_t *ev, char *buf, size_t n)
 {
+    char al[32];
     int ok = 1;
     double d = look__num(ev, "distance_in", &ok), a = look__num(ev, "allowed_in", &ok);
     const json_t *range = json_object_get(ev, "allowed_range_in"), *need = json_object_get(ev, "needs_roll");
@@ -517,9 +525,10 @@ void table_look_check_words(const json_t *ev, char *buf, size_t n)
     if (!isfinite(d))
         d = 0;
     if (ok && json_is_false(json_object_get(ev, "ok")) && d > a)
-        snprintf(buf, n, "%s%.1f\" of %.1f\" \xc2\xb7 %.1f\" over%s", charge, d, a, d - a, close);
+        snprintf(buf, n, "%s%.1f\" of %s\" \xc2\xb7 %.1f\" over%s", charge, d, look__allowance(a, al, sizeof al),
+                 d - a, close);
     else if (ok)
-        snprintf(buf, n, "%s%.1f\" of %.1f\"%s", charge, d, a, close);
+        snprintf(buf, n, "%s%.1f\" of %s\"%s", charge, d, look__allowance(a, al, sizeof al), close);
     else if (json_array_size(range) == 2 && json_is_integer(need))
         snprintf(buf, n, "%s%.1f\" of %g-%g\": roll %d+%s", charge, d, json_number_value(json_array_get(range, 0)),
                  json_number_value(json_array_get(range, 1)), (int)json_integer_value(need), close);
@@ -529,6 +538,46 @@ void table_look_check_words(const json_t *ev, char *buf, size_t n)
                  close);
     else
         snprintf(buf, n, "%s%.1f\"%s", charge, d, close);
+}
+
+/* How far the text box centred on (x, y) (w by h inches) stays from every
+ * figure's base in the scene (negative: it overlaps one). */
+static double look__clearance(const table_scene *s, double x, double y, double w, double h)
+{
+    double best = INFINITY;
+    for (int k = 0; k < s->nfigs; k++) {
+        const table__figure *f = &s->figs[k];
+        double dx = fmax(0, fabs(f->x - x) - w / 2), dy = fmax(0, fabs(f->y - y) - h / 2);
+        best = fmin(best, hypot(dx, dy) - f->radius_in - 0.7); /* and its tag's dark square, ringed */
+    }
+    return best;
+}
+
+/* Words beside the path a -> b where they stand clearest of the figures
+ * (the tags' dark squares would cut them): at its middle or nearer either
+ * end, on either side, beside it or a little farther. */
+static tt_status look__label_path(const table_scene *s, overlay_list *l, rules_point a, rules_point b,
+                                  const char *text, overlay_role role, tt_err *err)
+{
+    static const double along[] = {0.5, 0.35, 0.65, 0.2, 0.8};
+    double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy), w = 0, h = TABLE_TEXT_IN * 1.4;
+    for (const char *c = text; *c; c++)
+        w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * TABLE_TEXT_IN;
+    if (d < 1e-9)
+        dx = 1, dy = 0, d = 1;
+    double nx = -dy / d, ny = dx / d, bx = 0, by = 0, best = -INFINITY;
+    /* off the path by half the box across it, and a little more */
+    double off = 0.3 + 0.5 * (fabs(nx) * w + fabs(ny) * h);
+    for (int far = 0; far < 2; far++) /* beside it, then a little farther */
+        for (size_t i = 0; i < sizeof along / sizeof *along; i++)
+            for (int side = -1; side <= 1; side += 2) {
+                double o = side * (off + far * 0.8);
+                double x = a.x + along[i] * (b.x - a.x) + o * nx, y = a.y + along[i] * (b.y - a.y) + o * ny;
+                double c = look__clearance(s, x, y, w, h) - 0.01 * i - 0.3 * far; /* ties: nearer the middle */
+                if (c > best)
+                    best = c, bx = x, by = y;
+            }
+    return overlay_add_text(l, bx, by, text, TABLE_TEXT_IN, 0, role, err);
 }
 
 /* A move or charge checked: the path from where the figure stood when
@@ -551,18 +600,18 @@ static tt_status look__check(const table_scene *s, const json_t *ev, overlay_lis
     overlay_style line = overlay_style_line(role, TABLE_LINE_IN);
     line.dashed = close || json_is_false(okv);
     /* the path ends at the figure's ring (the tag's dark square would
-     * swallow an arrow at its centre); the words beside its middle, clear
-     * of both the spot it left and the figure */
+     * swallow an arrow at its centre); the words beside it, clear of the
+     * figures */
     const table__figure *f = table__fig(s, look__str(ev, "id"));
     double d = hypot(b.x - a.x, b.y - a.y), stop = fmin(f ? f->radius_in + 0.2 : 0.7, d / 2);
-    rules_point e = b, mid = {(a.x + b.x) / 2, (a.y + b.y) / 2};
+    rules_point e = b;
     if (d > 1e-9)
         e.x -= (b.x - a.x) / d * stop, e.y -= (b.y - a.y) / d * stop;
     tt_status st = overlay_add_line(l, a.x, a.y, e.x, e.y, line, err);
     if (st == TT_OK)
         st = look__arrow_head(l, a, e, line, err);
     table_look_check_words(ev, text, sizeof text);
-    return st == TT_OK ? look__label_beyond(l, a, mid, 0, text, role, err) : st;
+    return st == TT_OK ? look__label_path(s, l, a, b, text, role, err) : st;
 }
 
 /* A figure that moved when it may not: ringed, "out of turn". */

@@ -34,9 +34,11 @@ tt_status table_look_json(const table_scene *s, const table_answer *a, json_t **
  * What the referee says looks like this on the felt, for every picture:
  *  - a move_check or charge_check: the path from where the figure stood
  *    when the phase began to where it settled (its arrow head at the
- *    figure's ring, clear of its tag), and beside the path's middle
+ *    figure's ring, clear of its tag), and beside the path (where they
+ *    stand clearest of the figures)
  *    `5.2" of 4"`; over: vermillion ("blocked") and dashed, with how far
- *    over (`5.2" of 4" · 1.2" over`); too close to call: yellow, dashed;
+ *    over (`5.2" of 4" · 1.2" over`; the allowance as the book writes it,
+ *    4" or 4.5"); too close to call: yellow, dashed;
  *    dice to roll: white, with the roll it needs; fair: sky blue.  A put
  *    back adds nothing (its check is cleared);
  *  - an out_of_turn: the figure (where the scene stands it) ringed,

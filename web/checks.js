@@ -9,6 +9,8 @@ import {$, node} from './ui.js';
 const IN = '"';
 
 function n1(x) { return (Math.round(x * 10) / 10).toFixed(1); }
+/* an allowance as the book writes it: 4" whole, 4.5" not (as on the felt) */
+function allowance(x) { return Math.abs(x - Math.round(x)) < 0.05 ? String(Math.round(x)) : n1(x); }
 function num(x) { return typeof x === 'number' && isFinite(x); }
 
 /* how bad a check is: 0 over, 1 out of turn, 2 too close to call, 3 dice to roll, 4 fair */
@@ -26,7 +28,7 @@ export function checkWords(c) {
   const what = c.event === 'charge_check' ? ' charged ' : ' ';
   const d = num(c.distance_in) ? n1(c.distance_in) + IN : '?';
   let big;
-  if (num(c.allowed_in)) big = c.id + what + d + ' of ' + n1(c.allowed_in) + IN;
+  if (num(c.allowed_in)) big = c.id + what + d + ' of ' + allowance(c.allowed_in) + IN;
   else if (Array.isArray(c.allowed_range_in)) big = c.id + what + d + ' of ' + c.allowed_range_in[0] + '\u2013' +
                                                     c.allowed_range_in[1] + IN;
   else big = c.id + what + d;

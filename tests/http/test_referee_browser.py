@@ -74,8 +74,8 @@ def judge_list(check, name, v, api_checks):
           listed[-1]["id"] == "gren1" and "fair" in listed[-1]["cls"],
           "%s: every check listed, the over-moves first, gren1's fair move (it came first) last: %s"
           % (name, [c["id"] for c in listed]))
-    check(listed and listed[0]["big"] == 'gren2 5.0" of 4.0" \u2014 1.0" over' and
-          listed[-1]["big"] == 'gren1 5.2" of 6.0"',
+    check(listed and listed[0]["big"] == 'gren2 5.0" of 4" \u2014 1.0" over' and
+          listed[-1]["big"] == 'gren1 5.2" of 6"',
           "%s: it says how far over: %r, %r" % (name, listed and listed[0]["big"], listed and listed[-1]["big"]))
     ranks = ["over", "out", "close", "roll", "fair"]
     order = [next(i for i, k in enumerate(ranks) if k in c["cls"].split()) for c in listed]

@@ -111,6 +111,7 @@ async function body(browser, r) {
   await barSays(phone, 'Turn 1 \u00b7 French \u00b7 movement');
   await phone.waitForFunction(() => document.querySelectorAll('#referee .card.call').length > 0, LONG);
   r.phone_french = await seen(phone);
+  r.french_state = await state(phone);
   await shot(phone, 'phone-referee-calls');
   const steps = ['Turn 1 \u00b7 British \u00b7 shooting', 'Turn 1 \u00b7 French \u00b7 shooting',
                  'Turn 1 \u00b7 British \u00b7 assault', 'Turn 1 \u00b7 French \u00b7 assault'];
@@ -130,6 +131,7 @@ async function body(browser, r) {
   await press(phone, true, '#turn-ask button[data-side="french"]');
   await barSays(phone, 'Turn 2 \u00b7 French \u00b7 movement');
   r.turn2 = await seen(phone);
+  r.turn2_state = await state(phone);
   // a phase picked directly
   await press(phone, true, '#turn-pick');
   await phone.waitForSelector('#turn-form', {visible: true, timeout: 20000});

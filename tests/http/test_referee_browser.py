@@ -98,6 +98,16 @@ def judge(check, r):
           "Next with the key: the French move, the list starts empty: %s %s" % (fr.get("text"), fr.get("checks")))
     check(any(c["unit"] == "la-sarre" and c["event"] == "casualties" and c["big"] == "la-sarre lost 1 of 4"
               for c in calls), "the fusilier taken off: a casualty card for la-sarre: %s" % calls)
+    fs = r.get("french_state") or {}
+    check(fs.get("checks") == [] and fs.get("calls") == [{"event": "casualties", "unit": "la-sarre", "lost": 1, "of": 4,
+                                                           "since_turn_start": 1}],
+          "/api/state: a new phase empties the checks; the casualty is this turn's call: %s %s"
+          % (fs.get("checks"), fs.get("calls")))
+    t2 = r.get("turn2_state") or {}
+    check(t2.get("calls") == [] and t2.get("checks") == [] and
+          t2.get("next_phase") == {"turn": 2, "phase": "movement", "side": "british"},
+          "/api/state: a new turn drops the last turn's calls; Next goes to the British: %s %s"
+          % (t2.get("calls"), t2.get("next_phase")))
     check(len(r.get("steps") or []) == 4, "Next through shooting and assault, each side in turn: %s" % r.get("steps"))
     ini = r.get("initiative") or {}
     check("Turn 2: who won the initiative roll?" in (ini.get("ask") or "") and ini.get("ask_sides") == ["British", "French"],
@@ -149,7 +159,7 @@ def main():
             lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
             r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
             r["api_checks"] = api_checks
-            print(json.dumps({k: v for k, v in r.items() if k != "state_end"}, indent=1))
+            print(json.dumps({k: v for k, v in r.items() if not k.endswith("state") and k != "state_end"}, indent=1))
             check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
             judge(check, r)
             check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))

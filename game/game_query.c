@@ -465,6 +465,8 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
     }
     if (!g->proj.pj)
         return TT_OK;
+    if ((st = game__referee_draw(g, l, err)) != TT_OK)
+        return st;
     if (g->proj.hidden)
         overlay_list_clear(l);
     else if (g->proj.banner && !g->questions.asked_live && (st = game__draw_banner(g, err)) != TT_OK)

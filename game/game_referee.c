@@ -409,6 +409,24 @@ json_t *game__referee_state(game *g)
                      side ? json_string(side) : json_null());
 }
 
+/* Copies of the kept events (the state is written out of the lock), each
+ * with "look": its primitives as the felt draws them now (docs/api.md);
+ * null where it cannot be drawn. */
+static json_t *game__referee_looks(game *g, const json_t *events)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; out && i < json_array_size(events); i++) {
+        json_t *ev = json_deep_copy(json_array_get(events, i)), *look = NULL;
+        tt_err err = {0};
+        if (!ev || table_look_event_json(g->sc.scene, json_array_get(events, i), &look, &err) != TT_OK)
+            look = NULL;
+        if (ev)
+            json_object_set_new(ev, "look", look ? look : json_null());
+        json_array_append_new(out, ev);
+    }
+    return out;
+}
+
 void game__referee_state_add(game *g, json_t *state)
 {
     const game__referee *r = g->refr;
@@ -420,8 +438,8 @@ void game__referee_state_add(game *g, json_t *state)
         next = json_pack("{s:i, s:s, s:o}", "turn", turn, "phase", phase, "side", side ? json_string(side) : json_null());
     /* copies: the state is written out of the lock */
     json_object_set_new(state, "next_phase", next ? next : json_null());
-    json_object_set_new(state, "checks", referee_phase(ref) && r->checks ? json_deep_copy(r->checks) : json_array());
-    json_object_set_new(state, "calls", referee_phase(ref) && r->calls ? json_deep_copy(r->calls) : json_array());
+    json_object_set_new(state, "checks", referee_phase(ref) && r->checks ? game__referee_looks(g, r->checks) : json_array());
+    json_object_set_new(state, "calls", referee_phase(ref) && r->calls ? game__referee_looks(g, r->calls) : json_array());
 }
 
 tt_status game__referee_draw(game *g, overlay_list *l, tt_err *err)

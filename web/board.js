@@ -59,6 +59,8 @@ function drawFigures() {
 function drawAnswers() {
   layers.over.textContent = '';
   TTDraw.answers(layers.over, game.state.shown);
+  /* what the referee saw, as the felt shows it (its checks' and calls' looks) */
+  (game.state.checks || []).concat(game.state.calls || []).forEach(function (c) { TTDraw.look(layers.over, c.look); });
   const trace = ui.trace;
   if (!trace.length) return;
   TTDraw.el('polyline', {points: trace.map(function (p) { return p.join(','); }).join(' '), fill: 'none',

@@ -53,6 +53,9 @@ async function seen(page) {
       troubles: Array.from(document.querySelectorAll('#trouble .card')).map((c) => ({
         key: c.getAttribute('data-trouble'), big: txt(c.querySelector('.big')), small: txt(c.querySelector('.small')),
         in_view: c.getBoundingClientRect().bottom <= window.innerHeight})),
+      over_moves: Array.from(document.querySelectorAll('#overlays [data-role="blocked"]'))
+        .filter((e) => e.getAttribute('stroke-dasharray') !== 'none' && (e.tagName === 'line' || e.tagName === 'polyline'))
+        .length,
       bar_in_view: (() => { const e = document.getElementById('turnbar'); const r = e.getBoundingClientRect();
                             return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; })(),
     };

@@ -60,6 +60,10 @@ def judge_api(check, s):
           s.get("next_phase") == {"turn": 1, "phase": "movement", "side": "french"},
           "/api/state: British movement, Next goes to the French: %s -> %s" % (s.get("phase"), s.get("next_phase")))
     check(s.get("calls") == [], "no calls before the phase ends: %s" % s.get("calls"))
+    g2_lines = [p for p in g2.get("look") or [] if p.get("kind") == "polyline" and p.get("role") == "blocked"]
+    check(any(p.get("dashed") and abs(p["points"][0][0] - g2["from"][0]) < 0.05 and abs(p["points"][0][1] - g2["from"][1]) < 0.05
+              for p in g2_lines),
+          "/api/state: gren2's over-move carries its look, a dashed blocked path from where it stood: %s" % g2.get("look"))
     check(all(c.get("event") in ("move_check", "charge_check", "out_of_turn") and not c.get("put_back")
               for c in s.get("checks") or []), "the checks are checks, none put back: %s" % s.get("checks"))
     return checks
@@ -77,6 +81,10 @@ def judge_list(check, name, v, api_checks):
     check(listed and listed[0]["big"] == 'gren2 5.0" of 4" \u2014 1.0" over' and
           listed[-1]["big"] == 'gren1 5.2" of 6"',
           "%s: it says how far over: %r, %r" % (name, listed and listed[0]["big"], listed and listed[-1]["big"]))
+    over = [c for c in api_checks.values() if c.get("ok") is False]
+    check(v.get("over_moves", 0) >= len(over) > 0,
+          "%s: the board draws each over-move as the felt does, a dashed blocked path: %s drawn for %d over"
+          % (name, v.get("over_moves"), len(over)))
     ranks = ["over", "out", "close", "roll", "fair"]
     order = [next(i for i, k in enumerate(ranks) if k in c["cls"].split()) for c in listed]
     check(order == sorted(order), "%s: over-moves, then out of turn, then the rest: %s" % (name, order))
@@ -99,10 +107,12 @@ def judge(check, r):
     check(any(c["unit"] == "la-sarre" and c["event"] == "casualties" and c["big"] == "la-sarre lost 1 of 4"
               for c in calls), "the fusilier taken off: a casualty card for la-sarre: %s" % calls)
     fs = r.get("french_state") or {}
-    check(fs.get("checks") == [] and fs.get("calls") == [{"event": "casualties", "unit": "la-sarre", "lost": 1, "of": 4,
+    fs_calls = [{k: v for k, v in c.items() if k != "look"} for c in fs.get("calls") or []]
+    check(all("look" in c for c in fs.get("calls") or []), "each call carries its look: %s" % fs.get("calls"))
+    check(fs.get("checks") == [] and fs_calls == [{"event": "casualties", "unit": "la-sarre", "lost": 1, "of": 4,
                                                            "since_turn_start": 1}],
           "/api/state: a new phase empties the checks; the casualty is this turn's call: %s %s"
-          % (fs.get("checks"), fs.get("calls")))
+          % (fs.get("checks"), fs_calls))
     t2 = r.get("turn2_state") or {}
     check(t2.get("calls") == [] and t2.get("checks") == [] and
           t2.get("next_phase") == {"turn": 2, "phase": "movement", "side": "british"},

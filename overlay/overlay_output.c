@@ -35,6 +35,8 @@ tt_status overlay_render_into(const overlay_list *l, const overlay_mapper *m, ca
     tt_status st = overlay_draw(l, m, cr, err);
     cairo_destroy(cr);
     cairo_surface_flush(s);
+    if (st == TT_OK && m->seam) /* its share where projectors overlap */
+        st = overlay_seam_apply(m->seam, s, err);
     return st;
 }
 

@@ -219,7 +219,7 @@ static void test_own_picture_and_masks(void **state)
     assert_int_equal(overlay_add_tag_mask(l, 56.5, 23.5, 20, 1.0, 0.12, &err), TT_OK);
     cairo_surface_t *ia = render(l, a, sa);
     ib = render(l, b, sb);
-    assert_true(value_at(ia, a, 20, 20) == 255);
+    assert_true(value_at(ia, a, 20, 20) > 200); /* vermillion, whole: A alone lights it */
     assert_true(value_at(ia, a, 54, 26) > 0 && value_at(ib, b, 54, 26) > 0);
     assert_true(value_at(ia, a, 59, 22) > 0 && value_at(ib, b, 59, 22) > 0);
     for (double dy = -0.6; dy <= 0.6; dy += 0.2)

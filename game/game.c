@@ -49,7 +49,8 @@ static tt_status game__record_open(game *g, tt_err *err)
         return st;
     rig = json_dumps(rj, JSON_COMPACT);
     scen = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT) : NULL;
-    rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack"};
+    char *projectors = game__projectors_json(g);
+    rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack", projectors};
     if ((st = rec_open(g->o.record, REC_APPEND, &g->recording.recd, err)) == TT_OK &&
         (st = rec_session_begin(g->recording.recd, rig, scen, &meta, err)) != TT_OK) {
         rec_close(g->recording.recd, NULL);
@@ -57,6 +58,7 @@ static tt_status game__record_open(game *g, tt_err *err)
     }
     free(rig);
     free(scen);
+    free(projectors);
     json_decref(rj);
     return st;
 }

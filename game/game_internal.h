@@ -271,6 +271,10 @@ double game__ground_in(const void *user, double x, double y);
  * rig, their seams, their windows; close frees them (accepts none). */
 tt_status game__projector_open(game *g, tt_err *err);
 void game__projector_close(game *g);
+/* The projectors the table has, for the recording: a JSON array of
+ * {"file","width","height","model","gamma","gamma_measured"}, or NULL with
+ * none (the caller frees). */
+char *game__projectors_json(const game *g);
 /* proj.list drawn by every projector: its window, --overlay-dir. */
 tt_status game__projector_draw(game *g, int frame_no, tt_err *err);
 /* The recorder failed: say so once, stop recording, remember it. */

@@ -102,3 +102,22 @@ tt_status game__projector_draw(game *g, int frame_no, tt_err *err)
         st = game__output_draw(g, k, frame_no, err);
     return st;
 }
+
+char *game__projectors_json(const game *g)
+{
+    if (!g->proj.n)
+        return NULL;
+    json_t *arr = json_array();
+    for (int k = 0; arr && k < g->proj.n; k++) {
+        const calib_projector *pj = g->proj.out[k].pj;
+        int w, h, measured;
+        calib_projector_size(pj, &w, &h);
+        double gamma = calib_projector_gamma(pj, &measured);
+        json_array_append_new(arr, json_pack("{s:s, s:i, s:i, s:s, s:f, s:b}", "file", g->o.projectors[k], "width",
+                                             w, "height", h, "model", calib_projector_is_3d(pj) ? "pinhole" : "plane",
+                                             "gamma", gamma, "gamma_measured", measured));
+    }
+    char *text = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
+    json_decref(arr);
+    return text;
+}

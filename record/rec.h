@@ -81,6 +81,10 @@ typedef struct rec_options {
 typedef struct rec_meta {
     const char *source;  /* e.g. "/dev/video0" or an image glob; may be NULL */
     const char *note;    /* free text, e.g. the command line; may be NULL */
+    /* the projectors the table had, a JSON array (one object each, e.g.
+     * {"file","width","height","model","gamma"}); NULL or "[]": none.  Kept
+     * in the meta table under "session N projectors" (N the session's id). */
+    const char *projectors;
 } rec_meta;
 
 typedef enum rec_event_kind { REC_EV_MOVED = 0, REC_EV_APPEARED, REC_EV_REMOVED, REC_EV_HEIGHT } rec_event_kind;

@@ -371,6 +371,15 @@ static void test_cli_counts(void **state)
     assert_non_null(strstr(r.err, "nope.json"));
     run_free(&r);
     assert_int_not_equal(stat(tpath("x.png"), &st), 0);
+    /* a folder given for a projector's file: said so, not read */
+    char *t4[] = {TT_BIN, "overlay", "--rig", (char *)RIG, "--projector", (char *)tpath("pa.json"), "--out",
+                  (char *)tpath("x.png"), "--projector", dir, "--out", (char *)tpath("y.png"), "--scenario",
+                  (char *)SCEN, "--query", (char *)q, NULL};
+    r = run_cmd(t4, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "is a folder, not a JSON file"));
+    run_free(&r);
+    assert_int_not_equal(stat(tpath("x.png"), &st), 0);
 }
 
 int main(void)

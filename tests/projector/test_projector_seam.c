@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cvwrap.h"
 #include "overlay.h"
 #include "pjsim.h"
 #include "projector.h"
@@ -295,7 +296,7 @@ static void test_two_projectors_blend(void **state)
     print_message("summed light along the blast's middle, %d points in the overlap: worst %.1f%% off one "
                   "projector's alone (without the ramp: up to %.2fx)\n",
                   n, 100 * worst, seam_bright);
-    assert_true(n >= 30);
+    assert_true(n >= 20); /* 5.4" of blast at 0.1", less the figure's mask */
     assert_true(worst <= 0.15);
     assert_true(seam_bright > 1.6);
 
@@ -306,6 +307,16 @@ static void test_two_projectors_blend(void **state)
     assert_int_equal(pjsim_capture_n(r.s, none, &dark, &err), TT_OK);
     assert_int_equal(pjsim_capture_n(r.s, one_only, &ph_one, &err), TT_OK);
     assert_int_equal(pjsim_capture_n(r.s, pair, &ph_both, &err), TT_OK);
+    const char *pngdir = getenv("TT_SEAM_PNG");
+    if (pngdir && *pngdir) {
+        const tt_image *ph[3] = {&dark, &ph_one, &ph_both};
+        const char *name[3] = {"dark", "one", "both"};
+        for (int i = 0; i < 3; i++) {
+            char p[512];
+            snprintf(p, sizeof p, "%s/seam_camera_%s.png", pngdir, name[i]);
+            assert_int_equal(cvw_image_write(p, ph[i], &err), TT_OK);
+        }
+    }
     double a1 = 0, a2 = 0, cworst = 0;
     for (double x = CX - 2; x <= CX + 2.01; x += 1) {
         double y = CY + 1.2; /* clear of the figure's base */

@@ -50,9 +50,10 @@ static tt_status game__record_open(game *g, tt_err *err)
     rig = json_dumps(rj, JSON_COMPACT);
     scen = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT) : NULL;
     char *projectors = game__projectors_json(g);
-    rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack", projectors};
+    rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack"};
     if ((st = rec_open(g->o.record, REC_APPEND, &g->recording.recd, err)) == TT_OK &&
-        (st = rec_session_begin(g->recording.recd, rig, scen, &meta, err)) != TT_OK) {
+        ((st = rec_session_begin(g->recording.recd, rig, scen, &meta, err)) != TT_OK ||
+         (st = rec_session_projectors(g->recording.recd, projectors, err)) != TT_OK)) {
         rec_close(g->recording.recd, NULL);
         g->recording.recd = NULL;
     }

@@ -81,10 +81,6 @@ typedef struct rec_options {
 typedef struct rec_meta {
     const char *source;  /* e.g. "/dev/video0" or an image glob; may be NULL */
     const char *note;    /* free text, e.g. the command line; may be NULL */
-    /* the projectors the table had, a JSON array (one object each, e.g.
-     * {"file","width","height","model","gamma"}); NULL or "[]": none.  Kept
-     * in the meta table under "session N projectors" (N the session's id). */
-    const char *projectors;
 } rec_meta;
 
 typedef enum rec_event_kind { REC_EV_MOVED = 0, REC_EV_APPEARED, REC_EV_REMOVED, REC_EV_HEIGHT } rec_event_kind;
@@ -105,6 +101,13 @@ tt_status rec_set_options(rec *r, const rec_options *opt, tt_err *err);
  * row is committed at once.  meta may be NULL. */
 tt_status rec_session_begin(rec *r, const char *rig_json, const char *scenario_json, const rec_meta *meta,
                             tt_err *err);
+
+/* The projectors the current session's table has, a JSON array (one
+ * object each, e.g. {"file","width","height","model","gamma"}); NULL or
+ * "[]" keeps nothing.  Kept in the meta table under "session N projectors"
+ * (N the session's id), committed at once.  TT_ERR_ARG before
+ * rec_session_begin or for JSON that is not an array. */
+tt_status rec_session_projectors(rec *r, const char *json, tt_err *err);
 
 /* The session id of the current session (0 before rec_session_begin). */
 long long rec_session_id(const rec *r);

@@ -278,13 +278,14 @@ static tt_status rec__compact(const char *text, const char *what, char **out, js
     return TT_OK;
 }
 
-/* The session's projectors (a JSON array) in the meta table. */
-static tt_status rec__session_projectors(rec *r, const char *json, tt_err *err)
+tt_status rec_session_projectors(rec *r, const char *json, tt_err *err)
 {
     char *text = NULL, key[64];
     json_t *arr = NULL;
     sqlite3_stmt *st = NULL;
     tt_status s;
+    if (!r || !r->session)
+        return tt_err_set(err, TT_ERR_ARG, "rec_session_projectors: no session begun");
     if (!json)
         return TT_OK;
     if ((s = tt_json_parse(json, "projectors", &arr, err)) != TT_OK)
@@ -348,8 +349,6 @@ tt_status rec_session_begin(rec *r, const char *rig_json, const char *scenario_j
         goto done;
     }
     r->session = sqlite3_last_insert_rowid(r->db);
-    if ((s = rec__session_projectors(r, meta ? meta->projectors : NULL, err)) != TT_OK)
-        goto done;
     /* A new session starts with no known figures. */
     rec__figmap_free(&r->map);
     r->have_frame = 0;

@@ -21,6 +21,7 @@
 #include "cvwrap.h"
 #include "events_jsonl.h"
 #include "overlay.h"
+#include "rec.h"
 #include "run.h"
 #include "seq.h"
 
@@ -191,10 +192,53 @@ static void test_two_projectors(void **state)
     json_decref(pjs);
 }
 
+/* The number of "session N projectors" rows in db. */
+static int projector_rows(const char *db)
+{
+    sqlite3 *sq = NULL;
+    sqlite3_stmt *q = NULL;
+    int n = -1;
+    assert_int_equal(sqlite3_open_v2(db, &sq, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(sq, "SELECT count(*) FROM meta WHERE key LIKE 'session % projectors'", -1, &q,
+                                        NULL),
+                     SQLITE_OK);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        n = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(sq);
+    return n;
+}
+
+/* The recorder keeps a session's projectors only as a JSON array, after
+ * the session has begun; none keeps nothing. */
+static void test_recorder_projectors(void **state)
+{
+    (void)state;
+    char db[400];
+    snprintf(db, sizeof db, "%s", path("rp.sqlite"));
+    rec *r = NULL;
+    tt_err err = {0};
+    assert_int_equal(rec_open(db, REC_CREATE_NEW, &r, &err), TT_OK);
+    assert_int_equal(rec_session_projectors(r, "[{\"file\":\"a.json\"}]", &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "no session"));
+    assert_int_equal(rec_session_begin(r, NULL, NULL, NULL, &err), TT_OK);
+    assert_int_equal(rec_session_projectors(r, "{\"file\":\"a.json\"}", &err), TT_ERR_ARG);
+    assert_non_null(strstr(err.msg, "JSON array"));
+    assert_int_equal(rec_session_projectors(r, "[{\"file\":", &err), TT_ERR_FORMAT);
+    assert_int_equal(rec_session_projectors(r, "[]", &err), TT_OK);
+    assert_int_equal(rec_session_projectors(r, NULL, &err), TT_OK);
+    assert_int_equal(projector_rows(db), 0);
+    assert_int_equal(rec_session_projectors(r, "[{\"file\":\"a.json\"}]", &err), TT_OK);
+    assert_int_equal(projector_rows(db), 1); /* committed at once */
+    assert_int_equal(rec_close(r, &err), TT_OK);
+    remove(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_projectors),
+        cmocka_unit_test(test_recorder_projectors),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -265,7 +265,7 @@ void game__place_figures(game *g);
 tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err);
 /* The ground under (x, y) in the scenario being played now, a tt_ground_fn
  * with the game as user: read at each call (a viewer may replace the
- * scenario), so call it with mu held. */
+ * scenario), so call it with mu held (game_projector.c). */
 double game__ground_in(const void *user, double x, double y);
 /* game_projector.c: every --projector's map loaded and checked against the
  * rig, their seams, their windows; close frees them (accepts none). */

@@ -8,6 +8,14 @@
 
 #include "game_internal.h"
 
+/* (here, not with the scenario in game_query.c: the projectors draw on it,
+ * and game_query.c calls game__projector_draw) */
+double game__ground_in(const void *user, double x, double y)
+{
+    const game *g = user;
+    return table_scene_ground_in(g->sc.scene, x, y);
+}
+
 tt_status game__projector_open(game *g, tt_err *err)
 {
     game__projector *p = &g->proj;

@@ -260,12 +260,6 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 
 /* ---- the projector ---- */
 
-double game__ground_in(const void *user, double x, double y)
-{
-    const game *g = user;
-    return table_scene_ground_in(g->sc.scene, x, y);
-}
-
 /* The table server's address as a QR code (libqrencode), light modules
  * projected white and dark ones left unlit, in the table's near-left corner,
  * with the address written under it. */

@@ -9,6 +9,7 @@
  * d_which / sum d.  Kept per row as the span of pixels with a share under
  * one and each one's factor on pixel values, share^(1/gamma). */
 #include "overlay.h"
+#include "overlay_internal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -165,7 +166,32 @@ double overlay_seam_share(const overlay_seam *s, int u, int v)
     return pow(s->f[s->off[v] + (size_t)(u - s->x0[v])] / (double)SEAM__ONE, s->gamma);
 }
 
-tt_status overlay_seam_apply(const overlay_seam *s, cairo_surface_t *surf, tt_err *err)
+/* Pixels [a, b) of row v dimmed by their factors (black ones skipped,
+ * two at a time: most of a projector's picture is black). */
+static void seam__span(const overlay_seam *s, uint32_t *px, int v, int a, int b)
+{
+    if (a < s->x0[v])
+        a = s->x0[v];
+    if (b > s->x1[v])
+        b = s->x1[v];
+    const uint16_t *f = s->f + s->off[v] - s->x0[v];
+    for (int u = a; u < b; u++) {
+        if (u + 1 < b && !((px[u] | px[u + 1]) & 0xffffffu)) {
+            u++;
+            continue;
+        }
+        uint32_t p = px[u];
+        if (!(p & 0xffffffu))
+            continue;
+        uint32_t k = f[u];
+        uint32_t r = (((p >> 16) & 255u) * k + 32768u) >> 16, g = (((p >> 8) & 255u) * k + 32768u) >> 16,
+                 bl = ((p & 255u) * k + 32768u) >> 16;
+        px[u] = (p & 0xff000000u) | r << 16 | g << 8 | bl;
+    }
+}
+
+tt_status overlay__seam_apply_lit(const overlay_seam *s, cairo_surface_t *surf, const unsigned char *tiles, int tw,
+                                  int tile, tt_err *err)
 {
     if (!s)
         return TT_OK;
@@ -181,17 +207,30 @@ tt_status overlay_seam_apply(const overlay_seam *s, cairo_surface_t *surf, tt_er
     int stride = cairo_image_surface_get_stride(surf);
     for (int v = 0; v < s->h; v++) {
         uint32_t *px = (uint32_t *)(void *)(d + (size_t)v * stride);
-        const uint16_t *f = s->f + s->off[v] - s->x0[v];
-        for (int u = s->x0[v]; u < s->x1[v]; u++) {
-            uint32_t p = px[u];
-            if (!(p & 0xffffffu))
-                continue; /* dark: most of the picture */
-            uint32_t k = f[u];
-            uint32_t r = (((p >> 16) & 255u) * k + 32768u) >> 16, g = (((p >> 8) & 255u) * k + 32768u) >> 16,
-                     b = ((p & 255u) * k + 32768u) >> 16;
-            px[u] = (p & 0xff000000u) | r << 16 | g << 8 | b;
+        if (s->x0[v] >= s->x1[v])
+            continue;
+        if (!tiles) {
+            seam__span(s, px, v, s->x0[v], s->x1[v]);
+            continue;
+        }
+        const unsigned char *tr = tiles + (size_t)(v / tile) * tw;
+        for (int tx = s->x0[v] / tile; tx * tile < s->x1[v] && tx < tw;) {
+            if (!tr[tx]) {
+                tx++;
+                continue;
+            }
+            int te = tx; /* a run of lit tiles */
+            while (te < tw && tr[te])
+                te++;
+            seam__span(s, px, v, tx * tile, te * tile);
+            tx = te;
         }
     }
     cairo_surface_mark_dirty(surf);
     return TT_OK;
+}
+
+tt_status overlay_seam_apply(const overlay_seam *s, cairo_surface_t *surf, tt_err *err)
+{
+    return overlay__seam_apply_lit(s, surf, NULL, 0, 0, err);
 }

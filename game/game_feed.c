@@ -219,20 +219,24 @@ json_t *game__state(game *g)
         game__query *q = &g->questions.qs[i];
         if (g->figures.frame_no >= 0 && (g->figures.frame_no < q->from || g->figures.frame_no > q->until))
             continue;
-        json_array_append_new(shown, json_pack("{s:i,s:O,s:O}", "qid", q->qid, "query", q->q, "answer",
-                                               q->answer ? q->answer : json_null()));
+        json_array_append_new(shown, json_pack("{s:i,s:O,s:O,s:O}", "qid", q->qid, "query", q->q, "answer",
+                                               q->answer ? q->answer : json_null(), "look",
+                                               q->look ? q->look : json_null()));
     }
     const json_t *terrain = json_object_get(g->sc.root, "terrain");
     const char *ruleset = json_string_value(json_object_get(g->sc.root, "ruleset"));
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    return json_pack("{s:i,s:f,s:I,s:o,s:{s:f,s:f},s:o,s:o,s:o,s:i,s:o,s:s,s:o,s:o}", "frame", g->figures.frame_no, "t_ms",
+    json_t *st = json_pack("{s:i,s:f,s:I,s:o,s:{s:f,s:f},s:o,s:o,s:o,s:i,s:o,s:s,s:o,s:o}", "frame", g->figures.frame_no, "t_ms",
                      round(g->figures.t_ms * 10) / 10, "wall_ms", (json_int_t)now.tv_sec * 1000 + now.tv_nsec / 1000000,
                      "ruleset", ruleset ? json_string(ruleset) : json_null(), "table",
                      "width_in", g->rig->width_in, "depth_in", g->rig->depth_in, "terrain",
                      terrain ? json_deep_copy(terrain) : json_array(), "figures", figs, "shown", shown,
                      "scenario_rev", g->scenario_rev, "unassigned", unassigned, "camera", camera[g->figures.camera_state],
                      "picked", game__picked_json(&g->picks), "phase", game__referee_state(g));
+    if (st)
+        game__referee_state_add(g, st);
+    return st;
 }
 
 char *game_state_json(game *g)

@@ -62,6 +62,7 @@ typedef struct game__query {
     int from, until;   /* frames it is shown */
     char *last_answer; /* the answer last recorded / published (owned) */
     json_t *answer;    /* the same, parsed, for the state (owned) */
+    json_t *look;      /* what it looks like now: table_look's primitives as JSON (owned, or NULL) */
     int asked;         /* asked by a viewer (game_query_add): counts to GAME_MAX_QUESTIONS */
 } game__query;
 
@@ -320,6 +321,14 @@ void game__referee_close(game *g);
 /* Where the game stands for the state: {"turn","phase","side"}, or null
  * until a phase is set (mu held; a new reference). */
 json_t *game__referee_state(game *g);
+/* Add to the state (mu held) "next_phase" (where Next goes, {"turn",
+ * "phase","side"}, or null until a phase is set), "checks" (this phase's: each figure's last move_check, charge_check or
+ * out_of_turn; a put back drops it) and "calls" (this turn's casualties
+ * and morale), as the events are written. */
+void game__referee_state_add(game *g, json_t *state);
+/* Draw the checks, the calls and where the game stands (table_look.c)
+ * into l (mu held). */
+tt_status game__referee_draw(game *g, overlay_list *l, tt_err *err);
 /* game_table.c */
 void game__table_free(game *g);
 

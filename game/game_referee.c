@@ -6,12 +6,14 @@
  * viewer puts starts a new referee, the phase kept. */
 #include "game_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "referee.h"
 #include "rules.h"
+#include "table_look.h"
 #include "tt_json.h"
 #include "tt_line.h"
 
@@ -28,7 +30,52 @@ struct game__referee {
     game__phase_line *lines; /* the --phases lines, in frame order */
     size_t nlines, at;       /* lines applied so far */
     json_t *pending;         /* events of phases set by a viewer, for --events at the next frame */
+    json_t *checks;          /* this phase's checks: the last move_check, charge_check or out_of_turn of each
+                              * figure (a put back drops it), in the order they came */
+    json_t *calls;           /* this turn's casualties and morale calls (and those that ended the last turn) */
+    int calls_turn;          /* the turn the calls are of */
 };
+
+/* Keep what the referee said for the state and the felt: a new phase
+ * clears the checks, a new turn the calls made before it began. */
+static void game__referee_keep(game *g, const json_t *events)
+{
+    game__referee *r = g->refr;
+    if (!r->checks)
+        r->checks = json_array();
+    if (!r->calls)
+        r->calls = json_array();
+    if (!r->checks || !r->calls)
+        return;
+    size_t before = json_array_size(r->calls); /* calls from earlier batches */
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *ev = json_array_get(events, i);
+        const char *name = json_string_value(json_object_get(ev, "event")), *id = json_string_value(json_object_get(ev, "id"));
+        if (!name)
+            continue;
+        if (!strcmp(name, "phase")) {
+            json_array_clear(r->checks);
+            int turn = (int)json_integer_value(json_object_get(ev, "turn"));
+            if (turn != r->calls_turn) {
+                while (before > 0 && json_array_size(r->calls) > 0)
+                    json_array_remove(r->calls, 0), before--;
+                r->calls_turn = turn;
+            }
+        } else if (!strcmp(name, "casualties") || !strcmp(name, "morale")) {
+            json_array_append(r->calls, ev);
+        } else if (id && (!strcmp(name, "move_check") || !strcmp(name, "charge_check") || !strcmp(name, "out_of_turn"))) {
+            for (size_t k = 0; k < json_array_size(r->checks); k++)
+                if (!strcmp(json_string_value(json_object_get(json_array_get(r->checks, k), "id")), id)) {
+                    json_array_remove(r->checks, k);
+                    break;
+                }
+            if (!json_is_true(json_object_get(ev, "put_back")))
+                json_array_append(r->checks, ev);
+        }
+    }
+    if (json_array_size(events))
+        g->dirty = 1; /* the felt shows them */
+}
 
 static void game__phase_lines_free(game__referee *r)
 {
@@ -240,6 +287,7 @@ tt_status game_phase_post(game *g, const char *text, size_t len, char **state_js
             if (s)
                 game__feed_publish(g, "event", s);
         }
+        game__referee_keep(g, events);
         if (!g->refr->pending)
             g->refr->pending = json_array();
         if (g->refr->pending)
@@ -267,6 +315,8 @@ void game__referee_close(game *g)
     rules_scenario_destroy(r->sc);
     game__phase_lines_free(r);
     json_decref(r->pending);
+    json_decref(r->checks);
+    json_decref(r->calls);
     free(r);
     g->refr = NULL;
 }
@@ -343,6 +393,7 @@ tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, i
                 st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         }
     }
+    game__referee_keep(g, out);
     game__referee_write(g, out);
     json_decref(out);
     return st;
@@ -356,4 +407,45 @@ json_t *game__referee_state(game *g)
         return json_null();
     return json_pack("{s:i, s:s, s:o}", "turn", referee_turn(ref), "phase", phase, "side",
                      side ? json_string(side) : json_null());
+}
+
+void game__referee_state_add(game *g, json_t *state)
+{
+    const game__referee *r = g->refr;
+    const referee *ref = r ? r->ref : NULL;
+    int turn = 0;
+    const char *phase = NULL, *side = NULL;
+    json_t *next = json_null();
+    if (referee_peek_next(ref, &turn, &phase, &side))
+        next = json_pack("{s:i, s:s, s:o}", "turn", turn, "phase", phase, "side", side ? json_string(side) : json_null());
+    /* copies: the state is written out of the lock */
+    json_object_set_new(state, "next_phase", next ? next : json_null());
+    json_object_set_new(state, "checks", referee_phase(ref) && r->checks ? json_deep_copy(r->checks) : json_array());
+    json_object_set_new(state, "calls", referee_phase(ref) && r->calls ? json_deep_copy(r->calls) : json_array());
+}
+
+tt_status game__referee_draw(game *g, overlay_list *l, tt_err *err)
+{
+    const game__referee *r = g->refr;
+    tt_status st = TT_OK;
+    if (!r || !referee_phase(r->ref) || !g->sc.scene)
+        return TT_OK;
+    for (size_t i = 0; st == TT_OK && i < json_array_size(r->checks); i++)
+        st = table_look_event(g->sc.scene, json_array_get(r->checks, i), l, err);
+    for (size_t i = 0; st == TT_OK && i < json_array_size(r->calls); i++)
+        st = table_look_event(g->sc.scene, json_array_get(r->calls, i), l, err);
+    /* where the game stands, small in the far right corner, left of the
+     * anchors' dark squares there */
+    double right = g->rig->width_in - 0.5;
+    for (int i = 0; i < g->rig->nanchors; i++) {
+        const calib_anchor *an = &g->rig->anchors[i];
+        double half = an->size_in * OVERLAY_TAG_MASK_FACTOR / 2;
+        if (an->y - half < 1.2 && an->x + half > g->rig->width_in - 12)
+            right = fmin(right, an->x - half - 0.3);
+    }
+    json_t *ph = game__referee_state(g);
+    if (st == TT_OK)
+        st = table_look_phase(ph, right, 0.6, l, err);
+    json_decref(ph);
+    return st;
 }

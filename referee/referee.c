@@ -211,6 +211,27 @@ tt_status referee_set(referee *r, int turn, const char *phase, const char *side,
     return referee__go(r, turn, p, s, events, err);
 }
 
+/* Where Next goes from where the game stands (a phase is set). */
+static void referee__next_of(const referee *r, int *turn, int *phase, int *side)
+{
+    const char *sides = referee__phase_str(r, r->phase, "sides");
+    size_t ns = r->nsides ? r->nsides : 1;
+    *turn = r->turn, *phase = r->phase;
+    if (!strcmp(sides, "alternate") && r->side >= 0) {
+        *side = (int)((size_t)(r->side + 1) % ns);
+        return;
+    }
+    if (!strcmp(sides, "each") && r->side >= 0) {
+        *side = (int)((size_t)(r->side + 1) % ns);
+        if (*side != r->initiative)
+            return;
+    }
+    *phase = r->phase + 1;
+    if ((size_t)*phase >= r->nphases)
+        *phase = 0, ++*turn;
+    *side = strcmp(referee__phase_str(r, *phase, "sides"), "none") ? r->initiative : -1;
+}
+
 tt_status referee_next(referee *r, json_t *events, tt_err *err)
 {
     if (!r)
@@ -219,21 +240,25 @@ tt_status referee_next(referee *r, json_t *events, tt_err *err)
         return tt_err_set(err, TT_ERR_ARG, "no phase is set yet: set the turn's first phase and the side with the "
                                            "initiative (e.g. {\"frame\": 0, \"phase\": \"%s\", \"side\": \"%s\"})",
                           referee__phase_str(r, 0, "name"), r->nsides ? r->sides[0] : "SIDE");
-    const char *sides = referee__phase_str(r, r->phase, "sides");
-    size_t ns = r->nsides ? r->nsides : 1;
-    if (!strcmp(sides, "alternate") && r->side >= 0)
-        return referee__go(r, r->turn, r->phase, (int)((size_t)(r->side + 1) % ns), events, err);
-    if (!strcmp(sides, "each") && r->side >= 0) {
-        int next = (int)((size_t)(r->side + 1) % ns);
-        if (next != r->initiative)
-            return referee__go(r, r->turn, r->phase, next, events, err);
-    }
-    int p = r->phase + 1, t = r->turn;
-    if ((size_t)p >= r->nphases)
-        p = 0, t++;
-    int s = strcmp(referee__phase_str(r, p, "sides"), "none") ? r->initiative : -1;
+    int t, p, s;
+    referee__next_of(r, &t, &p, &s);
     return referee__go(r, t, p, s, events, err);
 }
+
+int referee_peek_next(const referee *r, int *turn, const char **phase, const char **side)
+{
+    *turn = 0, *phase = *side = NULL;
+    if (!r || r->phase < 0)
+        return 0;
+    int p, s;
+    referee__next_of(r, turn, &p, &s);
+    *phase = referee__phase_str(r, p, "name");
+    *side = s >= 0 ? r->sides[s] : NULL;
+    return 1;
+}
+
+size_t referee_side_count(const referee *r) { return r ? r->nsides : 0; }
+const char *referee_side_name(const referee *r, size_t i) { return r && i < r->nsides ? r->sides[i] : NULL; }
 
 tt_status referee_settled(referee *r, const char *id, double x, double y, double facing_deg, double err95_in,
                           json_t *events, tt_err *err)

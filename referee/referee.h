@@ -58,6 +58,18 @@ tt_status referee_set(referee *r, int turn, const char *phase, const char *side,
  * initiative.  TT_ERR_ARG before any phase is set. */
 tt_status referee_next(referee *r, json_t *events, tt_err *err);
 
+/* Where referee_next would go, changing nothing: 0 (and 0, NULLs) before
+ * any phase is set, else 1 with the turn, phase and side (NULL in a phase
+ * both sides play at once) it would set.  A turn above referee_turn's is a
+ * new turn, whose initiative the players roll for (referee_set names the
+ * side that won it). */
+int referee_peek_next(const referee *r, int *turn, const char **phase, const char **side);
+
+/* The scenario's sides, in the order they first appear (the choices a
+ * side is picked from); NULL past the last. */
+size_t referee_side_count(const referee *r);
+const char *referee_side_name(const referee *r, size_t i);
+
 /* Where the game stands: turn 0 and NULLs until a phase is set; side NULL
  * in a phase both sides play at once. */
 int referee_turn(const referee *r);

@@ -478,3 +478,256 @@ tt_status table_look_json(const table_scene *s, const table_answer *a, json_t **
     overlay_list_destroy(l);
     return st;
 }
+
+/* ---- the referee's events (docs/playing.md, "The referee") ------------- */
+
+static double look__num(const json_t *o, const char *k, int *ok)
+{
+    const json_t *v = json_object_get(o, k);
+    if (!json_is_number(v) || !isfinite(json_number_value(v))) {
+        *ok = 0;
+        return 0;
+    }
+    return json_number_value(v);
+}
+
+static rules_point look__xy(const json_t *o, const char *k, int *ok)
+{
+    const json_t *a = json_object_get(o, k);
+    int good = json_array_size(a) == 2;
+    rules_point p = {0, 0};
+    if (good) {
+        good = json_is_number(json_array_get(a, 0)) && json_is_number(json_array_get(a, 1));
+        p.x = json_number_value(json_array_get(a, 0));
+        p.y = json_number_value(json_array_get(a, 1));
+        good = good && isfinite(p.x) && isfinite(p.y);
+    }
+    if (!good)
+        *ok = 0;
+    return p;
+}
+
+/* An allowance in inches as a book writes it: 4" whole, 4.5" not. */
+static const char *look__allowance(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, fabs(v - round(v)) < 0.05 ? "%.0f" : "%.1f", v);
+    return buf;
+}
+
+void table_look_check_words(const json_t *ev, char *buf, size_t n)
+{
+    char al[32];
+    int ok = 1;
+    double d = look__num(ev, "distance_in", &ok), a = look__num(ev, "allowed_in", &ok);
+    const json_t *range = json_object_get(ev, "allowed_range_in"), *need = json_object_get(ev, "needs_roll");
+    const char *charge = !strcmp(look__str(ev, "event") ? look__str(ev, "event") : "", "charge_check") ? "charge " : "";
+    const char *close = json_is_true(json_object_get(ev, "too_close_to_call")) ? " \xc2\xb7 too close to call" : "";
+    if (!isfinite(d))
+        d = 0;
+    if (ok && json_is_false(json_object_get(ev, "ok")) && d > a)
+        snprintf(buf, n, "%s%.1f\" of %s\" \xc2\xb7 %.1f\" over%s", charge, d, look__allowance(a, al, sizeof al),
+                 d - a, close);
+    else if (ok)
+        snprintf(buf, n, "%s%.1f\" of %s\"%s", charge, d, look__allowance(a, al, sizeof al), close);
+    else if (json_array_size(range) == 2 && json_is_integer(need))
+        snprintf(buf, n, "%s%.1f\" of %g-%g\": roll %d+%s", charge, d, json_number_value(json_array_get(range, 0)),
+                 json_number_value(json_array_get(range, 1)), (int)json_integer_value(need), close);
+    else if (json_array_size(range) == 2)
+        snprintf(buf, n, "%s%.1f\" of %g-%g\"%s%s", charge, d, json_number_value(json_array_get(range, 0)),
+                 json_number_value(json_array_get(range, 1)), json_is_false(json_object_get(ev, "ok")) ? " \xc2\xb7 over" : "",
+                 close);
+    else
+        snprintf(buf, n, "%s%.1f\"%s", charge, d, close);
+}
+
+/* How far the text box centred on (x, y) (w by h inches) stays from every
+ * figure's base in the scene (negative: it overlaps one). */
+static double look__clearance(const table_scene *s, double x, double y, double w, double h)
+{
+    double best = INFINITY;
+    for (int k = 0; k < s->nfigs; k++) {
+        const table__figure *f = &s->figs[k];
+        double dx = fmax(0, fabs(f->x - x) - w / 2), dy = fmax(0, fabs(f->y - y) - h / 2);
+        best = fmin(best, hypot(dx, dy) - f->radius_in - 0.7); /* and its tag's dark square, ringed */
+    }
+    return best;
+}
+
+/* Words beside the path a -> b where they stand clearest of the figures
+ * (the tags' dark squares would cut them): at its middle or nearer either
+ * end, on either side, beside it or a little farther. */
+static tt_status look__label_path(const table_scene *s, overlay_list *l, rules_point a, rules_point b,
+                                  const char *text, overlay_role role, tt_err *err)
+{
+    static const double along[] = {0.5, 0.35, 0.65, 0.2, 0.8};
+    double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy), w = 0, h = TABLE_TEXT_IN * 1.4;
+    for (const char *c = text; *c; c++)
+        w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * TABLE_TEXT_IN;
+    if (d < 1e-9)
+        dx = 1, dy = 0, d = 1;
+    double nx = -dy / d, ny = dx / d, bx = 0, by = 0, best = -INFINITY;
+    /* off the path by half the box across it, and a little more */
+    double off = 0.3 + 0.5 * (fabs(nx) * w + fabs(ny) * h);
+    for (int far = 0; far < 2; far++) /* beside it, then a little farther */
+        for (size_t i = 0; i < sizeof along / sizeof *along; i++)
+            for (int side = -1; side <= 1; side += 2) {
+                double o = side * (off + far * 0.8);
+                double x = a.x + along[i] * (b.x - a.x) + o * nx, y = a.y + along[i] * (b.y - a.y) + o * ny;
+                double c = look__clearance(s, x, y, w, h) - 0.01 * i - 0.3 * far; /* ties: nearer the middle */
+                if (c > best)
+                    best = c, bx = x, by = y;
+            }
+    return overlay_add_text(l, bx, by, text, TABLE_TEXT_IN, 0, role, err);
+}
+
+/* A move or charge checked: the path from where the figure stood when
+ * the phase began to where it settled, and the words; over: blocked
+ * (vermillion) and dashed; too close to call: yellow, dashed; dice to
+ * roll: white; fair: sky blue. */
+static tt_status look__check(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+{
+    int ok = 1;
+    rules_point a = look__xy(ev, "from", &ok), b = look__xy(ev, "to", &ok);
+    char text[160];
+    if (!ok || json_is_true(json_object_get(ev, "put_back")))
+        return TT_OK;
+    const json_t *okv = json_object_get(ev, "ok");
+    int close = json_is_true(json_object_get(ev, "too_close_to_call"));
+    overlay_role role = close ? OVERLAY_ROLE_MEDIUM
+                        : json_is_false(okv) ? OVERLAY_ROLE_BLOCKED
+                        : json_is_true(okv)  ? OVERLAY_ROLE_CLEAR
+                                             : OVERLAY_ROLE_NEUTRAL;
+    overlay_style line = overlay_style_line(role, TABLE_LINE_IN);
+    line.dashed = close || json_is_false(okv);
+    /* the path ends at the figure's ring (the tag's dark square would
+     * swallow an arrow at its centre); the words beside it, clear of the
+     * figures */
+    const table__figure *f = table__fig(s, look__str(ev, "id"));
+    double d = hypot(b.x - a.x, b.y - a.y), stop = fmin(f ? f->radius_in + 0.2 : 0.7, d / 2);
+    rules_point e = b;
+    if (d > 1e-9)
+        e.x -= (b.x - a.x) / d * stop, e.y -= (b.y - a.y) / d * stop;
+    tt_status st = overlay_add_line(l, a.x, a.y, e.x, e.y, line, err);
+    if (st == TT_OK)
+        st = look__arrow_head(l, a, e, line, err);
+    table_look_check_words(ev, text, sizeof text);
+    return st == TT_OK ? look__label_path(s, l, a, b, text, role, err) : st;
+}
+
+/* A figure that moved when it may not: ringed, "out of turn". */
+static tt_status look__out_of_turn(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+{
+    const table__figure *f = table__fig(s, look__str(ev, "id"));
+    if (!f)
+        return TT_OK;
+    overlay_style ring = overlay_style_line(OVERLAY_ROLE_BLOCKED, TABLE_LINE_IN);
+    ring.dashed = 1;
+    tt_status st = overlay_add_circle(l, f->x, f->y, f->radius_in + 0.3, ring, err);
+    return st == TT_OK ? overlay_add_text(l, f->x, f->y - f->radius_in - 0.6, "out of turn", TABLE_TEXT_IN, 0,
+                                          OVERLAY_ROLE_BLOCKED, err)
+                       : st;
+}
+
+void table_look_call_words(const json_t *ev, char *buf, size_t n)
+{
+    const char *unit = look__str(ev, "unit"), *call = look__str(ev, "call"), *result = look__str(ev, "result");
+    const json_t *t = json_object_get(ev, "test");
+    char test[96] = "";
+    if (json_is_object(t)) {
+        const json_t *needs = json_object_get(t, "needs");
+        int mods = 0;
+        const json_t *ms = json_object_get(t, "modifiers");
+        for (size_t k = 0; k < json_array_size(ms); k++)
+            mods += (int)json_integer_value(json_object_get(json_array_get(ms, k), "value"));
+        if (json_is_integer(needs))
+            snprintf(test, sizeof test, " %s %d+", look__str(t, "dice") ? look__str(t, "dice") : "",
+                     (int)json_integer_value(needs));
+        else
+            snprintf(test, sizeof test, " %s", look__str(t, "dice") ? look__str(t, "dice") : "");
+        if (mods) {
+            size_t k = strlen(test);
+            snprintf(test + k, sizeof test - k, " (%+d)", mods);
+        }
+    }
+    if (!strcmp(look__str(ev, "event") ? look__str(ev, "event") : "", "casualties"))
+        snprintf(buf, n, "%s: lost %d of %d", unit ? unit : "?", (int)json_integer_value(json_object_get(ev, "lost")),
+                 (int)json_integer_value(json_object_get(ev, "of")));
+    else
+        snprintf(buf, n, "%s: %s%s%s%s", unit ? unit : "?", call ? call : "test", test, result ? ", " : "",
+                 result ? result : "");
+}
+
+/* A call of the book from losses: the unit labelled above its figures
+ * (where the scene stands them), yellow to roll, vermillion for a result. */
+static tt_status look__call(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+{
+    const char *unit = look__str(ev, "unit");
+    double sx = 0, top = INFINITY;
+    int n = 0;
+    for (int k = 0; unit && k < s->nfigs; k++)
+        if (s->figs[k].unit && !strcmp(s->figs[k].unit, unit)) {
+            sx += s->figs[k].x;
+            top = fmin(top, s->figs[k].y - s->figs[k].radius_in);
+            n++;
+        }
+    if (!n)
+        return TT_OK;
+    char text[200];
+    table_look_call_words(ev, text, sizeof text);
+    overlay_role role = look__str(ev, "result") ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_TARGET;
+    return overlay_add_text(l, sx / n, top - 0.5 - TABLE_TEXT_IN, text, TABLE_TEXT_IN, 0, role, err);
+}
+
+tt_status table_look_event(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+{
+    const char *e = look__str(ev, "event");
+    if (!e)
+        return TT_OK;
+    if (!strcmp(e, "move_check") || !strcmp(e, "charge_check"))
+        return look__check(s, ev, l, err);
+    if (!strcmp(e, "out_of_turn"))
+        return look__out_of_turn(s, ev, l, err);
+    if (!strcmp(e, "morale"))
+        return look__call(s, ev, l, err);
+    return TT_OK;
+}
+
+tt_status table_look_event_json(const table_scene *s, const json_t *ev, json_t **out, tt_err *err)
+{
+    overlay_list *l = NULL;
+    tt_status st;
+    *out = NULL;
+    if ((st = overlay_list_create(&l, err)) == TT_OK && (st = table_look_event(s, ev, l, err)) == TT_OK)
+        st = overlay_list_to_json(l, out, err);
+    overlay_list_destroy(l);
+    return st;
+}
+
+void table_look_phase_words(const json_t *phase, char *buf, size_t n)
+{
+    const char *p = look__str(phase, "phase"), *side = look__str(phase, "side");
+    if (!p) {
+        snprintf(buf, n, "%s", "");
+        return;
+    }
+    if (side)
+        snprintf(buf, n, "Turn %d \xc2\xb7 %c%s \xc2\xb7 %s", (int)json_integer_value(json_object_get(phase, "turn")),
+                 side[0] >= 'a' && side[0] <= 'z' ? side[0] - 'a' + 'A' : side[0], side[0] ? side + 1 : "", p);
+    else
+        snprintf(buf, n, "Turn %d \xc2\xb7 %s", (int)json_integer_value(json_object_get(phase, "turn")), p);
+}
+
+tt_status table_look_phase(const json_t *phase, double x_right, double y, overlay_list *l, tt_err *err)
+{
+    char text[160];
+    table_look_phase_words(phase, text, sizeof text);
+    if (!text[0])
+        return TT_OK;
+    /* centred text: its middle half its width (DejaVu Sans Bold, about
+     * 0.9 cap heights a character; the middle dots count two bytes) left
+     * of the right end */
+    double size = TABLE_PHASE_TEXT_IN, w = 0;
+    for (const char *c = text; *c; c++)
+        w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * size;
+    return overlay_add_text(l, x_right - w / 2, y, text, size, 0, OVERLAY_ROLE_NEUTRAL, err);
+}

@@ -30,4 +30,40 @@ tt_status table_look_add(const table_scene *s, const table_answer *a, overlay_li
 /* The same primitives as a JSON array (overlay_list_to_json's format). */
 tt_status table_look_json(const table_scene *s, const table_answer *a, json_t **out, tt_err *err);
 
+/* ---- the referee's events (docs/playing.md, "The referee") ----
+ * What the referee says looks like this on the felt, for every picture:
+ *  - a move_check or charge_check: the path from where the figure stood
+ *    when the phase began to where it settled (its arrow head at the
+ *    figure's ring, clear of its tag), and beside the path (where they
+ *    stand clearest of the figures)
+ *    `5.2" of 4"`; over: vermillion ("blocked") and dashed, with how far
+ *    over (`5.2" of 4" · 1.2" over`; the allowance as the book writes it,
+ *    4" or 4.5"); too close to call: yellow, dashed;
+ *    dice to roll: white, with the roll it needs; fair: sky blue.  A put
+ *    back adds nothing (its check is cleared);
+ *  - an out_of_turn: the figure (where the scene stands it) ringed,
+ *    dashed, "out of turn";
+ *  - a morale call: its unit labelled above its figures (the call, its
+ *    dice and score, the result);
+ *  - other events add nothing.
+ * A malformed event adds nothing either: these are the referee's own. */
+tt_status table_look_event(const table_scene *s, const json_t *event, overlay_list *l, tt_err *err);
+/* The same primitives as a JSON array (overlay_list_to_json's format). */
+tt_status table_look_event_json(const table_scene *s, const json_t *event, json_t **out, tt_err *err);
+
+/* The words on the felt: a check (`5.2" of 4" · 1.2" over`), a call
+ * (`la-sarre: morale 2d6 6+`), where the game stands (`Turn 3 ·
+ * British · movement`, "" for null), into buf (n bytes, UTF-8). */
+void table_look_check_words(const json_t *event, char *buf, size_t n);
+void table_look_call_words(const json_t *event, char *buf, size_t n);
+void table_look_phase_words(const json_t *phase, char *buf, size_t n);
+
+/* Cap height of where the game stands, inches: small, in a corner. */
+#define TABLE_PHASE_TEXT_IN 0.3
+
+/* Where the game stands ({"turn","phase","side"}; null adds nothing),
+ * small and white, its right end at (x_right, y) table inches: the caller
+ * picks the corner, clear of the anchors. */
+tt_status table_look_phase(const json_t *phase, double x_right, double y, overlay_list *l, tt_err *err);
+
 #endif

@@ -2,7 +2,8 @@
  * build step), put together: the game from /api/live (Server-Sent Events),
  * drawn (board.js, on the shared drawing draw.js), zoomed and panned
  * (view.js), asked about on the Play tab (play.js, dice.js, cards.js) and
- * changed on the Set up tab (setup.js), through the API (api.js: no
+ * changed on the Set up tab (setup.js), the referee's turn bar (turn.js)
+ * and what it saw (checks.js), through the API (api.js: no
  * failure is silent).  What the page knows is in store.js.
  * The hidden #tt-state holds what the page shows, as JSON, for tests;
  * window.ttTable lets them read the state and drive the view. */
@@ -14,6 +15,8 @@ import {drawTable} from './board.js';
 import {drawCards} from './cards.js';
 import {playTap, syncPick, startPlay} from './play.js';
 import {drawSetup, setupTap, grab, rulesChanged, startSetup} from './setup.js';
+import {drawTurn, startTurn} from './turn.js';
+import {drawChecks} from './checks.js';
 
 const svg = $('table');
 
@@ -23,6 +26,8 @@ function render() {
   drawTable(svg);
   syncPick();
   drawCards();
+  drawTurn();
+  drawChecks();
   text($('status'), (troubled('live') ? 'reconnecting\u2026 \u00b7 last ' : '') + 'frame ' + st.frame +
        (st.camera !== 'ok' ? ' \u00b7 camera ' + st.camera : '') + (st.ruleset ? ' \u00b7 ' + st.ruleset : ''));
   if (ui.mode === 'setup') drawSetup();
@@ -40,7 +45,9 @@ function onState(s) {
     const rev = game.rosterRev = s.scenario_rev;
     keepTrying('roster', 'read the roster', function () {
       return api('GET', '/api/scenario').then(function (sc) {
-        if (game.rosterRev === rev) game.roster = sc.figures || [];
+        if (game.rosterRev !== rev) return;
+        game.roster = sc.figures || [];
+        render(); /* the turn bar's sides come from it, and the game may have ended: no state follows */
       });
     }, 'Meanwhile the menus may offer what a figure cannot do.');
   }
@@ -51,6 +58,7 @@ function onState(s) {
         if (game.rulesFor !== rs) return;
         game.rules = r;
         rulesChanged();
+        render(); /* the turn bar's phases come from it */
       }, function (e) {
         if (game.rulesFor === rs) game.rules = null; /* not the last ruleset's */
         throw e;
@@ -106,6 +114,7 @@ $('zoom-in').addEventListener('click', function () { zoomBy(2); });
 $('zoom-out').addEventListener('click', function () { zoomBy(0.5); });
 startPlay();
 startSetup();
+startTurn();
 
 keepTrying('state', 'read the table', function () {
   return api('GET', '/api/state').then(function (s) { if (!game.state) onState(s); });

@@ -161,6 +161,62 @@ static void test_trl_order(void **state)
     finish(&g);
 }
 
+/* referee_peek_next says where Next goes, changing nothing: nothing
+ * before a phase; each step of The Thin Red Line's turn (L216), the new
+ * turn after the last; Into the Breach!'s actions hand over to the other
+ * side and stay (L65-68); its morale phase, both sides at once, goes to the
+ * next turn's actions (L68-70). */
+static void test_peek_next(void **state)
+{
+    (void)state;
+    game g = start("thin-red-line", TRL_TERRAIN, TRL_FIGS);
+    int turn = -1;
+    const char *phase = "x", *side = "x";
+    assert_int_equal(referee_peek_next(g.r, &turn, &phase, &side), 0);
+    assert_int_equal(turn, 0);
+    assert_null(phase);
+    assert_null(side);
+    assert_int_equal(referee_side_count(g.r), 2);
+    assert_string_equal(referee_side_name(g.r, 0), "british");
+    assert_string_equal(referee_side_name(g.r, 1), "french");
+    assert_null(referee_side_name(g.r, 2));
+    set(&g, 1, "movement", "french");
+    for (int k = 0; k < 7; k++) {
+        assert_int_equal(referee_peek_next(g.r, &turn, &phase, &side), 1);
+        char want_phase[32], want_side[32];
+        int want_turn = turn;
+        snprintf(want_phase, sizeof want_phase, "%s", phase);
+        snprintf(want_side, sizeof want_side, "%s", side ? side : "");
+        /* peeking changed nothing */
+        assert_int_equal(referee_turn(g.r), k < 6 ? 1 : 2);
+        next(&g);
+        assert_at(&g, want_turn, want_phase, want_side[0] ? want_side : NULL);
+        if (k == 5) { /* after the assault: the next turn, the same initiative */
+            assert_int_equal(want_turn, 2);
+            assert_string_equal(want_phase, "movement");
+            assert_string_equal(want_side, "french");
+        }
+    }
+    finish(&g);
+
+    g = start("into-the-breach", "[]",
+              "[{\"id\": \"b1\", \"side\": \"british\", \"unit\": \"u1\", \"type\": \"foot\", "
+              "\"x\": 10, \"y\": 10, \"facing_deg\": 0},"
+              "{\"id\": \"f1\", \"side\": \"french\", \"unit\": \"u2\", \"type\": \"foot\", "
+              "\"x\": 40, \"y\": 10, \"facing_deg\": 180}]");
+    set(&g, 1, "actions", "british");
+    assert_int_equal(referee_peek_next(g.r, &turn, &phase, &side), 1);
+    assert_int_equal(turn, 1);
+    assert_string_equal(phase, "actions");
+    assert_string_equal(side, "french");
+    set(&g, 0, "morale", NULL);
+    assert_int_equal(referee_peek_next(g.r, &turn, &phase, &side), 1);
+    assert_int_equal(turn, 2);
+    assert_string_equal(phase, "actions");
+    assert_string_equal(side, "british");
+    finish(&g);
+}
+
 static void test_bad_phase_and_side(void **state)
 {
     (void)state;
@@ -550,6 +606,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trl_order),        cmocka_unit_test(test_bad_phase_and_side),
+        cmocka_unit_test(test_peek_next),
         cmocka_unit_test(test_trl_moves),        cmocka_unit_test(test_trl_too_close),
         cmocka_unit_test(test_trl_terrain),
         cmocka_unit_test(test_trl_out_of_turn),  cmocka_unit_test(test_trl_charge),

@@ -76,6 +76,20 @@ void calib_projector_set_table(calib_projector *pj, double width_in, double dept
 int calib_projector_table(const calib_projector *pj, double *width_in, double *depth_in);
 tt_status calib_projector_check_rig(const calib_projector *pj, const calib_rig *rig, const char *path, tt_err *err);
 
+/* The projector's gamma: the light it gives for pixel value v is
+ * (v/255)^gamma of its white.  Where several projectors light the felt
+ * together, their ramps must add up in light, not in pixel values
+ * (overlay_seam).  "gamma" in projector.json when it was measured (from
+ * CALIB_PROJECTOR_GAMMA_MIN to _MAX; *measured = 1), else
+ * CALIB_PROJECTOR_GAMMA_DEFAULT (*measured = 0; measured may be NULL).
+ * set_gamma: 0 forgets it; returns 0 (and changes nothing) for a value out
+ * of range. */
+#define CALIB_PROJECTOR_GAMMA_DEFAULT 2.2
+#define CALIB_PROJECTOR_GAMMA_MIN 1.0
+#define CALIB_PROJECTOR_GAMMA_MAX 4.0
+double calib_projector_gamma(const calib_projector *pj, int *measured);
+int calib_projector_set_gamma(calib_projector *pj, double gamma);
+
 void calib_projector_size(const calib_projector *pj, int *width, int *height);
 void calib_projector_homography(const calib_projector *pj, double H[9]);
 

@@ -24,6 +24,7 @@ struct calib_projector {
     double rms_px, rms_in;
     int npoints;
     double table_w, table_d; /* the table it was calibrated on, inches; 0 when not recorded */
+    double gamma;            /* measured light = value^gamma; 0 when not measured */
 };
 
 static int projector__invert3(const double m[9], double inv[9])
@@ -419,6 +420,16 @@ tt_status calib_projector_load(const char *path, calib_projector **out, tt_err *
         }
     }
     const json_t *r;
+    if ((r = json_object_get(root, "gamma"))) {
+        double gm = json_is_number(r) ? json_number_value(r) : NAN;
+        if (!(gm >= CALIB_PROJECTOR_GAMMA_MIN && gm <= CALIB_PROJECTOR_GAMMA_MAX)) {
+            st = tt_err_set(err, TT_ERR_FORMAT, "%s: \"gamma\" must be a number from %g to %g (the projector's "
+                            "measured gamma; leave it out for %g)", path, CALIB_PROJECTOR_GAMMA_MIN,
+                            CALIB_PROJECTOR_GAMMA_MAX, CALIB_PROJECTOR_GAMMA_DEFAULT);
+            goto fail;
+        }
+        pj->gamma = gm;
+    }
     if ((r = json_object_get(root, "residual_px")) && json_is_number(r))
         pj->rms_px = json_number_value(r);
     if ((r = json_object_get(root, "residual_in")) && json_is_number(r))
@@ -500,6 +511,8 @@ tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_e
         json_object_set_new(root, "residual_in", json_real(round(pj->rms_in * 1e5) / 1e5));
     if (pj->npoints > 0)
         json_object_set_new(root, "points", json_integer(pj->npoints));
+    if (pj->gamma > 0)
+        json_object_set_new(root, "gamma", json_real(round(pj->gamma * 1e3) / 1e3));
 
     if ((st = tt_tmp_create(path, &tmp, err)) != TT_OK) {
         json_decref(root);
@@ -514,6 +527,24 @@ tt_status calib_projector_save(const calib_projector *pj, const char *path, tt_e
     }
     json_decref(root);
     return st;
+}
+
+/* ---- its gamma ---- */
+
+int calib_projector_set_gamma(calib_projector *pj, double gamma)
+{
+    if (!pj || !(gamma == 0 || (gamma >= CALIB_PROJECTOR_GAMMA_MIN && gamma <= CALIB_PROJECTOR_GAMMA_MAX)))
+        return 0;
+    pj->gamma = gamma;
+    return 1;
+}
+
+double calib_projector_gamma(const calib_projector *pj, int *measured)
+{
+    int m = pj && pj->gamma > 0;
+    if (measured)
+        *measured = m;
+    return m ? pj->gamma : CALIB_PROJECTOR_GAMMA_DEFAULT;
 }
 
 /* ---- the table it was made on ---- */

@@ -195,15 +195,22 @@ const cli_spec cli_spec_overlay = {
     "draw rules answers as a projector image",
     "--rig RIG --projector projector.json --scenario S --query Q [--query Q]... [--out overlay.png] "
     "[--window[=DISPLAY]] [--hold-ms MS] [--cite]\n"
+    "--rig RIG --projector P1 --out P1.png --projector P2 --out P2.png [--projector P --out FILE.png]... "
+    "--scenario S --query Q [--query Q]... [--cite]\n"
     "--rig RIG --scenario S --query Q [--query Q]... --on-camera IMAGE --out view.png",
     "Draws the answers to the queries (with the scenario's figures where they stand) through the projector map, "
-    "into a PNG and/or a fullscreen window; or over a camera frame, to check the drawing against the table.",
+    "into a PNG and/or a fullscreen window; or over a camera frame, to check the drawing against the table.\n"
+    "Several projectors on one table: give --projector once per projector and --out once per projector, in the "
+    "same order. Each draws what falls in its own picture; where pictures overlap each one's light ramps across "
+    "the overlap (by the projector's gamma: projector.json's \"gamma\", else 2.2) so the sum is even.",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
-        {"--projector", "projector.json", CLI_VALUE | CLI_FILE, "the projector map from 'calib projector'"},
+        {"--projector", "projector.json", CLI_VALUE | CLI_FILE | CLI_REPEAT,
+         "the projector map from 'calib projector' (once per projector)"},
         {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario the queries are about"},
         {"--query", "Q", CLI_VALUE | CLI_REPEAT, "a rules query, JSON, e.g. '{\"q\":\"grape\",\"from\":\"gun1\"}'"},
-        {"--out", "FILE.png", CLI_VALUE | CLI_OUT, "write the image"},
+        {"--out", "FILE.png", CLI_VALUE | CLI_OUT | CLI_REPEAT,
+         "write the image (with several --projector: once per projector, in their order)"},
         {"--window", "DISPLAY", CLI_OPTVAL, "show it fullscreen on the X display (default: $DISPLAY)"},
         {"--hold-ms", "MS", CLI_VALUE, "close the window after MS milliseconds (default: on a key)"},
         {"--on-camera", "IMAGE", CLI_VALUE | CLI_FILE, "draw over this camera frame instead of for the projector"},
@@ -217,7 +224,7 @@ const cli_spec cli_spec_overlay = {
 const cli_spec cli_spec_track = {
     "track",
     "track figures live from a camera, video or image sequence",
-    "--rig RIG --source SRC [--scenario S] [--projector P] [--window[=DISPLAY]] [--query Q]... [--queries FILE] [--phases FILE] "
+    "--rig RIG --source SRC [--scenario S] [--projector P [--window[=DISPLAY]]]... [--query Q]... [--queries FILE] [--phases FILE] "
     "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] [--cite] "
     "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout SECONDS] [--http [HOST:]PORT [--http-key KEY]] "
     "[--mqtt HOST[:PORT] --table NAME [--mqtt-user USER] [--mqtt-password-file FILE] [--mqtt-cafile FILE]]",
@@ -230,6 +237,9 @@ const cli_spec cli_spec_track = {
     "the laptop's address) for phones on the club's network. Reading needs no key; changing the game needs KEY.\n"
     "In the projector window: Esc twice ends the game, F switches full screen on and off, H hides the drawing; "
     "other keys do nothing. Closing the window keeps the game going without it.\n"
+    "Several projectors on one table: give --projector once per projector, each followed by its own --window "
+    "(all or none of them with a window). Each draws what falls in its own picture; where pictures overlap each "
+    "one's light ramps across the overlap so the sum is even.\n"
     "With --mqtt and --table, the table publishes to a convention hall's broker under tabletrack/NAME/: its live "
     "state, events, answers, scenario and its --record recording; when the broker is away the game goes on and is "
     "recorded, and the hall catches up when it is back. At the end, track waits up to 60 s until the broker (and the "
@@ -239,15 +249,18 @@ const cli_spec cli_spec_track = {
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
         {"--source", "SRC", CLI_VALUE | CLI_FILE, "the camera, video or image sequence"},
         {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario: which tag is which figure, for queries"},
-        {"--projector", "P", CLI_VALUE | CLI_FILE, "projector.json: draw rings and answers through the projector map"},
-        {"--window", "DISPLAY", CLI_OPTVAL, "show the projector image fullscreen (SDL2)"},
+        {"--projector", "P", CLI_VALUE | CLI_FILE | CLI_REPEAT,
+         "projector.json: draw rings and answers through the projector map (once per projector)"},
+        {"--window", "DISPLAY", CLI_OPTVAL | CLI_REPEAT,
+         "show the projector image fullscreen (SDL2); with several --projector, one each, in their order"},
         {"--query", "Q", CLI_VALUE | CLI_REPEAT, "a rules query answered every frame, JSON"},
         {"--queries", "FILE", CLI_VALUE | CLI_FILE,
          "JSON Lines of queries with the frames to show them ({\"frame\":34,\"until\":50,\"q\":...})"},
         {"--phases", "FILE", CLI_VALUE | CLI_FILE,
          "JSON Lines of the game's phases by frame ({\"frame\":N,\"phase\":P,\"side\":S} or {\"frame\":N,\"next\":true}): "
          "the referee checks every move and counts casualties"},
-        {"--overlay-dir", "DIR", CLI_VALUE | CLI_OUT, "write overlay_NNNNN.png per frame into DIR"},
+        {"--overlay-dir", "DIR", CLI_VALUE | CLI_OUT,
+         "write overlay_NNNNN.png per frame into DIR (several projectors: overlay_NNNNN_pK.png, K from 1)"},
         {"--events", "FILE|-", CLI_VALUE | CLI_OUT, "JSON Lines: figures per frame and moved/appeared/removed events"},
         {"--stats", NULL, 0, "print one JSON line at the end: frames, fps, latency, tracked ratio"},
         {"--preload", NULL, 0, "decode a whole video or sequence into memory first (benchmarks)"},

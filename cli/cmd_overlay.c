@@ -50,11 +50,12 @@ static tt_status overlay__pose(const calib_rig *rig, const tt_image *frame, cali
 }
 #endif
 
-/* What the command line asked for. */
+/* What the command line asked for: pjpath[i] is drawn into out[i]. */
 typedef struct overlay__args {
-    const char *rigpath, *pjpath, *scenario, *out, *on_camera, *display;
+    const char *rigpath, *scenario, *on_camera, *display;
+    const char *pjpath[OVERLAY_MAX_PROJECTORS], *out[OVERLAY_MAX_PROJECTORS];
     const char *queries[MAX_QUERIES];
-    int nq, window, hold_ms, cite;
+    int npj, nout, nq, window, hold_ms, cite;
 } overlay__args;
 
 /* The options into o; -1 when they are good, else the exit code. */
@@ -75,12 +76,17 @@ static int overlay__parse(int argc, char **argv, overlay__args *o)
             o->display = v;
         } else if (!strcmp(a, "--rig"))
             o->rigpath = v;
-        else if (!strcmp(a, "--projector"))
-            o->pjpath = v;
-        else if (!strcmp(a, "--scenario"))
+        else if (!strcmp(a, "--projector")) {
+            if (o->npj >= OVERLAY_MAX_PROJECTORS)
+                return cli_spec_usage(S, "at most %d --projector", OVERLAY_MAX_PROJECTORS);
+            o->pjpath[o->npj++] = v;
+        } else if (!strcmp(a, "--scenario"))
             o->scenario = v;
-        else if (!strcmp(a, "--out"))
-            o->out = v;
+        else if (!strcmp(a, "--out")) {
+            if (o->nout >= OVERLAY_MAX_PROJECTORS)
+                return cli_spec_usage(S, "at most %d --out (one per --projector)", OVERLAY_MAX_PROJECTORS);
+            o->out[o->nout++] = v;
+        }
         else if (!strcmp(a, "--on-camera"))
             o->on_camera = v;
         else if (!strcmp(a, "--cite"))
@@ -102,12 +108,23 @@ static int overlay__parse(int argc, char **argv, overlay__args *o)
         return cli_spec_usage(S, "no --query given (e.g. --query '{\"q\":\"grape\",\"from\":\"gun1\"}')");
     if (o->on_camera && o->window)
         return cli_spec_usage(S, "--window shows the projector image; it does not go with --on-camera");
-    if (!o->on_camera && !o->pjpath)
+    if (!o->on_camera && !o->npj)
         return cli_spec_usage(S, "no --projector given (projector.json from 'tabletrack calib projector')");
-    if (!o->out && !o->window)
+    if (!o->nout && !o->window)
         return cli_spec_usage(S, "say where the image goes: --out FILE.png and/or --window [DISPLAY]");
-    if (o->on_camera && !o->out)
+    if (o->on_camera && !o->nout)
         return cli_spec_usage(S, "--on-camera needs --out view.png");
+    if (o->on_camera && (o->npj > 1 || o->nout > 1))
+        return cli_spec_usage(S, "--on-camera draws one picture, over the camera frame: give one --out (and at "
+                                 "most one --projector)");
+    if (o->npj > 1 && o->window)
+        return cli_spec_usage(S, "--window shows one projector's image; with %d --projector, write each one's "
+                                 "with its own --out",
+                              o->npj);
+    if (!o->on_camera && o->nout > 0 && o->nout != o->npj)
+        return cli_spec_usage(S, "%d --out for %d --projector: give one --out per projector, in the same order "
+                                 "(--projector P1 --out P1.png --projector P2 --out P2.png)",
+                              o->nout, o->npj);
     return -1;
 }
 
@@ -147,10 +164,11 @@ static tt_status overlay__answers(int nq, json_t *const *qs, table_scene *sc, ov
     return TT_OK;
 }
 
-/* The drawing: on the camera's frame, or the projector's image. */
+/* The drawing: on the camera's frame, or projector pj's image (its share
+ * of the light where it overlaps others: seam, or NULL). */
 static tt_status overlay__render(const overlay__args *o, const calib_rig *rig, const calib_projector *pj,
-                                 const table_scene *sc, const overlay_list *l, overlay_mapper *m, tt_image *frame,
-                                 cairo_surface_t **surf, tt_err *err)
+                                 const overlay_seam *seam, const table_scene *sc, const overlay_list *l,
+                                 overlay_mapper *m, tt_image *frame, cairo_surface_t **surf, tt_err *err)
 {
     /* each mark at the height of the scenario's ground under it, as the
      * projector draws it (a projector calibrated in 3D; a plane map draws
@@ -171,28 +189,44 @@ static tt_status overlay__render(const overlay__args *o, const calib_rig *rig, c
     }
     overlay_projector_map pj_state;
     overlay_mapper_projector_ground(m, &pj_state, pj, &ground);
+    m->seam = seam;
     return overlay_render(l, m, surf, err);
+}
+
+/* Every projector's map, checked against the rig, and with several their
+ * seams (pj[i], seam[i]: npj of them, the caller's). */
+static tt_status overlay__projectors(const overlay__args *o, const calib_rig *rig, calib_projector **pj,
+                                     overlay_seam **seam, tt_err *err)
+{
+    tt_status st;
+    for (int i = 0; i < o->npj; i++)
+        if ((st = calib_projector_load(o->pjpath[i], &pj[i], err)) != TT_OK ||
+            (st = calib_projector_check_rig(pj[i], rig, o->pjpath[i], err)) != TT_OK)
+            return st;
+    for (int i = 0; o->npj > 1 && i < o->npj; i++)
+        if ((st = overlay_seam_create((const calib_projector *const *)pj, o->npj, i, &seam[i], err)) != TT_OK)
+            return st;
+    return TT_OK;
 }
 
 static int overlay__run(const overlay__args *o)
 {
     tt_err err = {0};
     calib_rig *rig = NULL;
-    calib_projector *pj = NULL;
+    calib_projector *pj[OVERLAY_MAX_PROJECTORS] = {0};
+    overlay_seam *seam[OVERLAY_MAX_PROJECTORS] = {0};
     table_scene *sc = NULL;
     overlay_list *l = NULL;
     json_t *qs[MAX_QUERIES] = {0};
-    cairo_surface_t *surf = NULL;
+    cairo_surface_t *surf[OVERLAY_MAX_PROJECTORS] = {0};
     tt_image frame = {0};
     overlay_mapper m;
-    int rc = 1;
+    int rc = 1, npic = o->npj > 1 ? o->npj : 1;
     const char *env = getenv("TABLETRACK_DATA");
     const char *dirs[] = {env && env[0] ? env : TT_SOURCE_DIR, TT_SOURCE_DIR, NULL};
 
-    if (calib_rig_load(o->rigpath, &rig, &err) != TT_OK ||
-        (o->pjpath && calib_projector_load(o->pjpath, &pj, &err) != TT_OK) || overlay__queries(o, qs, &err) != TT_OK)
-        goto fail;
-    if (o->pjpath && calib_projector_check_rig(pj, rig, o->pjpath, &err) != TT_OK)
+    if (calib_rig_load(o->rigpath, &rig, &err) != TT_OK || overlay__projectors(o, rig, pj, seam, &err) != TT_OK ||
+        overlay__queries(o, qs, &err) != TT_OK)
         goto fail;
     if (table_scene_load(o->scenario, dirs, &sc, &err) != TT_OK || overlay_list_create(&l, &err) != TT_OK)
         goto fail;
@@ -202,15 +236,21 @@ static int overlay__run(const overlay__args *o)
     /* the projector's light never falls on a figure's tag */
     if (!o->on_camera && table_scene_mask_figures(sc, rig->base_size_in, rig->base_height_mm / 25.4, l, &err) != TT_OK)
         goto fail;
-    if (overlay__render(o, rig, pj, sc, l, &m, &frame, &surf, &err) != TT_OK)
-        goto fail;
-    if (o->out) {
-        if (overlay_write_png(surf, o->out, &err) != TT_OK)
+    /* every picture drawn before any is written */
+    for (int i = 0; i < npic; i++)
+        if (overlay__render(o, rig, pj[i], seam[i], sc, l, &m, &frame, &surf[i], &err) != TT_OK)
             goto fail;
-        fprintf(stderr, "wrote %s (%dx%d, %d shapes)\n", o->out, m.width, m.height, overlay_list_count(l));
+    for (int i = 0; i < o->nout; i++) {
+        if (overlay_write_png(surf[i], o->out[i], &err) != TT_OK)
+            goto fail;
+        fprintf(stderr, "wrote %s (%dx%d, %d shapes", o->out[i], cairo_image_surface_get_width(surf[i]),
+                cairo_image_surface_get_height(surf[i]), overlay_list_count(l));
+        if (seam[i])
+            fprintf(stderr, "; %ld pixels dimmed where it overlaps another projector", overlay_seam_dimmed(seam[i]));
+        fprintf(stderr, ")\n");
     }
     fflush(stdout);
-    if (o->window && overlay_window_show(surf, o->display, o->hold_ms, &err) != TT_OK)
+    if (o->window && overlay_window_show(surf[0], o->display, o->hold_ms, &err) != TT_OK)
         goto fail;
     rc = fflush(stdout) == 0 ? 0 : 1;
     goto done;
@@ -219,12 +259,15 @@ fail:
 done:
     for (int i = 0; i < o->nq; i++)
         json_decref(qs[i]);
-    if (surf)
-        cairo_surface_destroy(surf);
+    for (int i = 0; i < OVERLAY_MAX_PROJECTORS; i++) {
+        if (surf[i])
+            cairo_surface_destroy(surf[i]);
+        overlay_seam_destroy(seam[i]);
+        calib_projector_destroy(pj[i]);
+    }
     tt_image_free(&frame);
     overlay_list_destroy(l);
     table_scene_destroy(sc);
-    calib_projector_destroy(pj);
     calib_rig_destroy(rig);
     return rc;
 }

@@ -28,7 +28,7 @@ static void track__on_signal(int sig)
 typedef struct track__args {
     game_opts g;
     const char *queries[TRACK__MAXQ + 1];
-    int nq, stats, window_set;
+    int nq, stats, nwindows;
     const char *http, *http_key, *table;
     hall_mqtt_opts mqtt;
     char note[1024];
@@ -61,11 +61,15 @@ static int track__parse(int argc, char **argv, track__args *a)
             a->g.source = val;
         else if (!strcmp(name, "--scenario"))
             a->g.scenario = val;
-        else if (!strcmp(name, "--projector"))
-            a->g.projector = val;
-        else if (!strcmp(name, "--window")) {
-            a->window_set = 1;
-            a->g.window = val ? val : "";
+        else if (!strcmp(name, "--projector")) {
+            if (a->g.nprojectors >= GAME_MAX_PROJECTORS)
+                return cli_spec_usage(&cli_spec_track, "at most %d --projector", GAME_MAX_PROJECTORS);
+            a->g.projectors[a->g.nprojectors++] = val;
+        } else if (!strcmp(name, "--window")) {
+            if (a->nwindows >= GAME_MAX_PROJECTORS)
+                return cli_spec_usage(&cli_spec_track, "at most %d --window (one per --projector)",
+                                      GAME_MAX_PROJECTORS);
+            a->g.windows[a->nwindows++] = val ? val : "";
         } else if (!strcmp(name, "--query")) {
             if (a->nq >= TRACK__MAXQ)
                 return cli_spec_usage(&cli_spec_track, "at most %d --query (put more in a --queries file)", TRACK__MAXQ);
@@ -110,9 +114,14 @@ static int track__parse(int argc, char **argv, track__args *a)
         return cli_spec_usage(&cli_spec_track, "no --rig given");
     if (!a->g.source)
         return cli_spec_usage(&cli_spec_track, "no --source given");
-    if ((a->window_set || a->g.overlay_dir) && !a->g.projector)
+    if ((a->nwindows || a->g.overlay_dir) && !a->g.nprojectors)
         return cli_spec_usage(&cli_spec_track, "--window and --overlay-dir draw through --projector projector.json");
-    if ((a->nq || a->g.queries_file) && !a->g.projector && !a->http)
+    if (a->nwindows && a->nwindows != a->g.nprojectors)
+        return cli_spec_usage(&cli_spec_track,
+                              "%d --window for %d --projector: give each projector its own --window, in the same "
+                              "order (--projector P1 --window :0.1 --projector P2 --window :0.2), or none",
+                              a->nwindows, a->g.nprojectors);
+    if ((a->nq || a->g.queries_file) && !a->g.nprojectors && !a->http)
         return cli_spec_usage(&cli_spec_track, "--query and --queries draw through --projector projector.json");
     if (a->http_key && !a->http)
         return cli_spec_usage(&cli_spec_track, "--http-key goes with --http [HOST:]PORT");
@@ -129,7 +138,7 @@ static int track__parse(int argc, char **argv, track__args *a)
         return cli_spec_usage(&cli_spec_track, "--table %s: use 1 to 64 letters, digits, '-' or '_'", a->table);
     a->g.queries = a->queries;
     /* with nothing to write, say what the tracker sees, once a second */
-    if (!a->g.events && !a->g.tuio && !a->g.record && !a->g.projector && !a->http && !a->stats)
+    if (!a->g.events && !a->g.tuio && !a->g.record && !a->g.nprojectors && !a->http && !a->stats)
         a->g.status_every_ms = 1000;
     a->g.serve = a->http != NULL;
     a->g.feed = a->http != NULL || a->mqtt.broker != NULL;
@@ -172,7 +181,7 @@ int cmd_track(int argc, char **argv)
             goto fail;
         fprintf(stderr, "table: %s\n", http_server_url(srv));
         fflush(stderr);
-        if (a.g.projector)
+        if (a.g.nprojectors)
             game_set_banner(g, http_server_url(srv));
     }
     if (a.mqtt.broker) {

@@ -4,15 +4,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* path opened for reading; NULL with the reason in err (a folder is
+ * refused: its "size" is no file's). */
+static FILE *json__open(const char *path, tt_err *err)
+{
+    struct stat sb;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        tt_err_set(err, TT_ERR_IO, "cannot open %s: %s (check the path)", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        tt_err_set(err, TT_ERR_IO, "%s is a folder, not a JSON file: give the file's path", path);
+        return NULL;
+    }
+    return f;
+}
 
 tt_status tt_json_load_file(const char *path, json_t **out, tt_err *err)
 {
     json_error_t je;
     FILE *f;
     *out = NULL;
-    f = fopen(path, "rb");
-    if (!f)
-        return tt_err_set(err, TT_ERR_IO, "cannot open %s: %s (check the path)", path, strerror(errno));
+    if (!(f = json__open(path, err)))
+        return err ? err->status : TT_ERR_IO;
     *out = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
     if (!*out)
@@ -28,9 +46,8 @@ tt_status tt_json_load_file_text(const char *path, json_t **out, char **text, tt
     long n;
     *out = NULL;
     *text = NULL;
-    f = fopen(path, "rb");
-    if (!f)
-        return tt_err_set(err, TT_ERR_IO, "cannot open %s: %s (check the path)", path, strerror(errno));
+    if (!(f = json__open(path, err)))
+        return err ? err->status : TT_ERR_IO;
     if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
         fclose(f);
         return tt_err_set(err, TT_ERR_IO, "cannot read %s: %s", path, strerror(errno));

@@ -49,14 +49,17 @@ static tt_status game__record_open(game *g, tt_err *err)
         return st;
     rig = json_dumps(rj, JSON_COMPACT);
     scen = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT) : NULL;
+    char *projectors = game__projectors_json(g);
     rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack"};
     if ((st = rec_open(g->o.record, REC_APPEND, &g->recording.recd, err)) == TT_OK &&
-        (st = rec_session_begin(g->recording.recd, rig, scen, &meta, err)) != TT_OK) {
+        ((st = rec_session_begin(g->recording.recd, rig, scen, &meta, err)) != TT_OK ||
+         (st = rec_session_projectors(g->recording.recd, projectors, err)) != TT_OK)) {
         rec_close(g->recording.recd, NULL);
         g->recording.recd = NULL;
     }
     free(rig);
     free(scen);
+    free(projectors);
     json_decref(rj);
     return st;
 }
@@ -138,7 +141,7 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
         (st = track_live_create(g->rig, NULL, &g->live, err)) != TT_OK)
         goto fail;
     game__ground(g);
-    if (o->projector && (st = game__projector_open(g, err)) != TT_OK)
+    if (o->nprojectors > 0 && (st = game__projector_open(g, err)) != TT_OK)
         goto fail;
     GAME__CHECK_STOP();
     if (o->record && (st = game__record_open(g, err)) != TT_OK)
@@ -423,28 +426,35 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
  * leaves the game going without it. */
 static void game__window_events(game *g)
 {
-    overlay_window_event we;
-    while (g->proj.win && (we = overlay_window_poll(g->proj.win)) != OVERLAY_WIN_NONE) {
-        if (we == OVERLAY_WIN_CLOSED) {
-            fprintf(stderr, "tabletrack track: the projector window was closed; the game goes on without it "
-                            "(stop with Ctrl-C)\n");
-            overlay_window_close(g->proj.win);
-            g->proj.win = NULL;
-        } else if (we == OVERLAY_WIN_ESC) {
-            double now = tt_mono_ms();
-            if (g->proj.esc_at > 0 && now - g->proj.esc_at <= 2000) {
-                fprintf(stderr, "tabletrack track: Esc pressed twice: ending the game\n");
-                game_request_stop(g);
-            } else
-                fprintf(stderr, "tabletrack track: press Esc again within 2 seconds to end the game\n");
-            g->proj.esc_at = now;
-        } else if (we == OVERLAY_WIN_KEY_F)
-            overlay_window_toggle_fullscreen(g->proj.win);
-        else if (we == OVERLAY_WIN_KEY_H) {
-            pthread_mutex_lock(&g->mu);
-            g->proj.hidden = !g->proj.hidden;
-            g->dirty = 1;
-            pthread_mutex_unlock(&g->mu);
+    for (int k = 0; k < g->proj.n; k++) {
+        overlay_window **win = &g->proj.out[k].win;
+        overlay_window_event we;
+        while (*win && (we = overlay_window_poll(*win)) != OVERLAY_WIN_NONE) {
+            if (we == OVERLAY_WIN_CLOSED) {
+                if (g->proj.n > 1)
+                    fprintf(stderr, "tabletrack track: projector %d's window (%s) was closed; the game goes on "
+                                    "without it (stop with Ctrl-C)\n", k + 1, g->o.projectors[k]);
+                else
+                    fprintf(stderr, "tabletrack track: the projector window was closed; the game goes on without "
+                                    "it (stop with Ctrl-C)\n");
+                overlay_window_close(*win);
+                *win = NULL;
+            } else if (we == OVERLAY_WIN_ESC) {
+                double now = tt_mono_ms();
+                if (g->proj.esc_at > 0 && now - g->proj.esc_at <= 2000) {
+                    fprintf(stderr, "tabletrack track: Esc pressed twice: ending the game\n");
+                    game_request_stop(g);
+                } else
+                    fprintf(stderr, "tabletrack track: press Esc again within 2 seconds to end the game\n");
+                g->proj.esc_at = now;
+            } else if (we == OVERLAY_WIN_KEY_F)
+                overlay_window_toggle_fullscreen(*win);
+            else if (we == OVERLAY_WIN_KEY_H) {
+                pthread_mutex_lock(&g->mu);
+                g->proj.hidden = !g->proj.hidden;
+                g->dirty = 1;
+                pthread_mutex_unlock(&g->mu);
+            }
         }
     }
 }

@@ -29,12 +29,19 @@
 extern "C" {
 #endif
 
+#define GAME_MAX_PROJECTORS 8 /* overlay's OVERLAY_MAX_PROJECTORS */
+
 typedef struct game_opts {
     const char *rig;            /* rig.json (required) */
     const char *source;         /* camera, video or image glob (required) */
     const char *scenario;       /* may be NULL: figures only, no questions */
-    const char *projector;      /* projector.json, or NULL: nothing projected */
-    const char *window;         /* NULL: no window; "" = $DISPLAY; else the display */
+    /* projector.json files, nprojectors of them (0: nothing projected); each
+     * draws what falls in its own picture, their light ramped where they
+     * overlap (overlay_seam).  windows[k]: projector k's window, NULL none,
+     * "" = $DISPLAY, else the display. */
+    const char *projectors[GAME_MAX_PROJECTORS];
+    const char *windows[GAME_MAX_PROJECTORS];
+    int nprojectors;
     const char *overlay_dir;    /* write overlay_NNNNN.png per frame, or NULL */
     const char *events;         /* JSON Lines of figures and events: a path, "-" = stdout, or NULL */
     const char *tuio;           /* "HOST:PORT" or NULL */

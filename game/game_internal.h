@@ -163,17 +163,26 @@ typedef struct game__picture {
     int map_solves, map_w, map_h;
 } game__picture;
 
-/* ---- the projector (game thread; list and scratch under the table's lock) ---- */
+/* ---- the projectors (game_projector.c; game thread; list and scratch
+ * under the table's lock) ---- */
 
-typedef struct game__projector {
+/* One projector: its map, its share of the light where it overlaps others
+ * (NULL with one projector), its window and picture. */
+typedef struct game__output {
     calib_projector *pj;
     overlay_mapper map;
     overlay_projector_map map_state; /* map's: marks at the scenario's ground height */
-    overlay_list *list;              /* this frame's drawing (also without a projector: answers) */
-    overlay_list *scratch;           /* for a viewer's question (the table's lock held) */
+    overlay_seam *seam;
     overlay_window *win;
     cairo_surface_t *surf;
-    int hidden;                      /* H in the window: draw nothing */
+} game__output;
+
+typedef struct game__projector {
+    game__output out[GAME_MAX_PROJECTORS];
+    int n;                           /* projectors drawing (0: none) */
+    overlay_list *list;              /* this frame's drawing (also without a projector: answers) */
+    overlay_list *scratch;           /* for a viewer's question (the table's lock held) */
+    int hidden;                      /* H in a window: draw nothing */
     double esc_at;                   /* when Esc was last pressed (ms), 0 never */
     char *banner;                    /* the QR code's text (the table's lock) */
     double banner_at[2];             /* where the QR code was drawn last, kept while no tag comes near */
@@ -257,10 +266,18 @@ void game__place_figures(game *g);
 tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *err);
 /* The ground under (x, y) in the scenario being played now, a tt_ground_fn
  * with the game as user: read at each call (a viewer may replace the
- * scenario), so call it with mu held. */
+ * scenario), so call it with mu held (game_projector.c). */
 double game__ground_in(const void *user, double x, double y);
+/* game_projector.c: every --projector's map loaded and checked against the
+ * rig, their seams, their windows; close frees them (accepts none). */
 tt_status game__projector_open(game *g, tt_err *err);
 void game__projector_close(game *g);
+/* The projectors the table has, for the recording: a JSON array of
+ * {"file","width","height","model","gamma","gamma_measured"}, or NULL with
+ * none (the caller frees). */
+char *game__projectors_json(const game *g);
+/* proj.list drawn by every projector: its window, --overlay-dir. */
+tt_status game__projector_draw(game *g, int frame_no, tt_err *err);
 /* The recorder failed: say so once, stop recording, remember it. */
 void game__recorder_failed(game *g, const tt_err *e);
 

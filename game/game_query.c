@@ -1,7 +1,7 @@
 /* game_query.c - the scenario, the questions shown on the table, and the
  * projector image: each frame the figures are placed where they stand, the
  * questions are answered again with their live positions, and the rings,
- * answers and notices are drawn through projector.json. */
+ * answers and notices are drawn (by every projector: game_projector.c). */
 #include <limits.h>
 #include <math.h>
 #include <qrencode.h>
@@ -281,37 +281,6 @@ static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 
 /* ---- the projector ---- */
 
-double game__ground_in(const void *user, double x, double y)
-{
-    const game *g = user;
-    return table_scene_ground_in(g->sc.scene, x, y);
-}
-
-tt_status game__projector_open(game *g, tt_err *err)
-{
-    tt_status st;
-    if ((st = calib_projector_load(g->o.projector, &g->proj.pj, err)) != TT_OK ||
-        (st = calib_projector_check_rig(g->proj.pj, g->rig, g->o.projector, err)) != TT_OK)
-        return st;
-    int w, h;
-    calib_projector_size(g->proj.pj, &w, &h);
-    tt_ground ground = {game__ground_in, g};
-    overlay_mapper_projector_ground(&g->proj.map, &g->proj.map_state, g->proj.pj, &ground);
-    if (g->o.window && (st = overlay_window_open(g->o.window, w, h, &g->proj.win, err)) != TT_OK)
-        return st;
-    return TT_OK;
-}
-
-void game__projector_close(game *g)
-{
-    overlay_window_close(g->proj.win);
-    g->proj.win = NULL;
-    cairo_surface_destroy(g->proj.surf);
-    g->proj.surf = NULL;
-    calib_projector_destroy(g->proj.pj);
-    g->proj.pj = NULL;
-}
-
 /* The table server's address as a QR code (libqrencode), light modules
  * projected white and dark ones left unlit, in the table's near-left corner,
  * with the address written under it. */
@@ -423,7 +392,7 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
     /* Figures where they stand: move the scenario's figures first so the
      * questions are answered for the table as it is now. */
     game__place_figures(g);
-    for (int i = 0; g->proj.pj && i < g->figures.nfig; i++) {
+    for (int i = 0; g->proj.n && i < g->figures.nfig; i++) {
         const track_figure *f = &g->figures.figs[i];
         if (f->state == VISION_TAG_LOST)
             continue;
@@ -446,10 +415,10 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
             return st;
     }
     game__picks_expire(&g->picks);
-    if (g->proj.pj && (st = game__draw_picks(g, l, err)) != TT_OK)
+    if (g->proj.n && (st = game__draw_picks(g, l, err)) != TT_OK)
         return st;
     /* the anchors the pose is checked on stay dark too */
-    for (int i = 0; g->proj.pj && i < g->rig->nanchors; i++) {
+    for (int i = 0; g->proj.n && i < g->rig->nanchors; i++) {
         const calib_anchor *an = &g->rig->anchors[i];
         if ((st = overlay_add_tag_mask(l, an->x, an->y, -90, an->size_in, 0, err)) != TT_OK)
             return st;
@@ -463,7 +432,7 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
             game__answer_changed(g, q, ans, frame_no, t_ms);
         json_decref(ans);
     }
-    if (!g->proj.pj)
+    if (!g->proj.n)
         return TT_OK;
     if ((st = game__referee_draw(g, l, err)) != TT_OK)
         return st;
@@ -475,25 +444,7 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
         (st = overlay_add_text(l, g->rig->width_in / 2, g->rig->depth_in / 2, "CAMERA LOST - reconnecting", 1.2, 0,
                                OVERLAY_ROLE_BLOCKED, err)) != TT_OK)
         return st;
-    if (!g->proj.surf) {
-        g->proj.surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, g->proj.map.width, g->proj.map.height);
-        if (cairo_surface_status(g->proj.surf) != CAIRO_STATUS_SUCCESS) {
-            cairo_surface_destroy(g->proj.surf);
-            g->proj.surf = NULL;
-            return tt_err_set(err, TT_ERR_NOMEM, "out of memory for the %dx%d projector image", g->proj.map.width,
-                              g->proj.map.height);
-        }
-    }
-    if ((st = overlay_render_into(l, &g->proj.map, g->proj.surf, err)) != TT_OK)
-        return st;
-    if (g->proj.win && (st = overlay_window_present(g->proj.win, g->proj.surf, err)) != TT_OK)
-        return st;
-    if (g->o.overlay_dir) {
-        char p[4096];
-        snprintf(p, sizeof p, "%s/overlay_%05d.png", g->o.overlay_dir, frame_no);
-        st = overlay_write_png(g->proj.surf, p, err);
-    }
-    return st;
+    return game__projector_draw(g, frame_no, err);
 }
 
 /* ---- thread-safe: questions from viewers ---- */

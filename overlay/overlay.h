@@ -145,6 +145,8 @@ double overlay_tag_ring_in(double tag_size_in);
 
 /* ---- mapping to pixels ------------------------------------------------ */
 
+typedef struct overlay_seam overlay_seam;
+
 typedef struct overlay_mapper {
     /* table inches (n*2) -> pixels (n*2); NaN where the point cannot be
      * mapped (those pieces are skipped). */
@@ -158,6 +160,10 @@ typedef struct overlay_mapper {
      * follows it) and sizes strokes and text at their own height. */
     void (*map3)(const void *user, const double *xyz, int n, double *px);
     tt_ground ground;
+    /* Optional (NULL: none): this projector's share of the light where it
+     * overlaps others (overlay_seam_create), applied by overlay_render and
+     * overlay_render_into after the drawing.  Borrowed. */
+    const overlay_seam *seam;
 } overlay_mapper;
 
 /* Through projector.json's map (projector pixels), on the felt. */
@@ -190,6 +196,39 @@ void overlay_mapper_camera(overlay_mapper *m, overlay_camera_map *state, const c
  * is overlay_mapper_camera.  The ground's `user` must outlive the mapper. */
 void overlay_mapper_camera_ground(overlay_mapper *m, overlay_camera_map *state, const cvw_camera *cam,
                                   const calib_pose *pose, const tt_ground *ground);
+
+/* ---- several projectors on one table ------------------------------------ */
+
+/* Where projectors overlap on the felt, each one's light ramps across the
+ * overlap so that the sum is even (no bright seam): at a table point inside
+ * several pictures, projector i gives the share d_i / (d_1 + ... + d_n) of
+ * the light, d_k being how far (inches) the point lies inside projector
+ * k's picture.  The share is of light, not of pixel values: a pixel value
+ * v gives (v/255)^gamma of the projector's white (calib_projector_gamma:
+ * projector.json's measured gamma, else 2.2), so a share w scales the
+ * pixel values by w^(1/gamma).  The overlap is worked out on the felt
+ * (through each map's homography and correction grid); each projector
+ * still draws only what falls in its own picture, and its tag masks stay
+ * black.
+ *
+ * overlay_seam_create makes projector `which`'s ramp among the n projectors
+ * pjs (borrowed only during the call; n >= 1; a projector that overlaps no
+ * other gets a seam that changes nothing).  *out owned by the caller:
+ * overlay_seam_destroy (accepts NULL).  TT_ERR_ARG for a bad which or n,
+ * TT_ERR_NOMEM. */
+#define OVERLAY_MAX_PROJECTORS 8 /* projectors one table draws through, at most */
+tt_status overlay_seam_create(const calib_projector *const *pjs, int n, int which, overlay_seam **out, tt_err *err);
+void overlay_seam_destroy(overlay_seam *s);
+/* Projector pixels whose light is dimmed (0: no overlap). */
+long overlay_seam_dimmed(const overlay_seam *s);
+/* The share of the light projector pixel (u, v) gives, 0..1 (1 outside the
+ * overlaps; 0 outside the picture). */
+double overlay_seam_share(const overlay_seam *s, int u, int v);
+/* Dim an ARGB32 or RGB24 image surface of the seam's size (the projector's
+ * picture, drawn on black) by the shares: done by overlay_render(_into)
+ * for a mapper with a seam.  TT_ERR_ARG for another size or kind of
+ * surface. */
+tt_status overlay_seam_apply(const overlay_seam *s, cairo_surface_t *surf, tt_err *err);
 
 /* ---- drawing ---------------------------------------------------------- */
 

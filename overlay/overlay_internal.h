@@ -59,4 +59,14 @@ void overlay__map_on_ground(const tt_ground *g, void (*map3)(const void *user, c
  * the surface has no such record (then paint it all). */
 int overlay__clear_kept(cairo_surface_t *s);
 
+/* What the last drawing on s lit, as overlay__clear_kept will clear it:
+ * *tw x th bytes, one per *tile x *tile pixels, non-zero where lit; NULL
+ * when s keeps no such record or everything counts as lit. */
+const unsigned char *overlay__lit_tiles(cairo_surface_t *s, int *tw, int *tile);
+
+/* overlay_seam_apply, looking only at the pixels in lit tiles (tiles from
+ * overlay__lit_tiles; NULL: every pixel). */
+tt_status overlay__seam_apply_lit(const overlay_seam *s, cairo_surface_t *surf, const unsigned char *tiles, int tw,
+                                  int tile, tt_err *err);
+
 #endif

@@ -35,6 +35,11 @@ tt_status overlay_render_into(const overlay_list *l, const overlay_mapper *m, ca
     tt_status st = overlay_draw(l, m, cr, err);
     cairo_destroy(cr);
     cairo_surface_flush(s);
+    if (st == TT_OK && m->seam) { /* its share where projectors overlap, where this frame lit */
+        int tw = 0, tile = 0;
+        const unsigned char *tiles = overlay__lit_tiles(s, &tw, &tile);
+        st = overlay__seam_apply_lit(m->seam, s, tiles, tw, tile, err);
+    }
     return st;
 }
 

@@ -457,6 +457,17 @@ void overlay__paint_lit_all(cairo_surface_t *t)
         kept->lit_all = 1;
 }
 
+const unsigned char *overlay__lit_tiles(cairo_surface_t *s, int *tw, int *tile)
+{
+    const overlay_cov *cov = cairo_surface_get_user_data(s, &paint__cov_key);
+    if (!cov || !cov->tiles || cov->lit_all || cov->w != cairo_image_surface_get_width(s) ||
+        cov->h != cairo_image_surface_get_height(s))
+        return NULL;
+    *tw = cov->tw;
+    *tile = OVERLAY_TILE;
+    return cov->tiles;
+}
+
 int overlay__clear_kept(cairo_surface_t *s)
 {
     overlay_cov *cov = cairo_surface_get_user_data(s, &paint__cov_key);

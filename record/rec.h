@@ -102,6 +102,13 @@ tt_status rec_set_options(rec *r, const rec_options *opt, tt_err *err);
 tt_status rec_session_begin(rec *r, const char *rig_json, const char *scenario_json, const rec_meta *meta,
                             tt_err *err);
 
+/* The projectors the current session's table has, a JSON array (one
+ * object each, e.g. {"file","width","height","model","gamma"}); NULL or
+ * "[]" keeps nothing.  Kept in the meta table under "session N projectors"
+ * (N the session's id), committed at once.  TT_ERR_ARG before
+ * rec_session_begin or for JSON that is not an array. */
+tt_status rec_session_projectors(rec *r, const char *json, tt_err *err);
+
 /* The session id of the current session (0 before rec_session_begin). */
 long long rec_session_id(const rec *r);
 

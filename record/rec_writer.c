@@ -278,6 +278,41 @@ static tt_status rec__compact(const char *text, const char *what, char **out, js
     return TT_OK;
 }
 
+tt_status rec_session_projectors(rec *r, const char *json, tt_err *err)
+{
+    char *text = NULL, key[64];
+    json_t *arr = NULL;
+    sqlite3_stmt *st = NULL;
+    tt_status s;
+    if (!r || !r->session)
+        return tt_err_set(err, TT_ERR_ARG, "rec_session_projectors: no session begun");
+    if (!json)
+        return TT_OK;
+    if ((s = tt_json_parse(json, "projectors", &arr, err)) != TT_OK)
+        return s;
+    if (!json_is_array(arr)) {
+        s = tt_err_set(err, TT_ERR_ARG, "the session's projectors must be a JSON array");
+        goto done;
+    }
+    if (json_array_size(arr) == 0)
+        goto done;
+    if (!(text = json_dumps(arr, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)))) {
+        s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    snprintf(key, sizeof key, "session %lld projectors", r->session);
+    if (sqlite3_prepare_v2(r->db, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", -1, &st, NULL) !=
+            SQLITE_OK ||
+        (sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT), sqlite3_bind_text(st, 2, text, -1, SQLITE_TRANSIENT),
+         sqlite3_step(st)) != SQLITE_DONE)
+        s = rec__db_err(r->db, err, r->path, "keeping the session's projectors");
+done:
+    sqlite3_finalize(st);
+    free(text);
+    json_decref(arr);
+    return s;
+}
+
 tt_status rec_session_begin(rec *r, const char *rig_json, const char *scenario_json, const rec_meta *meta,
                             tt_err *err)
 {

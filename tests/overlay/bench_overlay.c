@@ -8,7 +8,9 @@
  * surface while they stay put), the time to map and composite onto a
  * camera frame, and the live frame through a 3D projector with terrain
  * (every mark at the height of the ground under it: issue 20) beside the
- * same frame through the plane map. */
+ * same frame through the plane map; two projectors sharing the table
+ * (issue 31), with and without their light ramped across the overlap,
+ * beside one projector drawing it all. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +171,88 @@ static void bench_masks(const overlay_mapper *m, int N)
     cairo_surface_destroy(s1);
     overlay_list_destroy(bare);
     overlay_list_destroy(masked);
+}
+
+/* Table -> pixels of H after x -> 1.6 (x - x0): a projector over a part of
+ * the table 1/1.6 as wide, from x0. */
+static calib_projector *bench__part(const double H[9], double x0)
+{
+    double Hp[9];
+    for (int r = 0; r < 3; r++) {
+        Hp[3 * r] = 1.6 * H[3 * r];
+        Hp[3 * r + 1] = H[3 * r + 1];
+        Hp[3 * r + 2] = H[3 * r + 2] - 1.6 * x0 * H[3 * r];
+    }
+    calib_projector *pj = NULL;
+    tt_err err = {0};
+    return calib_projector_create(1920, 1080, Hp, &pj, &err) == TT_OK ? pj : NULL;
+}
+
+/* Two projectors sharing the table (issue 31): A over its left part, B over
+ * its right, overlapping by about 18"; the live frame drawn by both, with
+ * their light ramped across the overlap (overlay_seam) and without, against
+ * one projector (m) drawing it all, in alternating turns of the same run. */
+static void bench_projectors(const double H[9], const overlay_mapper *m, const overlay_list *l, int N)
+{
+    tt_err err = {0};
+    calib_projector *pa = bench__part(H, 0), *pb = bench__part(H, 27);
+    const calib_projector *pjs[2] = {pa, pb};
+    overlay_seam *seam[2] = {NULL, NULL};
+    if (!pa || !pb)
+        return;
+    double t0 = now();
+    for (int k = 0; k < 2; k++)
+        if (overlay_seam_create(pjs, 2, k, &seam[k], &err) != TT_OK)
+            return;
+    double t_seam = (now() - t0) / 2;
+    overlay_mapper mp[2], mr[2];
+    cairo_surface_t *one = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080), *sp[2], *sr[2];
+    for (int k = 0; k < 2; k++) {
+        overlay_mapper_projector(&mp[k], pjs[k]);
+        mr[k] = mp[k];
+        mr[k].seam = seam[k];
+        sp[k] = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+        sr[k] = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+    }
+    double *t[3];
+    for (int j = 0; j < 3; j++)
+        if (!(t[j] = calloc((size_t)N, sizeof(double))))
+            return;
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < 2; k++) {
+            overlay_render_into(l, m, one, &err);
+            overlay_render_into(l, &mp[k], sp[k], &err);
+            overlay_render_into(l, &mr[k], sr[k], &err);
+        }
+    for (int i0 = 0; i0 < N; i0 += 10)
+        for (int pass = 0; pass < 3; pass++)
+            for (int i = i0; i < i0 + 10 && i < N; i++) {
+                t0 = now();
+                if (pass == 0)
+                    overlay_render_into(l, m, one, &err);
+                for (int k = 0; pass > 0 && k < 2; k++)
+                    overlay_render_into(l, pass == 1 ? &mp[k] : &mr[k], pass == 1 ? sp[k] : sr[k], &err);
+                t[pass][i] = now() - t0;
+            }
+    stats a = summarise(t[0], N), b = summarise(t[1], N), c = summarise(t[2], N);
+    printf("  two projectors sharing the table (18\" overlap), the live frame drawn by both:\n"
+           "    with their light ramped across the overlap:             %.3f ms  (p10 %.3f, p90 %.3f)\n"
+           "    without the ramp:                                       %.3f ms  (ramp/no-ramp ratio %.2f)\n"
+           "    baseline one projector drawing it all:                  %.3f ms  (two ramped/one ratio %.2f, "
+           "two/one ratio %.2f)\n"
+           "    each projector's ramp, made once at the start:          %.1f ms (%ld pixels dimmed)\n",
+           c.median * 1e3, c.p10 * 1e3, c.p90 * 1e3, b.median * 1e3, c.median / b.median, a.median * 1e3,
+           c.median / a.median, b.median / a.median, t_seam * 1e3, overlay_seam_dimmed(seam[0]));
+    for (int j = 0; j < 3; j++)
+        free(t[j]);
+    cairo_surface_destroy(one);
+    for (int k = 0; k < 2; k++) {
+        cairo_surface_destroy(sp[k]);
+        cairo_surface_destroy(sr[k]);
+        overlay_seam_destroy(seam[k]);
+    }
+    calib_projector_destroy(pa);
+    calib_projector_destroy(pb);
 }
 
 /* argv[1]: frames to time (default 200; fewer under callgrind).
@@ -333,6 +417,7 @@ int main(int argc, char **argv)
            sp.median * 1e3, sd.median / sp.median);
     printf("  map + composite on a 1920x1080 camera frame:                %.3f ms (mean)\n", t_comp * 1e3);
     bench_masks(&m, N);
+    bench_projectors(H, &m, l, N);
     free(t_clear);
     free(t_draw);
     free(t_pre);

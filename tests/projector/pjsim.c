@@ -35,9 +35,9 @@ void pjsim_options_default(pjsim_options *o)
 
 /* rnd_project with the rotation prepared once (the renderer calls the
  * light for every sample). */
-static int pjsim__project(const pjsim *s, double x, double y, double h, double px[2])
+static int pjsim__project(const pjsim_unit *p, double x, double y, double h, double px[2])
 {
-    const double *R = s->R, *t = s->proj.tvec, *K = s->proj.K, *d = s->proj.dist;
+    const double *R = p->R, *t = p->cam.tvec, *K = p->cam.K, *d = p->cam.dist;
     double X = R[0] * x + R[1] * y - R[2] * h + t[0];
     double Y = R[3] * x + R[4] * y - R[5] * h + t[1];
     double Z = R[6] * x + R[7] * y - R[8] * h + t[2];
@@ -72,14 +72,14 @@ static void pjsim__rodrigues(const double r[3], double R[9])
     R[8] = c + k[2] * k[2] * v;
 }
 
-static double pjsim__light(double x, double y, double h, void *user)
+/* One projector's light on (x, y, h). */
+static double pjsim__unit_light(const pjsim *s, const pjsim_unit *pu, double x, double y, double h)
 {
-    pjsim *s = user;
     double px[2];
-    if (s->o.projector_off || !pjsim__project(s, x, y, h, px))
+    if (!pjsim__project(pu, x, y, h, px))
         return 0;
     double u = px[0], v = px[1];
-    const tt_image *p = s->pattern;
+    const tt_image *p = pu->pattern;
     if (!(u >= -0.5 && v >= -0.5 && u <= s->o.pj_w - 0.5 && v <= s->o.pj_h - 0.5))
         return 0;
     double val = 0;
@@ -99,8 +99,33 @@ static double pjsim__light(double x, double y, double h, void *user)
     double f = val * 1024;
     int k = (int)f;
     if (k >= 1024)
-        return s->lut[1024];
-    return s->lut[k] + (f - k) * (s->lut[k + 1] - s->lut[k]);
+        return pu->lut[1024];
+    return pu->lut[k] + (f - k) * (pu->lut[k + 1] - pu->lut[k]);
+}
+
+/* Every projector's light adds up. */
+static double pjsim__light(double x, double y, double h, void *user)
+{
+    pjsim *s = user;
+    if (s->o.projector_off)
+        return 0;
+    double sum = 0;
+    for (int k = 0; k < s->npj; k++)
+        sum += pjsim__unit_light(s, &s->pj[k], x, y, h);
+    return sum;
+}
+
+/* Projector k placed and its light table made. */
+static void pjsim__unit_init(pjsim *s, int k)
+{
+    pjsim_unit *pu = &s->pj[k];
+    const double *eye = k ? s->o.more[k - 1].eye : s->o.pj_eye, *tgt = k ? s->o.more[k - 1].target : s->o.pj_target;
+    double gamma = k && s->o.more[k - 1].gamma > 0 ? s->o.more[k - 1].gamma : s->o.gamma;
+    rnd_camera_look_at(&pu->cam, s->o.pj_w, s->o.pj_h, s->o.pj_f, s->o.pj_k1, 0, eye[0], eye[1], eye[2], tgt[0],
+                       tgt[1]);
+    pjsim__rodrigues(pu->cam.rvec, pu->R);
+    for (int i = 0; i <= 1024; i++)
+        pu->lut[i] = s->o.gain * (s->o.black_level + (1 - s->o.black_level) * pow(i / 1024.0, gamma));
 }
 
 tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err)
@@ -118,11 +143,15 @@ tt_status pjsim_create(const pjsim_options *o, pjsim **out, tt_err *err)
     s->ntags = rnd_standard_tags(s->tags, 6, 0, 1.0, 3.0, 72, 48, s->o.seed);
     rnd_camera_look_at(&s->cam, s->o.cam_w, s->o.cam_h, 1200.0 * s->o.cam_w / 1280.0, -0.06, 0.01, 36, 10, 80, 36,
                        24);
-    rnd_camera_look_at(&s->proj, s->o.pj_w, s->o.pj_h, s->o.pj_f, s->o.pj_k1, 0, s->o.pj_eye[0], s->o.pj_eye[1],
-                       s->o.pj_eye[2], s->o.pj_target[0], s->o.pj_target[1]);
-    pjsim__rodrigues(s->proj.rvec, s->R);
-    for (int k = 0; k <= 1024; k++)
-        s->lut[k] = s->o.gain * (s->o.black_level + (1 - s->o.black_level) * pow(k / 1024.0, s->o.gamma));
+    if (s->o.nmore < 0 || s->o.nmore > PJSIM_MAX_PJ - 1) {
+        st = tt_err_set(err, TT_ERR_ARG, "pjsim: at most %d projectors", PJSIM_MAX_PJ);
+        free(s);
+        return st;
+    }
+    s->npj = 1 + s->o.nmore;
+    for (int k = 0; k < s->npj; k++)
+        pjsim__unit_init(s, k);
+    s->proj = s->pj[0].cam;
     s->scene.width_in = 72;
     s->scene.depth_in = 48;
     s->scene.felt_gray = 90;
@@ -174,25 +203,43 @@ void pjsim_destroy(pjsim *s)
     free(s);
 }
 
-tt_status pjsim_capture(pjsim *s, const tt_image *pattern, tt_image *out, tt_err *err)
+tt_status pjsim_capture_n(pjsim *s, const tt_image *const *patterns, tt_image *out, tt_err *err)
 {
-    if (pattern && (pattern->width != s->o.pj_w || pattern->height != s->o.pj_h || pattern->channels != 1))
-        return tt_err_set(err, TT_ERR_ARG, "pjsim: pattern must be %dx%d gray", s->o.pj_w, s->o.pj_h);
-    s->pattern = pattern;
+    for (int k = 0; patterns && k < s->npj; k++) {
+        const tt_image *p = patterns[k];
+        if (p && (p->width != s->o.pj_w || p->height != s->o.pj_h || p->channels != 1))
+            return tt_err_set(err, TT_ERR_ARG, "pjsim: pattern must be %dx%d gray", s->o.pj_w, s->o.pj_h);
+    }
+    for (int k = 0; k < s->npj; k++)
+        s->pj[k].pattern = patterns ? patterns[k] : NULL;
     s->scene.seed = s->o.seed * 1000u + (unsigned)s->frame++; /* fresh noise per photo */
     tt_status st = rnd_render(&s->scene, &s->cam, out, err);
-    s->pattern = NULL;
+    for (int k = 0; k < s->npj; k++)
+        s->pj[k].pattern = NULL;
     return st;
+}
+
+tt_status pjsim_capture(pjsim *s, const tt_image *pattern, tt_image *out, tt_err *err)
+{
+    const tt_image *pats[PJSIM_MAX_PJ] = {pattern};
+    return pjsim_capture_n(s, pats, out, err);
 }
 
 int pjsim_truth(const pjsim *s, double x, double y, double px[2])
 {
-    return pjsim__project(s, x, y, 0, px);
+    return pjsim__project(&s->pj[0], x, y, 0, px);
 }
 
 int pjsim_truth3(const pjsim *s, double x, double y, double height_in, double px[2])
 {
-    return pjsim__project(s, x, y, height_in, px);
+    return pjsim__project(&s->pj[0], x, y, height_in, px);
+}
+
+int pjsim_truth_k(const pjsim *s, int k, double x, double y, double height_in, double px[2])
+{
+    if (k < 0 || k >= s->npj)
+        return 0;
+    return pjsim__project(&s->pj[k], x, y, height_in, px);
 }
 
 void pjsim_captures_free(tt_image *caps, int count)
@@ -204,7 +251,7 @@ void pjsim_captures_free(tt_image *caps, int count)
     free(caps);
 }
 
-tt_status pjsim_capture_all(pjsim *s, tt_image **caps, int *count, tt_err *err)
+tt_status pjsim_capture_all_k(pjsim *s, int k, tt_image **caps, int *count, tt_err *err)
 {
     int n = calib_projector_pattern_count(s->o.pj_w, s->o.pj_h);
     tt_image *c = calloc((size_t)(n > 0 ? n : 1), sizeof *c), pat = {0};
@@ -213,9 +260,15 @@ tt_status pjsim_capture_all(pjsim *s, tt_image **caps, int *count, tt_err *err)
     *count = 0;
     if (!c)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (k < 0 || k >= s->npj) {
+        free(c);
+        return tt_err_set(err, TT_ERR_ARG, "pjsim: no projector %d", k + 1);
+    }
     for (int i = 0; i < n; i++) {
+        const tt_image *pats[PJSIM_MAX_PJ] = {NULL};
+        pats[k] = &pat;
         if ((st = calib_projector_pattern_render(s->o.pj_w, s->o.pj_h, i, &pat, err)) != TT_OK ||
-            (st = pjsim_capture(s, &pat, &c[i], err)) != TT_OK) {
+            (st = pjsim_capture_n(s, pats, &c[i], err)) != TT_OK) {
             tt_image_free(&pat);
             pjsim_captures_free(c, n);
             return st;
@@ -225,6 +278,11 @@ tt_status pjsim_capture_all(pjsim *s, tt_image **caps, int *count, tt_err *err)
     *caps = c;
     *count = n;
     return TT_OK;
+}
+
+tt_status pjsim_capture_all(pjsim *s, tt_image **caps, int *count, tt_err *err)
+{
+    return pjsim_capture_all_k(s, 0, caps, count, err);
 }
 
 void pjsim_flat_hill(rnd_piece *p, double x, double y, double rx, double ry, double h)

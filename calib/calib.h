@@ -202,6 +202,16 @@ typedef struct calib_figure {
 #define CALIB_MAX_COORD_IN 100000.0
 tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                               const tt_ground *ground, calib_figure **out, int *n, tt_err *err);
+/* What calib_locate_ground_opts leaves out. */
+typedef struct calib_locate_opts {
+    int no_errors; /* 1: no error model, a benchmark's baseline (bench_track): the frame's noise and blur
+                      not measured, err95_in, z_err95_in, facing_err95_deg and xy_err95_flat_in 0, a
+                      height "off" beyond a fixed 0.75" as before issue 29; never for a player */
+} calib_locate_opts;
+/* calib_locate_ground with options (o NULL: none, as calib_locate_ground). */
+tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                                   const tt_ground *ground, const calib_locate_opts *o, calib_figure **out, int *n,
+                                   tt_err *err);
 /* The warning a player should read about figure f (CALIB_HEIGHT_OFF or
  * CALIB_HEIGHT_BELOW; else none: returns 0 and buf is ""), naming it `name`
  * (e.g. its scenario figure, or "tag 105"); z_in: the height to state (f's,

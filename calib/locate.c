@@ -245,9 +245,14 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
     }
     /* tilted where the ground is level: on a slope no one declared, if its
      * height says so too (a noisy tag can look tilted on the felt); a slope
-     * only raises, so a tag measured below its ground is on no slope */
+     * only raises, so a tag measured below its ground is on no slope.  A
+     * declared ground wins within both errors (issue 29): there a tilt
+     * alone (at 1080p noise tilts one level tag in forty past 20 degrees)
+     * decides nothing, and only names a tag beyond them */
+    const int declared = ground && ground->height_at;
     int tilted = g->tilt_deg > CALIB_SLOPE_DEG && !sloped;
-    if ((tilted && off > CALIB_MAYBE_SIGMAS * comb) || fabs(off) > CALIB_SURE_SIGMAS * comb) {
+    int maybe_slope = tilted && !declared;
+    if ((maybe_slope && off > CALIB_MAYBE_SIGMAS * comb) || fabs(off) > CALIB_SURE_SIGMAS * comb) {
         /* On a slope a tag may stand anywhere from the felt to the top of
          * the raised ground beside it: not worth a warning. */
         int slope = tilted;
@@ -262,8 +267,11 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
         g->z_err95_in = m95;
         return;
     }
-    if (tilted || fabs(off) > CALIB_MAYBE_SIGMAS * comb) /* cannot tell: on the ground, its error reaching its own */
-        g->z_err95_in = fabs(off) + m95;
+    /* cannot tell: on the ground, its error reaching as high as its own
+     * height's error allows (off + m95).  Never lower: nothing stands
+     * below the ground under it, so a tag measured below it is on it */
+    if ((maybe_slope || fabs(off) > CALIB_MAYBE_SIGMAS * comb) && off + m95 > g->z_err95_in)
+        g->z_err95_in = off + m95;
     /* the ground has another height its tag could stand at (just beyond a
      * piece's edge) that its own height cannot rule out */
     if (fabs(alt - g->ground_in) > 1e-9 && fabs(g->measured_in - alt) <= CALIB_SURE_SIGMAS * comb)
@@ -325,11 +333,46 @@ static void calib__place(calib_figure *g, const calib_pose *pose, const tt_groun
     }
 }
 
+/* The frame's own scale and noise (calib_err_frame_fit), from its nf tags
+ * on their ground (q: their undistorted corners; stand, tilt, ok: their
+ * measures); its scale error (blur) taken out of every measured height. */
+static tt_status calib__frame(const calib_pose *pose, const double *q, int nf, const tt_ground *ground,
+                              double base_in, double cam, double *stand, const double *tilt, const int *ok,
+                              const double *spx, calib_err_frame *fr, tt_err *err)
+{
+    double *gr = malloc(sizeof(double) * (size_t)(nf > 0 ? nf : 1));
+    if (!gr)
+        return tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
+    for (int f = 0; f < nf; f++) {
+        double alt;
+        gr[f] = calib__settle_ground(pose, &q[f * 8], base_in, ground, ok[f], stand[f], &alt);
+    }
+    calib_err_frame_fit(stand, gr, tilt, ok, spx, nf, cam, base_in, fr);
+    if (fr->n)
+        for (int f = 0; f < nf; f++)
+            if (ok[f] && spx[f] > fr->bias_px)
+                stand[f] = cam - base_in - (cam - stand[f] - base_in) * spx[f] / (spx[f] - fr->bias_px);
+    free(gr);
+    return TT_OK;
+}
+
+/* No error model (calib_locate_opts.no_errors): as before issue 29, a
+ * height is "off" beyond a fixed 0.75"; every error 0. */
+#define CALIB__OLD_OFF_IN 0.75
+
 tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
                               const tt_ground *ground, calib_figure **out, int *n, tt_err *err)
 {
+    return calib_locate_ground_opts(rig, pose, dets, ground, NULL, out, n, err);
+}
+
+tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose, const vision_detections *dets,
+                                   const tt_ground *ground, const calib_locate_opts *o, calib_figure **out, int *n,
+                                   tt_err *err)
+{
     int nf = 0, *ok = NULL;
-    double *norm = NULL, *stand = NULL, *tilt = NULL, *nrm = NULL, *spx = NULL, *gr = NULL;
+    double *norm = NULL, *stand = NULL, *tilt = NULL, *nrm = NULL, *spx = NULL;
+    const int model = !(o && o->no_errors);
     calib_figure *figs = NULL;
     tt_status st = TT_OK;
     const double base_in = rig->base_height_mm / 25.4, cam = pose->up * pose->center[2];
@@ -349,8 +392,7 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     nrm = malloc(sizeof(double) * 3 * (size_t)nf);
     ok = malloc(sizeof(int) * (size_t)nf);
     spx = malloc(sizeof(double) * (size_t)nf);
-    gr = malloc(sizeof(double) * (size_t)nf);
-    if (!figs || !norm || !stand || !tilt || !nrm || !ok || !spx || !gr) {
+    if (!figs || !norm || !stand || !tilt || !nrm || !ok || !spx) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
         goto done;
     }
@@ -369,19 +411,11 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
     if ((st = cvw_undistort_points(&rig->camera, norm, nf * 4, norm, err)) != TT_OK ||
         (st = calib__measure_all(rig, pose, norm, nf, stand, tilt, nrm, ok, err)) != TT_OK)
         goto done;
-    /* The frame's own scale and noise, from its tags on their ground; its
-     * scale error (blur) taken out of every measured height. */
-    for (int f = 0; f < nf; f++) {
+    for (int f = 0; f < nf; f++)
         spx[f] = calib__side_px(&dets->items[figs[f].det_index]);
-        double alt;
-        gr[f] = calib__settle_ground(pose, &norm[f * 8], base_in, ground, ok[f], stand[f], &alt);
-    }
-    calib_err_frame fr;
-    calib_err_frame_fit(stand, gr, tilt, ok, spx, nf, cam, base_in, &fr);
-    if (fr.n)
-        for (int f = 0; f < nf; f++)
-            if (ok[f] && spx[f] > fr.bias_px)
-                stand[f] = cam - base_in - (cam - stand[f] - base_in) * spx[f] / (spx[f] - fr.bias_px);
+    calib_err_frame fr = {1, 0, 0, 0};
+    if (model && (st = calib__frame(pose, norm, nf, ground, base_in, cam, stand, tilt, ok, spx, &fr, err)) != TT_OK)
+        goto done;
     int kept = 0;
     for (int f = 0; f < nf; f++) {
         calib_figure g = figs[f];
@@ -417,7 +451,7 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
         if (!(seen.cam_above_in > 0))
             seen.cam_above_in = cam - g.ground_in - base_in;
         g.px_per_cell = spx[f] / 8;
-        g.measured_err95_in = calib_err_measured95(&seen);
+        g.measured_err95_in = model ? calib_err_measured95(&seen) : CALIB__OLD_OFF_IN * 1.96 / CALIB_SURE_SIGMAS;
         calib__decide(&g, ground, pose, q, base_in, sloped, alt);
 
         calib__place(&g, pose, ground, q, m, c0, &nrm[3 * f], base_in, sloped);
@@ -425,7 +459,10 @@ tt_status calib_locate_ground(const calib_rig *rig, const calib_pose *pose, cons
         double above = cam - g.z_in - base_in, rr = hypot(g.x - ray0[0], g.y - ray0[1]);
         seen.in_per_px = spx[f] > 0 ? rig->base_size_in / spx[f] : 0;
         seen.xy_per_z = above > 0 ? rr / above : 0;
-        calib_err_fill(&g, &seen);
+        if (model)
+            calib_err_fill(&g, &seen);
+        else
+            g.z_err95_in = 0;
         /* A tag whose rays miss its plane (NaN) is no figure on the table:
          * dropped, so no NaN or Inf ever leaves calib. */
         if (isfinite(g.x) && isfinite(g.y) && isfinite(g.facing_deg) && fabs(g.x) < CALIB_MAX_COORD_IN &&
@@ -442,7 +479,6 @@ done:
     free(tilt);
     free(nrm);
     free(spx);
-    free(gr);
     free(ok);
     free(figs);
     return st;

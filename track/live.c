@@ -48,6 +48,7 @@ void track_live_opts_default(track_live_opts *o)
     o->still_in = 0.02;
     o->settle_frames = 5;
     o->pose_check_px = 2.5;
+    o->no_errors = 0;
 }
 
 const char *track_state_name(vision_tag_state s)
@@ -268,8 +269,9 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
     l->remap = 0;
     calib_figure *cf = NULL;
     int ncf = 0;
-    if (l->tmp.count && (st = calib_locate_ground(l->rig, &l->pose, &l->tmp, l->has_ground ? &l->ground : NULL, &cf,
-                                                  &ncf, err)) != TT_OK)
+    calib_locate_opts lo = {l->o.no_errors};
+    if (l->tmp.count && (st = calib_locate_ground_opts(l->rig, &l->pose, &l->tmp, l->has_ground ? &l->ground : NULL,
+                                                       &lo, &cf, &ncf, err)) != TT_OK)
         return st;
     double measured_size;
     if (calib_size_suspect(l->rig, &l->pose, cf, ncf, &measured_size)) {
@@ -368,7 +370,8 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
         o->z_in = f->height == CALIB_HEIGHT_OFF && f->zn > 0 && f->zsum > 0 ? f->zsum / f->zn : f->z;
         /* standing still, its averaged height is surer: so is its place */
         calib_figure e = f->last;
-        calib_figure_average(&e, f->zn);
+        if (!l->o.no_errors)
+            calib_figure_average(&e, f->zn);
         o->err95_in = e.err95_in;
         o->z_err95_in = e.z_err95_in;
         o->facing_err95_deg = e.facing_err95_deg;

@@ -36,6 +36,7 @@ typedef struct track_live_opts {
     double still_in;          /* movement per frame that counts as still (default 0.02) */
     int settle_frames;        /* still frames before a figure has settled (default 5) */
     double pose_check_px;     /* anchor disagreement that re-solves the pose (default 2.5) */
+    int no_errors;            /* 1: no error model (calib_locate_opts), bench_track's baseline; default 0 */
 } track_live_opts;
 
 void track_live_opts_default(track_live_opts *o);

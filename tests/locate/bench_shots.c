@@ -17,7 +17,10 @@
  * Usage: bench_shots [--seeds FIRST COUNT] [--res 4k|1080p] [--blur]
  *                    [--undeclared] [--max IN]
  *   --blur: blurrier, noisier frames too; --undeclared: the scenario has no
- *   terrain and locate runs without a ground (raised figures undeclared). */
+ *   terrain and locate runs without a ground (raised figures undeclared).
+ *   BENCH_SHOTS_FAR=1 in the environment lists every far call;
+ *   BENCH_SHOTS_FIGS=IN lists (on stderr) every figure whose err95_in
+ *   exceeds IN inches, with its actual error and what its height shows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

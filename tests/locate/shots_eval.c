@@ -170,6 +170,14 @@ tt_status se_frame_shots(const se_frame_opts *o, se_shot **shots, int *n, int *s
             rules_scenario_set_errors(meas, figs[i].id, c->err95_in, c->z_err95_in, c->facing_err95_deg, &e) == TT_OK) {
             figs[i].loc = c;
             (*found)++;
+            const char *big = getenv("BENCH_SHOTS_FIGS"); /* figures whose err95_in exceeds it, and why */
+            if (big && c->err95_in > atof(big))
+                fprintf(stderr,
+                        "seed %u %s: tag %d (%s) err95_in %.3f\" (off %.4f\"), z_err95_in %.3f\", measured %.3f\" "
+                        "+- %.3f\" on ground %.2f\", tilt %.1f, height %d, %.2f px/cell, %.3f\" a z inch\n",
+                        o->seed, o->roof ? "roof" : "hill", figs[i].tag->id, se_class_name[figs[i].cls], c->err95_in,
+                        hypot(c->x - figs[i].xy[0], c->y - figs[i].xy[1]), c->z_err95_in, c->measured_in,
+                        c->measured_err95_in, c->ground_in, c->tilt_deg, (int)c->height, c->px_per_cell, c->xy_per_z);
         }
     }
     int cap = 1024;

@@ -19,14 +19,31 @@
 #define GAME__DEFAULT_FPS 30.0 /* the frame period without the rig's capture fps */
 #define GAME__PLACE_FRAMES 10  /* a file's camera of several not placed by then is refused */
 
-/* Two sources that are one: the same text, or files that resolve to the
- * same path. */
+/* A file or image glob's full path: its folder resolved ("" if none). */
+static void game__source_path(const char *spec, char *out, size_t cap)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(spec, '/');
+    out[0] = 0;
+    if (realpath(spec, real)) {
+        snprintf(out, cap, "%s", real);
+        return;
+    }
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - spec) : 1, slash ? spec : ".");
+    if (realpath(dir, real))
+        snprintf(out, cap, "%s/%s", real, slash ? slash + 1 : spec);
+}
+
+/* Two sources that are one: the same text, or files (image globs) in the
+ * same folder by another way. */
 static int game__same_source(const char *a, const char *b)
 {
     if (!strcmp(a, b))
         return 1;
-    char ra[PATH_MAX], rb[PATH_MAX];
-    return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+    char ra[PATH_MAX + 256], rb[PATH_MAX + 256];
+    game__source_path(a, ra, sizeof ra);
+    game__source_path(b, rb, sizeof rb);
+    return ra[0] && !strcmp(ra, rb);
 }
 
 static tt_status game__two_sources(const game__cam *a, const game__cam *b, const char *what, tt_err *err)
@@ -362,10 +379,13 @@ game__round game__cams_round(game *g, tt_status *st, tt_err *err)
         }
         if (corrupt && !have && !waiting)
             return GAME__ROUND_SKIP;
-        int ended = 1;
-        for (int k = 0; k < g->ncams; k++)
-            ended &= g->cams[k].ended;
-        if (ended)
+        /* every source ended, or the rest are lost: the game's source ended */
+        int ended = 0, alive = 0;
+        for (int k = 0; k < g->ncams; k++) {
+            ended += g->cams[k].ended;
+            alive += !g->cams[k].ended && !g->cams[k].lost;
+        }
+        if (ended && !alive)
             return GAME__ROUND_END;
         game__cams_silence(g);
         if ((*st = game__cams_poll_lost(g, err)) != TT_OK)

@@ -556,6 +556,14 @@ tt_status game__cams_track(game *g, int frame_no, int *first, const track_figure
         if (!again_any)
             break;
     }
+    for (int k = 0; k < g->ncams && g->ncams > 1; k++) { /* figures sliding into a camera's view */
+        int rects[4 * VISION_TRACKER_MAX_LOOK];
+        if (!g->cams[k].have)
+            continue;
+        int n = track_live_handoff(g->live, k, g->cams[k].im->width, g->cams[k].im->height, rects,
+                                   VISION_TRACKER_MAX_LOOK);
+        vision_tracker_look(g->cams[k].trk, rects, n);
+    }
     if (any_full && g->stats.full_ms == 0)
         g->stats.full_ms = tt_mono_ms() - t0;
     game__cams_conflicts(g);

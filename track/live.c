@@ -58,6 +58,7 @@ struct track_live {
     track_figure *out;
     int capout;
     live__fig **order; /* this update's figures, sorted */
+    int nlisted;
     int caporder;
     track_event *ev;
     int nev, capev;
@@ -592,6 +593,7 @@ static tt_status live__listed(track_live *l, const track_live_cam *cams, int *nl
     if (m > 1) /* the tracker's order */
         qsort(l->order, (size_t)m, sizeof *l->order, live__cmp_fig);
     *nlisted = m;
+    l->nlisted = m;
     return TT_OK;
 }
 
@@ -655,4 +657,42 @@ tt_status track_live_update(track_live *l, int frame_no, const vision_track *tr,
     for (int k = 1; k < l->ncams; k++)
         cams[k].frame = TRACK_CAM_NONE;
     return track_live_update_cams(l, frame_no, cams, figs, nfig, events, nevents, posed, err);
+}
+
+int track_live_handoff(const track_live *l, int k, int width, int height, int *rects, int max)
+{
+    const live__cam *c = k >= 0 && k < l->ncams ? &l->cam[k] : NULL;
+    int n = 0;
+    if (!c || !c->posed || l->ncams < 2)
+        return 0;
+    /* a square four times the tag's size around it (it moves on before the
+     * next frame) */
+    double s = 2 * (l->rig->base_size_in > 0 ? l->rig->base_size_in : 1), lift = l->rig->base_height_mm / 25.4;
+    for (int i = 0; i < l->nlisted && n < max; i++) {
+        const live__fig *f = l->order[i];
+        const track_figure *o = &f->out;
+        if (!f->has_out || o->state != VISION_TAG_SEEN || (o->seen_by >> k & 1u) || f->still >= l->o.settle_frames)
+            continue;
+        double xy[8] = {o->x - s, o->y - s, o->x + s, o->y - s, o->x + s, o->y + s, o->x - s, o->y + s}, px[8];
+        if (calib_project(&c->view->camera, &c->pose, xy, 4, o->z_in + lift, px, NULL) != TT_OK)
+            continue;
+        double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+        for (int q = 0; q < 4; q++) {
+            x0 = fmin(x0, px[2 * q]);
+            x1 = fmax(x1, px[2 * q]);
+            y0 = fmin(y0, px[2 * q + 1]);
+            y1 = fmax(y1, px[2 * q + 1]);
+        }
+        /* the tag whole inside the frame (the square's middle quarter) */
+        double mx = (x1 - x0) * 3 / 8, my = (y1 - y0) * 3 / 8;
+        if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1) || x0 + mx < 0 || y0 + my < 0 ||
+            x1 - mx > width - 1 || y1 - my > height - 1)
+            continue;
+        rects[4 * n] = (int)floor(x0);
+        rects[4 * n + 1] = (int)floor(y0);
+        rects[4 * n + 2] = (int)ceil(x1 - x0) + 1;
+        rects[4 * n + 3] = (int)ceil(y1 - y0) + 1;
+        n++;
+    }
+    return n;
 }

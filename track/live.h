@@ -127,6 +127,13 @@ int track_live_anchors_seen(const track_live *l, int k, char *names, size_t cap)
  * live table's, valid until the next update).  Returns the count. */
 int track_live_conflicts(const track_live *l, const calib_fuse_conflict **c);
 
+/* Where camera k (its frame width x height) should look for figures the
+ * other cameras see moving into its view and it does not see yet: up to
+ * max rectangles (x, y, w, h pixels, in rects) for vision_tracker_look, after
+ * an update; returns their count (0 with one camera).  A figure slid
+ * across the seam is then found by the camera it enters while it moves. */
+int track_live_handoff(const track_live *l, int k, int width, int height, int *rects, int max);
+
 /* The ground under the figures (e.g. the scenario's raised terrain); NULL:
  * the felt.  Copied; g->user is borrowed and must stay valid (and not
  * change under a running update) until the next call.  Every figure is

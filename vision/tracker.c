@@ -52,6 +52,7 @@ struct vision_tracker {
     uint8_t *fineblk;  /* inside a fine rectangle */
     int fine[4 * VISION_TRACKER_MAX_FINE], nfine;
     int fine_pending;  /* search the fine rectangles whole on the next update */
+    int look[4 * VISION_TRACKER_MAX_LOOK], nlook; /* vision_tracker_look's, for the next update */
     int idle;          /* frames since the last sweep tile */
     int need_full;
     int tile;
@@ -279,6 +280,14 @@ tt_status vision_tracker_set_fine(vision_tracker *t, const int *rects, int n, tt
     if (t->fineblk)
         trk__fine_blocks(t);
     return TT_OK;
+}
+
+void vision_tracker_look(vision_tracker *t, const int *rects, int n)
+{
+    if (!t || !rects || n < 0)
+        return;
+    t->nlook = n < VISION_TRACKER_MAX_LOOK ? n : VISION_TRACKER_MAX_LOOK;
+    memcpy(t->look, rects, sizeof(int) * 4 * (size_t)t->nlook);
 }
 
 /* New frame size: size the change map and its scratch buffers. */
@@ -616,6 +625,7 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
                 t->tr[i].pub.state = VISION_TAG_OCCLUDED;
         trk__reset_map(t, f); /* fresh change map */
         t->need_full = 0;
+        t->nlook = 0; /* the whole frame was searched */
         t->fine_pending = t->nfine > 0; /* what the half-size search missed */
         s.full_frame = 1;
         s.windows = 1;
@@ -641,6 +651,11 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         }
         /* 2. Regions that changed and settled again. */
         trk__settled_windows(t, 48);
+        /* 2b. Where the caller expects a tag coming into view. */
+        for (int i = 0; i < t->nlook; i++)
+            trk__add_window(t, t->look[4 * i], t->look[4 * i + 1], t->look[4 * i + 2], t->look[4 * i + 3],
+                            TRK__WIN_SETTLED);
+        t->nlook = 0;
         /* 3. The fine rectangles, whole, once after they are set or after
          * a full-frame detection: tags too small for the half-size search. */
         if (t->fine_pending) {

@@ -485,6 +485,22 @@ typedef struct trk__worker {
     int idx;
 } trk__worker;
 
+/* Windows the caller asked for, once: where it expects a tag coming into
+ * view (vision_tracker_look), and the fine rectangles whole after they are
+ * set or after a full-frame detection (tags too small for the half-size
+ * search). */
+static void trk__caller_windows(vision_tracker *t)
+{
+    for (int i = 0; i < t->nlook; i++)
+        trk__add_window(t, t->look[4 * i], t->look[4 * i + 1], t->look[4 * i + 2], t->look[4 * i + 3],
+                        TRK__WIN_SETTLED);
+    t->nlook = 0;
+    if (t->fine_pending) {
+        trk__fine_windows(t);
+        t->fine_pending = 0;
+    }
+}
+
 static void *trk__work(void *arg)
 {
     trk__worker *w = arg;
@@ -651,17 +667,9 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         }
         /* 2. Regions that changed and settled again. */
         trk__settled_windows(t, 48);
-        /* 2b. Where the caller expects a tag coming into view. */
-        for (int i = 0; i < t->nlook; i++)
-            trk__add_window(t, t->look[4 * i], t->look[4 * i + 1], t->look[4 * i + 2], t->look[4 * i + 3],
-                            TRK__WIN_SETTLED);
-        t->nlook = 0;
-        /* 3. The fine rectangles, whole, once after they are set or after
-         * a full-frame detection: tags too small for the half-size search. */
-        if (t->fine_pending) {
-            trk__fine_windows(t);
-            t->fine_pending = 0;
-        }
+        /* 3. What the caller asked for: where it expects a tag coming
+         * into view; the fine rectangles. */
+        trk__caller_windows(t);
         /* 4. One sweep tile where the picture changed since the tile was
          * last swept (or, every o.sweep_idle frames, the next tile anyway)
          * -- unless this frame already has as much to search as the tile

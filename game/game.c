@@ -329,22 +329,26 @@ static tt_status game__frame(game *g, int frame_no, double t_ms, double arrived,
     g->figures.nfig = nf;
     g->figures.frame_no = frame_no;
     g->figures.t_ms = t_ms;
-    const tt_image *im = g->cams[0].have ? g->cams[0].im : NULL;
-    if (g->o.feed && im) { /* keep the frame for the table picture */
-        tt_image_free(&g->figures.last_im);
-        if (im == &g->cams[0].slot.im) {
-            g->figures.last_im = g->cams[0].slot.im;
-            memset(&g->cams[0].slot.im, 0, sizeof g->cams[0].slot.im);
-        } else if (tt_image_alloc(&g->figures.last_im, im->width, im->height, 1, NULL) == TT_OK)
+    for (int k = 0; k < g->ncams && g->o.feed; k++) { /* keep the frames for the table picture */
+        const tt_image *im = g->cams[k].have ? g->cams[k].im : NULL;
+        tt_image *last = &g->figures.last_im[k];
+        if (!im)
+            continue;
+        tt_image_free(last);
+        if (im == &g->cams[k].slot.im) {
+            *last = g->cams[k].slot.im;
+            memset(&g->cams[k].slot.im, 0, sizeof g->cams[k].slot.im);
+        } else if (tt_image_alloc(last, im->width, im->height, 1, NULL) == TT_OK)
             for (int y = 0; y < im->height; y++)
-                memcpy(g->figures.last_im.data + (size_t)y * g->figures.last_im.stride, im->data + (size_t)y * im->stride,
-                       (size_t)im->width);
+                memcpy(last->data + (size_t)y * last->stride, im->data + (size_t)y * im->stride, (size_t)im->width);
     }
-    const calib_pose *pose = track_live_pose(g->live);
-    if (pose) {
-        g->figures.pose = *pose;
-        g->figures.have_pose = 1;
-        g->figures.pose_solves = track_live_pose_solves(g->live);
+    for (int k = 0; k < g->ncams; k++) {
+        const calib_pose *pose = track_live_pose_cam(g->live, k);
+        if (pose) {
+            g->figures.pose[k] = *pose;
+            g->figures.have_pose[k] = 1;
+            g->figures.pose_solves[k] = track_live_pose_solves_cam(g->live, k);
+        }
     }
     g->dirty = 0;
     st = game__answer_and_draw(g, frame_no, (long long)t_ms, err);
@@ -572,7 +576,8 @@ void game_destroy(game *g)
     track_live_destroy(g->live);
     game__cams_destroy(g);
     calib_rig_destroy(g->rig);
-    tt_image_free(&g->figures.last_im);
+    for (int k = 0; k < CALIB_MAX_CAMERAS; k++)
+        tt_image_free(&g->figures.last_im[k]);
     game__table_free(g);
     game__feed_free(g);
     free(g->figures.figs);

@@ -184,11 +184,12 @@ typedef struct game__figures {
     int frame_no;       /* the last frame processed, -1 before one */
     double t_ms;
     int camera_state;   /* 0 ok, 1 lost, 2 ended */
-    tt_image last_im;   /* the last camera frame (gray) */
-    int have_pose;
+    /* each camera's last frame (gray) and pose, for the table picture */
+    tt_image last_im[CALIB_MAX_CAMERAS];
+    int have_pose[CALIB_MAX_CAMERAS];
     int below_warned;   /* told once that tags measure below the felt */
-    calib_pose pose;
-    int pose_solves;    /* track_live_pose_solves when pose was copied */
+    calib_pose pose[CALIB_MAX_CAMERAS];
+    int pose_solves[CALIB_MAX_CAMERAS]; /* track_live_pose_solves_cam when pose was copied */
 } game__figures;
 
 /* ---- the questions shown (game_query.c; the table's lock: they are
@@ -216,9 +217,10 @@ typedef struct game__recording {
 
 typedef struct game__picture {
     pthread_mutex_t mu;
-    float *map_xy;
+    float *map_xy[CALIB_MAX_CAMERAS]; /* each camera's remap */
+    unsigned char *pick;              /* per pixel: the camera it is read from (most inside its frame) */
     double map_ppi;
-    int map_solves, map_w, map_h;
+    int map_solves[CALIB_MAX_CAMERAS], map_w, map_h, map_cams;
 } game__picture;
 
 /* ---- the projector (game thread; list and scratch under the table's lock) ---- */

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <sqlite3.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "cvwrap.h"
 #include "events_jsonl.h"
+#include "game.h"
 #include "render.h"
 #include "run.h"
 
@@ -292,17 +294,22 @@ static void test_seam(void **state)
     run_free(&r);
 }
 
-/* Without --source: each camera's "source" in the rig. */
+/* Without --source: each camera's "source" in the rig; the recording
+ * keeps which cameras the table had (the session's rig with each camera's
+ * source, and its source naming both). */
 static void test_rig_sources(void **state)
 {
     (void)state;
-    char d[400], rig[500], ev[500];
+    char d[400], rig[500], ev[500], rec[500], g0[500], g1[500];
     snprintf(d, sizeof d, "%s/withsrc", dir);
     assert_int_equal(mkdir(d, 0755), 0);
     assert_int_equal(cs_write(&T, d, 3, 1), 0);
     snprintf(rig, sizeof rig, "%s/rig.json", d);
     snprintf(ev, sizeof ev, "%s/ev.jsonl", d);
-    run_result r = track((const char *[]){"--rig", rig, "--events", ev, NULL});
+    snprintf(rec, sizeof rec, "%s/game.sqlite", d);
+    snprintf(g0, sizeof g0, "%s/cam0/*.png", d);
+    snprintf(g1, sizeof g1, "%s/cam1/*.png", d);
+    run_result r = track((const char *[]){"--rig", rig, "--events", ev, "--record", rec, NULL});
     if (r.status != 0)
         print_error("%s\n", r.err);
     assert_int_equal(r.status, 0);
@@ -311,6 +318,24 @@ static void test_rig_sources(void **state)
     assert_true(off(figure_in(last, MIDDLE), 24, 8) < 0.01);
     json_decref(lines);
     run_free(&r);
+
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    assert_int_equal(sqlite3_open_v2(rec, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT source, rig_json FROM session", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    char want[1100];
+    snprintf(want, sizeof want, "%s; %s", g0, g1);
+    assert_string_equal((const char *)sqlite3_column_text(q, 0), want);
+    json_t *rj = json_loads((const char *)sqlite3_column_text(q, 1), 0, NULL);
+    json_t *cams = json_object_get(rj, "cameras");
+    assert_int_equal(json_array_size(cams), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(cams, 0), "camera")), "camera0.yaml");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(cams, 0), "source")), g0);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(cams, 1), "source")), g1);
+    json_decref(rj);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
 }
 
 /* Camera 2 lost at its frame 12 and never back: told, naming it; camera
@@ -366,6 +391,49 @@ static void test_camera_lost(void **state)
     assert_true(left >= 2 && right >= 2);
     json_decref(lines);
     run_free(&r);
+}
+
+/* The mean gray of the table picture over x0..x1 inches, all its depth. */
+static double strip_gray(const tt_image *im, double ppi, double x0, double x1)
+{
+    double sum = 0;
+    long n = 0;
+    for (int y = 0; y < im->height; y++)
+        for (int x = (int)(x0 * ppi); x < (int)(x1 * ppi) && x < im->width; x++, n++)
+            sum += im->data[(size_t)y * im->stride + (size_t)x];
+    return n ? sum / n : 0;
+}
+
+/* /api/table.png's picture (game_table_png) from two cameras: the table
+ * whole, each half from its own camera (the felt, not black, on both). */
+static void test_table_picture(void **state)
+{
+    (void)state;
+    char rig[400], s0[400], s1[400];
+    snprintf(rig, sizeof rig, "%s/rig.json", dir);
+    snprintf(s0, sizeof s0, "%s/cam0/*.png", dir);
+    snprintf(s1, sizeof s1, "%s/cam1/*.png", dir);
+    const char *sources[2] = {s0, s1};
+    game_opts o = {.rig = rig, .source = s0, .sources = sources, .nsources = 2, .max_frames = 3, .grace = 45,
+                   .threads = 2, .feed = 1};
+    game *g = NULL;
+    tt_err err = {0};
+    if (game_create(&o, &g, &err) != TT_OK || game_run(g, &err) != TT_OK)
+        fail_msg("%s", err.msg);
+    unsigned char *png = NULL;
+    size_t len = 0;
+    tt_image im = {0};
+    assert_int_equal(game_table_png(g, 10, &png, &len, &err), TT_OK);
+    assert_int_equal(cvw_image_decode(png, len, 1, &im, &err), TT_OK);
+    assert_int_equal(im.width, 480);
+    assert_int_equal(im.height, 240);
+    double left = strip_gray(&im, 10, 6, 12), right = strip_gray(&im, 10, 36, 42);
+    print_message("table picture: left strip %.0f, right strip %.0f gray\n", left, right);
+    assert_true(left > 50 && right > 50);
+    tt_image_free(&im);
+    free(png);
+    assert_int_equal(game_close(g, &err), TT_OK);
+    game_destroy(g);
 }
 
 static void expect_refusal(const char *const *args, const char *const *words)
@@ -424,7 +492,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seam),        cmocka_unit_test(test_rig_sources), cmocka_unit_test(test_camera_lost),
-        cmocka_unit_test(test_bad_sources), cmocka_unit_test(test_few_anchors),
+        cmocka_unit_test(test_bad_sources), cmocka_unit_test(test_few_anchors), cmocka_unit_test(test_table_picture),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -340,20 +340,24 @@ static void game__cams_silence(game *g)
 }
 
 /* Live cameras: a frame older than the round's newest by more than one
- * frame period sits the round out. */
+ * frame period sits the round out (vision_frames_pair). */
 static void game__cams_pair(game *g)
 {
-    double newest = -1, period = 1000.0 / (g->rig->capture.fps > 0 ? g->rig->capture.fps : GAME__DEFAULT_FPS);
-    for (int k = 0; k < g->ncams; k++)
-        if (g->cams[k].have && g->cams[k].is_camera && g->cams[k].slot.arrived > newest)
-            newest = g->cams[k].slot.arrived;
-    for (int k = 0; k < g->ncams && g->ncams > 1; k++) {
-        game__cam *c = &g->cams[k];
-        if (c->have && c->is_camera && c->slot.arrived < newest - period) {
-            c->have = 0;
-            tt_image_free(&c->slot.im);
-        }
+    double period = 1000.0 / (g->rig->capture.fps > 0 ? g->rig->capture.fps : GAME__DEFAULT_FPS);
+    double t[CALIB_MAX_CAMERAS];
+    int have[CALIB_MAX_CAMERAS], use[CALIB_MAX_CAMERAS];
+    if (g->ncams < 2)
+        return;
+    for (int k = 0; k < g->ncams; k++) {
+        have[k] = g->cams[k].have && g->cams[k].is_camera;
+        t[k] = g->cams[k].slot.arrived;
     }
+    vision_frames_pair(t, have, g->ncams, period, use);
+    for (int k = 0; k < g->ncams; k++)
+        if (have[k] && !use[k]) {
+            g->cams[k].have = 0;
+            tt_image_free(&g->cams[k].slot.im);
+        }
 }
 
 game__round game__cams_round(game *g, tt_status *st, tt_err *err)

@@ -15,7 +15,8 @@
  *   their worst error (target 0.005");
  * - the slider: one id throughout, no "removed" or "appeared" after its
  *   first, frames it was not "seen".
- *   bench_track_cams [--frames N] [--seed S] [--threads T] */
+ *   bench_track_cams [--frames N] [--seed S] [--threads T] [--cache DIR]
+ * (--cache DIR keeps the rendered frames as raw PGM between runs). */
 #include <apriltag/apriltag.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,14 +30,38 @@
 #include "tracker.h"
 
 #define SLIDE_Y 36.0
-#define SLIDE_X0 56.0
-#define SLIDE_X1 88.0
+#define SLIDE_X0 64.0 /* across the overlap (about 67 to 77), under an inch a frame */
+#define SLIDE_X1 80.0
 
 static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int pgm_read(const char *path, tt_image *im)
+{
+    FILE *f = fopen(path, "rb");
+    int w, h, mx, ok = 0;
+    tt_err err = {0};
+    if (f && fscanf(f, "P5 %d %d %d", &w, &h, &mx) == 3 && fgetc(f) != EOF && tt_image_alloc(im, w, h, 1, &err) == TT_OK)
+        ok = fread(im->data, 1, (size_t)w * (size_t)h, f) == (size_t)w * (size_t)h;
+    if (f)
+        fclose(f);
+    if (!ok)
+        tt_image_free(im);
+    return ok;
+}
+
+static void pgm_write(const char *path, const tt_image *im)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return;
+    fprintf(f, "P5 %d %d 255\n", im->width, im->height);
+    fwrite(im->data, 1, (size_t)im->width * (size_t)im->height, f);
+    fclose(f);
 }
 
 static double slide_x(int f, int frames)
@@ -129,6 +154,7 @@ int main(int argc, char **argv)
 {
     int frames = 24, threads = 2;
     unsigned seed = 31029;
+    const char *cache = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--frames"))
             frames = atoi(argv[i + 1]);
@@ -136,6 +162,8 @@ int main(int argc, char **argv)
             seed = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--threads"))
             threads = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--cache"))
+            cache = argv[i + 1];
     }
     if (frames < 12 || threads < 1 || threads > 8) {
         fprintf(stderr, "usage: bench_track_cams [--frames N>=12] [--seed S] [--threads 1-8]\n");
@@ -170,11 +198,18 @@ int main(int argc, char **argv)
     for (int f = 0; f < frames; f++) {
         slider->x = slide_x(f, frames);
         for (int k = 0; k < CE_CAMS; k++) {
+            char cp[600];
+            if (cache)
+                snprintf(cp, sizeof cp, "%s/cams_s%u_n%d_f%04d_c%d.pgm", cache, seed, frames, f, k);
+            if (cache && pgm_read(cp, &fr[k][f]))
+                continue;
             t.scene.seed = seed * 1000u + (unsigned)(2 * f + k);
             if (rnd_render_threads(&t.scene, &t.cams[k], 0, &fr[k][f], &err) != TT_OK) {
                 fprintf(stderr, "render: %s\n", err.msg);
                 return 1;
             }
+            if (cache)
+                pgm_write(cp, &fr[k][f]);
         }
     }
     printf("rendered in %.1f s\n", (now_ms() - tr0) / 1000);

@@ -224,13 +224,17 @@ const cli_spec cli_spec_overlay = {
 const cli_spec cli_spec_track = {
     "track",
     "track figures live from a camera, video or image sequence",
-    "--rig RIG --source SRC [--scenario S] [--projector P [--window[=DISPLAY]]]... [--query Q]... [--queries FILE] [--phases FILE] "
+    "--rig RIG [--source SRC]... [--scenario S] [--projector P [--window[=DISPLAY]]]... [--query Q]... [--queries FILE] [--phases FILE] "
     "[--overlay-dir DIR] [--events FILE|-] [--stats] [--preload] [--tuio HOST:PORT] [--record GAME.sqlite] [--cite] "
     "[--max-frames N] [--grace FRAMES] [--threads N] [--camera-timeout SECONDS] [--http [HOST:]PORT [--http-key KEY]] "
     "[--mqtt HOST[:PORT] --table NAME [--mqtt-user USER] [--mqtt-password-file FILE] [--mqtt-cafile FILE]]",
     "SRC is a camera (/dev/videoN), a USB camera by serial number (usb:SERIAL; 'tabletrack cameras' lists them), "
     "a video file, or an image sequence such as 'frames/*.png' (quoted). Ends at the end of the source or on "
     "Ctrl-C, with every output complete.\n"
+    "A rig with several \"cameras\" takes --source once per camera, in the rig's order, or reads each camera's own "
+    "\"source\" in the rig: every camera is placed by the anchors it sees (at least 4 each) and a figure seen by two "
+    "is reported once. The game ends when every source has ended; a camera lost is told, naming it, while the "
+    "others go on.\n"
     "With --http the table is also served: open the address it prints (table: http://HOST:PORT/?key=KEY) on a phone "
     "to set up the table and ask questions during the game; answers are drawn on the felt and recorded. The server "
     "then stays up after a file source ends, until Ctrl-C. Only 127.0.0.1 by default: give --http 0.0.0.0:8080 (or "
@@ -247,7 +251,8 @@ const cli_spec cli_spec_track = {
     "With no output option, track prints what it sees once a second (frame, fps, figures seen/occluded/lost).",
     (const cli_opt[]){
         {"--rig", "RIG", CLI_VALUE | CLI_FILE, "the rig file"},
-        {"--source", "SRC", CLI_VALUE | CLI_FILE, "the camera, video or image sequence"},
+        {"--source", "SRC", CLI_VALUE | CLI_FILE | CLI_REPEAT,
+         "the camera, video or image sequence; once per camera of a rig with several, in its order"},
         {"--scenario", "S", CLI_VALUE | CLI_FILE, "the scenario: which tag is which figure, for queries"},
         {"--projector", "P", CLI_VALUE | CLI_FILE | CLI_REPEAT,
          "projector.json: draw rings and answers through the projector map (once per projector)"},
@@ -271,7 +276,8 @@ const cli_spec cli_spec_track = {
         {"--grace", "FRAMES", CLI_VALUE, "frames a hidden figure stays 'occluded' before 'lost' (default 45)"},
         {"--threads", "N", CLI_VALUE, "tracker threads (default 2)"},
         {"--camera-timeout", "SECONDS", CLI_VALUE,
-         "a camera lost (unplugged, or silent for 2 s) this long ends the game cleanly (default 60)"},
+         "a camera lost (unplugged, or silent for 2 s) this long ends the game cleanly (default 60); with "
+         "several cameras, when every one is gone"},
         {"--http", "[HOST:]PORT", CLI_VALUE, "serve the table to phones and browsers (host default 127.0.0.1)"},
         {"--http-key", "KEY", CLI_VALUE, "the key that lets a browser change the game (default: random per run)"},
         MQTT_OPTS,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib.h"
 #include "cli.h"
 #include "cli_progress.h"
 #include "game.h"
@@ -28,6 +29,7 @@ static void track__on_signal(int sig)
 typedef struct track__args {
     game_opts g;
     const char *queries[TRACK__MAXQ + 1];
+    const char *sources[CALIB_MAX_CAMERAS];
     int nq, stats, nwindows;
     const char *http, *http_key, *table;
     hall_mqtt_opts mqtt;
@@ -57,8 +59,13 @@ static int track__parse(int argc, char **argv, track__args *a)
         long lo = 0, hi = 1000000000;
         if (!strcmp(name, "--rig"))
             a->g.rig = val;
-        else if (!strcmp(name, "--source"))
-            a->g.source = val;
+        else if (!strcmp(name, "--source")) {
+            if (a->g.nsources >= CALIB_MAX_CAMERAS)
+                return cli_spec_usage(&cli_spec_track, "at most %d --source (one per camera of the rig)",
+                                      CALIB_MAX_CAMERAS);
+            a->sources[a->g.nsources++] = val;
+            a->g.source = a->sources[0];
+        }
         else if (!strcmp(name, "--scenario"))
             a->g.scenario = val;
         else if (!strcmp(name, "--projector")) {
@@ -112,8 +119,7 @@ static int track__parse(int argc, char **argv, track__args *a)
     }
     if (!a->g.rig)
         return cli_spec_usage(&cli_spec_track, "no --rig given");
-    if (!a->g.source)
-        return cli_spec_usage(&cli_spec_track, "no --source given");
+    a->g.sources = a->sources;
     if ((a->nwindows || a->g.overlay_dir) && !a->g.nprojectors)
         return cli_spec_usage(&cli_spec_track, "--window and --overlay-dir draw through --projector projector.json");
     if (a->nwindows && a->nwindows != a->g.nprojectors)

@@ -11,7 +11,7 @@
 #include "tt_json.h"
 #include "usbcam.h"
 
-static int game__stopped(const game *g)
+int game__stopped(const game *g)
 {
     return g->stop_req || (g->stop && *g->stop);
 }
@@ -47,10 +47,21 @@ static tt_status game__record_open(game *g, tt_err *err)
     tt_status st;
     if ((st = tt_json_load_file(g->o.rig, &rj, err)) != TT_OK)
         return st;
+    /* which cameras the table had: the rig's "cameras", each with the
+     * source it was read from; the session's source names them all */
+    json_t *cams = json_object_get(rj, "cameras");
+    char sources[4096] = "";
+    size_t used = 0;
+    for (int k = 0; k < g->ncams; k++) {
+        if (used < sizeof sources)
+            used += (size_t)snprintf(sources + used, sizeof sources - used, "%s%s", k ? "; " : "", g->cams[k].spec);
+        if (g->ncams > 1 && json_is_object(json_array_get(cams, (size_t)k)))
+            json_object_set_new(json_array_get(cams, (size_t)k), "source", json_string(g->cams[k].spec));
+    }
     rig = json_dumps(rj, JSON_COMPACT);
     scen = g->sc.root ? json_dumps(g->sc.root, JSON_COMPACT) : NULL;
     char *projectors = game__projectors_json(g);
-    rec_meta meta = {g->o.source, g->o.note ? g->o.note : "tabletrack"};
+    rec_meta meta = {sources, g->o.note ? g->o.note : "tabletrack"};
     if ((st = rec_open(g->o.record, REC_APPEND, &g->recording.recd, err)) == TT_OK &&
         ((st = rec_session_begin(g->recording.recd, rig, scen, &meta, err)) != TT_OK ||
          (st = rec_session_projectors(g->recording.recd, projectors, err)) != TT_OK)) {
@@ -92,13 +103,6 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
 
     if ((st = calib_rig_load(o->rig, &g->rig, err)) != TT_OK)
         goto fail;
-    if (g->rig->ncameras > 1) {
-        st = tt_err_set(err, TT_ERR_ARG,
-                        "%s names %d cameras: track follows one camera so far (several come in a later version); "
-                        "use locate or check with one image per camera, or a rig with one \"camera\" to track",
-                        o->rig, g->rig->ncameras);
-        goto fail;
-    }
     GAME__CHECK_STOP();
     /* Served, a scenario file that does not exist yet is made from the
      * table page: a new group starts from a bare rig. */
@@ -113,32 +117,10 @@ tt_status game_create(const game_opts *o, game **out, tt_err *err)
         goto fail;
     if ((st = game__queries_from_opts(g, err)) != TT_OK || (st = game__referee_open(g, err)) != TT_OK)
         goto fail;
-    vision_source_opts so = {g->rig->capture.width, g->rig->capture.height, g->rig->capture.fps,
-                             g->rig->capture.mjpeg};
-    if ((st = vision_source_open(o->source, &so, &g->src, err)) != TT_OK)
+    if ((st = game__cams_open(g, err)) != TT_OK)
         goto fail;
     GAME__CHECK_STOP();
-    if (vision_source_get_kind(g->src) == VISION_SRC_CAMERA) {
-        vision_camera_controls cc = {g->rig->capture.exposure, g->rig->capture.focus, g->rig->capture.white_balance,
-                                     g->rig->capture.gain};
-        char skipped[128];
-        tt_err e2 = {0};
-        if (vision_camera_lock(vision_source_device(g->src), &cc, skipped, sizeof skipped, &e2) != TT_OK)
-            fprintf(stderr, "tabletrack track: warning: %s\n", e2.msg);
-        else if (skipped[0])
-            fprintf(stderr, "tabletrack track: warning: this camera has no manual %s control\n", skipped);
-    }
-    if (o->preload && (st = vision_source_preload(g->src, o->stop, o->progress, o->progress_user, err)) != TT_OK)
-        goto fail;
-    GAME__CHECK_STOP();
-
-    vision_tracker_opts to;
-    vision_tracker_opts_default(&to);
-    calib_rig_detector_opts(g->rig, &to.det);
-    to.grace_frames = o->grace;
-    to.threads = o->threads < 1 ? 1 : o->threads > 8 ? 8 : o->threads;
-    if ((st = vision_tracker_create(&to, &g->trk, err)) != TT_OK ||
-        (st = track_live_create(g->rig, NULL, &g->live, err)) != TT_OK)
+    if ((st = track_live_create(g->rig, NULL, &g->live, err)) != TT_OK)
         goto fail;
     game__ground(g);
     if (o->nprojectors > 0 && (st = game__projector_open(g, err)) != TT_OK)
@@ -201,11 +183,19 @@ static void game__write_frame(game *g, int frame, double t_ms, const track_figur
     }
 }
 
-/* The camera is lost or back: a line in --events and the feed. */
-static void game__camera_event(game *g, const char *state)
+void game__camera_event(game *g, int cam, const char *state)
 {
-    char line[128];
-    snprintf(line, sizeof line, "{\"frame\":%d,\"event\":\"camera\",\"state\":\"%s\"}", g->figures.frame_no, state);
+    char line[512];
+    if (g->ncams > 1) {
+        json_t *name = json_string(g->cams[cam].name);
+        char *nj = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
+        snprintf(line, sizeof line, "{\"frame\":%d,\"event\":\"camera\",\"state\":\"%s\",\"camera\":%d,\"name\":%s}",
+                 g->figures.frame_no, state, cam, nj ? nj : "null");
+        free(nj);
+        json_decref(name);
+    } else
+        snprintf(line, sizeof line, "{\"frame\":%d,\"event\":\"camera\",\"state\":\"%s\"}", g->figures.frame_no,
+                 state);
     if (g->ev) {
         fprintf(g->ev, "%s\n", line);
         fflush(g->ev);
@@ -309,44 +299,18 @@ static tt_status game__redraw(game *g, tt_err *err)
 
 static void game__window_events(game *g);
 
-/* im is the frame; own is the same image when the caller's to give away
- * (the capture thread's copy), NULL when the source still owns it. */
-static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int frame_no, double t_ms, double arrived, int *first,
-                             tt_err *err)
+/* One round: the cameras' frames (game__cams_round) tracked, mapped and
+ * fused into the figures, then the answers, recording and feed.  Camera
+ * 0's frame, when the caller's to give away (the capture thread's copy),
+ * is kept for the table picture. */
+static tt_status game__frame(game *g, int frame_no, double t_ms, double arrived, int *first, tt_err *err)
 {
-    const vision_track *tracks;
-    int ntr;
-    vision_tracker_stats vst;
     tt_status st;
-    double t0 = tt_mono_ms();
-    if ((st = calib_rig_check_image(g->rig, im->width, im->height, err)) != TT_OK) {
-        tt_err_prefix(err, "frame %d", frame_no);
-        return st;
-    }
     const track_figure *figs = NULL;
     const track_event *evs = NULL;
-    int nf = 0, ne = 0, posed = 0, again = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        /* a second pass when the first frame's pose says some tags need full
-         * resolution (track/live_scale.h) */
-        if ((st = vision_tracker_update(g->trk, im, frame_no, &tracks, &ntr, pass ? NULL : &vst, err)) != TT_OK)
-            return st;
-        /* the ground reads the scenario, which a viewer may replace meanwhile */
-        pthread_mutex_lock(&g->mu);
-        st = track_live_update(g->live, frame_no, tracks, ntr, &figs, &nf, &evs, &ne, &posed, err);
-        pthread_mutex_unlock(&g->mu);
-        if (st != TT_OK ||
-            (st = track_live_scale_update(&g->scale, g->rig, g->live, g->trk, im->width, im->height, &again,
-                                          err)) != TT_OK)
-            return st;
-        if (!again || !vst.full_frame)
-            break;
-    }
-    if (vst.full_frame && g->stats.full_ms == 0)
-        g->stats.full_ms = tt_mono_ms() - t0;
-    if (!posed && *first)
-        fprintf(stderr, "tabletrack track: waiting for at least 2 anchor tags to be visible\n");
-    *first = 0;
+    int nf = 0, ne = 0;
+    if ((st = game__cams_track(g, frame_no, first, &figs, &nf, &evs, &ne, err)) != TT_OK)
+        return st;
     game__warn_below(g, figs, nf);
     if (g->ev)
         game__write_frame(g, frame_no, t_ms, figs, nf, evs, ne);
@@ -368,21 +332,26 @@ static tt_status game__frame(game *g, const tt_image *im, tt_image *own, int fra
     g->figures.nfig = nf;
     g->figures.frame_no = frame_no;
     g->figures.t_ms = t_ms;
-    if (g->o.feed) { /* keep the frame for the table picture */
-        tt_image_free(&g->figures.last_im);
-        if (own) {
-            g->figures.last_im = *own;
-            memset(own, 0, sizeof *own);
-        } else if (tt_image_alloc(&g->figures.last_im, im->width, im->height, 1, NULL) == TT_OK)
+    for (int k = 0; k < g->ncams && g->o.feed; k++) { /* keep the frames for the table picture */
+        const tt_image *im = g->cams[k].have ? g->cams[k].im : NULL;
+        tt_image *last = &g->figures.last_im[k];
+        if (!im)
+            continue;
+        tt_image_free(last);
+        if (im == &g->cams[k].slot.im) {
+            *last = g->cams[k].slot.im;
+            memset(&g->cams[k].slot.im, 0, sizeof g->cams[k].slot.im);
+        } else if (tt_image_alloc(last, im->width, im->height, 1, NULL) == TT_OK)
             for (int y = 0; y < im->height; y++)
-                memcpy(g->figures.last_im.data + (size_t)y * g->figures.last_im.stride, im->data + (size_t)y * im->stride,
-                       (size_t)im->width);
+                memcpy(last->data + (size_t)y * last->stride, im->data + (size_t)y * im->stride, (size_t)im->width);
     }
-    const calib_pose *pose = track_live_pose(g->live);
-    if (pose) {
-        g->figures.pose = *pose;
-        g->figures.have_pose = 1;
-        g->figures.pose_solves = track_live_pose_solves(g->live);
+    for (int k = 0; k < g->ncams; k++) {
+        const calib_pose *pose = track_live_pose_cam(g->live, k);
+        if (pose) {
+            g->figures.pose[k] = *pose;
+            g->figures.have_pose[k] = 1;
+            g->figures.pose_solves[k] = track_live_pose_solves_cam(g->live, k);
+        }
     }
     g->dirty = 0;
     st = game__answer_and_draw(g, frame_no, (long long)t_ms, err);
@@ -459,8 +428,7 @@ static void game__window_events(game *g)
     }
 }
 
-/* Nothing new from the camera: redraw what viewers changed. */
-static tt_status game__idle(game *g, tt_err *err)
+tt_status game__idle(game *g, tt_err *err)
 {
     tt_status st = TT_OK;
     game__window_events(g);
@@ -475,7 +443,7 @@ static tt_status game__idle(game *g, tt_err *err)
     return st;
 }
 
-static void game__set_camera(game *g, int state)
+void game__set_camera(game *g, int state)
 {
     pthread_mutex_lock(&g->mu);
     g->figures.camera_state = state;
@@ -483,147 +451,55 @@ static void game__set_camera(game *g, int state)
     pthread_mutex_unlock(&g->mu);
 }
 
-/* The camera has been gone since lost_at (ms) for longer than
- * --camera-timeout: say so, and end the game as Ctrl-C would. */
-static int game__gone_too_long(game *g, double lost_at)
-{
-    if (tt_mono_ms() - lost_at < g->o.camera_timeout_s * 1000.0)
-        return 0;
-    fprintf(stderr, "tabletrack track: the camera has been gone for %d s (--camera-timeout): ending the game\n",
-            g->o.camera_timeout_s);
-    game_request_stop(g);
-    return 1;
-}
-
-/* The camera is gone: keep the game, show it on the felt, poll for the
- * camera every half second, for --camera-timeout seconds. */
-static tt_status game__camera_lost(game *g, tt_err *err)
-{
-    double lost_at = tt_mono_ms();
-    tt_status st;
-    fprintf(stderr, "tabletrack track: camera lost: keeping the game; waiting for it to come back\n");
-    game__set_camera(g, 1);
-    game__camera_event(g, "lost");
-    if ((st = game__idle(g, err)) != TT_OK)
-        return st;
-    if (g->recording.recd && !g->recording.rec_failed) {
-        tt_err e = {0};
-        if (rec_flush(g->recording.recd, &e) != TT_OK)
-            game__recorder_failed(g, &e);
-    }
-    while (!game__stopped(g) && !game__gone_too_long(g, lost_at)) {
-        tt_err e2 = {0};
-        if (vision_source_reconnect(g->src, &e2) == TT_OK)
-            break;
-        for (int i = 0; i < 10 && !game__stopped(g); i++) {
-            if ((st = game__idle(g, err)) != TT_OK)
-                return st;
-            usleep(50000);
-        }
-    }
-    if (game__stopped(g))
-        return TT_OK;
-    fprintf(stderr, "tabletrack track: camera back\n");
-    game__set_camera(g, 0);
-    game__camera_event(g, "back");
-    if (g->threaded)
-        return game__capture_restart(&g->cap, err);
-    return TT_OK;
-}
-
 tt_status game_run(game *g, tt_err *err)
 {
     tt_status st = TT_OK;
-    int first = 1, frame_no = 0, source_ended = 0, silent = 0;
-    int is_camera = vision_source_get_kind(g->src) == VISION_SRC_CAMERA;
-    int can_stall = vision_source_can_stall(g->src);
-    g->threaded = !g->o.preload;
-    if (g->threaded && (st = game__capture_start(&g->cap, g->src, is_camera, err)) != TT_OK)
+    int first = 1, frame_no = 0, source_ended = 0;
+    if ((st = game__cams_start(g, err)) != TT_OK)
         return st;
     g->stats.t_start = tt_mono_ms();
-    double last_frame_at = g->stats.t_start;
     for (;;) {
-        game__slot taken;
-        const tt_image *borrowed = NULL;
-        memset(&taken, 0, sizeof taken);
         if (game__stopped(g) || (g->o.max_frames >= 0 && g->stats.frames >= g->o.max_frames))
             break;
-        if (g->threaded) {
-            tt_status cst = TT_OK;
-            tt_err cerr = {0};
-            int r = game__capture_take(&g->cap, 50, &taken, &cst, &cerr);
-            if (r < 0) {
-                if (cst != TT_OK) {
-                    *err = cerr;
-                    st = cst;
-                    goto out;
-                }
-                source_ended = 1;
-                break;
-            }
-            if (r == 0) {
-                /* a camera that sends nothing for a while is lost; before its
-                 * first frame it may take longer (opening, exposure) */
-                double quiet = frame_no ? GAME_CAMERA_SILENT_MS : GAME_CAMERA_FIRST_MS;
-                if (can_stall && silent && game__gone_too_long(g, last_frame_at + quiet))
-                    continue; /* the loop ends: stopped */
-                if (can_stall && !silent && tt_mono_ms() - last_frame_at > quiet) {
-                    silent = 1;
-                    fprintf(stderr, "tabletrack track: no frame from the camera for %.0f ms: camera lost\n", quiet);
-                    game__set_camera(g, 1);
-                    game__camera_event(g, "lost");
-                    if (g->recording.recd && !g->recording.rec_failed) {
-                        tt_err e = {0};
-                        if (rec_flush(g->recording.recd, &e) != TT_OK)
-                            game__recorder_failed(g, &e);
-                    }
-                }
-                if ((st = game__idle(g, err)) != TT_OK)
-                    goto out;
-                continue;
-            }
-        } else {
-            /* read in this thread: the frame stays the source's, no copy */
-            if ((st = vision_source_next(g->src, &borrowed, &taken.t_ms, &taken.status, err)) != TT_OK)
-                goto out;
-            taken.arrived = tt_mono_ms();
-        }
-        if (taken.status == VISION_END) {
-            tt_image_free(&taken.im);
+        game__round r = game__cams_round(g, &st, err);
+        if (r == GAME__ROUND_ERROR)
+            goto out;
+        if (r == GAME__ROUND_END) {
             source_ended = 1;
             break;
         }
-        if (taken.status == VISION_CORRUPT) {
-            tt_image_free(&taken.im);
+        if (r == GAME__ROUND_IDLE) {
+            if ((st = game__idle(g, err)) != TT_OK)
+                goto out;
+            continue;
+        }
+        if (r == GAME__ROUND_SKIP) {
+            game__cams_release(g);
             frame_no++;
             continue;
         }
-        if (taken.status == VISION_LOST) {
-            tt_image_free(&taken.im);
-            silent = 0;
-            if ((st = game__camera_lost(g, err)) != TT_OK)
-                goto out;
-            last_frame_at = tt_mono_ms();
-            continue;
-        }
-        if (silent) {
-            silent = 0;
-            fprintf(stderr, "tabletrack track: camera back\n");
-            game__set_camera(g, 0);
-            game__camera_event(g, "back");
-        }
-        last_frame_at = tt_mono_ms();
         /* Latency runs from the moment a camera delivered the frame; a file
-         * is read ahead of time, so from when it is taken up. */
-        double arrived = is_camera ? taken.arrived : tt_mono_ms();
-        st = g->threaded ? game__frame(g, &taken.im, &taken.im, frame_no, taken.t_ms, arrived, &first, err)
-                         : game__frame(g, borrowed, NULL, frame_no, taken.t_ms, arrived, &first, err);
-        tt_image_free(&taken.im);
+         * is read ahead of time, so from when it is taken up.  The round's
+         * time is its newest frame's. */
+        double arrived = tt_mono_ms(), t_ms = 0;
+        for (int k = 0, n = 0, nlive = 0; k < g->ncams; k++) {
+            const game__cam *c = &g->cams[k];
+            if (!c->have)
+                continue;
+            if (c->is_camera && (!nlive++ || c->slot.arrived < arrived))
+                arrived = c->slot.arrived;
+            if (!n++ || c->slot.t_ms > t_ms)
+                t_ms = c->slot.t_ms;
+        }
+        st = game__frame(g, frame_no, t_ms, arrived, &first, err);
+        game__cams_release(g);
         if (st != TT_OK)
             goto out;
         frame_no++;
     }
     g->stats.wall_ms = tt_mono_ms() - g->stats.t_start;
+    if (source_ended && (st = game__cams_ended_unplaced(g, err)) != TT_OK)
+        goto out;
     /* The source ended: with a server, the table stays up with the last
      * state until the game is stopped. */
     if (source_ended && g->o.serve) {
@@ -640,8 +516,7 @@ out:
     if (!g->stats.wall_ms)
         g->stats.wall_ms = tt_mono_ms() - g->stats.t_start;
     game__feed_end(g);
-    if (g->threaded)
-        game__capture_stop(&g->cap);
+    game__cams_stop(g);
     return st;
 }
 
@@ -664,7 +539,8 @@ void game_get_stats(game *g, game_stats *s)
     s->fps = g->stats.wall_ms > 0 ? g->stats.frames * 1000.0 / g->stats.wall_ms : 0;
     s->tracked_ratio = g->stats.known_sum ? (double)g->stats.seen_sum / g->stats.known_sum : 0;
     s->full_frame_ms = g->stats.full_ms;
-    s->corrupt_frames = g->src ? vision_source_corrupt_count(g->src) : 0;
+    for (int k = 0; k < g->ncams; k++)
+        s->corrupt_frames += g->cams[k].src ? vision_source_corrupt_count(g->cams[k].src) : 0;
 }
 
 tt_status game_close(game *g, tt_err *err)
@@ -694,8 +570,7 @@ void game_destroy(game *g)
 {
     if (!g)
         return;
-    if (g->cap.started)
-        game__capture_stop(&g->cap);
+    game__cams_stop(g);
     if (g->ev && g->ev != stdout)
         fclose(g->ev);
     if (g->recording.recd)
@@ -709,10 +584,10 @@ void game_destroy(game *g)
     overlay_list_destroy(g->proj.scratch);
     track_tuio_destroy(g->tuio);
     track_live_destroy(g->live);
-    vision_tracker_destroy(g->trk);
-    vision_source_destroy(g->src);
+    game__cams_destroy(g);
     calib_rig_destroy(g->rig);
-    tt_image_free(&g->figures.last_im);
+    for (int k = 0; k < CALIB_MAX_CAMERAS; k++)
+        tt_image_free(&g->figures.last_im[k]);
     game__table_free(g);
     game__feed_free(g);
     free(g->figures.figs);

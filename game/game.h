@@ -33,7 +33,10 @@ extern "C" {
 
 typedef struct game_opts {
     const char *rig;            /* rig.json (required) */
-    const char *source;         /* camera, video or image glob (required) */
+    const char *source;         /* camera, video or image glob: the first of sources */
+    const char *const *sources; /* one per camera of the rig, in its order (nsources of them); NULL, 0: the
+                                   rig's cameras' own "source"s, or source alone */
+    int nsources;
     const char *scenario;       /* may be NULL: figures only, no questions */
     /* projector.json files, nprojectors of them (0: nothing projected); each
      * draws what falls in its own picture, their light ramped where they

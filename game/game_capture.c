@@ -141,3 +141,19 @@ void game__capture_stop(game__capture *c)
     pthread_cond_destroy(&c->cv);
     pthread_mutex_destroy(&c->mu);
 }
+
+int game__capture_take_newest(game__capture *c, int wait_ms, game__slot *out, tt_status *st, tt_err *err)
+{
+    int r = game__capture_take(c, wait_ms, out, st, err);
+    while (r == 1 && out->status == VISION_FRAME) {
+        pthread_mutex_lock(&c->mu);
+        int more = c->count > 0 && c->slot[c->head].status == VISION_FRAME;
+        pthread_mutex_unlock(&c->mu);
+        game__slot next;
+        if (!more || game__capture_take(c, 0, &next, st, err) != 1)
+            break;
+        tt_image_free(&out->im); /* an older frame: dropped */
+        *out = next;
+    }
+    return r;
+}

@@ -53,6 +53,65 @@ int game__capture_take(game__capture *c, int wait_ms, game__slot *out, tt_status
 tt_status game__capture_restart(game__capture *c, tt_err *err);
 void game__capture_stop(game__capture *c);
 
+/* Take the newest frame queued, dropping the older ones (a live camera of
+ * several, so that frames are paired by time); as game__capture_take. */
+int game__capture_take_newest(game__capture *c, int wait_ms, game__slot *out, tt_status *st, tt_err *err);
+
+/* ---- the cameras (game_cams.c): each camera of the rig with its own
+ * source, capture thread and tracker; a round pairs their frames ---- */
+
+typedef struct game__cam {
+    char name[160];          /* how messages name it: "camera 2 (right.yaml)", "the camera" alone */
+    const char *spec;        /* its source: --source's or the rig's (borrowed) */
+    vision_source *src;
+    vision_tracker *trk;
+    track_live_scale scale;  /* where its tracker reads at full resolution */
+    game__capture cap;
+    int is_camera, can_stall;
+    int lost;                /* lost (VISION_LOST) or silent, not back yet */
+    int silent;              /* lost by silence: its thread goes on reading */
+    int ended;               /* its file ended */
+    int gone_told;           /* told it has been gone for --camera-timeout */
+    double last_frame_at, lost_at, retry_at;
+    int frames;              /* frames it gave */
+    int place_told;          /* told it sees too few anchors to be placed */
+    /* this round */
+    int have;                /* a frame (im) */
+    int skip;                /* a corrupt frame: none from it this round */
+    game__slot slot;         /* threaded: the frame, owned */
+    const tt_image *im;      /* the frame: &slot.im, or the source's (--preload) */
+    const vision_track *tracks; /* its tracker's last tracks (the tracker's) */
+    int ntr;
+} game__cam;
+
+typedef enum game__round {
+    GAME__ROUND_FRAMES = 0, /* some cameras have a frame (have) */
+    GAME__ROUND_IDLE,       /* nothing yet: redraw what viewers changed, come again */
+    GAME__ROUND_SKIP,       /* corrupt frames only: a frame number goes by */
+    GAME__ROUND_END,        /* every source ended */
+    GAME__ROUND_ERROR       /* *st, *err say why */
+} game__round;
+
+tt_status game__cams_open(game *g, tt_err *err);
+tt_status game__cams_start(game *g, tt_err *err); /* the capture threads (not with --preload) */
+/* Wait up to 50 ms for the next round of frames, one from each camera that
+ * can give one (files: every one; live cameras: the newest, within one
+ * frame period of the newest of all, or the camera sits this round out).
+ * Tells lost, silent, back and gone cameras (game__camera_event). */
+game__round game__cams_round(game *g, tt_status *st, tt_err *err);
+/* The round's frames through each camera's tracker and the live table;
+ * cameras not placed told (*first: the game's first frame) or, for files,
+ * refused; still figures the cameras see apart warned about. */
+tt_status game__cams_track(game *g, int frame_no, int *first, const track_figure **figs, int *nf,
+                           const track_event **evs, int *ne, tt_err *err);
+/* At the end of the sources: a file's camera never placed is refused. */
+tt_status game__cams_ended_unplaced(game *g, tt_err *err);
+void game__cams_release(game *g); /* the round's frames */
+void game__cams_stop(game *g);    /* the capture threads */
+void game__cams_destroy(game *g); /* trackers and sources */
+/* Some camera is lost and waited for (the felt says so). */
+int game__cams_lost(const game *g);
+
 /* ---- questions (game_query.c) ---- */
 
 typedef struct game__query {
@@ -126,11 +185,12 @@ typedef struct game__figures {
     int frame_no;       /* the last frame processed, -1 before one */
     double t_ms;
     int camera_state;   /* 0 ok, 1 lost, 2 ended */
-    tt_image last_im;   /* the last camera frame (gray) */
-    int have_pose;
+    /* each camera's last frame (gray) and pose, for the table picture */
+    tt_image last_im[CALIB_MAX_CAMERAS];
+    int have_pose[CALIB_MAX_CAMERAS];
     int below_warned;   /* told once that tags measure below the felt */
-    calib_pose pose;
-    int pose_solves;    /* track_live_pose_solves when pose was copied */
+    calib_pose pose[CALIB_MAX_CAMERAS];
+    int pose_solves[CALIB_MAX_CAMERAS]; /* track_live_pose_solves_cam when pose was copied */
 } game__figures;
 
 /* ---- the questions shown (game_query.c; the table's lock: they are
@@ -158,9 +218,10 @@ typedef struct game__recording {
 
 typedef struct game__picture {
     pthread_mutex_t mu;
-    float *map_xy;
+    float *map_xy[CALIB_MAX_CAMERAS]; /* each camera's remap */
+    unsigned char *pick;              /* per pixel: the camera it is read from (most inside its frame) */
     double map_ppi;
-    int map_solves, map_w, map_h;
+    int map_solves[CALIB_MAX_CAMERAS], map_w, map_h, map_cams;
 } game__picture;
 
 /* ---- the projectors (game_projector.c; game thread; list and scratch
@@ -215,10 +276,10 @@ struct game {
     const volatile sig_atomic_t *stop;
     volatile sig_atomic_t stop_req;
     calib_rig *rig;
-    vision_source *src;
-    vision_tracker *trk;
+    game__cam cams[CALIB_MAX_CAMERAS]; /* the rig's cameras, in its order */
+    int ncams;
+    unsigned char conflict_told[CALIB_MAX_CAMERAS][CALIB_MAX_CAMERAS]; /* cameras told to disagree */
     track_live *live;
-    track_live_scale scale; /* where the tracker reads at full resolution */
     track_tuio *tuio;
     FILE *ev;
     int threaded;
@@ -232,7 +293,6 @@ struct game {
     int scenario_rev; /* scenarios applied so far (1 with --scenario) */
     int dirty;        /* redraw the projector without a new frame */
 
-    game__capture cap;
     game__figures figures;
     game__questions questions;
     game__picks picks;
@@ -246,6 +306,13 @@ struct game {
 /* game.c */
 /* The tracker maps figures on the scenario's ground (mu held). */
 void game__ground(game *g);
+int game__stopped(const game *g);
+/* A camera is lost or back: a line in --events and the feed (cam: its
+ * index, named when the rig has several). */
+void game__camera_event(game *g, int cam, const char *state);
+void game__set_camera(game *g, int state);
+/* Nothing new from the cameras: redraw what viewers changed. */
+tt_status game__idle(game *g, tt_err *err);
 
 /* game_query.c */
 /* Where rulesets are looked for: $TABLETRACK_DATA, then the source tree. */

@@ -32,6 +32,11 @@ void track_live_scale_init(track_live_scale *s);
 tt_status track_live_scale_update(track_live_scale *s, const calib_rig *rig, const track_live *live,
                                   vision_tracker *trk, int width, int height, int *search_again, tt_err *err);
 
+/* The same for camera k of a live table of several cameras (its pose, its
+ * view of the rig), with trk that camera's tracker and s its own. */
+tt_status track_live_scale_update_cam(track_live_scale *s, const track_live *live, int k, vision_tracker *trk,
+                                      int width, int height, int *search_again, tt_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -73,6 +73,12 @@ int vision_source_corrupt_count(const vision_source *src);
 /* For cameras: the /dev/video path in use (else NULL). */
 const char *vision_source_device(const vision_source *src);
 
+/* Several sources' frames paired by time (a rig of several cameras): of
+ * the n frames whose have[k] is set, taken at t_ms[k] (one clock for all),
+ * use[k] = 1 for those no older than the newest by more than period_ms (one
+ * frame period); the others sit the round out.  Returns how many are used. */
+int vision_frames_pair(const double *t_ms, const int *have, int n, double period_ms, int *use);
+
 #ifdef __cplusplus
 }
 #endif

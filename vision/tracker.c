@@ -52,6 +52,7 @@ struct vision_tracker {
     uint8_t *fineblk;  /* inside a fine rectangle */
     int fine[4 * VISION_TRACKER_MAX_FINE], nfine;
     int fine_pending;  /* search the fine rectangles whole on the next update */
+    int look[4 * VISION_TRACKER_MAX_LOOK], nlook; /* vision_tracker_look's, for the next update */
     int idle;          /* frames since the last sweep tile */
     int need_full;
     int tile;
@@ -281,6 +282,14 @@ tt_status vision_tracker_set_fine(vision_tracker *t, const int *rects, int n, tt
     return TT_OK;
 }
 
+void vision_tracker_look(vision_tracker *t, const int *rects, int n)
+{
+    if (!t || !rects || n < 0)
+        return;
+    t->nlook = n < VISION_TRACKER_MAX_LOOK ? n : VISION_TRACKER_MAX_LOOK;
+    memcpy(t->look, rects, sizeof(int) * 4 * (size_t)t->nlook);
+}
+
 /* New frame size: size the change map and its scratch buffers. */
 static tt_status trk__resize(vision_tracker *t, const tt_image *f, tt_err *err)
 {
@@ -476,6 +485,22 @@ typedef struct trk__worker {
     int idx;
 } trk__worker;
 
+/* Windows the caller asked for, once: where it expects a tag coming into
+ * view (vision_tracker_look), and the fine rectangles whole after they are
+ * set or after a full-frame detection (tags too small for the half-size
+ * search). */
+static void trk__caller_windows(vision_tracker *t)
+{
+    for (int i = 0; i < t->nlook; i++)
+        trk__add_window(t, t->look[4 * i], t->look[4 * i + 1], t->look[4 * i + 2], t->look[4 * i + 3],
+                        TRK__WIN_SETTLED);
+    t->nlook = 0;
+    if (t->fine_pending) {
+        trk__fine_windows(t);
+        t->fine_pending = 0;
+    }
+}
+
 static void *trk__work(void *arg)
 {
     trk__worker *w = arg;
@@ -616,6 +641,7 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
                 t->tr[i].pub.state = VISION_TAG_OCCLUDED;
         trk__reset_map(t, f); /* fresh change map */
         t->need_full = 0;
+        t->nlook = 0; /* the whole frame was searched */
         t->fine_pending = t->nfine > 0; /* what the half-size search missed */
         s.full_frame = 1;
         s.windows = 1;
@@ -641,12 +667,9 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *f, int frame_
         }
         /* 2. Regions that changed and settled again. */
         trk__settled_windows(t, 48);
-        /* 3. The fine rectangles, whole, once after they are set or after
-         * a full-frame detection: tags too small for the half-size search. */
-        if (t->fine_pending) {
-            trk__fine_windows(t);
-            t->fine_pending = 0;
-        }
+        /* 3. What the caller asked for: where it expects a tag coming
+         * into view; the fine rectangles. */
+        trk__caller_windows(t);
         /* 4. One sweep tile where the picture changed since the tile was
          * last swept (or, every o.sweep_idle frames, the next tile anyway)
          * -- unless this frame already has as much to search as the tile

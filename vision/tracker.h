@@ -85,6 +85,15 @@ tt_status vision_tracker_update(vision_tracker *t, const tt_image *frame, int fr
  * resolution on the next update, for tags the half-size search missed.
  * n = 0: none.  Errors: TT_ERR_ARG. */
 #define VISION_TRACKER_MAX_FINE 8
+
+/* Windows (x, y, w, h in pixels; at most VISION_TRACKER_MAX_LOOK, copied,
+ * clipped to the frame) searched once in the next update: where the
+ * caller expects a tag to come into view, e.g. a figure another camera
+ * sees sliding into this camera's part of the table (the sweep waits for
+ * the picture to be still, so it would not find a tag that is moving).
+ * The next update's own windows and tile are searched as well. */
+#define VISION_TRACKER_MAX_LOOK 32
+void vision_tracker_look(vision_tracker *t, const int *rects, int n);
 tt_status vision_tracker_set_fine(vision_tracker *t, const int *rects, int n, tt_err *err);
 
 /* Ask for a full-frame detection on the next update (e.g. the camera moved). */

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -185,13 +186,44 @@ static void test_cli_disagreement(void **state)
         lines++;
     assert_true(lines >= 1 && lines <= 3);
     run_free(&r);
-    /* track follows one camera so far: a rig of two is refused, saying so,
-     * not tracked from its first camera alone */
-    char *track[] = {TT_BIN, "track", "--rig", rig, "--source", f0, NULL};
+    /* track with the two cameras (each frame six times, so that the
+     * figures settle): the true rig tracks without a warning; the moved one
+     * warns once for the pair, naming both cameras, and asks for check */
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s/c%d", dir, k);
+        assert_int_equal(mkdir(cmd, 0755), 0);
+        for (int i = 0; i < 6; i++) {
+            char dst[700];
+            snprintf(dst, sizeof dst, "%s/c%d/f%d.png", dir, k, i);
+            assert_int_equal(link(k ? f1 : f0, dst), 0);
+        }
+    }
+    char s0[700], s1[700];
+    snprintf(s0, sizeof s0, "%s/c0/*.png", dir);
+    snprintf(s1, sizeof s1, "%s/c1/*.png", dir);
+    char *track[] = {TT_BIN, "track", "--rig", rig, "--source", s0, "--source", s1, "--stats", NULL};
     r = run_cmd(track, NULL);
-    if (r.status == 0 || !strstr(r.err, "names 2 cameras: track follows one camera so far"))
-        fail_msg("track with two cameras: status %d, stderr: %s", r.status, r.err);
+    if (r.status != 0 || strstr(r.err, "warning"))
+        fail_msg("track, true rig: status %d, stderr: %s", r.status, r.err);
     run_free(&r);
+    track[3] = moved;
+    r = run_cmd(track, NULL);
+    if (r.status != 0 || !strstr(r.err, "warning: camera 1 (camera0.yaml) and camera 2 (camera1.yaml) see tag36h11 ") ||
+        !strstr(r.err, "re-run 'tabletrack check'"))
+        fail_msg("track, moved rig: status %d, stderr: %s", r.status, r.err);
+    lines = 0;
+    for (const char *c = r.err; (c = strstr(c, "see tag36h11 ")); c++)
+        lines++;
+    assert_int_equal(lines, 1);
+    run_free(&r);
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < 6; i++) {
+            snprintf(cmd, sizeof cmd, "%s/c%d/f%d.png", dir, k, i);
+            remove(cmd);
+        }
+        snprintf(cmd, sizeof cmd, "%s/c%d", dir, k);
+        rmdir(cmd);
+    }
     const char *files[] = {"rig.json", "moved.json", "frame0.png", "frame1.png", "camera0.yaml", "camera1.yaml",
                            "truth0.json", "truth1.json"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "source.h"
 #include "tracker.h"
 #include "usbcam.h"
 #include "vision.h"
@@ -308,6 +309,26 @@ static void test_usb_video_node_lookup(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Several cameras' frames paired by time (issue 31): one frame period
+ * behind the newest is used, more is not; a camera without a frame is not. */
+static void test_frames_pair(void **state)
+{
+    (void)state;
+    const double period = 1000.0 / 30;
+    double t[3] = {1000.0, 1000.0 + period, 1000.0 + 2.5 * period};
+    int have[3] = {1, 1, 1}, use[3];
+    assert_int_equal(vision_frames_pair(t, have, 3, period, use), 1); /* only the newest: the others too old */
+    assert_true(!use[0] && !use[1] && use[2]);
+    t[2] = 1000.0 + 1.5 * period;
+    assert_int_equal(vision_frames_pair(t, have, 3, period, use), 2); /* exactly one period behind: used */
+    assert_true(!use[0] && use[1] && use[2]);
+    have[2] = 0; /* no frame from the newest camera: the others are paired among themselves */
+    assert_int_equal(vision_frames_pair(t, have, 3, period, use), 2);
+    assert_true(use[0] && use[1] && !use[2]);
+    have[0] = have[1] = 0;
+    assert_int_equal(vision_frames_pair(t, have, 3, period, use), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,7 +336,7 @@ int main(void)
         cmocka_unit_test(test_every_shipped_family_creates), cmocka_unit_test(test_unknown_family),
         cmocka_unit_test(test_missing_and_corrupt_image), cmocka_unit_test(test_gray_required),
         cmocka_unit_test(test_usb_video_node_lookup),  cmocka_unit_test(test_contrast_blobs_bad_input),
-        cmocka_unit_test(test_scale_bad_input),
+        cmocka_unit_test(test_scale_bad_input),          cmocka_unit_test(test_frames_pair),
     };
     return cmocka_run_group_tests_name("vision", tests, NULL, NULL);
 }

@@ -113,7 +113,10 @@ def case_live(dir, broker):
         deadline = time.time() + U.HANG_S * 3
         while time.time() < deadline and t.proc.poll() is None:
             tables = U.get_json(hall.url + "api/tables")
-            if tables and tables[0].get("frame") is not None and tables[0]["connected"]:
+            # while it plays: the freshest row (once the game is over, track waits for the hall and publishes
+            # no live state, so the rows grow older)
+            if tables and tables[0].get("frame") is not None and tables[0]["connected"] and (
+                    seen is None or (tables[0]["last_seen_s"] or 0) <= (seen["last_seen_s"] or 0)):
                 seen = tables[0]
             time.sleep(0.1)
         rc = t.wait(U.HANG_S * 3)

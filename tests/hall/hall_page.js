@@ -111,10 +111,10 @@ let step = 'start', current = null; /* where a failure happened, and the page th
       R.play();
       return {figs: R.data.figs.length, t0: R.data.t0, t1: R.data.t1, now0: R.now(), start: s0.figures};
     }));
-    /* a second of the game played (as fast as the machine lets it: how fast
-     * is no matter for this test) */
+    /* three seconds of the game played (the fixture's first figure moves
+     * from 2 s), as fast as the machine lets it: how fast is no matter here */
     const played = Date.now();
-    await frame.waitForFunction(n0 => window.ttReplay.now() - n0 >= 1000, {timeout: HANG_MS}, rp.now0)
+    await frame.waitForFunction(n0 => window.ttReplay.now() - n0 >= 3000, {timeout: HANG_MS}, rp.now0)
       .catch(() => {});
     rp.wall_ms = Date.now() - played;
     Object.assign(rp, await frame.evaluate(() => {

@@ -26,6 +26,12 @@
 #include <jansson.h>
 
 
+/* An address with connections open: its family and bytes, and how many. */
+typedef struct http__addr {
+    unsigned char key[17];
+    int n;
+} http__addr;
+
 struct http_server {
     struct MHD_Daemon *d;
     game *g;
@@ -33,6 +39,8 @@ struct http_server {
     char url[400];
     pthread_mutex_t mu;
     int viewers;
+    http__addr addrs[HTTP_MAX_CLIENTS]; /* under mu: one an address with connections open */
+    size_t naddrs;
 };
 
 /* One request's body, gathered over the upload callbacks. */
@@ -40,6 +48,7 @@ typedef struct http__req {
     char *body;
     size_t len, cap;
     int too_big;
+    int over; /* its connection is past HTTP_MAX_CLIENTS_PER_IP from its address: a JSON 503 */
 } http__req;
 
 /* ---- responses ---- */
@@ -227,6 +236,70 @@ static enum MHD_Result http__live(http_server *s, struct MHD_Connection *c)
     return ret;
 }
 
+/* ---- connections per address ---- */
+
+/* A connection's mark (its socket context): counted within its address's
+ * HTTP_MAX_CLIENTS_PER_IP, or past it; none: not counted. */
+static char http__within, http__past;
+
+/* The connection's address as a key: family, then its bytes.  0 if none. */
+static int http__addr_key(struct MHD_Connection *c, unsigned char key[17])
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    memset(key, 0, 17);
+    if (sa && sa->sa_family == AF_INET) {
+        key[0] = 4;
+        memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+        return 1;
+    }
+    if (sa && sa->sa_family == AF_INET6) {
+        key[0] = 6;
+        memcpy(key + 1, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+        return 1;
+    }
+    return 0;
+}
+
+/* Every connection counted by its address as it comes and goes;
+ * libmicrohttpd closes those past HTTP_MAX_CLIENTS_PER_IP_HARD before this. */
+static void http__notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                         enum MHD_ConnectionNotificationCode code)
+{
+    http_server *s = cls;
+    unsigned char key[17];
+    if (!http__addr_key(c, key))
+        return;
+    pthread_mutex_lock(&s->mu);
+    size_t i;
+    for (i = 0; i < s->naddrs && memcmp(s->addrs[i].key, key, sizeof key) != 0; i++)
+        ;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        if (i == s->naddrs && s->naddrs < HTTP_MAX_CLIENTS) {
+            memcpy(s->addrs[i].key, key, sizeof key);
+            s->addrs[i].n = 0;
+            s->naddrs++;
+        }
+        if (i < s->naddrs) {
+            s->addrs[i].n++;
+            *socket_context = s->addrs[i].n > HTTP_MAX_CLIENTS_PER_IP ? &http__past : &http__within;
+        }
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && i < s->naddrs &&
+               (*socket_context == &http__within || *socket_context == &http__past)) {
+        if (--s->addrs[i].n <= 0)
+            s->addrs[i] = s->addrs[--s->naddrs];
+        *socket_context = NULL;
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* The connection came past HTTP_MAX_CLIENTS_PER_IP from its address. */
+static int http__past_limit(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci && ci->socket_context == &http__past;
+}
+
 /* ---- the routes ---- */
 
 static int http__has_key(http_server *s, struct MHD_Connection *c)
@@ -371,6 +444,7 @@ static enum MHD_Result http__handler(void *cls, struct MHD_Connection *c, const 
         if (!q)
             return MHD_NO;
         *con_cls = q;
+        q->over = http__past_limit(c); /* answered once its body (read and dropped) is in */
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         unsigned long long n = cl ? strtoull(cl, NULL, 10) : 0;
         /* Answering before the body is read makes libmicrohttpd close while
@@ -389,7 +463,7 @@ static enum MHD_Result http__handler(void *cls, struct MHD_Connection *c, const 
         return MHD_YES;
     }
     if (*upload_size) {
-        if (!q->too_big) {
+        if (!q->too_big && !q->over) {
             if (q->len + *upload_size > HTTP_MAX_BODY)
                 q->too_big = 1;
             else {
@@ -411,6 +485,10 @@ static enum MHD_Result http__handler(void *cls, struct MHD_Connection *c, const 
         *upload_size = 0;
         return MHD_YES;
     }
+    if (q->over)
+        return http__error_close(c, 503, "too many connections from your address (the most is "
+                                 HTTP__STR(HTTP_MAX_CLIENTS_PER_IP) " at once): close some, e.g. other tabs or "
+                                 "devices behind the same router, and try again");
     return http__route(s, c, url, method, q);
 }
 
@@ -489,7 +567,8 @@ tt_status http_server_start(const char *listen, const char *key, game *g, http_s
         flags |= MHD_USE_IPv6;
     s->d = MHD_start_daemon(flags, 0, NULL, NULL, http__handler, s, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS_PER_IP,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CLIENTS_PER_IP_HARD,
+                            MHD_OPTION_NOTIFY_CONNECTION, http__notify, s,
                             MHD_OPTION_CONNECTION_TIMEOUT,
                             (unsigned)HTTP_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED, http__completed, s,
                             MHD_OPTION_END);

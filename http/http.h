@@ -19,9 +19,9 @@
  * ?key=KEY or an X-Table-Key header (else 403).  Errors are JSON
  * {"error": "..."}: 400 malformed (with line and column), 404 unknown
  * figure or question, 413 a body over HTTP_MAX_BODY, 503 past
- * HTTP_MAX_VIEWERS live viewers.  At most HTTP_MAX_CLIENTS connections,
- * HTTP_MAX_CLIENTS_PER_IP from one address; a client silent for
- * HTTP_TIMEOUT_S seconds is dropped, so no client can hold up the game.
+ * HTTP_MAX_VIEWERS live viewers or HTTP_MAX_CLIENTS_PER_IP connections
+ * from one address.  At most HTTP_MAX_CLIENTS connections; a client silent
+ * for HTTP_TIMEOUT_S seconds is dropped, so no client can hold up the game.
  *
  * Ownership: http_server_start allocates, http_server_stop frees (accepts
  * NULL).  The game must outlive the server.
@@ -43,11 +43,16 @@ extern "C" {
  * client reads its 413; a larger one is refused at once. */
 #define HTTP_MAX_DRAIN (16 * 1024 * 1024)
 /* Connections at once: enough that clients too slow to finish a request
- * (each holds a thread that waits on its socket) cannot take them all, and
- * no address may hold more than HTTP_MAX_CLIENTS_PER_IP of them (more are
- * closed as they come, with no reply). */
+ * (each holds a thread that waits on its socket) cannot take them all.
+ * From one address, a request on a connection past HTTP_MAX_CLIENTS_PER_IP
+ * is answered with a JSON 503 and the connection closed; past
+ * HTTP_MAX_CLIENTS_PER_IP_HARD, libmicrohttpd closes connections as they
+ * come, before any HTTP (a refusal at accept time has no request to answer:
+ * it can only close), so no address takes every slot with requests it never
+ * finishes.  Past HTTP_MAX_CLIENTS in all, the same. */
 #define HTTP_MAX_CLIENTS 512
 #define HTTP_MAX_CLIENTS_PER_IP 128
+#define HTTP_MAX_CLIENTS_PER_IP_HARD 160
 #define HTTP_MAX_VIEWERS 100 /* of which on /api/live at once; more get a JSON 503 and are closed */
 #define HTTP_TIMEOUT_S 10
 

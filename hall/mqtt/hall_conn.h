@@ -35,6 +35,10 @@ void hall__conn_destroy(hall__conn *c);
 
 int hall__conn_connected(hall__conn *c);
 
+/* Connected, and the broker has granted every subscription of subs: what
+ * is published from now on under them reaches us. */
+int hall__conn_subscribed(hall__conn *c);
+
 /* Publish; *mid (may be NULL) gets the message id.  0 on success. */
 int hall__conn_publish(hall__conn *c, const char *topic, const void *payload, size_t len, int qos, int retain,
                        int *mid);

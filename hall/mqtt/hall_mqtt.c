@@ -22,8 +22,11 @@ struct hall__conn {
     int port;
     char user[128];
     char **subs;
+    int *sub_mids;              /* each subscription's message id, 0 once the broker granted it */
+    size_t nsubs;
     hall__conn_cbs cbs;
     int connected, refused, started, tls, ever_connected;
+    int subscribed;             /* connected, and the broker granted every subscription (SUBACK) */
     pthread_t net;              /* runs libmosquitto's loop, again after it gives up */
     volatile int closing;
     double down_since;          /* monotonic ms since when not connected */
@@ -81,10 +84,19 @@ static void hall__on_connect(struct mosquitto *m, void *obj, int rc)
     pthread_mutex_lock(&c->mu);
     if (rc == 0) {
         c->connected = c->ever_connected = 1;
+        c->subscribed = c->nsubs == 0;
         hall__set_trouble(c, NULL, 0);
+        for (size_t i = 0; i < c->nsubs; i++)
+            c->sub_mids[i] = -1; /* asked, not yet granted */
         pthread_mutex_unlock(&c->mu);
-        for (char **s = c->subs; s && *s; s++)
-            mosquitto_subscribe(m, NULL, *s, 1);
+        for (size_t i = 0; i < c->nsubs; i++) {
+            int mid = 0;
+            if (mosquitto_subscribe(m, &mid, c->subs[i], 1) != MOSQ_ERR_SUCCESS)
+                continue; /* the connection is going: asked again at the next */
+            pthread_mutex_lock(&c->mu);
+            c->sub_mids[i] = mid;
+            pthread_mutex_unlock(&c->mu);
+        }
         if (c->cbs.connected)
             c->cbs.connected(c->cbs.user);
         return;
@@ -124,7 +136,25 @@ static void hall__on_disconnect(struct mosquitto *m, void *obj, int rc)
             hall__set_trouble(c, msg, 0);
         }
     }
-    c->connected = 0;
+    c->connected = c->subscribed = 0;
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* The broker granted (or refused) a subscription: once it has granted
+ * every one, messages published from now on reach us. */
+static void hall__on_subscribe(struct mosquitto *m, void *obj, int mid, int nqos, const int *granted)
+{
+    (void)m;
+    hall__conn *c = obj;
+    int ok = nqos >= 1 && granted && granted[0] >= 0 && granted[0] <= 2;
+    pthread_mutex_lock(&c->mu);
+    int all = c->connected;
+    for (size_t i = 0; i < c->nsubs; i++) {
+        if (c->sub_mids[i] == mid && ok)
+            c->sub_mids[i] = 0;
+        all = all && c->sub_mids[i] == 0;
+    }
+    c->subscribed = all;
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -272,7 +302,9 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
     while (subs && subs[ns])
         ns++;
     c->subs = calloc(ns + 1, sizeof *c->subs);
-    if (!c->subs) {
+    c->sub_mids = calloc(ns + 1, sizeof *c->sub_mids);
+    c->nsubs = ns;
+    if (!c->subs || !c->sub_mids) {
         s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -324,6 +356,7 @@ tt_status hall__conn_create(const hall_mqtt_opts *o, const char *client_id, int 
     mosquitto_connect_callback_set(c->m, hall__on_connect);
     mosquitto_disconnect_callback_set(c->m, hall__on_disconnect);
     mosquitto_message_callback_set(c->m, hall__on_message);
+    mosquitto_subscribe_callback_set(c->m, hall__on_subscribe);
     mosquitto_log_callback_set(c->m, hall__on_log);
     mosquitto_publish_v5_callback_set(c->m, hall__on_publish);
     mosquitto_reconnect_delay_set(c->m, 1, HALL__RETRY_MAX_S, false);
@@ -381,6 +414,7 @@ void hall__conn_destroy(hall__conn *c)
     for (char **s = c->subs; s && *s; s++)
         free(*s);
     free(c->subs);
+    free(c->sub_mids);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }
@@ -389,6 +423,14 @@ int hall__conn_connected(hall__conn *c)
 {
     pthread_mutex_lock(&c->mu);
     int r = c->connected;
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+int hall__conn_subscribed(hall__conn *c)
+{
+    pthread_mutex_lock(&c->mu);
+    int r = c->subscribed;
     pthread_mutex_unlock(&c->mu);
     return r;
 }

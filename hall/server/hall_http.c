@@ -7,7 +7,10 @@
  *                                 (an ES module; the modules it imports, web/NAME.js,
  *                                 are served as /NAME.js)
  *   GET /api/tables               [{"table","ruleset","frame","t_ms","figures","connected","last_seen_s"}]
- *   GET /api/hall                 counters and the state delay (benchmarks)
+ *   GET /api/hall                 counters and the state delay (benchmarks), and
+ *                                 "subscribed": the broker granted the hall's
+ *                                 subscriptions (what tables publish from then on
+ *                                 reaches it)
  *   GET /api/refused              the tables the hall refused, and why:
  *                                 {"max_tables","refused":[{"table","reason","last_seen_s"}],"more"}
  *   GET /tables/NAME/state        the table's last live state

@@ -143,6 +143,7 @@ static void *hall__ticker(void *arg)
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL);
         hall__tables_tell(h->tables, h->c, tt_mono_ms());
+        hall__tables_subscribed(h->tables, hall__conn_subscribed(h->c));
         int refused = 0;
         hall__conn_trouble(h->c, NULL, 0, NULL, &refused);
         if (!refused) /* that one ends the hall, and is told then */

@@ -73,6 +73,7 @@ struct hall__tables {
     double lat[HALL__LAT];
     size_t nlat;
     long long chunks, gaps, states, bad, dropped;
+    int subscribed;
 };
 
 static const char hall__full_reason[] =
@@ -377,6 +378,13 @@ void hall__tables_reconnected(hall__tables *T)
     pthread_mutex_unlock(&T->mu);
 }
 
+void hall__tables_subscribed(hall__tables *T, int subscribed)
+{
+    pthread_mutex_lock(&T->mu);
+    T->subscribed = subscribed != 0;
+    pthread_mutex_unlock(&T->mu);
+}
+
 /* The answer for game k of table t, when due: its topic
  * (tabletrack/NAME/hall/GAME) into topic, and *newest when it is the
  * table's newest game (also told on tabletrack/NAME/hall).  NULL when not
@@ -563,10 +571,10 @@ char *hall__stats_json(hall__tables *h)
     pthread_mutex_lock(&h->mu);
     size_t n = h->nlat < HALL__LAT ? h->nlat : HALL__LAT;
     memcpy(lat, h->lat, n * sizeof *lat);
-    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "tables", (json_int_t)h->ntabs, "chunks",
+    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "tables", (json_int_t)h->ntabs, "chunks",
                           (json_int_t)h->chunks, "gaps", (json_int_t)h->gaps, "states", (json_int_t)h->states,
                           "refused", (json_int_t)(h->nrefused + (size_t)h->refused_more), "bad_chunks",
-                          (json_int_t)h->bad, "dropped", (json_int_t)h->dropped);
+                          (json_int_t)h->bad, "dropped", (json_int_t)h->dropped, "subscribed", h->subscribed);
     pthread_mutex_unlock(&h->mu);
     qsort(lat, n, sizeof *lat, hall__cmp_double);
     if (o) {

@@ -39,6 +39,10 @@ void hall__tables_too_big(hall__tables *T, hall__tab *t, const char *sub, size_t
 /* After every (re)connection: every answer is due again. */
 void hall__tables_reconnected(hall__tables *T);
 
+/* Whether the broker has granted the hall's subscriptions (the tables'
+ * messages published from now on reach it): shown in /api/hall. */
+void hall__tables_subscribed(hall__tables *T, int subscribed);
+
 /* Publish the hall's answers that are due on c: per game of each table
  * (tabletrack/NAME/hall/GAME, and tabletrack/NAME/hall for its newest),
  * and to each refused table its refusal (tabletrack/NAME/hall). */
@@ -60,8 +64,9 @@ char *hall__refused_json(hall__tables *T);
 /* The last "state" or "answer" a table published, as it came; NULL when
  * there is none. */
 char *hall__table_text(hall__tables *T, const char *name, const char *what);
-/* {"tables","chunks","gaps","states","latency_ms_p50","latency_ms_p95",
- * "refused","dropped"}: for the load benchmark. */
+/* {"tables","chunks","gaps","states","refused","bad_chunks","dropped",
+ * "subscribed","latency_ms_p50","latency_ms_p95"}: for the load benchmark,
+ * and for tests to wait until the hall listens on the broker. */
 char *hall__stats_json(hall__tables *T);
 
 #endif

@@ -10,11 +10,14 @@ const path = require('path');
 const launch = require(path.join(__dirname, '../http/tt_launch'));
 
 const [url, outDir, tables, liveName, doneName] = process.argv.slice(2);
+/* Waits for what the page must come to show: long, they only guard against a
+ * hang (a starved machine runs Chromium slowly; nothing here is a speed). */
+const HANG_MS = 150000;
 
 /* The watch panel: the figures drawn (tag, x, y from each disc's place on
  * the board) and the frame, once they are the frame the hall serves now. */
 async function watchedMatchesState(page, name) {
-  for (let i = 0; i < 40; i++) {
+  for (const end = Date.now() + HANG_MS; Date.now() < end;) {
     const r = await page.evaluate(async n => {
       const svg = document.getElementById('wsvg');
       const st = await (await fetch('tables/' + n + '/state', {cache: 'no-store'})).json();
@@ -44,17 +47,19 @@ async function clickCard(page, name) {
   throw new Error('no card for ' + name);
 }
 
+let step = 'start', current = null; /* where a failure happened, and the page then */
 (async () => {
   const browser = await launch();
   const result = {};
   for (const [w, h, name] of [[390, 844, 'phone'], [1400, 900, 'laptop']]) {
-    const page = await browser.newPage();
+    const page = current = await browser.newPage();
+    step = name + ': the cards';
     await page.setViewport({width: w, height: h, deviceScaleFactor: 1});
     await page.goto(url, {waitUntil: 'load'});
     await page.waitForFunction(n => {
       const cards = document.querySelectorAll('.card');
       return cards.length >= n && [...cards].every(c => c.querySelectorAll('svg .fig').length > 0);
-    }, {timeout: 30000}, Number(tables));
+    }, {timeout: HANG_MS}, Number(tables));
     await new Promise(r => setTimeout(r, 1500));
     result[name] = await page.evaluate(() => {
       const cards = [...document.querySelectorAll('.card')];
@@ -73,9 +78,10 @@ async function clickCard(page, name) {
     });
     await page.screenshot({path: path.join(outDir, 'hall-' + name + '.png')});
     // a click on a playing table: watched live, read-only
+    step = name + ': a click on ' + liveName + ', watched live';
     await clickCard(page, liveName);
     await page.waitForFunction(() => !document.getElementById('watch').hidden &&
-                               document.querySelectorAll('#wsvg #figures .fig').length > 0, {timeout: 20000});
+                               document.querySelectorAll('#wsvg #figures .fig').length > 0, {timeout: HANG_MS});
     const wv = await watchedMatchesState(page, liveName);
     wv.mode = await page.$eval('#watch', e => e.getAttribute('data-mode'));
     wv.hash = await page.evaluate(() => location.hash);
@@ -86,11 +92,12 @@ async function clickCard(page, name) {
     // back, then a click on a finished table: its replay, which plays
     await page.click('#wclose');
     wv.closed = await page.$eval('#watch', e => e.hidden);
+    step = name + ': a click on ' + doneName + ', its replay';
     await clickCard(page, doneName);
     await page.waitForFunction(() => {
       const f = document.getElementById('wframe');
       return !f.hidden && f.contentWindow && f.contentWindow.ttReplay;
-    }, {timeout: 20000});
+    }, {timeout: HANG_MS});
     const rp = await page.evaluate(() => ({
       mode: document.getElementById('watch').getAttribute('data-mode'),
       live_shown: getComputedStyle(document.getElementById('wlive')).display !== 'none',
@@ -104,7 +111,12 @@ async function clickCard(page, name) {
       R.play();
       return {figs: R.data.figs.length, t0: R.data.t0, t1: R.data.t1, now0: R.now(), start: s0.figures};
     }));
-    await new Promise(r => setTimeout(r, 2500));
+    /* three seconds of the game played (the fixture's first figure moves
+     * from 2 s), as fast as the machine lets it: how fast is no matter here */
+    const played = Date.now();
+    await frame.waitForFunction(n0 => window.ttReplay.now() - n0 >= 3000, {timeout: HANG_MS}, rp.now0)
+      .catch(() => {});
+    rp.wall_ms = Date.now() - played;
     Object.assign(rp, await frame.evaluate(() => {
       const s1 = JSON.parse(document.getElementById('tt-state').textContent);
       return {now1: window.ttReplay.now(), playing: window.ttReplay.playing(), later: s1.figures};
@@ -118,12 +130,13 @@ async function clickCard(page, name) {
     await page.close();
   }
   // the stream page of one table, as OBS's browser source shows it
-  const page = await browser.newPage();
+  const page = current = await browser.newPage();
+  step = 'the stream page';
   await page.setViewport({width: 1920, height: 1080, deviceScaleFactor: 1});
   await page.goto(url + 'tables/table-1/stream?transparent=1', {waitUntil: 'load'});
   await page.waitForFunction(() => document.querySelectorAll('svg .fig').length > 0 &&
                                    document.getElementById('answer').className === 'on' &&
-                                   document.querySelectorAll('#overlays > *').length > 0, {timeout: 30000});
+                                   document.querySelectorAll('#overlays > *').length > 0, {timeout: HANG_MS});
   await new Promise(r => setTimeout(r, 600));
   result.stream = await page.evaluate(() => {
     const big = document.querySelector('#answer .big');
@@ -158,7 +171,18 @@ async function clickCard(page, name) {
   await page.screenshot({path: path.join(outDir, 'hall-stream.png'), omitBackground: true});
   console.log(JSON.stringify(result));
   await browser.close();
-})().catch(e => {
-  console.log(JSON.stringify({error: String(e)}));
+})().catch(async e => {
+  let seen = null;
+  try {
+    seen = current && await current.evaluate(() => ({
+      hash: location.hash,
+      watch: document.getElementById('watch') && document.getElementById('watch').getAttribute('data-mode'),
+      hidden: document.getElementById('watch') && document.getElementById('watch').hidden,
+      summary: (document.getElementById('summary') || {}).textContent,
+    }));
+  } catch (e2) {
+    seen = String(e2);
+  }
+  console.log(JSON.stringify({error: step + ': ' + String(e) + '; the page: ' + JSON.stringify(seen)}));
   process.exit(1);
 });

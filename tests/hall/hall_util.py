@@ -16,6 +16,9 @@ import urllib.request
 
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd")
+# Deadlines that only guard against a hang: a starved machine (the suite
+# niced beside CPU burners) may take tens of seconds to start an ASan build.
+HANG_S = 180
 
 
 def free_port():
@@ -62,10 +65,10 @@ class Broker:
     def start(self):
         self.log = open(os.path.join(self.dir, "mosquitto.log"), "a")
         self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 10
-        while time.time() < deadline:
+        deadline = time.time() + HANG_S
+        while time.time() < deadline and self.proc.poll() is None:
             try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                socket.create_connection(("127.0.0.1", self.port), timeout=5).close()
                 return
             except OSError:
                 time.sleep(0.05)
@@ -82,7 +85,7 @@ class Broker:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(5)
+                self.proc.wait(HANG_S)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -117,7 +120,7 @@ class Proc:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
             try:
-                self.proc.wait(30)
+                self.proc.wait(HANG_S)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -153,21 +156,35 @@ def wait_for(what, timeout, step=0.1):
     return v
 
 
-def start_hall(tt, broker, dir, games, extra=(), env=None, name="hall"):
+def exit_after(p, marker, timeout=HANG_S * 2):
+    """(exit code, seconds from when p's stderr first showed marker to its exit): how long p went on once it
+    had said something, its start-up (long on a starved machine) left out.  0 s when it exited first."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and p.proc.poll() is None and marker not in p.stderr():
+        time.sleep(0.05)
+    t0 = time.time()
+    rc = p.wait(timeout)
+    return rc, time.time() - t0
+
+
+def start_hall(tt, broker, dir, games, extra=(), env=None, name="hall", subscribed=True):
+    """A hall on a free port, once it serves /api/hall and (subscribed) the broker has granted its
+    subscriptions: what is published from then on reaches it (a table started earlier may lose its first
+    chunks to a hall not yet listening, and a stranger's messages all of theirs)."""
     port = free_port()
     h = Proc([tt, "hall", "--mqtt", broker.addr, "--http", "127.0.0.1:%d" % port, "--dir", games] + list(extra),
              dir, name, env)
     h.url = "http://127.0.0.1:%d/" % port
-    deadline = time.time() + 20
+    deadline = time.time() + HANG_S
     while time.time() < deadline:
         try:
-            urllib.request.urlopen(h.url + "api/tables", timeout=1).read()
-            return h
+            if get_json(h.url + "api/hall")["subscribed"] or not subscribed:
+                return h
         except OSError:
             if h.proc.poll() is not None:
                 break
-            time.sleep(0.05)
-    raise RuntimeError("the hall did not start:\n" + h.stderr())
+        time.sleep(0.05)
+    raise RuntimeError("the hall did not start (or never listened on the broker) in %d s:\n%s" % (HANG_S, h.stderr()))
 
 
 def make_certs(dir, name="ca"):
@@ -187,7 +204,7 @@ def make_certs(dir, name="ca"):
     return {"cafile": p(name + ".crt"), "certfile": p(name + "-broker.crt"), "keyfile": p(name + "-broker.key")}
 
 
-def get_json(url, timeout=5):
+def get_json(url, timeout=HANG_S):
     with urllib.request.urlopen(url, timeout=timeout) as r:
         return json.loads(r.read())
 

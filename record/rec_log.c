@@ -350,10 +350,15 @@ tt_status rec_referee_log(const char *path, long long session, char **json, tt_e
     tt_status s = rec__db_open(path, REC__READ, &db, err);
     if (s != TT_OK)
         return s;
-    /* the session, and the scenario in force at its end */
-    if (sqlite3_prepare_v2(db, "SELECT s.id, coalesce((SELECT scenario_json FROM scenario_change c WHERE c.session = "
-                               "s.id ORDER BY t_ms DESC, id DESC LIMIT 1), s.scenario_json) FROM session s WHERE "
-                               "?1 <= 0 OR s.id = ?1 ORDER BY s.id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
+    /* the session, and the scenario in force at its end (a file before
+     * schema 2 has no scenario changes) */
+    const char *sql = rec__has_table(db, "scenario_change")
+                          ? "SELECT s.id, coalesce((SELECT scenario_json FROM scenario_change c WHERE c.session = s.id "
+                            "ORDER BY t_ms DESC, id DESC LIMIT 1), s.scenario_json) FROM session s WHERE ?1 <= 0 OR "
+                            "s.id = ?1 ORDER BY s.id DESC LIMIT 1"
+                          : "SELECT s.id, s.scenario_json FROM session s WHERE ?1 <= 0 OR s.id = ?1 ORDER BY s.id DESC "
+                            "LIMIT 1";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
         s = rec__db_err(db, err, path, "reading the session");
         goto done;
     }

@@ -127,7 +127,7 @@ typedef struct rec__turn {
     int turn;
     long long t;
     json_t *step;   /* figure -> {"moved":1, "flag":"..."} this step */
-    json_t *moved;  /* figure -> {"flag": "..." or null} this turn */
+    json_t *moved;  /* figure -> its flags this turn (an array of strings) */
     json_t *units;  /* unit -> {"lost":n, "of":m, "calls":[...]} */
 } rec__turn;
 
@@ -139,12 +139,12 @@ static void rec__step_flush(rec__turn *tu)
     json_object_foreach(tu->step, id, v) {
         if (!json_is_true(json_object_get(v, "moved")))
             continue;
-        json_t *had = json_object_get(tu->moved, id);
+        json_t *flags = json_object_get(tu->moved, id); /* the figure's flags this turn, in order */
         const json_t *flag = json_object_get(v, "flag");
-        if (!had)
-            json_object_set_new(tu->moved, id, json_pack("{s:O}", "flag", flag ? flag : json_null()));
-        else if (json_is_string(flag))
-            json_object_set(had, "flag", (json_t *)flag);
+        if (!flags && (flags = json_array()))
+            json_object_set_new(tu->moved, id, flags);
+        if (flags && json_is_string(flag))
+            json_array_append(flags, (json_t *)flag);
     }
     json_object_clear(tu->step);
 }
@@ -157,7 +157,11 @@ static void rec__check(rec__turn *tu, const json_t *ev, const char *kind)
         return;
     char flag[96] = "";
     const json_t *ok = json_object_get(ev, "ok");
-    double d = json_number_value(json_object_get(ev, "distance_in")), a = json_number_value(json_object_get(ev, "allowed_in"));
+    /* over by what the best roll allows where dice decide (allowed_in null) */
+    const json_t *al = json_object_get(ev, "allowed_in"), *range = json_object_get(ev, "allowed_range_in");
+    double d = json_number_value(json_object_get(ev, "distance_in"));
+    double a = json_is_number(al) ? json_number_value(al) : json_array_size(range) == 2 ?
+                                    json_number_value(json_array_get(range, 1)) : NAN;
     int tcc = json_is_true(json_object_get(ev, "too_close_to_call"));
     if (!strcmp(kind, "out_of_turn"))
         snprintf(flag, sizeof flag, "%s out of turn", id);
@@ -227,8 +231,7 @@ static json_t *rec__turn_line(rec__turn *tu, const json_t *sc)
         if (!s)
             continue;
         json_array_set_new(s, 0, json_integer(json_integer_value(json_array_get(s, 0)) + 1));
-        if (json_is_string(json_object_get(v, "flag")))
-            json_array_append(s, json_object_get(v, "flag"));
+        json_array_extend(s, v);
     }
     const char *side;
     json_object_foreach(sides, side, v) {

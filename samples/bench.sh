@@ -13,7 +13,7 @@ for n in $names; do
   case "$n" in
     locate) "$build/tests/locate/bench_locate" --frames 3 --repeat 5 ;;
     track)  "$build/tests/track/bench_track" --frames 90 --cache "$cache" ;;
-    referee) "$build/tests/track/bench_referee" --rounds 5 ;;
+    referee) "$build/tests/track/bench_referee" --rounds 9 ;;
     rules)  "$build/tests/rules/bench_rules" ;;
     overlay) "$build/tests/overlay/bench_overlay" ;;
     record) "$build/tests/record/bench_record" ;;

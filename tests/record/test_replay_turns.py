@@ -69,11 +69,13 @@ def main():
         shown = r.get("log") or []
         check([s["text"] for s in shown] == [l["text"] for l in log], "the log shows the story's lines: %s" % shown)
         t1_text = log[0]["text"] if log else ""
-        for piece in ("Turn 1 %s british moved" % DOT, "gren4 ", "\" over", "gren3 ", "fus2 out of turn",
-                      "gren1 out of turn", "french moved 1 figure", "lost 2 of la-sarre: morale 8+ (L8-16)"):
+        for piece in ("Turn 1 %s british moved 3 figures" % DOT, "gren1 needs 3+, gren1 out of turn",
+                      "gren3 1.0\" over", "gren4 1.0\" over", "french moved 2 figures, fus2 out of turn",
+                      "french lost 2 of la-sarre: morale 8+ (L8-16)"):
             check(piece in t1_text, "turn 1's line says %r: %s" % (piece, t1_text))
         t2_text = log[1]["text"] if len(log) > 1 else ""
-        check("lost 1 of la-sarre: morale 10+ (L8-16)" in t2_text, "turn 2's line calls 10+: %s" % t2_text)
+        check(t2_text == "Turn 2 %s french moved 1 figure; french lost 1 of la-sarre: morale 10+ (L8-16)" % DOT,
+              "turn 2's line: %s" % t2_text)
         check(r.get("buttons") == [True, True], "the Turn buttons are shown")
         turn_t = [max(t0, l["t"]) for l in log]
 

@@ -87,6 +87,8 @@ grep '"event":"morale","unit":"la-sarre"' "$HE" | sed -n 2p | grep -q '"test":{"
   fail "held-out: a later loss calls 10+: $(grep morale "$HE")"
 "$BIN" replay "$TMP/h.sqlite" --html "$TMP/h.html" 2> /dev/null || fail "held-out replay --html"
 grep -q '"log":\[{"turn":1,.*},{"turn":2,' "$TMP/h.html" || fail "held-out: the replay's turns"
+grep -qF 'gren1 needs 3+, gren1 out of turn, gren3 1.0\" over, gren4 1.0\" over; french moved 2 figures, fus2 out of turn; french lost 2 of la-sarre: morale 8+ (L8-16)' "$TMP/h.html" ||
+  fail "held-out: turn 1's line: $(grep -o '"log":\[[^]]*\]' "$TMP/h.html")"
 
 # bad input: a clear error and a failing exit, before any frame is read
 bad() { # FILE-CONTENT EXPECTED-TEXT

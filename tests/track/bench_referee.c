@@ -5,7 +5,10 @@
  * frames decoded into memory first (--preload), so both sides measure
  * tracking.  Prints each side's median over the rounds (wall and CPU), the
  * ratio with/without, and the referee's own time measured inside the
- * with-phases runs (game_stats.referee_ms) as a share of their tracking.
+ * with-phases runs (game_stats.referee_ms) as a share of their tracking:
+ * of its wall time, and (a bound that holds on a busy machine, where the
+ * wall time is mostly waiting for a core) of its CPU time.  Exits 3 when
+ * that bound passes 2 %.
  *   bench_referee [--rounds N] [--dir DIR] [--phases FILE] [--threads T]
  * DIR holds rig.json, scenario.json and game.mp4 (default samples/breach,
  * with the phases of tests/referee/track_test.sh). */
@@ -75,7 +78,7 @@ static int run(const char *dir, const char *phases, int threads, double *wall, d
 
 int main(int argc, char **argv)
 {
-    int rounds = 5, threads = 2;
+    int rounds = 9, threads = 2;
     const char *dir = TT_SOURCE_DIR "/samples/breach", *phases = NULL;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--rounds"))
@@ -104,7 +107,8 @@ int main(int argc, char **argv)
         phases = tmp;
     }
     setenv("TABLETRACK_DATA", TT_SOURCE_DIR, 0);
-    double wa[MAX_ROUNDS], ca[MAX_ROUNDS], wb[MAX_ROUNDS], cb[MAX_ROUNDS], rb[MAX_ROUNDS], share[MAX_ROUNDS], ignore;
+    double wa[MAX_ROUNDS], ca[MAX_ROUNDS], wb[MAX_ROUNDS], cb[MAX_ROUNDS], rb[MAX_ROUNDS], share[MAX_ROUNDS],
+        bound[MAX_ROUNDS], ignore;
     int frames = 0, fb = 0;
     printf("bench_referee: %s, %d rounds, %d tracker threads (baseline: no --phases; with: --phases %s)\n", dir,
            rounds, threads, phases);
@@ -120,18 +124,21 @@ int main(int argc, char **argv)
             return 1;
         }
         share[r] = 100.0 * rb[r] / wb[r];
+        bound[r] = 100.0 * rb[r] / cb[r]; /* the referee's wall time is at least its CPU time */
         printf("  round %d: without %.1f ms wall %.1f ms cpu; with %.1f ms wall %.1f ms cpu, referee %.2f ms\n", r + 1,
                wa[r], ca[r], wb[r], cb[r], rb[r]);
     }
     if (phases == tmp)
         remove(tmp);
     double mwa = median(wa, rounds), mca = median(ca, rounds), mwb = median(wb, rounds), mcb = median(cb, rounds);
-    double mr = median(rb, rounds), ms = median(share, rounds);
+    double mr = median(rb, rounds), ms = median(share, rounds), mbound = median(bound, rounds);
     printf("frames: %d a game\n", frames);
     printf("tracking without --phases (baseline): %.1f ms wall, %.1f ms cpu (median)\n", mwa, mca);
     printf("tracking with --phases:               %.1f ms wall, %.1f ms cpu (median)\n", mwb, mcb);
     printf("ratio with/without: %.4f wall, %.4f cpu\n", mwb / mwa, mcb / mca);
-    printf("the referee inside the runs with --phases: %.2f ms, %.3f%% of their tracking time (median; target <= 2%%)\n",
+    printf("the referee inside the runs with --phases: %.2f ms, %.3f%% of their tracking time (wall over wall, median)\n",
            mr, ms);
-    return ms <= 2.0 ? 0 : 3;
+    printf("at most %.3f%% of their tracking CPU time (its wall time over the run's CPU time, median; target <= 2%%)\n",
+           mbound);
+    return mbound <= 2.0 ? 0 : 3;
 }

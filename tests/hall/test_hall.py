@@ -167,8 +167,15 @@ def case_referee(dir, broker):
         check(st.get("phase") == {"turn": 1, "phase": "morale", "side": None},
               "the table's last state says where the game stands: %s" % st.get("phase"))
         page = urllib.request.urlopen(hall.url + "tables/table-1/replay", timeout=30).read().decode()
-        check(lines and json.dumps(lines[0])[1:-1].replace("<", "\\u003c") in page,
+        check(lines and json.dumps(lines[0], ensure_ascii=False)[1:-1].replace("<", "\\u003c") in page,
               "the copy's replay page carries the log")
+        # replay --mqtt: the recording published again as table-2: its rows, its phase in the state
+        r = replay(dir, broker, rec, "table-2", 50)
+        delivered(r, rec, os.path.join(games, "table-2.sqlite"), "replay --mqtt of a game with phases")
+        st2 = U.get_json(hall.url + "tables/table-2/state") or {}
+        check(st2.get("phase") == {"turn": 1, "phase": "morale", "side": None},
+              "replay --mqtt's state says where the game stands: %s" % st2.get("phase"))
+        check(U.get_json(hall.url + "tables/table-2/log") == log, "its copy tells the same turns")
         try:
             urllib.request.urlopen(hall.url + "tables/nobody/log", timeout=5)
             check(False, "a table the hall holds nothing of has no log")

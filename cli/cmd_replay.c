@@ -132,6 +132,9 @@ int cmd_replay(int argc, char **argv)
                 "tabletrack replay: %s (session %lld) is truncated at frame %lld: the recording did not end cleanly "
                 "(disk full, crash or power loss); it replays up to there\n",
                 db, rec_game_session(g), rec_game_truncated_frame(g));
+    /* the answers the page and the video cannot draw, and why */
+    if (html || video)
+        rec_game_write_notes(g, stderr, "tabletrack replay: ");
     if (json && rec_game_write_json(g, stdout, &err) != TT_OK)
         rc = cli_fail("replay", &err);
     if (!rc && html) {

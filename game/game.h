@@ -144,13 +144,19 @@ unsigned long long game_feed_attach(game *g); /* the viewer's first cursor */
 void game_feed_detach(game *g);
 int game_feed_next(game *g, unsigned long long *cursor, int timeout_ms, game_feed_msg **msg);
 
+/* Where ruleset profiles are looked for (TABLETRACK_DATA, then the source
+ * tree): NULL-terminated, as table_scene_parse takes them. */
+const char *const *game_data_dirs(void);
+
 /* Ask a question (one rules query, JSON text of len bytes).  It is answered
  * against the tracked positions, drawn from the next frame (at once when
- * no frames arrive), recorded, and shown until withdrawn.  *qid and
- * *answer_json (caller frees) receive it.  Errors: TT_ERR_FORMAT malformed
+ * no frames arrive), recorded, and shown until withdrawn.  *qid,
+ * *answer_json and *look_json (what it looks like: table_look's primitives
+ * as a JSON array; caller frees both) receive it.  Errors: TT_ERR_FORMAT malformed
  * JSON (the message has line and column), TT_ERR_UNKNOWN unknown figure,
  * TT_ERR_ARG a question the scenario cannot answer. */
-tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, tt_err *err);
+tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, char **look_json,
+                         tt_err *err);
 /* A table keeps at most GAME_MAX_QUESTIONS questions asked this way at once
  * (past it TT_ERR_ARG naming the limit: withdraw some first), each at most
  * GAME_MAX_QUESTION_BYTES of JSON: the state a page polls stays small. */

@@ -219,8 +219,9 @@ json_t *game__state(game *g)
         game__query *q = &g->questions.qs[i];
         if (g->figures.frame_no >= 0 && (g->figures.frame_no < q->from || g->figures.frame_no > q->until))
             continue;
-        json_array_append_new(shown, json_pack("{s:i,s:O,s:O}", "qid", q->qid, "query", q->q, "answer",
-                                               q->answer ? q->answer : json_null()));
+        json_array_append_new(shown, json_pack("{s:i,s:O,s:O,s:O}", "qid", q->qid, "query", q->q, "answer",
+                                               q->answer ? q->answer : json_null(), "look",
+                                               q->look ? q->look : json_null()));
     }
     const json_t *terrain = json_object_get(g->sc.root, "terrain");
     const char *ruleset = json_string_value(json_object_get(g->sc.root, "ruleset"));

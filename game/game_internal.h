@@ -62,6 +62,7 @@ typedef struct game__query {
     int from, until;   /* frames it is shown */
     char *last_answer; /* the answer last recorded / published (owned) */
     json_t *answer;    /* the same, parsed, for the state (owned) */
+    json_t *look;      /* what it looks like now: table_look's primitives as JSON (owned, or NULL) */
     int asked;         /* asked by a viewer (game_query_add): counts to GAME_MAX_QUESTIONS */
 } game__query;
 

@@ -26,6 +26,11 @@ const char *const *game__data_dirs(void)
     return dirs;
 }
 
+const char *const *game_data_dirs(void)
+{
+    return game__data_dirs();
+}
+
 /* {"<tag>": figure} from the scenario's "tags" and "figures". */
 static json_t *game__by_tag(json_t *root)
 {
@@ -131,6 +136,7 @@ static tt_status game__query_push(game *g, json_t *q, int from, int until, int *
     e->until = until;
     e->last_answer = NULL;
     e->answer = NULL;
+    e->look = NULL;
     e->asked = 0;
     if (qid)
         *qid = e->qid;
@@ -143,6 +149,7 @@ static void game__query_free(game__query *e)
     free(e->text);
     free(e->last_answer);
     json_decref(e->answer);
+    json_decref(e->look);
 }
 
 void game__queries_free(game *g)
@@ -232,7 +239,7 @@ static void game__answer_changed(game *g, game__query *q, json_t *ans, int frame
             game__recorder_failed(g, &e);
     }
     if (g->o.feed) {
-        json_t *m = json_pack("{s:i,s:O,s:O}", "qid", q->qid, "query", q->q, "answer", ans);
+        json_t *m = json_pack("{s:i,s:O,s:O,s:O?}", "qid", q->qid, "query", q->q, "answer", ans, "look", q->look);
         char *d = m ? json_dumps(m, TT_JSON_ANSWER_FLAGS) : NULL;
         json_decref(m);
         if (d)
@@ -244,17 +251,31 @@ static void game__answer_changed(game *g, game__query *q, json_t *ans, int frame
     q->answer = json_incref(ans);
 }
 
-/* Answer q now (adding its drawing to l when l is not NULL). */
+/* The primitives an answer added to l from the n0-th on, as the pages'
+ * "look" (NULL when out of memory: the page draws nothing of it). */
+static json_t *game__look(const overlay_list *l, int n0)
+{
+    json_t *look = NULL;
+    tt_err e = {0};
+    return overlay_list_range_json(l, n0, overlay_list_count(l), &look, &e) == TT_OK ? look : NULL;
+}
+
+/* Answer q now, adding its drawing to l and keeping the same as q->look. */
 static json_t *game__answer(game *g, game__query *q, overlay_list *l)
 {
     tt_err e = {0};
     json_t *ans = NULL;
+    int n0 = overlay_list_count(l);
+    json_decref(q->look);
+    q->look = NULL;
     if (!g->sc.scene)
         return json_pack("{s:s}", "error", "no scenario: give --scenario or send one (PUT /api/scenario)");
     /* A question about a figure that is off the table right now draws
      * nothing; it is not an error for the game. */
     if (table_scene_query(g->sc.scene, q->q, l, &ans, &e) != TT_OK)
         ans = json_pack("{s:s}", "error", e.msg);
+    else
+        q->look = game__look(l, n0);
     return ans;
 }
 
@@ -475,12 +496,14 @@ tt_status game__answer_and_draw(game *g, int frame_no, long long t_ms, tt_err *e
 
 /* ---- thread-safe: questions from viewers ---- */
 
-tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, tt_err *err)
+tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char **answer_json, char **look_json,
+                         tt_err *err)
 {
     json_t *q = NULL;
     tt_status st;
     *qid = 0;
     *answer_json = NULL;
+    *look_json = NULL;
     if (strlen(text) != len)
         return tt_err_set(err, TT_ERR_FORMAT, "the question holds a NUL byte: send one JSON object");
     if (len > GAME_MAX_QUESTION_BYTES)
@@ -523,15 +546,22 @@ tt_status game_query_add(game *g, const char *text, size_t len, int *qid, char *
         json_decref(ans);
         return st;
     }
+    game__query *e = &g->questions.qs[g->questions.nq - 1];
     g->questions.asked_live = 1;
-    g->questions.qs[g->questions.nq - 1].asked = 1;
-    game__answer_changed(g, &g->questions.qs[g->questions.nq - 1], ans, g->figures.frame_no < 0 ? 0 : g->figures.frame_no, (long long)g->figures.t_ms);
+    e->asked = 1;
+    e->look = game__look(g->proj.scratch, 0);
+    game__answer_changed(g, e, ans, g->figures.frame_no < 0 ? 0 : g->figures.frame_no, (long long)g->figures.t_ms);
     *answer_json = json_dumps(ans, TT_JSON_ANSWER_FLAGS);
+    *look_json = e->look ? json_dumps(e->look, TT_JSON_ANSWER_FLAGS) : strdup("[]");
     json_decref(ans);
     g->dirty = 1;
     pthread_mutex_unlock(&g->mu);
-    if (!*answer_json)
+    if (!*answer_json || !*look_json) {
+        free(*answer_json);
+        free(*look_json);
+        *answer_json = *look_json = NULL;
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    }
     return TT_OK;
 }
 

@@ -240,16 +240,17 @@ static int http__has_key(http_server *s, struct MHD_Connection *c)
 static enum MHD_Result http__query(http_server *s, struct MHD_Connection *c, http__req *q)
 {
     int qid = 0;
-    char *answer = NULL;
+    char *answer = NULL, *look = NULL;
     tt_err err = {0};
-    tt_status st = game_query_add(s->g, q->body ? q->body : "", q->len, &qid, &answer, &err);
+    tt_status st = game_query_add(s->g, q->body ? q->body : "", q->len, &qid, &answer, &look, &err);
     if (st != TT_OK)
         return http__error(c, http__status_code(st), err.msg);
-    size_t n = strlen(answer) + 32;
+    size_t n = strlen(answer) + strlen(look) + 48;
     char *out = malloc(n);
     if (out)
-        snprintf(out, n, "{\"qid\":%d,\"answer\":%s}", qid, answer);
+        snprintf(out, n, "{\"qid\":%d,\"answer\":%s,\"look\":%s}", qid, answer, look);
     free(answer);
+    free(look);
     return http__json(c, 200, out);
 }
 

@@ -130,8 +130,14 @@ int overlay_list_mask_count(const overlay_list *l);
 /* The list's primitives as a JSON array, in drawing order, then its tag
  * masks (docs/api.md, "What an answer looks like"): each an object with
  * "kind" (polyline, polygon, circle, arc, sector, ring, text, tag_mask),
- * "role" and its style and shape in table inches.  *out is the caller's. */
+ * "role" and its style and shape in table inches (places to 0.01", angles
+ * to 0.1 degree; a line's points that stray less than OVERLAY_JSON_TOL_IN
+ * from it are left out).  *out is the caller's. */
+#define OVERLAY_JSON_TOL_IN 0.005
 tt_status overlay_list_to_json(const overlay_list *l, json_t **out, tt_err *err);
+/* The same for primitives first to last - 1 only (those one answer added),
+ * without the masks. */
+tt_status overlay_list_range_json(const overlay_list *l, int first, int last, json_t **out, tt_err *err);
 
 /* The radius of a ring drawn around a tag of tag_size_in that its mask
  * never hides (half the mask's diagonal and a line's width). */

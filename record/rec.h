@@ -221,6 +221,13 @@ typedef struct rec_video_opts {
     void *progress_user;
 } rec_video_opts;
 
+/* The recorded answers that the page and the video draw as nothing, one
+ * line each into f, after prefix (may be NULL): "the answer at 0:04.000
+ * ({...}) is not drawn: why".  Each answer's look is its question asked
+ * again of the recorded scenario (table_look.h), which a missing ruleset,
+ * a figure gone or a changed answer prevents.  Returns how many. */
+int rec_game_write_notes(const rec_game *g, FILE *f, const char *prefix);
+
 /* The same top-down view as a video (.avi: MJPG, .mp4: mp4v). */
 tt_status rec_game_write_video(const rec_game *g, const char *path, const rec_video_opts *opt, tt_err *err);
 

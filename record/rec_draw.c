@@ -3,6 +3,8 @@
  * the clock.  The same picture as the HTML page (same colours). */
 #include "rec_draw.h"
 
+#include "tt_palette.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,84 +55,127 @@ static double rec__jnum(const json_t *a, size_t i)
     return json_number_value(json_array_get(a, i));
 }
 
-static void rec__prim(cairo_t *cr, const rec_game *g, const json_t *p, long long t)
+static double rec__key(const json_t *p, const char *key, double dflt)
 {
-    const char *type = json_string_value(json_object_get(p, "type"));
-    const char *colour = json_string_value(json_object_get(p, "colour"));
-    if (!type)
-        return;
-    if (!strcmp(type, "line")) {
-        const json_t *a = json_object_get(p, "a"), *b = json_object_get(p, "b");
-        double dash[] = {0.6, 0.3};
-        if (!json_is_true(json_object_get(p, "solid")))
-            cairo_set_dash(cr, dash, 2, 0);
-        cairo_move_to(cr, rec__jnum(a, 0), rec__jnum(a, 1));
-        cairo_line_to(cr, rec__jnum(b, 0), rec__jnum(b, 1));
-        rec__rgb(cr, colour, 1);
-        cairo_set_line_width(cr, 0.18);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        const char *label = json_string_value(json_object_get(p, "label"));
-        if (label)
-            rec__text(cr, (rec__jnum(a, 0) + rec__jnum(b, 0)) / 2, (rec__jnum(a, 1) + rec__jnum(b, 1)) / 2 - 0.4, 0.9,
-                      label);
-    } else if (!strcmp(type, "circle") || !strcmp(type, "sector")) {
-        const json_t *c = json_object_get(p, "c");
-        double r = json_number_value(json_object_get(p, "r"));
-        cairo_new_path(cr);
-        if (!strcmp(type, "circle")) {
-            cairo_arc(cr, rec__jnum(c, 0), rec__jnum(c, 1), r, 0, 2 * M_PI);
-        } else {
-            double a0 = json_number_value(json_object_get(p, "a0")) * M_PI / 180;
-            double a1 = json_number_value(json_object_get(p, "a1")) * M_PI / 180;
-            cairo_move_to(cr, rec__jnum(c, 0), rec__jnum(c, 1));
-            cairo_arc(cr, rec__jnum(c, 0), rec__jnum(c, 1), r, a0, a1);
-            cairo_close_path(cr);
-        }
-        rec__rgb(cr, colour, 0.3);
-        cairo_fill_preserve(cr);
-        rec__rgb(cr, colour, 1);
-        cairo_set_line_width(cr, 0.12);
-        cairo_stroke(cr);
-    } else if (!strcmp(type, "polygon")) {
-        const json_t *pts = json_object_get(p, "pts");
-        size_t i;
-        json_t *q;
-        cairo_new_path(cr);
+    const json_t *v = json_object_get(p, key);
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+/* ---- painting the answers' primitives (table_look_json's) ----------------
+ * What an answer looks like is table/table_look.c's; here is only how the
+ * replay paints a primitive: in its role's colour (tt_palette, as on the
+ * felt), strokes and text REC_LOOK_SCALE times the felt's (0.18" lines,
+ * 0.9" text: a replay frame is small), dashes of 0.6" and 0.3", and text
+ * white on a dark outline whatever its role (read on the felt's green, as
+ * the replay's labels always were). */
+#define REC_LOOK_SCALE 2.25
+
+static void rec__role_rgb(cairo_t *cr, const json_t *p, double alpha)
+{
+    rec__rgb(cr, tt_palette_role(json_string_value(json_object_get(p, "role")))->hex, alpha);
+}
+
+/* The primitive's outline as a path; 0 when it has none to draw. */
+static int rec__look_path(cairo_t *cr, const char *kind, const json_t *p)
+{
+    const json_t *at = json_object_get(p, "at"), *pts = json_object_get(p, "points");
+    double cx = rec__jnum(at, 0), cy = rec__jnum(at, 1), r = rec__key(p, "r_in", 0), r0 = rec__key(p, "r0_in", 0);
+    double a0 = rec__key(p, "a0_deg", 0) * M_PI / 180, a1 = rec__key(p, "a1_deg", 0) * M_PI / 180;
+    size_t i;
+    json_t *q;
+    cairo_new_path(cr);
+    if (!strcmp(kind, "polyline") || !strcmp(kind, "polygon")) {
         json_array_foreach(pts, i, q) cairo_line_to(cr, rec__jnum(q, 0), rec__jnum(q, 1));
-        cairo_close_path(cr);
-        rec__rgb(cr, colour, 0.25);
-        cairo_fill_preserve(cr);
-        rec__rgb(cr, colour, 1);
-        cairo_set_line_width(cr, 0.1);
-        cairo_stroke(cr);
-    } else if (!strcmp(type, "ring")) {
-        int fig = (int)json_integer_value(json_object_get(p, "fig"));
-        const rec__state *s;
-        if (fig >= 0 && (size_t)fig < g->nfigs && rec__pos(g, fig, t, &s)) {
-            cairo_new_path(cr);
-            cairo_arc(cr, s->x, s->y, g->figs[fig].radius + 0.3, 0, 2 * M_PI);
-            rec__rgb(cr, colour, 1);
-            cairo_set_line_width(cr, 0.18);
-            cairo_stroke(cr);
-        }
-    } else if (!strcmp(type, "mark")) {
-        const json_t *at = json_object_get(p, "at");
-        double x = rec__jnum(at, 0), y = rec__jnum(at, 1), k = 0.45;
-        cairo_new_path(cr);
-        cairo_move_to(cr, x - k, y - k);
-        cairo_line_to(cr, x + k, y + k);
-        cairo_move_to(cr, x - k, y + k);
-        cairo_line_to(cr, x + k, y - k);
-        rec__rgb(cr, colour, 1);
-        cairo_set_line_width(cr, 0.16);
-        cairo_stroke(cr);
-    } else if (!strcmp(type, "label")) {
-        const json_t *at = json_object_get(p, "at");
-        const char *text = json_string_value(json_object_get(p, "text"));
-        if (text)
-            rec__text(cr, rec__jnum(at, 0), rec__jnum(at, 1), 0.9, text);
+        if (!strcmp(kind, "polygon"))
+            cairo_close_path(cr);
+        return json_array_size(pts) >= 2;
     }
+    if (!strcmp(kind, "circle") || !strcmp(kind, "ring")) {
+        cairo_arc(cr, cx, cy, r, 0, 2 * M_PI);
+        if (!strcmp(kind, "ring") && r0 > 0) {
+            cairo_new_sub_path(cr);
+            cairo_arc_negative(cr, cx, cy, r0, 2 * M_PI, 0);
+        }
+        cairo_close_path(cr);
+    } else if (!strcmp(kind, "arc")) {
+        cairo_arc(cr, cx, cy, r, a0, a1);
+    } else if (!strcmp(kind, "sector")) {
+        if (r0 > 0)
+            cairo_arc_negative(cr, cx, cy, r0, a1, a0);
+        else
+            cairo_move_to(cr, cx, cy);
+        cairo_arc(cr, cx, cy, r, a0, a1);
+        cairo_close_path(cr);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Text centred on its point, its cap height size_in x REC_LOOK_SCALE. */
+static void rec__look_text(cairo_t *cr, const json_t *p)
+{
+    const json_t *at = json_object_get(p, "at");
+    const char *text = json_string_value(json_object_get(p, "text"));
+    if (!text)
+        return;
+    double size = rec__key(p, "size_in", 0.4) * REC_LOOK_SCALE;
+    cairo_text_extents_t e, cap;
+    cairo_save(cr);
+    cairo_translate(cr, rec__jnum(at, 0), rec__jnum(at, 1));
+    cairo_rotate(cr, rec__key(p, "angle_deg", 0) * M_PI / 180);
+    cairo_set_font_size(cr, size);
+    cairo_text_extents(cr, text, &e);
+    cairo_text_extents(cr, "H", &cap);
+    cairo_new_path(cr);
+    cairo_move_to(cr, -e.width / 2 - e.x_bearing, -cap.y_bearing / 2);
+    cairo_text_path(cr, text);
+    cairo_set_source_rgba(cr, 0.07, 0.07, 0.07, 0.9);
+    cairo_set_line_width(cr, size * 0.16);
+    cairo_stroke_preserve(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill(cr);
+    cairo_restore(cr);
+}
+
+static void rec__prim(cairo_t *cr, const json_t *p)
+{
+    const char *kind = json_string_value(json_object_get(p, "kind"));
+    if (!kind)
+        return;
+    if (!strcmp(kind, "text")) {
+        rec__look_text(cr, p);
+        return;
+    }
+    double fill = rec__key(p, "fill_alpha", 0), band = rec__key(p, "band_in", 0);
+    double width = rec__key(p, "width_in", 0) * REC_LOOK_SCALE, alpha = rec__key(p, "alpha", 1);
+    if (!rec__look_path(cr, kind, p))
+        return;
+    cairo_save(cr);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    if (fill > 0 && strcmp(kind, "polyline") && strcmp(kind, "arc")) {
+        rec__role_rgb(cr, p, fill);
+        if (band > 0) { /* only a band inside the edge: the edge twice as wide, clipped to the inside */
+            cairo_save(cr);
+            cairo_clip_preserve(cr);
+            cairo_set_line_width(cr, 2 * band);
+            cairo_stroke_preserve(cr);
+            cairo_restore(cr);
+        } else {
+            cairo_fill_preserve(cr);
+        }
+    }
+    if (width > 0) {
+        double dash[] = {0.6, 0.3};
+        if (json_is_true(json_object_get(p, "dashed")))
+            cairo_set_dash(cr, dash, 2, 0);
+        rec__role_rgb(cr, p, alpha > 0 ? alpha : 1);
+        cairo_set_line_width(cr, width);
+        cairo_stroke(cr);
+    }
+    cairo_new_path(cr);
+    cairo_restore(cr);
 }
 
 static void rec__static(cairo_t *cr, const rec_game *g, long long t)
@@ -289,7 +334,7 @@ void rec__draw(cairo_t *cr, const rec_game *g, long long t, double scale)
         if (q->t_ms <= t && t < q->t_ms + REC_OVERLAY_MS) {
             size_t k;
             json_t *p;
-            json_array_foreach(q->overlay, k, p) rec__prim(cr, g, p, t);
+            json_array_foreach(q->overlay, k, p) rec__prim(cr, p);
         }
     }
     rec__figures(cr, g, t);

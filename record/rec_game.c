@@ -1,6 +1,6 @@
 /* rec_game.c - one recorded session read into memory for the replays:
  * figures with their names and sides, state changes in time order, events,
- * queries (with their overlay primitives), and the scenario's table and
+ * queries (with their look's primitives), and the scenario's table and
  * terrain. */
 #include "rec_internal.h"
 
@@ -721,13 +721,8 @@ tt_status rec_game_load(const char *path, long long session, long long from_ms, 
     rec__trim_before(g);
     if ((s = rec__index_states(gf, err)) != TT_OK)
         goto fail;
-    for (size_t i = 0; i < g->nqueries; i++) {
-        g->queries[i].overlay = rec__overlay_build(g, &g->queries[i]);
-        if (!g->queries[i].overlay) {
-            s = rec__oom(err);
-            goto fail;
-        }
-    }
+    if ((s = rec__look_build(g, err)) != TT_OK)
+        goto fail;
     free(rowids);
     sqlite3_close(db);
     *out = g;
@@ -757,6 +752,7 @@ void rec_game_destroy(rec_game *g)
         free(g->queries[i].query);
         free(g->queries[i].answer);
         json_decref(g->queries[i].overlay);
+        free(g->queries[i].note);
     }
     free(g->queries);
     rec__terrain_free(g->terrain, g->nterrain);

@@ -180,8 +180,10 @@ static int rec__write_data(FILE *f, const rec_game *g)
         const rec__query *q = &g->queries[i];
         if (i)
             fputc(',', f);
-        if (rec__put_json(f, json_pack("{s:I, s:o, s:o, s:O}", "t", (json_int_t)q->t_ms, "q", rec__or_null(q->query),
-                                       "a", rec__or_null(q->answer), "ov", q->overlay)) != 0)
+        /* ov: the answer's look (table_look_json's primitives); note: why it has none */
+        if (rec__put_json(f, json_pack("{s:I, s:o, s:o, s:O, s:s?}", "t", (json_int_t)q->t_ms, "q",
+                                       rec__or_null(q->query), "a", rec__or_null(q->answer), "ov", q->overlay, "note",
+                                       q->note)) != 0)
             return -1;
     }
     /* the referee's story: where each phase began, the log turn by turn */

@@ -97,7 +97,8 @@ typedef struct rec__query {
     long frame;
     long long t_ms;
     char *query, *answer;   /* compact JSON texts */
-    json_t *overlay;        /* primitives (rec_overlay.c), owned */
+    json_t *overlay;        /* its look: table_look_json's primitives (rec_look.c), owned */
+    char *note;             /* why it is not drawn (rec_look.c), owned; NULL when drawn */
 } rec__query;
 
 /* One of the referee's events (schema 5), as 'track --events' wrote it. */
@@ -183,17 +184,13 @@ void rec__refs_free(rec__ref *refs, size_t n);
  * when out of memory. */
 json_t *rec__referee_story(const rec__ref *refs, size_t n, const json_t *sc);
 
-/* ---- rec_overlay.c: queries -> drawable primitives --------------------- */
+/* ---- rec_look.c: each recorded answer's look -------------------------- */
 
-/* Primitives (JSON array) for query q at its time: objects
- * {"type":"line","a":[x,y],"b":[x,y],"colour":C,"label":S}
- * {"type":"circle","c":[x,y],"r":R,"colour":C}
- * {"type":"sector","c":[x,y],"r":R,"a0":deg,"a1":deg,"colour":C}
- * {"type":"polygon","pts":[[x,y],...],"colour":C}
- * {"type":"ring","fig":I,"colour":C}  (a highlighted figure)
- * plus {"type":"label","at":[x,y],"text":S}.  Never NULL unless out of
- * memory; an unknown query gives an empty array. */
-json_t *rec__overlay_build(const rec_game *g, const rec__query *q);
+/* Every query's overlay: the primitives table_look_json gives for its
+ * question asked again (docs/api.md, "What an answer looks like"), or an
+ * empty array and a note saying why it cannot be drawn.  TT_ERR_NOMEM
+ * only. */
+tt_status rec__look_build(rec_game *g, tt_err *err);
 
 /* How long an answer stays on screen after it was asked. */
 #define REC_OVERLAY_MS 5000

@@ -5,7 +5,7 @@
  * Redraws only what changed: the board when the table or its terrain did,
  * a figure's place every frame. */
 import * as TTDraw from './draw.js';
-import {game, ui, figName, findFig, sideColour, sidesSeen} from './store.js';
+import {game, ui, figName, sideColour, sidesSeen} from './store.js';
 import {$, node} from './ui.js';
 
 export const FIG_R = 0.55; /* a figure's disc on the page, inches */
@@ -55,10 +55,10 @@ function drawFigures() {
   });
 }
 
-/* what an answer looks like on the page (the felt shows the full drawing) */
+/* the answers shown, each as it looks on the felt (its "look") */
 function drawAnswers() {
   layers.over.textContent = '';
-  TTDraw.answers(layers.over, game.state.shown, findFig, {radius: TTDraw.profileRadius(game.rules, game.roster)});
+  TTDraw.answers(layers.over, game.state.shown);
   const trace = ui.trace;
   if (!trace.length) return;
   TTDraw.el('polyline', {points: trace.map(function (p) { return p.join(','); }).join(' '), fill: 'none',

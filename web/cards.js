@@ -17,7 +17,7 @@ function questionText(q) {
 let cardsKey = '';
 /* The cards of the answers shown now (rebuilt only when they changed). */
 export function drawCards() {
-  const key = JSON.stringify(game.state.shown);
+  const key = JSON.stringify(game.state.shown.map(function (s) { return [s.qid, s.query, s.answer]; }));
   if (key === cardsKey) return;
   cardsKey = key;
   const box = $('cards');

@@ -3,9 +3,9 @@
  * hall_stream.html) and the replay ('tabletrack replay --html', which
  * inlines it at build time: see cmake/inline.cmake), so they look alike:
  * felt and 6" grid, terrain by kind, figures by side with their facing,
- * hidden and lost figures faded, and the answers' lines, circles, cones,
- * rings and labels.  All answer drawing is here (answers, prim), so a new
- * kind of answer is drawn once for every page.
+ * hidden and lost figures faded, and the answers: each answer's look,
+ * table_look's primitives (table/table_look.c describes every answer kind
+ * once, for the felt and the pages), painted by look() here.
  * Coordinates are table inches, y down the table, as everywhere.
  *   import * as TTDraw from './draw.js';  (words and declutter come too) */
 import {words} from './words.js';
@@ -114,134 +114,99 @@ export function place(fe, x, y, facing, state) {
   fe.g.setAttribute('opacity', STATE_OPACITY[state] === undefined ? 1 : STATE_OPACITY[state]);
 }
 
-/* One drawn answer part: {type: line|circle|sector|polygon|ring|mark|label, ...}
- * (a line is dashed unless solid; a mark is a cross where a shot landed).
- * ringAt(p) gives {x, y, r} for a ring around a figure. */
-export function prim(g, p, ringAt) {
-  var c = p.colour || '#ffeb3b';
-  if (p.type === 'line') {
-    el('line', {x1: p.a[0], y1: p.a[1], x2: p.b[0], y2: p.b[1], stroke: c, 'stroke-width': 0.18,
-                'stroke-dasharray': p.solid ? 'none' : '0.6 0.3'}, g);
-    if (p.label) {
-      var lt = el('text', {x: (p.a[0] + p.b[0]) / 2, y: (p.a[1] + p.b[1]) / 2 - 0.4, 'class': 'ov-label'}, g);
-      lt.textContent = p.label;
-    }
-  } else if (p.type === 'circle') {
-    el('circle', {cx: p.c[0], cy: p.c[1], r: p.r, fill: c, 'fill-opacity': 0.28, stroke: c, 'stroke-width': 0.12}, g);
-  } else if (p.type === 'sector') {
-    var a0 = p.a0 * Math.PI / 180, a1 = p.a1 * Math.PI / 180;
-    var d = 'M' + p.c[0] + ',' + p.c[1] + ' L' + (p.c[0] + p.r * Math.cos(a0)) + ',' + (p.c[1] + p.r * Math.sin(a0)) +
-            ' A' + p.r + ',' + p.r + ' 0 ' + (p.a1 - p.a0 > 180 ? 1 : 0) + ' 1 ' +
-            (p.c[0] + p.r * Math.cos(a1)) + ',' + (p.c[1] + p.r * Math.sin(a1)) + ' Z';
-    el('path', {d: d, fill: c, 'fill-opacity': 0.3, stroke: c, 'stroke-width': 0.12}, g);
-  } else if (p.type === 'polygon') {
-    el('polygon', {points: p.pts.map(function (q) { return q[0] + ',' + q[1]; }).join(' '), fill: c,
-                   'fill-opacity': 0.25, stroke: c, 'stroke-width': 0.1}, g);
-  } else if (p.type === 'ring') {
-    var pos = ringAt(p);
-    if (pos) el('circle', {cx: pos.x, cy: pos.y, r: pos.r + 0.3, fill: 'none', stroke: c, 'stroke-width': 0.18,
-                           'class': 'ov-ring'}, g);
-  } else if (p.type === 'mark') {
-    var k = 0.45, x = p.at[0], y = p.at[1];
-    el('path', {d: 'M' + (x - k) + ',' + (y - k) + ' L' + (x + k) + ',' + (y + k) + ' M' + (x - k) + ',' + (y + k) +
-                   ' L' + (x + k) + ',' + (y - k), stroke: c, 'stroke-width': 0.16, fill: 'none', 'class': 'ov-mark'}, g);
-  } else if (p.type === 'label') {
-    var tx = el('text', {x: p.at[0], y: p.at[1], 'class': 'ov-label'}, g);
-    tx.textContent = p.text;
+/* ---- what an answer looks like: table_look's primitives ----
+ * Every answer the table serves carries its "look" (docs/api.md, "What an
+ * answer looks like"): primitives in table inches with roles, described
+ * once in C (table/table_look.c) for the felt and every page.  look() is
+ * the pages' one painter of them; it knows shapes and roles, never answer
+ * kinds.  A page shows the table small, so its lines are PAGE_WIDTH times
+ * the felt's. */
+const PAGE_WIDTH = 2.25, DASH = '0.6 0.3';
+let clipN = 0;
+
+function pts(p) { return p.map(function (q) { return q[0] + ',' + q[1]; }).join(' '); }
+
+/* The outline of a closed primitive as SVG attributes (circle, or a path). */
+function outline(p) {
+  if (p.kind === 'circle') return {name: 'circle', a: {cx: p.at[0], cy: p.at[1], r: p.r_in}};
+  if (p.kind === 'polygon') return {name: 'path', a: {d: 'M' + pts(p.points).replace(/ /g, ' L') + ' Z'}};
+  var c = p.at, r1 = p.r_in, r0 = p.r0_in || 0, ring = p.kind === 'ring';
+  var a0 = (ring ? 0 : p.a0_deg) * Math.PI / 180, a1 = (ring ? 359.99 : p.a1_deg) * Math.PI / 180;
+  var big = a1 - a0 > Math.PI ? 1 : 0;
+  var at = function (r, a) { return (c[0] + r * Math.cos(a)) + ',' + (c[1] + r * Math.sin(a)); };
+  var d = 'M' + at(r1, a0) + ' A' + r1 + ',' + r1 + ' 0 ' + big + ' 1 ' + at(r1, a1);
+  if (p.kind === 'arc') return {name: 'path', a: {d: d}, open: true};
+  d += r0 > 0 ? ' L' + at(r0, a1) + ' A' + r0 + ',' + r0 + ' 0 ' + big + ' 0 ' + at(r0, a0) + ' Z'
+              : ' L' + c[0] + ',' + c[1] + ' Z';
+  return {name: 'path', a: {d: d, 'fill-rule': 'evenodd'}};
+}
+
+/* One primitive in g.  A plain outline circle (no fill, not dashed) is a
+ * ring (class ov-ring), text an ov-label; a 2-point polyline a <line>. */
+export function lookPrim(g, p) {
+  var c = ROLE[p.role] || ROLE.neutral, w = (p.width_in || 0) * PAGE_WIDTH;
+  var stroke = {stroke: w > 0 ? c : 'none', 'stroke-width': w, 'stroke-dasharray': p.dashed ? DASH : 'none',
+                'stroke-opacity': p.alpha === undefined ? 1 : p.alpha, 'data-role': p.role};
+  if (p.kind === 'tag_mask') return; /* the felt's: no light on the tags */
+  if (p.kind === 'text') {
+    var t = el('text', {x: p.at[0], y: p.at[1], 'class': 'ov-label', fill: c, 'font-size': p.size_in / 0.7,
+                        'dominant-baseline': 'central', 'data-role': p.role}, g);
+    if (p.angle_deg) t.setAttribute('transform', 'rotate(' + p.angle_deg + ' ' + p.at[0] + ' ' + p.at[1] + ')');
+    t.textContent = p.text;
+    return;
   }
+  if (p.kind === 'polyline') {
+    var two = p.points.length === 2;
+    el(two ? 'line' : 'polyline', Object.assign(two ? {x1: p.points[0][0], y1: p.points[0][1], x2: p.points[1][0],
+                                                       y2: p.points[1][1]} : {points: pts(p.points)},
+                                               {fill: 'none', 'stroke-linecap': 'round'}, stroke), g);
+    return;
+  }
+  var o = outline(p), fill = p.fill_alpha > 0 && !o.open;
+  if (fill && p.band_in > 0) { /* only a band inside the edge: a wide stroke clipped to the shape */
+    var id = 'tt-band-' + (++clipN);
+    el(o.name, o.a, el('clipPath', {id: id}, g));
+    el(o.name, Object.assign({fill: 'none', stroke: c, 'stroke-width': 2 * p.band_in, 'stroke-opacity': p.fill_alpha,
+                              'clip-path': 'url(#' + id + ')'}, o.a), g);
+    fill = false;
+  }
+  var plain = p.kind === 'circle' && !fill && !p.dashed && !(p.band_in > 0);
+  el(o.name, Object.assign({fill: fill ? c : 'none', 'fill-opacity': fill ? p.fill_alpha : 0}, stroke, o.a,
+                           plain ? {'class': 'ov-ring'} : {}), g);
 }
 
-/* An answers() opts.radius from a ruleset's profile and the roster (the
- * live page has both): a blast's radius is its question's, else its
- * weapon's (the question's, else the firer's in the roster), 1" for a
- * blast with neither; a command radius is the profile's. */
-export function profileRadius(rules, roster) {
-  return function (q) {
-    if (q.q === 'command') return rules && rules.command_radius_in;
-    if (q.q !== 'blast' && q.q !== 'deviate') return 0;
-    if (q.radius_in) return q.radius_in;
-    var wname = q.weapon;
-    (roster || []).forEach(function (r) { if (!wname && r.id === q.from) wname = r.weapon; });
-    var w = rules && rules.weapons && wname ? rules.weapons[wname] : null;
-    return w && w.blast_radius_in ? w.blast_radius_in : (q.q === 'blast' ? 1 : 0);
-  };
+/* An answer's look (its primitives, in order) in g. */
+export function look(g, prims) { (prims || []).forEach(function (p) { lookPrim(g, p); }); }
+
+/* Where words go above a look: over its first line, else over its first shape. */
+function wordsAt(prims) {
+  var p = prims.filter(function (q) { return q.kind === 'polyline'; })[0] ||
+          prims.filter(function (q) { return q.kind !== 'text' && q.kind !== 'tag_mask'; })[0];
+  if (!p) return null;
+  if (!p.points) return [p.at[0], p.at[1] - (p.r_in || 0) - 0.6];
+  if (p.points.length === 2)
+    return [(p.points[0][0] + p.points[1][0]) / 2, (p.points[0][1] + p.points[1][1]) / 2 - 0.6];
+  var xs = p.points.map(function (q) { return q[0]; }), ys = p.points.map(function (q) { return q[1]; });
+  return [(Math.min.apply(null, xs) + Math.max.apply(null, xs)) / 2, Math.min.apply(null, ys) - 0.6];
 }
 
-/* The answers shown [{query, answer}] drawn in g (the board's overlay
- * layer) from the geometry each answer carries, else from where its
- * figures stand: lines of sight and shots (by range band), a charge's
- * path, a move, a blast and where a shell landed, a grape's cone, a
- * command radius, what a figure sees, the figures hit ringed.
- * find(id) -> {x, y, facing_deg} or null.  opts.radius(q, a): a blast's
- * or command's radius when neither the answer nor the question gives one
- * (default 1" for a blast, 12" for command, as the replay's); opts.labels:
- * each answer's words beside its drawing (ov-label). */
-export function answers(g, shown, find, opts) {
+/* The answers shown [{query, answer, look}] in g (the board's overlay
+ * layer), each from its look; opts.labels: each answer's words too, above
+ * its drawing (ov-label), for pages seen from afar (the hall's). */
+export function answers(g, shown, opts) {
   opts = opts || {};
-  var pt = function (f) { return f ? [f.x, f.y] : null; };
-  shown.forEach(function (s) {
-    var q = s.query || {}, a = s.answer || {}, parts = [];
-    if (a.error) return;
-    var from = find(a.charger || q.from), to = typeof q.to === 'string' ? find(a.target || q.to) : null;
-    var ok = a.visible !== false && a.ok !== false && !(q.q === 'fire' && a.to_hit === null);
-    var colour = ok ? ROLE.clear : ROLE.blocked;
-    var radius = function (dflt) {
-      return a.radius_in || q.radius_in || (opts.radius && opts.radius(q, a)) || dflt;
-    };
-    var add = function (p) {
-      parts.push(p);
-      prim(g, p, function (r) { return {x: r.fig.x, y: r.fig.y, r: opts.figR || 0.55}; });
-    };
-    var line = function (p1, p2, c, solid) { if (p1 && p2) add({type: 'line', a: p1, b: p2, colour: c, solid: solid}); };
-    if (Array.isArray(a.shots) && a.shots.length && q.q === 'fire') /* a unit's fire: every firer's line */
-      a.shots.forEach(function (sh) { line(pt(find(sh.from)), pt(find(sh.to || q.to)), ROLE[sh.bracket] || colour, true); });
-    else if (Array.isArray(a.path)) /* a charge's own path (a unit's from its front-centre) */
-      line(a.path[0], a.path[1], colour, ok);
-    else if (Array.isArray(a.line)) /* the answer's own line of sight */
-      line(a.line[0], a.line[1], q.q === 'fire' ? (ROLE[a.bracket] && ok ? ROLE[a.bracket] : colour) : colour, ok);
-    else if (q.q === 'ball')
-      line(pt(from), to ? pt(to) : q.at, ROLE.ball, true);
-    else if (from && to)
-      line(pt(from), pt(to), q.q === 'fire' && ok && ROLE[a.bracket] ? ROLE[a.bracket] : colour, ok);
-    if (from && Array.isArray(q.to))
-      line(pt(from), q.to, colour, ok);
-    if (q.q === 'blast' && (Array.isArray(a.centre) || Array.isArray(q.at)))
-      add({type: 'circle', c: a.centre || q.at, r: radius(1), colour: ROLE.blast});
-    if (q.q === 'deviate' && Array.isArray(a.impact)) {
-      line(pt(from), q.at, ROLE.clear, false);
-      line(q.at, a.impact, ROLE.blast, true);
-      add({type: 'mark', at: a.impact, colour: ROLE.blast});
-      if (a.went_off !== false && radius(0))
-        add({type: 'circle', c: a.impact, r: radius(0), colour: ROLE.blast});
-    }
-    if (q.q === 'grape' && Array.isArray(a.polygon) && a.polygon.length >= 3)
-      add({type: 'polygon', pts: a.polygon, colour: ROLE.arc});
-    else if (q.q === 'grape' && from) {
-      var arc = a.arc_deg || 30, fc = from.facing_deg || 0;
-      add({type: 'sector', c: a.centre || pt(from), r: radius(6), a0: fc - arc / 2, a1: fc + arc / 2, colour: ROLE.arc});
-    }
-    if (q.q === 'command' && from)
-      add({type: 'circle', c: pt(from), r: radius(12), colour: ROLE.command});
-    if (q.q === 'visibility' && Array.isArray(a.polygon) && a.polygon.length >= 3)
-      add({type: 'polygon', pts: a.polygon, colour: ROLE.clear});
-    (a.targets || a.hit || a.touched || []).forEach(function (id) {
-      var f = find(id);
-      if (f) add({type: 'ring', fig: f, colour: ROLE.target});
-    });
-    if (opts.labels && parts.length) {
-      /* the words above the drawing: a circle's top, else the middle of the first line */
-      var p = parts[0], at = p.type === 'line' ? [(p.a[0] + p.b[0]) / 2, (p.a[1] + p.b[1]) / 2 - 0.6]
-        : p.c ? [p.c[0], p.c[1] - p.r - 0.6] : p.at ? [p.at[0], p.at[1] - 1] : p.fig ? [p.fig.x, p.fig.y - 1.4]
-        : p.pts ? p.pts[0] : null;
-      if (at) prim(g, {type: 'label', at: at, text: words(q, a).big});
-    }
+  (shown || []).forEach(function (s) {
+    if (!s || !Array.isArray(s.look)) return;
+    look(g, s.look);
+    var at = opts.labels && !(s.answer || {}).error ? wordsAt(s.look) : null;
+    if (at) el('text', {x: at[0], y: at[1], 'class': 'ov-label'}, g).textContent = words(s.query || {}, s.answer || {}).big;
   });
 }
 
 /* A live state (/api/state, or a hall's copy of one) on svg: board,
  * terrain and figures, coloured by side in the order sides (an object
  * kept by the caller) first met them.  opts: {margin, r (a figure's
- * radius), answers (draw state.shown with answers(); its opts)}.
+ * radius), answers (draw state.shown's looks with answers(); its opts)}.
  * Returns {layers, find(id)}. */
 export function live(svg, st, sides, opts) {
   opts = opts || {};
@@ -264,9 +229,6 @@ export function live(svg, st, sides, opts) {
     byId[String(f.tag)] = f;
   });
   var find = function (id) { return id === undefined || id === null ? null : byId[String(id)] || null; };
-  if (opts.answers) {
-    opts.answers.figR = r;
-    answers(layers.over, st.shown || [], find, opts.answers);
-  }
+  if (opts.answers) answers(layers.over, st.shown || [], opts.answers);
   return {layers: layers, find: find};
 }

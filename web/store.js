@@ -41,9 +41,6 @@ export function rosterOf(f) {
 export function figTitle(f) {
   return [figName(f), rosterOf(f).type, f.unit].filter(Boolean).join(' \u00b7 ');
 }
-export function findFig(id) {
-  return game.state ? game.state.figures.find(function (f) { return f.id === id; }) || null : null;
-}
 /* a side's colour: the order sides were first seen, as on the felt */
 const sideIndex = {};
 export function sideColour(side) {

@@ -1,18 +1,22 @@
 /* hall_replay.c - 'replay --mqtt': a recorded game published as a table
  * would publish it, at its recorded pace times a speed: the live state
  * (rebuilt from the recording's rows, with the referee's phase), events
- * (the referee's too), answers, scenario changes, and the recording itself
- * as chunks. */
+ * (the referee's too), answers with their look (the recorded question asked
+ * again where the figures stood, drawn by table_look as the live table
+ * draws it), scenario changes, and the recording itself as chunks. */
 #include "hall_conn.h"
 #include "hall_publish.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "game.h"
 #include "rec_copy.h"
+#include "table_look.h"
 
 /* How often the replay looks at the clock: the live state goes out at most
  * every 200 ms anyway, and fifty replays share two cores in a load test. */
@@ -28,6 +32,8 @@ typedef struct hall__scene {
     json_t *phase;    /* where the game stands ({"turn","phase","side"}), or NULL before a phase */
     long long frame, t_ms;
     int qid;
+    table_scene *table; /* the scenario to ask again for the answers' look (NULL until needed) */
+    int table_bad;      /* the scenario could not be loaded: no looks */
 } hall__scene;
 
 static void hall__scene_key(char *buf, size_t n, const json_t *o)
@@ -42,6 +48,47 @@ static void hall__scene_set_scenario(hall__scene *s, json_t *sc)
         return;
     json_decref(s->scenario);
     s->scenario = json_incref(sc);
+    table_scene_destroy(s->table);
+    s->table = NULL;
+    s->table_bad = 0;
+}
+
+/* Places to 0.01" and angles to 0.1 degree, as the live state has them. */
+static json_t *hall__r(const json_t *v, double scale)
+{
+    return json_is_number(v) ? json_real(round(json_number_value(v) * scale) / scale + 0.0) : json_null();
+}
+
+/* What the answer to query looks like with the figures where they stand
+ * now (table_look's primitives, as the live table's "look"), or NULL when
+ * the recording's scenario cannot be asked (a ruleset not here): the
+ * answer is then published without one. */
+static json_t *hall__look(hall__scene *s, const json_t *query)
+{
+    tt_err e = {0};
+    if (!s->table && !s->table_bad && s->scenario) {
+        char *txt = json_dumps(s->scenario, JSON_COMPACT);
+        s->table_bad = !txt || table_scene_parse(txt, "the recorded scenario", ".", game_data_dirs(), &s->table,
+                                                 &e) != TT_OK;
+        if (s->table_bad)
+            fprintf(stderr, "tabletrack replay: answers go without their look: %s\n", txt ? e.msg : "out of memory");
+        free(txt);
+    }
+    if (!s->table)
+        return NULL;
+    const char *key;
+    json_t *f, *look = NULL;
+    json_object_foreach(s->figs, key, f) {
+        const char *state = json_string_value(json_object_get(f, "state"));
+        if (!state || strcmp(state, "lost"))
+            (void)table_scene_place(s->table, (int)json_integer_value(json_object_get(f, "tag")),
+                                    json_number_value(json_object_get(f, "x")), json_number_value(json_object_get(f, "y")),
+                                    json_number_value(json_object_get(f, "facing_deg")), NULL, &e);
+    }
+    const table_answer *a;
+    if (table_scene_ask(s->table, query, &a, &e) != TT_OK || table_look_json(s->table, a, &look, &e) != TT_OK)
+        return NULL;
+    return look;
 }
 
 /* One chunk: figures moved, events, answers and scenario changes sent. */
@@ -78,12 +125,13 @@ static void hall__scene_apply(hall__scene *s, hall_table *t, const char *chunk)
             hall__scene_key(key, sizeof key, f);
             json_t *nm = json_object_get(s->names, key);
             json_object_set_new(s->figs, key,
-                                json_pack("{s:O?,s:O?,s:s?,s:O?,s:O?,s:O?,s:O?,s:O?}", "id",
+                                json_pack("{s:O?,s:O?,s:s?,s:O?,s:o,s:o,s:o,s:O?}", "id",
                                           nm ? json_object_get(nm, "name") : json_null(), "tag",
                                           json_object_get(f, "id"), "family", json_string_value(json_object_get(f, "family")),
                                           "side", nm ? json_object_get(nm, "side") : json_null(), "x",
-                                          json_object_get(f, "x"), "y", json_object_get(f, "y"), "facing_deg",
-                                          json_object_get(f, "facing_deg"), "state", json_object_get(f, "state")));
+                                          hall__r(json_object_get(f, "x"), 100), "y", hall__r(json_object_get(f, "y"), 100),
+                                          "facing_deg", hall__r(json_object_get(f, "facing_deg"), 10), "state",
+                                          json_object_get(f, "state")));
         }
     }
     json_array_foreach(json_object_get(j, "events"), i, o) {
@@ -107,8 +155,8 @@ static void hall__scene_apply(hall__scene *s, hall_table *t, const char *chunk)
         }
     }
     json_array_foreach(json_object_get(j, "queries"), i, o) {
-        json_t *a = json_pack("{s:i,s:O,s:O}", "qid", ++s->qid, "query", json_object_get(o, "query"), "answer",
-                              json_object_get(o, "answer"));
+        json_t *a = json_pack("{s:i,s:O,s:O,s:o?}", "qid", ++s->qid, "query", json_object_get(o, "query"), "answer",
+                              json_object_get(o, "answer"), "look", hall__look(s, json_object_get(o, "query")));
         char *txt = a ? json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) : NULL;
         if (txt)
             hall_table_publish(t, "answer", txt, strlen(txt));
@@ -120,9 +168,16 @@ static void hall__scene_apply(hall__scene *s, hall_table *t, const char *chunk)
     json_decref(j);
 }
 
-/* The state in the shape of /api/state. */
+/* The state in the shape of /api/state: the answer shown drawn where
+ * the figures stand now. */
 static void hall__scene_publish(hall__scene *s, hall_table *t)
 {
+    size_t i;
+    json_t *a;
+    json_array_foreach(s->shown, i, a) {
+        json_t *look = hall__look(s, json_object_get(a, "query"));
+        json_object_set_new(a, "look", look ? look : json_null());
+    }
     json_t *figs = json_array();
     const char *key;
     json_t *f;
@@ -152,7 +207,7 @@ tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char 
         *held = 0;
     hall_table *t = NULL;
     rec_feed *lf = NULL;
-    hall__scene s = {json_object(), json_object(), NULL, NULL, json_array(), NULL, -1, 0, 0};
+    hall__scene s = {json_object(), json_object(), NULL, NULL, json_array(), NULL, -1, 0, 0, NULL, 0};
     tt_status st = TT_OK;
     if (!s.figs || !s.names || !s.shown) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -208,5 +263,6 @@ done:
     json_decref(s.rig);
     json_decref(s.shown);
     json_decref(s.phase);
+    table_scene_destroy(s.table);
     return st;
 }

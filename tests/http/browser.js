@@ -164,6 +164,50 @@ async function brightness(page, file, x, y, r) {
       return null;
     }, new URL(url).searchParams.get('key'));
 
+    // every answer is drawn from its look (table_look's primitives, docs/api.md): each
+    // line and label of each answer shown is on the page where its look puts it ...
+    result.looks = await page.evaluate(() => {
+      const shown = window.ttTable.state().shown;
+      const lines = [...document.querySelectorAll('#overlays line')].map((l) =>
+        ['x1', 'y1', 'x2', 'y2'].map((k) => +l.getAttribute(k)));
+      const labels = [...document.querySelectorAll('#overlays text.ov-label')].map((t) => t.textContent);
+      let prims = 0, drawn = 0;
+      shown.forEach((s) => (s.look || []).forEach((p) => {
+        if (p.kind === 'polyline' && p.points.length === 2) {
+          prims++;
+          const want = [].concat(p.points[0], p.points[1]);
+          drawn += lines.some((l) => l.every((v, i) => Math.abs(v - want[i]) < 1e-9)) ? 1 : 0;
+        } else if (p.kind === 'text') {
+          prims++;
+          drawn += labels.includes(p.text) ? 1 : 0;
+        }
+      }));
+      return {answers: shown.length, with_look: shown.filter((s) => Array.isArray(s.look)).length, prims, drawn};
+    });
+    // ... and an answer of a kind no page knows, with a role's primitives, is drawn as
+    // they say (the painter knows shapes and roles, never answer kinds)
+    result.new_kind = await page.evaluate(async () => {
+      const TTDraw = await import('./draw.js');
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      document.body.appendChild(svg);
+      TTDraw.answers(svg, [{qid: 1, query: {q: 'parley', from: 'a'}, answer: {},
+        look: [{kind: 'polyline', role: 'command', width_in: 0.08, dashed: true, points: [[1, 2], [3, 4], [5, 2]]},
+               {kind: 'sector', role: 'arc', width_in: 0.05, fill_alpha: 0.3, at: [10, 10], r_in: 6, r0_in: 0,
+                a0_deg: -15, a1_deg: 15},
+               {kind: 'circle', role: 'target', width_in: 0.08, at: [7, 8], r_in: 0.7},
+               {kind: 'text', role: 'blocked', at: [6, 6], text: 'no parley', size_in: 0.4, angle_deg: 0},
+               {kind: 'tag_mask', at: [7, 8], facing_deg: 0, side_in: 2, z_in: 0}]}]);
+      const pl = svg.querySelector('polyline'), ring = svg.querySelector('circle.ov-ring');
+      const sector = svg.querySelector('path[data-role="arc"]'), label = svg.querySelector('text.ov-label');
+      const out = {elements: svg.children.length, polyline: pl && pl.getAttribute('points'),
+                   polyline_colour: pl && pl.getAttribute('stroke'), dashed: pl && pl.getAttribute('stroke-dasharray'),
+                   sector_fill: sector && sector.getAttribute('fill'), ring: ring && [ring.getAttribute('cx'),
+                   ring.getAttribute('cy'), ring.getAttribute('r'), ring.getAttribute('stroke')],
+                   label: label && label.textContent, label_colour: label && label.getAttribute('fill')};
+      svg.remove();
+      return out;
+    });
+
     // set up again: the rubble becomes woods, the house is redrawn
     await page.tap('#tab-setup');
     await page.waitForFunction(() => document.querySelectorAll('#terrain-list li select').length > 0);

@@ -205,6 +205,15 @@ def run(srv):
     s = srv.json("GET", "/api/state")[1]
     check([x["qid"] for x in s["shown"]] == [1, 2] and s["shown"][0]["query"]["to"] == "fus1"
           and s["shown"][0]["answer"] == j["answer"], "state lists the questions shown with their answers")
+    # each answer carries what it looks like (table_look's primitives, docs/api.md): the reply and the
+    # state alike while nothing moves (the video has ended), the line of fire from gren1 to fus1 among them
+    look = j.get("look")
+    at = {f["id"]: (f["x"], f["y"]) for f in s["figures"]}
+    near = lambda p, f: abs(p[0] - at[f][0]) < 1 and abs(p[1] - at[f][1]) < 1  # a base's front or centre
+    check(isinstance(look, list) and look and all({"kind", "role"} <= set(p) for p in look) and
+          s["shown"][0]["look"] == look and
+          any(p["kind"] == "polyline" and near(p["points"][0], "gren1") and near(p["points"][-1], "fus1") for p in look),
+          "the reply and the state carry the answer's look, its line from gren1 to fus1: %s" % json.dumps(look)[:300])
     # redrawn by the game's loop, not by the request: waited for (generously:
     # the machine may be loaded), not timed
     deadline, png_after = time.time() + 60, png_before

@@ -331,6 +331,24 @@ def questions(srv):
     st, _, body = srv.request("GET", "/api/state")
     print("figure: /api/state with the questions kept: %d bytes" % len(body), flush=True)
     check(st == 200 and len(body) < 200000, "/api/state stays under 200 kB (%d bytes)" % len(body))
+    # the answers whose looks are largest (a 6" blast clipped by the terrain, a unit's fire, a
+    # gun's grape), each padded near 1 kB, as many as the cap keeps: the state still fits
+    srv.json("DELETE", "/api/query", key="testkey")
+    st0, _, body0 = srv.request("GET", "/api/state")
+    big = ([{"q": "blast", "at": [x, y], "radius_in": 6} for x in range(14, 62, 6) for y in range(8, 44, 6)] +
+           [{"q": "fire", "from": "grenadiers", "to": f} for f in french] + [{"q": "grape", "from": "gun1"}])
+    kept = 0
+    for i in range(asked):
+        st, j = srv.json("POST", "/api/query", json.dumps(dict(big[i % len(big)], note="look %d " % i + "x" * 880)),
+                         key="testkey")
+        kept += st == 200
+    st, _, body = srv.request("GET", "/api/state")
+    looks = [len(json.dumps(x.get("look"))) for x in json.loads(body)["shown"]]
+    print("figure: /api/state with %d of the largest looks kept: %d bytes (%d of them looks, the largest %d; "
+          "%d bytes with none)" % (kept, len(body), sum(looks), max(looks or [0]), len(body0)), flush=True)
+    check(st == 200 and kept == asked and len(body) < 200000 and all(n > 2 for n in looks),
+          "/api/state with %d of the largest looks stays under 200 kB (%d bytes)" % (kept, len(body)))
+    srv.json("DELETE", "/api/query", key="testkey")
     pad = dict(kinds[0], note="x" * 2000)
     st, j = srv.json("POST", "/api/query", json.dumps(pad), key="testkey")
     check(400 <= st < 500 and "1024" in j.get("error", ""), "a 2 kB question is refused with a JSON error naming the limit (%d %s)"

@@ -60,6 +60,16 @@ def main():
         uf = r.get("unit_fire") or {}
         check(uf.get("shots", 0) >= 1 and uf.get("drawn") == uf.get("shots"),
               "a unit's fire draws every firer's line to its target: %s" % uf)
+        lk = r.get("looks") or {}
+        check(lk.get("answers", 0) >= 3 and lk.get("with_look") == lk.get("answers") and
+              lk.get("prims", 0) >= 3 and lk.get("drawn") == lk.get("prims"),
+              "every answer shown carries its look, and each of its lines and labels is drawn where it says: %s" % lk)
+        nk = r.get("new_kind") or {}
+        check(nk.get("polyline") == "1,2 3,4 5,2" and nk.get("polyline_colour") == "#cc79a7" and
+              nk.get("dashed") not in (None, "none") and nk.get("sector_fill") == "#e69f00" and
+              nk.get("ring") == ["7", "8", "0.7", "#f0e442"] and nk.get("label") == "no parley" and
+              nk.get("label_colour") == "#d55e00" and nk.get("elements") == 4,
+              "an answer of a kind no page knows is drawn from its primitives, by their roles (no tag mask): %s" % nk)
         check(set(r.get("kinds_offered", [])) == {"building", "wall", "hedge", "woods", "hill", "river", "rough",
                                                    "breastworks"},
               "the set-up offers the ruleset's terrain kinds: %s" % r.get("kinds_offered"))

@@ -143,12 +143,53 @@ static void test_look_json(void **state)
     table_scene_destroy(s);
 }
 
+/* A blast's outline as JSON: the 720 rays of the template drawn on the
+ * felt come as a few dozen points (those within OVERLAY_JSON_TOL_IN of the
+ * line left out), each a place to 0.01" on the template's edge, no two so
+ * far apart that the chord between them strays from the circle. */
+static void test_look_json_blast(void **state)
+{
+    (void)state;
+    table_scene *s = load();
+    tt_err err = {0};
+    json_t *blast = q("{\"q\":\"blast\",\"at\":[10,35],\"radius_in\":3}");
+    const table_answer *a;
+    assert_int_equal(table_scene_ask(s, blast, &a, &err), TT_OK);
+    json_t *look = NULL;
+    assert_int_equal(table_look_json(s, a, &look, &err), TT_OK);
+    const json_t *poly = json_array_get(look, 0), *pts = json_object_get(poly, "points");
+    assert_string_equal(json_string_value(json_object_get(poly, "kind")), "polygon");
+    assert_string_equal(json_string_value(json_object_get(poly, "role")), "blast");
+    size_t n = json_array_size(pts);
+    assert_true(n >= 16 && n <= 100);
+    double prev = NAN, first = NAN, gap = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = json_number_value(json_array_get(json_array_get(pts, i), 0));
+        double y = json_number_value(json_array_get(json_array_get(pts, i), 1));
+        assert_true(fabs(x * 100 - round(x * 100)) < 1e-6 && fabs(y * 100 - round(y * 100)) < 1e-6);
+        assert_true(fabs(hypot(x - 10, y - 35) - 3) < 0.008);
+        double ang = atan2(y - 35, x - 10);
+        if (i == 0)
+            first = ang;
+        else
+            gap = fmax(gap, fmod(ang - prev + 4 * M_PI, 2 * M_PI));
+        prev = ang;
+    }
+    gap = fmax(gap, fmod(first - prev + 4 * M_PI, 2 * M_PI));
+    /* a chord of angle gap strays 3 (1 - cos(gap / 2)) from the circle */
+    assert_true(3 * (1 - cos(gap / 2)) < OVERLAY_JSON_TOL_IN + 0.002);
+    json_decref(look);
+    json_decref(blast);
+    table_scene_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_asked_once_until_a_move),
         cmocka_unit_test(test_bad_question),
         cmocka_unit_test(test_look_json),
+        cmocka_unit_test(test_look_json_blast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

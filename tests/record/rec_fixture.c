@@ -13,8 +13,8 @@ const char fixture_scenario_json[] =
     "{\"id\":\"gun\",\"side\":\"british\",\"type\":\"artillery\",\"weapon\":\"artillery\",\"x\":10,\"y\":24,"
     "\"facing_deg\":0,\"base\":{\"rect_in\":[2,1.5]}},"
     "{\"id\":\"crew\",\"side\":\"british\",\"x\":8,\"y\":24,\"facing_deg\":0},"
-    "{\"id\":\"m1\",\"side\":\"british\",\"weapon\":\"musket\",\"x\":12,\"y\":30,\"facing_deg\":0},"
-    "{\"id\":\"m2\",\"side\":\"british\",\"weapon\":\"musket\",\"x\":12,\"y\":32,\"facing_deg\":0},"
+    "{\"id\":\"m1\",\"side\":\"british\",\"unit\":\"line\",\"weapon\":\"musket\",\"x\":12,\"y\":30,\"facing_deg\":0},"
+    "{\"id\":\"m2\",\"side\":\"british\",\"unit\":\"line\",\"weapon\":\"musket\",\"x\":12,\"y\":32,\"facing_deg\":0},"
     "{\"id\":\"f1\",\"side\":\"french\",\"weapon\":\"musket\",\"x\":50,\"y\":24,\"facing_deg\":180},"
     "{\"id\":\"f2\",\"side\":\"french\",\"weapon\":\"musket\",\"x\":50,\"y\":20,\"facing_deg\":180},"
     "{\"id\":\"f3\",\"side\":\"french\",\"weapon\":\"musket\",\"x\":52,\"y\":28,\"facing_deg\":180},"
@@ -141,10 +141,10 @@ static tt_status fixture__record(const char *path, rec_mode mode, int heights, t
             s = rec_query(r, fr, t, "{\"q\":\"los\",\"from\":\"m1\",\"to\":\"f2\"}",
                           "{\"visible\":false,\"blocked_by\":\"house\"}", err);
         } else if (t == 9000) {
-            s = rec_query(r, fr, t, "{\"q\":\"grape\",\"from\":\"gun\"}", "{\"targets\":[\"f1\"]}", err);
+            s = rec_query(r, fr, t, "{\"q\":\"grape\",\"from\":\"gun\"}", "{\"to_hit\":4,\"targets\":[]}", err);
         } else if (t == 13000) {
             s = rec_query(r, fr, t, "{\"q\":\"blast\",\"at\":[40,20],\"weapon\":\"grenade\"}",
-                          "{\"hit\":[\"f1\"]}", err);
+                          "{\"to_hit\":3,\"hit\":[]}", err);
         } else if (t == 14000) {
             s = rec_query(r, fr, t, "{\"q\":\"fire\",\"from\":\"m1\",\"to\":\"f1\"}",
                           "{\"distance_in\":19.0,\"bracket\":\"out\",\"visible\":true,\"cover\":\"none\","
@@ -175,21 +175,23 @@ tt_status fixture_record_shots(const char *path, tt_err *err)
 {
     rec *r = NULL;
     rec_meta meta = {"frames/*.png", "test fixture: shots"};
-    /* m1 (12,30), m2 (12,32), f1 (50,24), f2 (50,20), the mortar (60,10) */
+    /* m1 (12,30), m2 (12,32) (the unit "line"), f1 (22,24), f2 (50,20), the mortar (60,10) */
     const rec_figure figs[] = {{"tag36h11", 10, 12, 30, 0, REC_SEEN, 0, 0, 0, 0},
                                {"tag36h11", 11, 12, 32, 0, REC_SEEN, 0, 0, 0, 0},
-                               {"tag36h11", 20, 50, 24, 180, REC_SEEN, 0, 0, 0, 0},
+                               {"tag36h11", 20, 22, 24, 180, REC_SEEN, 0, 0, 0, 0},
                                {"tag36h11", 21, 50, 20, 180, REC_SEEN, 0, 0, 0, 0},
                                {"tag36h11", 24, 60, 10, 180, REC_SEEN, 0, 0, 0, 0}};
-    /* the answers as 'tabletrack rules' gives them */
+    /* the answers as 'tabletrack rules' gives them (the replay asks again
+     * and draws only an answer that comes out the same) */
     static const char *const qa[3][2] = {
         {"{\"q\":\"deviate\",\"from\":\"mortar\",\"at\":[45,20],\"dice\":{\"long_short\":6,\"long_short_in\":3,"
          "\"left_right\":1,\"left_right_in\":2}}",
-         "{\"impact\":[41.39,20.0],\"hit\":[],\"went_off\":true,\"radius_in\":2.0,\"rule\":\"x\"}"},
+         "{\"impact\":[43.61,23.33],\"hit\":[],\"went_off\":true,\"radius_in\":2.0,\"to_hit\":3,\"rule\":\"x\"}"},
         {"{\"q\":\"charge\",\"from\":\"m1\",\"to\":\"f2\",\"roll\":3}",
-         "{\"charger\":\"m1\",\"target\":\"f2\",\"distance_in\":38.3,\"allowed_in\":6.0,\"ok\":false,\"crossed\":[]}"},
-        {"{\"q\":\"fire\",\"from\":\"british\",\"to\":\"f1\"}",
-         "{\"distance_in\":37.5,\"bracket\":\"long\",\"visible\":true,\"to_hit\":6,\"dice\":null,\"firers\":[\"m1\","
+         "{\"charger\":\"m1\",\"target\":\"f2\",\"path\":[[12.0,30.0],[49.03,20.25]],\"distance_in\":38.29,"
+         "\"allowed_in\":0.0,\"ok\":false,\"crossed\":[\"house\"]}"},
+        {"{\"q\":\"fire\",\"from\":\"line\",\"to\":\"f1\"}",
+         "{\"distance_in\":10.66,\"bracket\":\"long\",\"visible\":true,\"to_hit\":6,\"dice\":null,\"firers\":[\"m1\","
          "\"m2\"],\"targets\":[\"f1\"],\"shots\":[{\"from\":\"m1\",\"to\":\"f1\",\"bracket\":\"long\"},{\"from\":\"m2\","
          "\"to\":\"f1\",\"bracket\":\"long\"}]}"}};
     tt_status s = rec_open(path, REC_CREATE_NEW, &r, err);

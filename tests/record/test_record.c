@@ -20,6 +20,7 @@
 #include "cvwrap_capture.h"
 #include "rec.h"
 #include "rec_fixture.h"
+#include "tt_palette.h"
 #include "test_util.h"
 
 /* ---- change detection --------------------------------------------------- */
@@ -434,6 +435,32 @@ static void test_json_lines(void **state)
     tu_dir_remove(&d);
 }
 
+/* The first primitive of `kind` (and `role`, unless NULL) in a query's
+ * overlay, after `after` of them. */
+static const json_t *ov_prim(const json_t *q, const char *kind, const char *role, int after)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(q, "ov"), i, p) {
+        if (!strcmp(json_string_value(json_object_get(p, "kind")), kind) &&
+            (!role || !strcmp(json_string_value(json_object_get(p, "role")), role)) && after-- == 0)
+            return p;
+    }
+    return NULL;
+}
+
+/* Coordinate k of p's key (a point), or of p itself when key is NULL. */
+static double ov_xy(const json_t *p, const char *key, int k)
+{
+    return json_number_value(json_array_get(key ? json_object_get(p, key) : p, (size_t)k));
+}
+
+/* Coordinate k of point i of a polyline or polygon. */
+static double ov_pt(const json_t *p, int i, int k)
+{
+    return ov_xy(json_array_get(json_object_get(p, "points"), (size_t)i), NULL, k);
+}
+
 /* The embedded data of a replay page (caller decrefs). */
 static json_t *html_data(const char *html)
 {
@@ -474,23 +501,41 @@ static void test_html_page(void **state)
     assert_null(strstr(text, "<script src"));
     assert_null(strstr(text, "<link"));
     assert_null(strstr(text, "@import"));
-    assert_null(strstr(text, "url("));
+    /* url() only ever names a part of the page itself (#id: a band's clip) */
+    for (const char *u = strstr(text, "url("); u; u = strstr(u + 4, "url("))
+        assert_int_equal(u[4], '#');
     /* the embedded data parses and holds the game */
     json_t *data = html_data(html);
     assert_int_equal(json_array_size(json_object_get(data, "figs")), 9);
     assert_int_equal(json_array_size(json_object_get(data, "terrain")), 3);
     assert_int_equal(json_array_size(json_object_get(data, "sides")), 2);
     assert_int_equal(json_array_size(json_object_get(data, "queries")), 4);
-    /* the grape overlay is a sector on the gun's (pivoted) facing */
-    json_t *grape = json_array_get(json_object_get(data, "queries"), 1);
-    json_t *sector = json_array_get(json_object_get(grape, "ov"), 0);
-    assert_string_equal(json_string_value(json_object_get(sector, "type")), "sector");
-    double mid = (json_number_value(json_object_get(sector, "a0")) + json_number_value(json_object_get(sector, "a1"))) / 2;
+    /* the grape overlay is a cone on the gun's (pivoted) facing (table_look's
+     * primitives: docs/api.md, "What an answer looks like") */
+    const json_t *qs = json_object_get(data, "queries");
+    const json_t *cone = ov_prim(json_array_get(qs, 1), "polygon", "arc", 0);
+    assert_non_null(cone);
+    double sx = 0, sy = 0;
+    size_t np = json_array_size(json_object_get(cone, "points"));
+    for (size_t k = 0; k < np; k++) {
+        sx += ov_xy(json_array_get(json_object_get(cone, "points"), k), NULL, 0);
+        sy += ov_xy(json_array_get(json_object_get(cone, "points"), k), NULL, 1);
+    }
+    double mid = atan2(sy / (double)np - 24, sx / (double)np - 10) * 180 / M_PI;
     assert_true(fabs(mid - 20) < 1.0);
     /* the LOS overlay is a vermillion line m1 -> f2 (blocked, as on the felt) */
-    json_t *los = json_array_get(json_object_get(json_array_get(json_object_get(data, "queries"), 0), "ov"), 0);
-    assert_string_equal(json_string_value(json_object_get(los, "type")), "line");
-    assert_string_equal(json_string_value(json_object_get(los, "colour")), "#d55e00");
+    const json_t *los = json_array_get(json_object_get(json_array_get(qs, 0), "ov"), 0);
+    assert_string_equal(json_string_value(json_object_get(los, "kind")), "polyline");
+    assert_string_equal(json_string_value(json_object_get(los, "role")), "blocked");
+    assert_string_equal(tt_palette_role("blocked")->hex, "#d55e00");
+    /* the shot at 14 s was recorded as seen, 19.0" away; asked again it is
+     * not, 19.9" away: not drawn, and the page says why */
+    const json_t *shot = json_array_get(qs, 3);
+    assert_int_equal(json_array_size(json_object_get(shot, "ov")), 0);
+    const char *why = json_string_value(json_object_get(shot, "note"));
+    if (!why || !strstr(why, "asked again"))
+        fail_msg("the shot at 14 s: %s", why ? why : "drawn");
+    assert_true(json_is_null(json_object_get(json_array_get(qs, 0), "note")));
     json_decref(data);
     free(text);
     free(path);
@@ -563,7 +608,7 @@ static void test_readme_queries(void **state)
     assert_int_equal(sqlite3_prepare_v2(db, grape, -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int(st, 0), 9000);
-    assert_string_equal((const char *)sqlite3_column_text(st, 1), "[\"f1\"]");
+    assert_string_equal((const char *)sqlite3_column_text(st, 1), "[]");
     sqlite3_finalize(st);
     /* who moved, how often */
     const char *moves = "SELECT f.name, count(*) FROM event e JOIN figure f ON f.id = e.figure "
@@ -893,21 +938,6 @@ static void test_errors(void **state)
 
 /* ---- deviate, charge and a unit's fire on the replay ------------------ */
 
-/* The first primitive of `type` in a query's overlay, after `after` of them. */
-static const json_t *ov_prim(const json_t *q, const char *type, int after)
-{
-    size_t i;
-    json_t *p;
-    json_array_foreach(json_object_get(q, "ov"), i, p) if (!strcmp(json_string_value(json_object_get(p, "type")), type) &&
-                                                         after-- == 0) return p;
-    return NULL;
-}
-
-static double ov_xy(const json_t *p, const char *key, int k)
-{
-    return json_number_value(json_array_get(json_object_get(p, key), (size_t)k));
-}
-
 static void test_html_deviate_charge_unit(void **state)
 {
     (void)state;
@@ -923,49 +953,61 @@ static void test_html_deviate_charge_unit(void **state)
     json_t *data = html_data(html);
     const json_t *qs = json_object_get(data, "queries");
     assert_int_equal(json_array_size(qs), 3);
-    /* deviate: the aim from the mortar, the stray from the aim to the
-     * impact (solid), a cross there and the 2" blast around it */
-    const json_t *dv = json_array_get(qs, 0), *aim = ov_prim(dv, "line", 0), *stray = ov_prim(dv, "line", 1);
+    /* deviate: the aim from the mortar (dashed), the stray from the aim to
+     * the impact (solid), a cross there and the 2" blast around it */
+    const json_t *dv = json_array_get(qs, 0), *aim = ov_prim(dv, "polyline", "clear", 0);
+    const json_t *stray = ov_prim(dv, "polyline", "blast", 0);
+    if (json_is_string(json_object_get(dv, "note")))
+        fail_msg("deviate not drawn: %s", json_string_value(json_object_get(dv, "note")));
     assert_non_null(aim);
     assert_non_null(stray);
-    assert_true(fabs(ov_xy(aim, "a", 0) - 60) < 0.05 && fabs(ov_xy(aim, "b", 0) - 45) < 1e-9);
-    assert_true(fabs(ov_xy(stray, "a", 0) - 45) < 1e-9 && fabs(ov_xy(stray, "b", 0) - 41.39) < 1e-9);
-    assert_true(json_is_true(json_object_get(stray, "solid")));
-    const json_t *mark = ov_prim(dv, "mark", 0), *blast = ov_prim(dv, "circle", 0);
-    assert_non_null(mark);
+    assert_true(fabs(ov_pt(aim, 0, 0) - 60) < 0.05 && fabs(ov_pt(aim, 1, 0) - 45) < 1e-9);
+    assert_true(json_is_true(json_object_get(aim, "dashed")));
+    /* (the answer's JSON gives the impact to 0.01") */
+    double ix = ov_pt(stray, 1, 0), iy = ov_pt(stray, 1, 1);
+    assert_true(fabs(ov_pt(stray, 0, 0) - 45) < 1e-9 && fabs(ix - 43.61) < 0.01 && fabs(iy - 23.33) < 0.01);
+    assert_null(json_object_get(stray, "dashed"));
+    /* the cross: two strokes crossing at the impact */
+    const json_t *x1 = ov_prim(dv, "polyline", "blast", 1), *x2 = ov_prim(dv, "polyline", "blast", 2);
+    assert_non_null(x1);
+    assert_non_null(x2);
+    assert_true(fabs((ov_pt(x1, 0, 0) + ov_pt(x1, 1, 0)) / 2 - ix) < 1e-3 &&
+                fabs((ov_pt(x2, 0, 1) + ov_pt(x2, 1, 1)) / 2 - iy) < 1e-3);
+    const json_t *blast = ov_prim(dv, "polygon", "blast", 0);
     assert_non_null(blast);
-    assert_true(fabs(ov_xy(mark, "at", 0) - 41.39) < 1e-9 && fabs(ov_xy(mark, "at", 1) - 20) < 1e-9);
-    assert_true(fabs(ov_xy(blast, "c", 0) - 41.39) < 1e-9);
-    assert_true(fabs(json_number_value(json_object_get(blast, "r")) - 2.0) < 1e-9);
-    /* charge: 38.3" from m1 straight at f2, vermillion (too far), a cross at its end, f2 ringed */
-    const json_t *ch = json_array_get(qs, 1), *path_l = ov_prim(ch, "line", 0), *end = ov_prim(ch, "mark", 0);
+    double rmax = 0;
+    for (int k = 0; k < (int)json_array_size(json_object_get(blast, "points")); k++)
+        rmax = fmax(rmax, hypot(ov_pt(blast, k, 0) - ix, ov_pt(blast, k, 1) - iy));
+    /* the impact and every point are rounded to 0.01" (docs/api.md): each
+     * off by at most 0.0071", so the radius by at most 0.0142" */
+    assert_true(fabs(rmax - 2.0) < 0.0142);
+    /* charge: 38.3" from m1 straight at f2, vermillion (too far), f2 ringed */
+    const json_t *ch = json_array_get(qs, 1), *path_l = ov_prim(ch, "polyline", "blocked", 0);
     assert_non_null(path_l);
-    assert_non_null(end);
-    double L = hypot(ov_xy(path_l, "b", 0) - ov_xy(path_l, "a", 0), ov_xy(path_l, "b", 1) - ov_xy(path_l, "a", 1));
+    double L = hypot(ov_pt(path_l, 1, 0) - ov_pt(path_l, 0, 0), ov_pt(path_l, 1, 1) - ov_pt(path_l, 0, 1));
     assert_true(fabs(L - 38.3) < 0.05);
-    assert_true(fabs(ov_xy(path_l, "a", 0) - 12) < 0.05 && fabs(ov_xy(path_l, "a", 1) - 30) < 0.05);
-    /* on the line to f2 (50,20) */
-    assert_true(fabs((ov_xy(end, "at", 1) - 30) * 38 - (ov_xy(end, "at", 0) - 12) * -10) < 0.5);
-    assert_string_equal(json_string_value(json_object_get(path_l, "colour")), "#d55e00");
-    assert_non_null(ov_prim(ch, "ring", 0));
-    /* the unit's fire: a line from each firer (m1 and m2) to f1 */
-    const json_t *uf = json_array_get(qs, 2), *l1 = ov_prim(uf, "line", 0), *l2 = ov_prim(uf, "line", 1);
-    assert_non_null(l1);
-    assert_non_null(l2);
-    assert_null(ov_prim(uf, "line", 2));
-    assert_true(fabs(ov_xy(l1, "a", 1) - 30) < 0.05 && fabs(ov_xy(l2, "a", 1) - 32) < 0.05);
-    assert_true(fabs(ov_xy(l1, "b", 0) - 50) < 0.05 && fabs(ov_xy(l2, "b", 0) - 50) < 0.05);
-    /* each firer's line in its shot's range band, as on the felt: short
-     * bluish green, medium yellow, long orange */
+    assert_true(fabs(ov_pt(path_l, 0, 0) - 12) < 0.05 && fabs(ov_pt(path_l, 0, 1) - 30) < 0.05);
+    /* its end on the line to f2 (50,20) */
+    assert_true(fabs((ov_pt(path_l, 1, 1) - 30) * 38 - (ov_pt(path_l, 1, 0) - 12) * -10) < 0.5);
+    const json_t *ring = ov_prim(ch, "circle", "target", 0);
+    assert_non_null(ring);
+    assert_true(fabs(ov_xy(ring, "at", 0) - 50) < 0.05 && fabs(ov_xy(ring, "at", 1) - 20) < 0.05);
+    /* the unit's fire: a line from each firer (m1 and m2) to f1, in its
+     * shot's range band, as on the felt (long: orange) */
+    const json_t *uf = json_array_get(qs, 2);
     const json_t *shots = json_object_get(json_object_get(uf, "a"), "shots");
     for (size_t k = 0; k < 2; k++) {
         const char *b = json_string_value(json_object_get(json_array_get(shots, k), "bracket"));
-        const char *want = !b ? NULL : !strcmp(b, "short") ? "#009e73" : !strcmp(b, "medium") ? "#f0e442"
-                                     : !strcmp(b, "long")  ? "#e69f00" : NULL;
-        assert_non_null(want);
-        assert_string_equal(json_string_value(json_object_get(k ? l2 : l1, "colour")), want);
+        assert_non_null(b);
+        assert_string_equal(b, "long");
     }
-    assert_non_null(ov_prim(uf, "ring", 0));
+    const json_t *l1 = ov_prim(uf, "polyline", "long", 0), *l2 = ov_prim(uf, "polyline", "long", 1);
+    assert_non_null(l1);
+    assert_non_null(l2);
+    assert_true(fabs(ov_pt(l1, 0, 1) - 30) < 0.05 && fabs(ov_pt(l2, 0, 1) - 32) < 0.05);
+    assert_true(fabs(ov_pt(l1, 1, 0) - 22) < 0.05 && fabs(ov_pt(l2, 1, 0) - 22) < 0.05);
+    assert_string_equal(tt_palette_role("long")->hex, "#e69f00");
+    assert_non_null(ov_prim(uf, "circle", "target", 0));
     json_decref(data);
     free(path);
     free(html);

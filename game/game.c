@@ -357,8 +357,11 @@ static tt_status game__frame(game *g, int frame_no, double t_ms, double arrived,
     st = game__answer_and_draw(g, frame_no, (long long)t_ms, err);
     if (st == TT_OK)
         st = game__record_frame(g, frame_no, t_ms, evs, ne);
-    if (st == TT_OK)
+    if (st == TT_OK && g->refr) {
+        double r0 = tt_mono_ms();
         st = game__referee_frame(g, frame_no, figs, nf, evs, ne, err);
+        g->stats.referee_ms += tt_mono_ms() - r0;
+    }
     game__publish_state(g, 0);
     for (int i = 0; g->o.feed && i < ne; i++) {
         char line[512];
@@ -539,6 +542,8 @@ void game_get_stats(game *g, game_stats *s)
     s->fps = g->stats.wall_ms > 0 ? g->stats.frames * 1000.0 / g->stats.wall_ms : 0;
     s->tracked_ratio = g->stats.known_sum ? (double)g->stats.seen_sum / g->stats.known_sum : 0;
     s->full_frame_ms = g->stats.full_ms;
+    s->wall_ms = g->stats.wall_ms;
+    s->referee_ms = g->stats.referee_ms;
     for (int k = 0; k < g->ncams; k++)
         s->corrupt_frames += g->cams[k].src ? vision_source_corrupt_count(g->cams[k].src) : 0;
 }

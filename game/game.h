@@ -91,6 +91,8 @@ typedef struct game_stats {
     int frames;
     double fps, latency_ms_p50, latency_ms_p95, tracked_ratio, full_frame_ms;
     int corrupt_frames;
+    double wall_ms;    /* the game's frames, start to end */
+    double referee_ms; /* of which in the referee (--phases, POST /api/phase): its checks and calls */
 } game_stats;
 
 void game_get_stats(game *g, game_stats *s);

@@ -257,6 +257,7 @@ typedef struct game__stats {
     double *lat;
     int latcap;
     double full_ms, t_start, wall_ms;
+    double referee_ms; /* spent in the referee (game__referee_frame), for bench_referee */
     double status_at;  /* when the last status line was printed (0: none yet) */
     int status_frames; /* frames counted then */
     long seen_sum, known_sum;

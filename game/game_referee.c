@@ -1,7 +1,7 @@
 /* game_referee.c - the referee in the live game (track --phases FILE): the
  * phase lines applied at their frames, the tracker's events turned into
  * the referee's (a figure settled, a figure lifted), and its events written
- * to --events and the live feed.  The referee watches its own copy of the
+ * to --events, the recording and the live feed.  The referee watches its own copy of the
  * scenario (the game's answers and drawing keep theirs); a scenario a
  * viewer puts starts a new referee, the phase kept. */
 #include "game_internal.h"
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rec.h"
 #include "referee.h"
 #include "rules.h"
 #include "table_look.h"
@@ -321,8 +322,17 @@ void game__referee_close(game *g)
     g->refr = NULL;
 }
 
-/* Write the referee's events: --events and the feed. */
-static void game__referee_write(game *g, const json_t *events)
+/* The referee's event line s into the recording, at frame_no. */
+static void game__referee_record(game *g, int frame_no, const char *s)
+{
+    tt_err e = {0};
+    if (g->recording.recd && !g->recording.rec_failed &&
+        rec_referee(g->recording.recd, frame_no, (long long)g->figures.t_ms, s, &e) != TT_OK)
+        game__recorder_failed(g, &e);
+}
+
+/* Write the referee's events: --events, the recording and the feed. */
+static void game__referee_write(game *g, int frame_no, const json_t *events)
 {
     for (size_t i = 0; i < json_array_size(events); i++) {
         char *s = json_dumps(json_array_get(events, i), JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
@@ -330,6 +340,7 @@ static void game__referee_write(game *g, const json_t *events)
             continue;
         if (g->ev)
             fprintf(g->ev, "%s\n", s);
+        game__referee_record(g, frame_no, s);
         if (g->o.feed)
             game__feed_publish(g, "event", s);
         else
@@ -359,11 +370,13 @@ tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, i
         json_decref(none);
         r->rev = g->scenario_rev;
     }
-    if (r->pending) {
-        for (size_t i = 0; g->ev && i < json_array_size(r->pending); i++) {
-            char *s = json_dumps(json_array_get(r->pending, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
-            if (s)
+    if (r->pending) { /* on the feed already: --events and the recording */
+        for (size_t i = 0; i < json_array_size(r->pending); i++) {
+            char *s = json_dumps(json_array_get(r->pending, i), JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+            if (s && g->ev)
                 fprintf(g->ev, "%s\n", s);
+            if (s)
+                game__referee_record(g, frame_no, s);
             free(s);
         }
         json_array_clear(r->pending);
@@ -394,7 +407,7 @@ tt_status game__referee_frame(game *g, int frame_no, const track_figure *figs, i
         }
     }
     game__referee_keep(g, out);
-    game__referee_write(g, out);
+    game__referee_write(g, frame_no, out);
     json_decref(out);
     return st;
 }

@@ -46,8 +46,8 @@ extern "C" {
 #endif
 
 /* Schema written by this build; files with a higher version are refused. */
-#define REC_SCHEMA_VERSION 4 /* 2 added scenario_change, 3 heights (z_in), 4 errors (err95_in...); older files are
-                                 read, and appended to as 4 */
+#define REC_SCHEMA_VERSION 5 /* 2 added scenario_change, 3 heights (z_in), 4 errors (err95_in...), 5 the referee's
+                                 events; older files are read, and appended to as 5 */
 /* PRAGMA application_id of every recording: 'TTRC'. */
 #define REC_APPLICATION_ID 0x54545243
 
@@ -143,6 +143,14 @@ tt_status rec_query(rec *r, long frame_no, long long t_ms, const char *query_jso
  * the recording take the names and sides its tags give them. */
 tt_status rec_scenario(rec *r, long frame_no, long long t_ms, const char *scenario_json, tt_err *err);
 
+/* One of the referee's events (docs/api.md, "The referee's events"): a
+ * JSON object text with "event" one of phase, move_check, out_of_turn,
+ * charge_check, casualties, morale, as 'track --events' writes it, at frame
+ * frame_no (-1 = before any frame).  Stored as given (compact); 'replay
+ * --json' gives it back as that line with "frame" and "t_ms" first.
+ * Anything else is refused (TT_ERR_FORMAT) and nothing is written. */
+tt_status rec_referee(rec *r, long frame_no, long long t_ms, const char *event_json, tt_err *err);
+
 /* After a write fails (disk full, I/O error) the recorder writes nothing
  * more: that call and every later one return TT_ERR_IO with the reason and
  * "the recording is truncated at frame N, the last frame saved"; rec_close
@@ -194,6 +202,17 @@ long long rec_game_truncated_frame(const rec_game *g);
 
 /* The game as JSON Lines (see docs/api.md, "The replay's JSON Lines"). */
 tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err);
+
+/* The referee's story of the game (record/rec_log.c): where each phase
+ * began and the log, turn by turn, as JSON text (caller frees):
+ * {"phases":[{"t","turn","phase","side"}],
+ *  "log":[{"turn","t","text"}]}  (t: recording ms), e.g. the text
+ * "Turn 2 · red moved 6 figures, f12 0.8\" over; blue lost 3 of u4: morale
+ * 6+ (L8-10)".  Both empty for a game without phases (or a recording
+ * older than schema 5).  rec_referee_log reads only what it needs of
+ * session `session` (0 = the latest) of the recording at path. */
+char *rec_game_referee_log(const rec_game *g);
+tt_status rec_referee_log(const char *path, long long session, char **json, tt_err *err);
 
 /* One self-contained HTML page (no network); written atomically. */
 tt_status rec_game_write_html(const rec_game *g, const char *path, tt_err *err);

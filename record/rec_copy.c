@@ -16,7 +16,7 @@ struct rec_copy {
     long long session; /* its session in the copy, 0: none yet */
     rec_pos have;
     sqlite3_stmt *st_find, *st_fig, *st_rename, *st_state, *st_event, *st_query, *st_change, *st_progress, *st_meta,
-        *st_getmeta;
+        *st_getmeta, *st_referee;
 };
 
 #define REC__COPY_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
@@ -50,6 +50,7 @@ tt_status rec_copy_open(const char *path, rec_copy **out, tt_err *err)
         {&c->st_progress, "UPDATE session SET last_frame = ?, last_t_ms = ?, ended_utc = ? WHERE id = ?"},
         {&c->st_meta, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"},
         {&c->st_getmeta, "SELECT value FROM meta WHERE key = ?"},
+        {&c->st_referee, "INSERT INTO referee (session, frame, t_ms, event, event_json) VALUES (?, ?, ?, ?, ?)"},
     };
     for (size_t i = 0; i < sizeof sts / sizeof sts[0]; i++)
         if (sqlite3_prepare_v3(c->db, sts[i].sql, -1, SQLITE_PREPARE_PERSISTENT, sts[i].st, NULL) != SQLITE_OK) {
@@ -68,8 +69,8 @@ void rec_copy_close(rec_copy *c)
 {
     if (!c)
         return;
-    sqlite3_stmt *sts[] = {c->st_find,  c->st_fig,   c->st_rename,   c->st_state, c->st_event,
-                           c->st_query, c->st_change, c->st_progress, c->st_meta,  c->st_getmeta};
+    sqlite3_stmt *sts[] = {c->st_find,  c->st_fig,    c->st_rename,   c->st_state, c->st_event,  c->st_query,
+                           c->st_change, c->st_progress, c->st_meta,  c->st_getmeta, c->st_referee};
     for (size_t i = 0; i < sizeof sts / sizeof sts[0]; i++)
         sqlite3_finalize(sts[i]);
     sqlite3_close(c->db);
@@ -406,6 +407,40 @@ static tt_status rec__copy_texts(rec_copy *c, const json_t *arr, int queries, tt
     return TT_OK;
 }
 
+/* The referee's lines: {"frame","t_ms","event",...}, stored without frame
+ * and t_ms as 'track --events' wrote them. */
+static tt_status rec__copy_referee(rec_copy *c, const json_t *arr, tt_err *err)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(arr, i, r) {
+        const json_t *fr = json_object_get(r, "frame");
+        const char *kind = json_string_value(json_object_get(r, "event"));
+        if (!json_is_integer(json_object_get(r, "t_ms")) || (fr && !json_is_null(fr) && !json_is_integer(fr)) ||
+            !rec__referee_known(kind))
+            return rec__copy_bad(err, "a referee's line needs \"t_ms\" and a known \"event\"");
+        json_t *ev = json_deep_copy(r);
+        if (!ev)
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        json_object_del(ev, "frame");
+        json_object_del(ev, "t_ms");
+        sqlite3_stmt *st = c->st_referee;
+        sqlite3_bind_int64(st, 1, c->session);
+        rec__copy_bind_frame(st, 2, fr);
+        sqlite3_bind_int64(st, 3, json_integer_value(json_object_get(r, "t_ms")));
+        sqlite3_bind_text(st, 4, kind, -1, SQLITE_TRANSIENT);
+        int ok = rec__copy_bind_json(st, 5, ev);
+        json_decref(ev);
+        if (!ok) {
+            sqlite3_clear_bindings(st);
+            return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+        if (!rec__copy_step(st))
+            return rec__db_err(c->db, err, c->path, "writing a referee's event");
+    }
+    return TT_OK;
+}
+
 static tt_status rec__copy_progress(rec_copy *c, const json_t *ses, const rec_pos *to, tt_err *err)
 {
     sqlite3_stmt *st = c->st_progress;
@@ -440,13 +475,14 @@ static tt_status rec__copy_claims(const json_t *j, const rec_pos *from, const re
     size_t states = 0, i;
     const json_t *fr;
     json_array_foreach(json_object_get(j, "frames"), i, fr) states += json_array_size(json_object_get(fr, "figures"));
-    static const char *const kinds[] = {"figure states", "events", "queries", "scenario changes"};
+    static const char *const kinds[] = {"figure states", "events", "queries", "scenario changes", "referee's events"};
     const long long delta[] = {to->state - from->state, to->event - from->event, to->query - from->query,
-                               to->change - from->change};
+                               to->change - from->change, to->referee - from->referee};
     const size_t rows[] = {states, json_array_size(json_object_get(j, "events")),
                            json_array_size(json_object_get(j, "queries")),
-                           json_array_size(json_object_get(j, "changes"))};
-    for (int k = 0; k < 4; k++) {
+                           json_array_size(json_object_get(j, "changes")),
+                           json_array_size(json_object_get(j, "referee"))};
+    for (int k = 0; k < 5; k++) {
         if (delta[k] < 0 || (delta[k] > 0 && rows[k] == 0) || (unsigned long long)rows[k] > (unsigned long long)delta[k])
             return tt_err_set(err, TT_ERR_FORMAT,
                               "a recording chunk that claims %lld new %s but holds %zu: its position (\"to\") does not "
@@ -508,6 +544,7 @@ tt_status rec_copy_apply(rec_copy *c, const char *chunk, size_t len, rec_copy_re
         (s = rec__copy_events(c, json_object_get(j, "events"), err)) != TT_OK ||
         (s = rec__copy_texts(c, json_object_get(j, "queries"), 1, err)) != TT_OK ||
         (s = rec__copy_texts(c, json_object_get(j, "changes"), 0, err)) != TT_OK ||
+        (s = rec__copy_referee(c, json_object_get(j, "referee"), err)) != TT_OK ||
         (s = rec__copy_progress(c, ses, &to, err)) != TT_OK || sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         if (s == TT_OK)
             s = rec__db_err(c->db, err, c->path, "committing");

@@ -15,11 +15,13 @@
  *    "frames":  [{"frame","t_ms","figures":[{"family","id","x","y","facing_deg","state","z_in"}]}],
  *    "events":  [{"frame","t_ms","event","family","id","from","to","z_in"}],
  *    "queries": [{"frame","t_ms","query","answer"}],
- *    "changes": [{"frame","t_ms","scenario"}]}
+ *    "changes": [{"frame","t_ms","scenario"}],
+ *    "referee": [{"frame","t_ms","event",...}]}   the referee's lines (schema 5)
  *
- * A position P = {"figure","state","event","query","change"}: the last
- * row id of each table included (in the table's file), plus "frame" (the
- * session's last frame, -1 before one) and "ended" (0/1).  Numbers are
+ * A position P = {"figure","state","event","query","change","referee"}: the
+ * last row id of each table included (in the table's file), plus "frame"
+ * (the session's last frame, -1 before one) and "ended" (0/1).  A position
+ * without "referee" (from a build before schema 5) has none.  Numbers are
  * printed with 17 significant digits, so every position arrives exactly as
  * the table recorded it.
  *
@@ -51,7 +53,7 @@ extern "C" {
 #endif
 
 typedef struct rec_pos {
-    long long figure, state, event, query, change; /* last row id included, 0: none */
+    long long figure, state, event, query, change, referee; /* last row id included, 0: none */
     long long frame;                               /* the session's last frame, -1: none */
     int ended;                                     /* the session ended (cleanly or truncated, for good) */
 } rec_pos;

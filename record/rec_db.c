@@ -14,9 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The schema, version 4 (version 1 had no scenario_change, 2 no z_in:
+/* The schema, version 5 (version 1 had no scenario_change, 2 no z_in:
  * NULL in rows older than it, read as 0, on the felt; 3 no err95_in,
- * z_err95_in, facing_err95_deg: NULL, not known).  Documented in docs/api.md ("Recordings:
+ * z_err95_in, facing_err95_deg: NULL, not known; 4 no referee table: no
+ * phases, checks or calls).  Documented in docs/api.md ("Recordings:
  * the SQLite schema"); keep the two in step and bump REC_SCHEMA_VERSION on any
  * change that older readers would misread. */
 #define REC__SCENARIO_CHANGE_SQL                                                                                 \
@@ -26,6 +27,18 @@
     "  frame INTEGER,\n"                                                                                           \
     "  t_ms INTEGER NOT NULL,\n"                                                                                   \
     "  scenario_json TEXT NOT NULL\n"                                                                              \
+    ");\n"
+
+/* The referee's events (issue 30): each line as 'track --events' writes it
+ * (event_json), its kind (event) and the frame it was written at. */
+#define REC__REFEREE_SQL                                                                                         \
+    "CREATE TABLE IF NOT EXISTS referee (\n"                                                                       \
+    "  id INTEGER PRIMARY KEY,\n"                                                                                  \
+    "  session INTEGER NOT NULL REFERENCES session(id),\n"                                                         \
+    "  frame INTEGER,\n"                                                                                           \
+    "  t_ms INTEGER NOT NULL,\n"                                                                                   \
+    "  event TEXT NOT NULL,\n"                                                                                     \
+    "  event_json TEXT NOT NULL\n"                                                                                 \
     ");\n"
 
 static const char rec__schema_sql[] =
@@ -81,7 +94,7 @@ static const char rec__schema_sql[] =
     "  query_json TEXT NOT NULL,\n"
     "  answer_json TEXT NOT NULL\n"
     ");\n"
-    REC__SCENARIO_CHANGE_SQL;
+    REC__SCENARIO_CHANGE_SQL REC__REFEREE_SQL;
 
 static const char *const rec__tables[] = {"meta", "session", "figure", "state", "event", "query"};
 
@@ -403,11 +416,13 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
                        "%d): update tabletrack to replay it", path, ver, REC_SCHEMA_VERSION);
         goto fail;
     } else if (ver < 1 || ours != (int)(sizeof rec__tables / sizeof rec__tables[0]) ||
-               (ver >= 2 && !rec__has_table(db, "scenario_change"))) {
+               (ver >= 2 && !rec__has_table(db, "scenario_change")) || (ver >= 5 && !rec__has_table(db, "referee"))) {
         s = tt_err_set(err, TT_ERR_FORMAT,
                        "%s is damaged: a tabletrack recording with schema version %lld but %d of its %d tables",
-                       path, ver, ours + (ver >= 2 && rec__has_table(db, "scenario_change")),
-                       (int)(sizeof rec__tables / sizeof rec__tables[0]) + (ver >= 2));
+                       path, ver,
+                       ours + (ver >= 2 && rec__has_table(db, "scenario_change")) +
+                           (ver >= 5 && rec__has_table(db, "referee")),
+                       (int)(sizeof rec__tables / sizeof rec__tables[0]) + (ver >= 2) + (ver >= 5));
         goto fail;
     }
 
@@ -434,7 +449,7 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
         if (s == TT_OK && fresh)
             s = rec__create_schema(db, path, err);
         else if (s == TT_OK && ver < REC_SCHEMA_VERSION) /* an older file goes on as this version */
-            s = rec__exec(db, "BEGIN;\n" REC__SCENARIO_CHANGE_SQL, path, err);
+            s = rec__exec(db, "BEGIN;\n" REC__SCENARIO_CHANGE_SQL REC__REFEREE_SQL, path, err);
         if (s == TT_OK && !fresh && ver < REC_SCHEMA_VERSION) {
             if (!rec__has_column(db, "state", "z_in"))
                 s = rec__exec(db, "ALTER TABLE state ADD COLUMN z_in REAL", path, err);
@@ -447,9 +462,11 @@ tt_status rec__db_open(const char *path, rec__open_kind kind, sqlite3 **out, tt_
                     snprintf(sql, sizeof sql, "ALTER TABLE state ADD COLUMN %s REAL", errs[k]);
                     s = rec__exec(db, sql, path, err);
                 }
+            char sql[160];
+            snprintf(sql, sizeof sql, "PRAGMA user_version = %d;\nUPDATE meta SET value = '%d' WHERE key = "
+                                      "'schema_version';\nCOMMIT;\n", REC_SCHEMA_VERSION, REC_SCHEMA_VERSION);
             if (s == TT_OK)
-                s = rec__exec(db, "PRAGMA user_version = 4;\n"
-                                  "UPDATE meta SET value = '4' WHERE key = 'schema_version';\nCOMMIT;\n", path, err);
+                s = rec__exec(db, sql, path, err);
             else
                 sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         }

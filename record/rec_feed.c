@@ -20,28 +20,28 @@ struct rec_feed {
 
 rec_pos rec_pos_empty(void)
 {
-    rec_pos p = {0, 0, 0, 0, 0, -1, 0};
+    rec_pos p = {0, 0, 0, 0, 0, 0, -1, 0};
     return p;
 }
 
 int rec_pos_same_rows(const rec_pos *a, const rec_pos *b)
 {
     return a->figure == b->figure && a->state == b->state && a->event == b->event && a->query == b->query &&
-           a->change == b->change;
+           a->change == b->change && a->referee == b->referee;
 }
 
 int rec_pos_covers(const rec_pos *a, const rec_pos *b)
 {
     return a->figure >= b->figure && a->state >= b->state && a->event >= b->event && a->query >= b->query &&
-           a->change >= b->change && a->frame >= b->frame && a->ended >= b->ended;
+           a->change >= b->change && a->referee >= b->referee && a->frame >= b->frame && a->ended >= b->ended;
 }
 
 long long rec_pos_rows_between(const rec_pos *a, const rec_pos *b)
 {
     long long n = 0;
-    const long long av[] = {a->figure, a->state, a->event, a->query, a->change};
-    const long long bv[] = {b->figure, b->state, b->event, b->query, b->change};
-    for (int i = 0; i < 5; i++)
+    const long long av[] = {a->figure, a->state, a->event, a->query, a->change, a->referee};
+    const long long bv[] = {b->figure, b->state, b->event, b->query, b->change, b->referee};
+    for (int i = 0; i < 6; i++)
         if (bv[i] > av[i])
             n += bv[i] - av[i];
     return n;
@@ -49,9 +49,10 @@ long long rec_pos_rows_between(const rec_pos *a, const rec_pos *b)
 
 json_t *rec__pos_to_json(const rec_pos *p)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:i}", "figure", (json_int_t)p->figure, "state",
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i}", "figure", (json_int_t)p->figure, "state",
                      (json_int_t)p->state, "event", (json_int_t)p->event, "query", (json_int_t)p->query, "change",
-                     (json_int_t)p->change, "frame", (json_int_t)p->frame, "ended", p->ended);
+                     (json_int_t)p->change, "referee", (json_int_t)p->referee, "frame", (json_int_t)p->frame, "ended",
+                     p->ended);
 }
 
 char *rec_pos_json(const rec_pos *p)
@@ -74,6 +75,11 @@ tt_status rec__pos_from_json(const json_t *j, rec_pos *p, tt_err *err)
             return tt_err_set(err, TT_ERR_FORMAT, "a position needs a whole number \"%s\"", keys[i]);
         *dst[i] = json_integer_value(v);
     }
+    /* "referee" (schema 5): none in a position from an older build */
+    const json_t *rf = json_object_get(j, "referee");
+    if (rf && (!json_is_integer(rf) || json_integer_value(rf) < 0))
+        return tt_err_set(err, TT_ERR_FORMAT, "a position needs a whole number \"referee\"");
+    p->referee = rf ? json_integer_value(rf) : 0;
     const json_t *e = json_object_get(j, "ended");
     p->ended = json_is_integer(e) ? json_integer_value(e) != 0 : json_is_true(e);
     return TT_OK;
@@ -377,6 +383,17 @@ static json_t *rec__feed_change_row(sqlite3_stmt *st, json_t *arr)
     return o && json_array_append_new(arr, o) == 0 ? o : NULL;
 }
 
+/* referee: id, t_ms, frame, NULL, event_json: the line as replay --json writes it */
+static json_t *rec__feed_referee_row(sqlite3_stmt *st, json_t *arr)
+{
+    json_t *ev = rec__feed_text(st, 4);
+    json_t *o = json_pack("{s:o, s:I}", "frame", rec__feed_col_int(st, 2), "t_ms", (json_int_t)sqlite3_column_int64(st, 1));
+    if (o && json_is_object(ev))
+        json_object_update(o, ev);
+    json_decref(ev);
+    return o && json_array_append_new(arr, o) == 0 ? o : NULL;
+}
+
 /* The session's figures in (after, upto], all of them up to upto when all. */
 static tt_status rec__feed_figures(rec_feed *f, long long after, long long upto, json_t *arr, tt_err *err)
 {
@@ -444,9 +461,9 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
     rec_pos empty = rec_pos_empty();
     int header = rec_pos_same_rows(from, &empty);
     json_t *figs = json_array(), *frames = json_array(), *events = json_array(), *queries = json_array(),
-           *changes = json_array(), *sess = NULL, *o = NULL;
+           *changes = json_array(), *refs = json_array(), *sess = NULL, *o = NULL;
     tt_status s = TT_OK;
-    if (!figs || !frames || !events || !queries || !changes) {
+    if (!figs || !frames || !events || !queries || !changes || !refs) {
         s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -457,9 +474,10 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
     }
     long long last_frame = -1, last_t = -1; /* set by rec__feed_session */
     int ended = 0;
-    rec__feed_scan sc[4];
+    rec__feed_scan sc[5];
     memset(sc, 0, sizeof sc);
-    for (int i = 0; i < 4; i++)
+    sc[4].exhausted = 1; /* a recording before schema 5 has no referee table */
+    for (int i = 0; i < 5; i++)
         sc[i].max_frame = sc[i].max_t = -1;
     if ((s = rec__feed_session(f, header, &sess, &last_frame, &last_t, &ended, err)) != TT_OK ||
         (s = rec__feed_scan_rows(f,
@@ -481,16 +499,24 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
                                  "SELECT id, t_ms, frame, NULL, scenario_json FROM scenario_change WHERE session = ?1 "
                                  "AND id > ?2 ORDER BY id LIMIT ?3",
                                  from->change, until_ms, max_rows, rec__feed_change_row, changes, &sc[3], err)) !=
-            TT_OK)
+            TT_OK ||
+        (rec__has_table(f->db, "referee") &&
+         (s = rec__feed_scan_rows(f,
+                                  "SELECT id, t_ms, frame, NULL, event_json FROM referee WHERE session = ?1 AND id > ?2 "
+                                  "ORDER BY id LIMIT ?3",
+                                  from->referee, until_ms, max_rows, rec__feed_referee_row, refs, &sc[4], err)) != TT_OK))
         goto rollback;
-    int all = sc[0].exhausted && sc[1].exhausted && sc[2].exhausted && sc[3].exhausted &&
+    if (!rec__has_table(f->db, "referee"))
+        sc[4].last = from->referee;
+    int all = sc[0].exhausted && sc[1].exhausted && sc[2].exhausted && sc[3].exhausted && sc[4].exhausted &&
               (until_ms == REC_TIME_UNSET || until_ms >= last_t);
     to->state = sc[0].last;
     to->event = sc[1].last;
     to->query = sc[2].last;
     to->change = sc[3].last;
+    to->referee = sc[4].last;
     long long max_fig = from->figure, max_frame = from->frame, max_t = -1;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         if (sc[i].max_fig > max_fig)
             max_fig = sc[i].max_fig;
         if (sc[i].max_frame > max_frame)
@@ -526,6 +552,8 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
     o = json_pack("{s:s, s:o, s:o, s:O, s:O, s:O, s:O, s:O, s:O}", "game", f->game, "from", rec__pos_to_json(from),
                   "to", rec__pos_to_json(to), "session", sess, "figures", figs, "frames", frames, "events", events,
                   "queries", queries, "changes", changes);
+    if (o && json_array_size(refs)) /* only when there are some: a copy from an older build reads the rest */
+        json_object_set(o, "referee", refs);
     *chunk = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) : NULL;
     if (!*chunk)
         s = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -540,5 +568,6 @@ done:
     json_decref(events);
     json_decref(queries);
     json_decref(changes);
+    json_decref(refs);
     return s;
 }

@@ -716,7 +716,7 @@ tt_status rec_game_load(const char *path, long long session, long long from_ms, 
     if ((s = rec__load_figures(g, db, path, &rowids, err)) != TT_OK ||
         (s = rec__load_states(g, db, path, rowids, g->t1, err)) != TT_OK ||
         (s = rec__load_events(g, db, path, rowids, err)) != TT_OK || (s = rec__load_queries(g, db, path, err)) != TT_OK ||
-        (s = rec__load_changes(g, db, path, err)) != TT_OK)
+        (s = rec__load_changes(g, db, path, err)) != TT_OK || (s = rec__load_referee(g, db, path, err)) != TT_OK)
         goto fail;
     rec__trim_before(g);
     if ((s = rec__index_states(gf, err)) != TT_OK)
@@ -761,6 +761,7 @@ void rec_game_destroy(rec_game *g)
         rec__terrain_free(g->changes[i].terrain, g->changes[i].nterrain);
     }
     free(g->changes);
+    rec__refs_free(g->refs, g->nrefs);
     for (size_t i = 0; i < g->nsides; i++)
         free(g->sides[i].name);
     free(g->sides);

@@ -186,7 +186,14 @@ static int rec__write_data(FILE *f, const rec_game *g)
                                        q->note)) != 0)
             return -1;
     }
-    fputs("]}", f);
+    /* the referee's story: where each phase began, the log turn by turn */
+    char *story = rec_game_referee_log(g);
+    if (!story)
+        return -1;
+    fputs("],\"referee\":", f);
+    rec__put_escaped(f, story);
+    free(story);
+    fputc('}', f);
     return ferror(f) ? -1 : 0;
 }
 

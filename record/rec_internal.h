@@ -33,6 +33,11 @@ long long rec__unix_ms(void);
 /* ISO 8601 UTC, e.g. "2026-11-20T23:00:01.123Z", into buf (>= 32 bytes). */
 void rec__utc_string(long long unix_ms, char *buf, size_t n);
 
+/* ---- rec_writer.c: the referee's event kinds (rec_referee) ------------ */
+
+/* 1 if kind is one of the referee's events a recording holds. */
+int rec__referee_known(const char *kind);
+
 /* ---- rec_figmap.c: (family, tag id) -> slot, for change detection ----- */
 
 typedef struct rec__slot {
@@ -96,6 +101,13 @@ typedef struct rec__query {
     char *note;             /* why it is not drawn (rec_look.c), owned; NULL when drawn */
 } rec__query;
 
+/* One of the referee's events (schema 5), as 'track --events' wrote it. */
+typedef struct rec__ref {
+    long frame;             /* -1: before any frame */
+    long long t_ms;
+    json_t *ev;             /* the event object, owned */
+} rec__ref;
+
 typedef struct rec__terrain {
     char *id, *kind;
     double *pts;     /* x0 y0 x1 y1 ... */
@@ -141,6 +153,8 @@ struct rec_game {
     size_t nchanges;
     rec__side *sides;
     size_t nsides;
+    rec__ref *refs;                   /* the referee's events, in time order (up to t1) */
+    size_t nrefs;
 
     long long t0, t1;           /* replay range */
     long long rec_t0, rec_t1;   /* whole recording */
@@ -159,6 +173,16 @@ const rec__terrain *rec__game_terrain_at(const rec_game *g, long long t, size_t 
 
 /* Colour for a terrain kind ("#rrggbb"). */
 const char *rec__terrain_colour(const char *kind);
+
+/* ---- rec_log.c: the referee's events read, and told turn by turn ------ */
+
+/* The session's referee events up to t1 into g->refs (none before schema 5). */
+tt_status rec__load_referee(rec_game *g, sqlite3 *db, const char *path, tt_err *err);
+void rec__refs_free(rec__ref *refs, size_t n);
+/* {"phases":[...],"log":[...]} (rec.h, rec_game_referee_log) of the events
+ * refs[0..n) with the scenario sc (the figures' sides and units); NULL
+ * when out of memory. */
+json_t *rec__referee_story(const rec__ref *refs, size_t n, const json_t *sc);
 
 /* ---- rec_look.c: each recorded answer's look -------------------------- */
 

@@ -92,6 +92,18 @@ static int rec__change_line(FILE *f, const rec__scene_change *c)
                                   "t_ms", (json_int_t)c->t_ms, "scenario", rec__parsed_or_null(c->scenario_json)));
 }
 
+/* A referee's line: "frame" and "t_ms", then the event as --events wrote it. */
+static int rec__ref_line(FILE *f, const rec__ref *r)
+{
+    json_t *o = json_pack("{s:o, s:I}", "frame", r->frame >= 0 ? json_integer(r->frame) : json_null(), "t_ms",
+                          (json_int_t)r->t_ms);
+    if (!o || json_object_update(o, r->ev) != 0) {
+        json_decref(o);
+        return -1;
+    }
+    return rec__emit(f, o);
+}
+
 tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err)
 {
     json_t *head = json_pack("{s:I, s:s, s:s?, s:s?, s:I, s:I, s:o, s:o}", "session", (json_int_t)g->session,
@@ -100,15 +112,22 @@ tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err)
                              rec__parsed_or_null(g->rig_json), "scenario", rec__parsed_or_null(g->scenario_json));
     if (rec__emit(f, head) != 0)
         goto fail;
-    size_t i = 0, e = 0, q = 0, c = 0;
+    size_t i = 0, e = 0, q = 0, c = 0, r = 0;
     int first = 1;
+    while (r < g->nrefs && g->refs[r].t_ms < g->t0) /* those before the range: in the page's story only */
+        r++;
     /* scenario changes: those before the range first (the scenario in force) */
-    while (i < g->nstates || e < g->nevents || q < g->nqueries || c < g->nchanges) {
+    while (i < g->nstates || e < g->nevents || q < g->nqueries || c < g->nchanges || r < g->nrefs) {
+        long long tr = r < g->nrefs ? g->refs[r].t_ms : INT64_MAX;
         long long ts = i < g->nstates ? g->states[i].t_ms : INT64_MAX;
         long long te = e < g->nevents ? g->events[e].t_ms : INT64_MAX;
         long long tq = q < g->nqueries ? g->queries[q].t_ms : INT64_MAX;
         long long tc = c < g->nchanges ? g->changes[c].t_ms : INT64_MAX;
-        if (tc <= ts && tc <= te && tc <= tq) {
+        /* the referee's lines after the frame and events they come from */
+        if (tr < ts && tr < te && tr < tq && tr < tc) {
+            if (rec__ref_line(f, &g->refs[r++]) != 0)
+                goto fail;
+        } else if (tc <= ts && tc <= te && tc <= tq) {
             if (rec__change_line(f, &g->changes[c++]) != 0)
                 goto fail;
         } else if (ts <= te && ts <= tq) {
@@ -122,7 +141,10 @@ tt_status rec_game_write_json(const rec_game *g, FILE *f, tt_err *err)
         } else if (te <= tq) {
             if (rec__event_line(f, g, &g->events[e++]) != 0)
                 goto fail;
-        } else if (rec__query_line(f, &g->queries[q++]) != 0) {
+        } else if (tq < INT64_MAX) {
+            if (rec__query_line(f, &g->queries[q++]) != 0)
+                goto fail;
+        } else if (rec__ref_line(f, &g->refs[r++]) != 0) {
             goto fail;
         }
     }

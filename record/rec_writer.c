@@ -14,7 +14,7 @@ struct rec {
     sqlite3 *db;
     char *path;
     rec_options opt;
-    sqlite3_stmt *st_state, *st_fig, *st_event, *st_query, *st_progress;
+    sqlite3_stmt *st_state, *st_fig, *st_event, *st_query, *st_progress, *st_referee;
     long long session;
     int in_txn;
     double txn_wall;          /* monotonic ms when the open transaction began */
@@ -88,7 +88,9 @@ tt_status rec_open(const char *path, rec_mode mode, rec **out, tt_err *err)
         (s = rec__prepare(r, "INSERT INTO query (session, frame, t_ms, query_json, answer_json) "
                              "VALUES (?, ?, ?, ?, ?)", &r->st_query, err)) != TT_OK ||
         (s = rec__prepare(r, "UPDATE session SET last_frame = ?, last_t_ms = ? WHERE id = ?", &r->st_progress,
-                          err)) != TT_OK)
+                          err)) != TT_OK ||
+        (s = rec__prepare(r, "INSERT INTO referee (session, frame, t_ms, event, event_json) VALUES (?, ?, ?, ?, ?)",
+                          &r->st_referee, err)) != TT_OK)
         goto fail;
     /* Checkpoints in the background; if that cannot start, SQLite's own
      * automatic checkpoints stay on (correct, only with occasional stalls). */
@@ -616,6 +618,53 @@ done:
     return s;
 }
 
+int rec__referee_known(const char *kind)
+{
+    static const char *const kinds[] = {"phase", "move_check", "out_of_turn", "charge_check", "casualties", "morale"};
+    for (size_t k = 0; kind && k < sizeof kinds / sizeof kinds[0]; k++)
+        if (!strcmp(kind, kinds[k]))
+            return 1;
+    return 0;
+}
+
+tt_status rec_referee(rec *r, long frame_no, long long t_ms, const char *event_json, tt_err *err)
+{
+    tt_status s = rec__ready(r, "rec_referee", err);
+    if (s != TT_OK)
+        return s;
+    if (!event_json)
+        return tt_err_set(err, TT_ERR_ARG, "rec_referee: no event");
+    char *text = NULL;
+    json_t *ev = NULL;
+    if ((s = rec__compact(event_json, "the referee's event", &text, &ev, err)) != TT_OK)
+        return s;
+    const char *kind = json_string_value(json_object_get(ev, "event"));
+    if (!rec__referee_known(kind)) {
+        s = tt_err_set(err, TT_ERR_FORMAT, "the referee's event needs \"event\": one of phase, move_check, "
+                                           "out_of_turn, charge_check, casualties, morale");
+        goto done;
+    }
+    if ((s = rec__begin(r, err)) != TT_OK)
+        goto done;
+    sqlite3_stmt *st = r->st_referee;
+    sqlite3_bind_int64(st, 1, r->session);
+    if (frame_no >= 0)
+        sqlite3_bind_int64(st, 2, frame_no);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_int64(st, 3, t_ms);
+    sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    s = rc != SQLITE_DONE ? rec__step_failed(r, "writing a referee's event", err) : rec__maybe_commit(r, err);
+done:
+    json_decref(ev);
+    free(text);
+    return s;
+}
+
 tt_status rec_scenario(rec *r, long frame_no, long long t_ms, const char *scenario_json, tt_err *err)
 {
     tt_status s = rec__ready(r, "rec_scenario", err);
@@ -700,6 +749,7 @@ tt_status rec_close(rec *r, tt_err *err)
         sqlite3_finalize(r->st_event);
         sqlite3_finalize(r->st_query);
         sqlite3_finalize(r->st_progress);
+        sqlite3_finalize(r->st_referee);
         if (sqlite3_close(r->db) != SQLITE_OK && s == TT_OK)
             s = tt_err_set(err, TT_ERR_IO, "%s: could not close the recording cleanly", r->path);
     }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # 'make bench': every benchmark, one after the other (they compare against a
 # baseline in the same run, so a busy machine slows both sides alike).
-# Usage: samples/bench.sh BUILD_DIR [name...]   (names: locate track track_cams rules overlay record render scenario http hall)
+# Usage: samples/bench.sh BUILD_DIR [name...]   (names: locate track track_cams referee rules overlay record render scenario http hall)
 set -eu
 build="${1:-build}"
 shift || true
-names="${*:-locate track track_cams rules overlay record render scenario http hall}"
+names="${*:-locate track track_cams referee rules overlay record render scenario http hall}"
 cache="${TT_BENCH_CACHE:-$build/bench-frames}"  # in the build folder: no fixed name in /tmp
 mkdir -p "$cache"
 for n in $names; do
@@ -14,6 +14,7 @@ for n in $names; do
     locate) "$build/tests/locate/bench_locate" --frames 3 --repeat 5 ;;
     track)  "$build/tests/track/bench_track" --frames 90 --cache "$cache" ;;
     track_cams) "$build/tests/track/bench_track_cams" --frames 24 --cache "$cache" ;;
+    referee) "$build/tests/track/bench_referee" --rounds 9 ;;
     rules)  "$build/tests/rules/bench_rules" ;;
     overlay) "$build/tests/overlay/bench_overlay" ;;
     record) "$build/tests/record/bench_record" ;;

@@ -1,9 +1,9 @@
 /* hall_replay.c - 'replay --mqtt': a recorded game published as a table
  * would publish it, at its recorded pace times a speed: the live state
- * (rebuilt from the recording's rows), events, answers with their look
- * (the recorded question asked again where the figures stood, drawn by
- * table_look as the live table draws it), scenario changes, and the
- * recording itself as chunks. */
+ * (rebuilt from the recording's rows, with the referee's phase), events
+ * (the referee's too), answers with their look (the recorded question asked
+ * again where the figures stood, drawn by table_look as the live table
+ * draws it), scenario changes, and the recording itself as chunks. */
 #include "hall_conn.h"
 #include "hall_publish.h"
 
@@ -29,6 +29,7 @@ typedef struct hall__scene {
     json_t *scenario; /* in force, or NULL */
     json_t *rig;
     json_t *shown;    /* the last answer, as the state's "shown" */
+    json_t *phase;    /* where the game stands ({"turn","phase","side"}), or NULL before a phase */
     long long frame, t_ms;
     int qid;
     table_scene *table; /* the scenario to ask again for the answers' look (NULL until needed) */
@@ -139,6 +140,20 @@ static void hall__scene_apply(hall__scene *s, hall_table *t, const char *chunk)
             hall_table_publish(t, "event", txt, strlen(txt));
         free(txt);
     }
+    /* the referee's lines, on the event feed as the table sends them; the
+     * phase also in the state */
+    json_array_foreach(json_object_get(j, "referee"), i, o) {
+        char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+        if (txt)
+            hall_table_publish(t, "event", txt, strlen(txt));
+        free(txt);
+        if (!strcmp(json_string_value(json_object_get(o, "event")) ? json_string_value(json_object_get(o, "event")) : "",
+                    "phase")) {
+            json_decref(s->phase);
+            s->phase = json_pack("{s:O?, s:O?, s:O?}", "turn", json_object_get(o, "turn"), "phase",
+                                 json_object_get(o, "phase"), "side", json_object_get(o, "side"));
+        }
+    }
     json_array_foreach(json_object_get(j, "queries"), i, o) {
         json_t *a = json_pack("{s:i,s:O,s:O,s:o?}", "qid", ++s->qid, "query", json_object_get(o, "query"), "answer",
                               json_object_get(o, "answer"), "look", hall__look(s, json_object_get(o, "query")));
@@ -172,12 +187,12 @@ static void hall__scene_publish(hall__scene *s, hall_table *t)
         table = json_object_get(s->rig, "table");
     const json_t *terrain = json_object_get(s->scenario, "terrain");
     long long now = tt_unix_ms();
-    json_t *st = json_pack("{s:I,s:I,s:I,s:I,s:O?,s:{s:O?,s:O?},s:o,s:o,s:O,s:s}", "frame", (json_int_t)s->frame,
+    json_t *st = json_pack("{s:I,s:I,s:I,s:I,s:O?,s:{s:O?,s:O?},s:o,s:o,s:O,s:s,s:O?}", "frame", (json_int_t)s->frame,
                            "t_ms", (json_int_t)s->t_ms, "wall_ms", (json_int_t)now, "sent_ms", (json_int_t)now,
                            "ruleset", json_object_get(s->scenario, "ruleset"), "table", "width_in",
                            json_object_get(table, "width_in"), "depth_in", json_object_get(table, "depth_in"),
                            "terrain", terrain ? json_incref((json_t *)terrain) : json_array(), "figures", figs,
-                           "shown", s->shown, "camera", "ok");
+                           "shown", s->shown, "camera", "ok", "phase", s->phase);
     char *txt = st ? json_dumps(st, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) : NULL;
     if (txt)
         hall_table_publish(t, "state", txt, strlen(txt));
@@ -192,7 +207,7 @@ tt_status hall_replay_run(const hall_mqtt_opts *o, const char *name, const char 
         *held = 0;
     hall_table *t = NULL;
     rec_feed *lf = NULL;
-    hall__scene s = {json_object(), json_object(), NULL, NULL, json_array(), -1, 0, 0, NULL, 0};
+    hall__scene s = {json_object(), json_object(), NULL, NULL, json_array(), NULL, -1, 0, 0, NULL, 0};
     tt_status st = TT_OK;
     if (!s.figs || !s.names || !s.shown) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
@@ -247,6 +262,7 @@ done:
     json_decref(s.scenario);
     json_decref(s.rig);
     json_decref(s.shown);
+    json_decref(s.phase);
     table_scene_destroy(s.table);
     return st;
 }

@@ -19,6 +19,9 @@
  *                                 {"game","frame","ended"}
  *   GET /tables/NAME/replay       the hall's copy of its game as the replay page
  *                                 ('replay --html'), for a finished game
+ *   GET /tables/NAME/log          the referee's story of its game in the hall's copy
+ *                                 (rec_referee_log): {"phases","log"}, both empty
+ *                                 for a game without phases
  *   GET /tables/NAME/stream       one table at 1920x1080 for a stream's browser
  *                                 source (OBS); ?transparent=1: no background
  */
@@ -85,6 +88,30 @@ static enum MHD_Result hall__replay(struct MHD_Connection *c, hall__tables *h, c
     return http_reply(c, 200, "text/html; charset=utf-8", page, len, MHD_RESPMEM_MUST_FREE);
 }
 
+/* The referee's story of the hall's copy of a table's game. */
+static enum MHD_Result hall__log(struct MHD_Connection *c, hall__tables *h, const char *name)
+{
+    char *path = hall__copy_path(h, name), *text = NULL;
+    tt_err e = {0};
+    if (!path)
+        return hall__json(c, NULL, "out of memory");
+    if (access(path, R_OK) != 0) {
+        free(path);
+        return hall__json(c, NULL, "the hall holds no game from this table yet");
+    }
+    tt_status s = rec_referee_log(path, 0, &text, &e);
+    free(path);
+    if (s != TT_OK) {
+        json_t *j = json_pack("{s:s}", "error", e.msg);
+        char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        if (!txt)
+            return hall__json(c, NULL, "out of memory");
+        return http_reply(c, 500, "application/json", txt, strlen(txt), MHD_RESPMEM_MUST_FREE);
+    }
+    return hall__json(c, text, "out of memory");
+}
+
 static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                      const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -122,6 +149,8 @@ static enum MHD_Result hall__handler(void *cls, struct MHD_Connection *c, const 
                 return hall__json(c, hall__copy_json(x->h, name), "the hall holds no game from this table yet");
             if (hall_name_ok(name) && !strcmp(slash + 1, "replay"))
                 return hall__replay(c, x->h, name);
+            if (hall_name_ok(name) && !strcmp(slash + 1, "log"))
+                return hall__log(c, x->h, name);
             if (hall_name_ok(name) && (!strcmp(slash + 1, "state") || !strcmp(slash + 1, "answer")))
                 return hall__json(c, hall__table_text(x->h, name, slash + 1),
                                   "no such table, or it has published nothing yet");

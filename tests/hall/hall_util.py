@@ -231,6 +231,9 @@ def session_rows(path, session=0):
                               (session,)).fetchall()
     out["scenario_change"] = db.execute("SELECT frame, t_ms, scenario_json FROM scenario_change WHERE session = ? "
                                         "ORDER BY id", (session,)).fetchall()
+    has_ref = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'referee'").fetchone()
+    out["referee"] = db.execute("SELECT frame, t_ms, event, event_json FROM referee WHERE session = ? ORDER BY id",
+                                (session,)).fetchall() if has_ref else []  # the referee's events (schema 5)
     db.close()
     return out
 

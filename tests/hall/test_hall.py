@@ -153,6 +153,55 @@ def case_live(dir, broker):
     check(hall.proc.returncode == 0, "the hall ends cleanly on SIGTERM (rc %s)" % hall.proc.returncode)
 
 
+def case_referee(dir, broker):
+    """Issue 30: a game played with --phases: the hall's copy holds the referee's rows as the table's recording;
+    GET /tables/NAME/log tells the copy's turns (the replay's words); the live state carries the phase."""
+    games = os.path.join(dir, "games")
+    hall = U.start_hall(TT, broker, dir, games)
+    try:
+        rec, phases = os.path.join(dir, "table.sqlite"), os.path.join(dir, "phases.jsonl")
+        with open(phases, "w") as f:
+            f.write('{"frame": 0, "turn": 1, "phase": "actions", "side": "british"}\n{"frame": 27, "next": true}\n'
+                    '{"frame": 50, "next": true}\n{"frame": 110, "phase": "morale"}\n')
+        b = os.path.join(ROOT, "samples/breach")
+        t = U.Proc([TT, "track", "--rig", b + "/rig.json", "--source", b + "/game.mp4", "--scenario",
+                    b + "/scenario.json", "--phases", phases, "--record", rec, "--mqtt", broker.addr, "--table",
+                    "table-1"], dir, "track", {"TABLETRACK_DATA": ROOT})
+        rc = t.wait(120)
+        check(rc == 0, "track --phases --mqtt exits 0 once the hall holds the game (rc %s): %s" % (rc, t.stderr()[-600:]))
+        d = U.wait_equal(rec, os.path.join(games, "table-1.sqlite"), 20)
+        check(not d, "the hall's copy equals the table's recording, the referee's rows too: %s" % d)
+        rows = U.session_rows(rec)
+        kinds = [r[2] for r in rows["referee"]]
+        check(kinds.count("phase") == 4 and "out_of_turn" in kinds and "morale" in kinds,
+              "the recording holds the referee's events: %s" % kinds)
+        log = U.get_json(hall.url + "tables/table-1/log") or {}
+        lines = [l.get("text", "") for l in log.get("log", [])]
+        check(len(log.get("phases", [])) == 4 and len(lines) == 1 and lines[0].startswith("Turn 1 \u00b7 british moved")
+              and "gren2 out of turn" in lines[0] and "french lost 1 of la-sarre: morale 6+ (L8-16)" in lines[0],
+              "GET /tables/table-1/log tells the turn: %s" % log)
+        st = U.get_json(hall.url + "tables/table-1/state") or {}
+        check(st.get("phase") == {"turn": 1, "phase": "morale", "side": None},
+              "the table's last state says where the game stands: %s" % st.get("phase"))
+        page = urllib.request.urlopen(hall.url + "tables/table-1/replay", timeout=30).read().decode()
+        check(lines and json.dumps(lines[0], ensure_ascii=False)[1:-1].replace("<", "\\u003c") in page,
+              "the copy's replay page carries the log")
+        # replay --mqtt: the recording published again as table-2: its rows, its phase in the state
+        r = replay(dir, broker, rec, "table-2", 50)
+        delivered(r, rec, os.path.join(games, "table-2.sqlite"), "replay --mqtt of a game with phases")
+        st2 = U.get_json(hall.url + "tables/table-2/state") or {}
+        check(st2.get("phase") == {"turn": 1, "phase": "morale", "side": None},
+              "replay --mqtt's state says where the game stands: %s" % st2.get("phase"))
+        check(U.get_json(hall.url + "tables/table-2/log") == log, "its copy tells the same turns")
+        try:
+            urllib.request.urlopen(hall.url + "tables/nobody/log", timeout=5)
+            check(False, "a table the hall holds nothing of has no log")
+        except urllib.error.HTTPError as e:
+            check(e.code == 404 and b"holds no game" in e.read(), "no log for a table the hall holds nothing of")
+    finally:
+        hall.stop()
+
+
 def case_broker(dir, broker):
     games = os.path.join(dir, "games")
     hall = U.start_hall(TT, broker, dir, games)
@@ -775,7 +824,7 @@ def main():
         rc = {"live": case_live, "broker": case_broker, "hall": case_hall, "password": case_password,
               "twelve": case_twelve, "page": case_page, "acl": case_acl,
               "tls": case_tls, "drain": case_drain, "earlier": case_earlier, "full": case_full, "size": case_size,
-              "claims": case_claims}[CASE](dir, broker)
+              "claims": case_claims, "referee": case_referee}[CASE](dir, broker)
     finally:
         broker.stop()
     if rc is not None:

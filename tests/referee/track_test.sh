@@ -2,8 +2,10 @@
 # track_test.sh BIN SRCDIR - 'tabletrack track --phases' end to end on the
 # sample game's rendered frames (samples/breach, Into the Breach!): the
 # phase lines, a dice move checked with the roll it needs, a move out of
-# turn, a casualty counted and the morale check it calls (L8-16); and the
-# bad --phases files refused with what to fix.
+# turn, a casualty counted and the morale check it calls (L8-16); the
+# recording and its replay; the issue's targets on a held-out game
+# (tests/referee/heldout); and the bad --phases files refused with what to
+# fix.
 set -u
 BIN=$1
 SRC=$2
@@ -18,7 +20,8 @@ track() { TABLETRACK_DATA=$SRC "$BIN" track --rig "$B/rig.json" --source "$B/gam
 # at 105; at 110 the morale phase ends the actions.
 printf '%s\n' '{"frame": 0, "turn": 1, "phase": "actions", "side": "british"}' '{"frame": 27, "next": true}' \
   '' '{"frame": 50, "next": true}' '{"frame": 110, "phase": "morale"}' > "$TMP/phases.jsonl"
-track --phases "$TMP/phases.jsonl" --events "$TMP/ev.jsonl" > "$TMP/out" 2> "$TMP/err" || fail "exit code $?: $(cat "$TMP/err")"
+track --phases "$TMP/phases.jsonl" --events "$TMP/ev.jsonl" --record "$TMP/rec.sqlite" > "$TMP/out" 2> "$TMP/err" ||
+  fail "exit code $?: $(cat "$TMP/err")"
 E=$TMP/ev.jsonl
 grep -qx '{"event":"phase","turn":1,"phase":"actions","side":"british"}' "$E" || fail "no first phase line: $(grep phase "$E")"
 grep -qx '{"event":"phase","turn":1,"phase":"actions","side":"french"}' "$E" || fail "no french activation"
@@ -39,6 +42,53 @@ grep '"event":"morale","unit":"la-sarre"' "$E" | grep -q '"test":{"dice":"2d6","
 grep '"event":"morale","unit":"la-sarre"' "$E" | grep -q '"rule":"into-the-breach.txt L8-16' || fail "morale rule"
 # the referee's lines follow the frame lines they come from
 awk '/"event":"casualties"/{exit !(prev ~ /"frame":110,/)} {prev=$0}' "$E" || fail "casualties not after frame 110"
+
+# recorded (schema 5): replay --json gives the referee's lines as --events wrote them, "frame" and "t_ms" first
+"$BIN" replay "$TMP/rec.sqlite" --json > "$TMP/replay.jsonl" || fail "replay --json"
+grep -v '"family"' "$E" | grep '^{"event":"' | grep -v '"event":"camera"' > "$TMP/ref_events"
+grep -v '"family"' "$TMP/replay.jsonl" | grep '"event":"' | sed 's/^{"frame":[0-9]*,"t_ms":[0-9]*,/{/' > "$TMP/ref_replay"
+[ "$(wc -l < "$TMP/ref_events")" -eq 9 ] || fail "want 9 referee lines in --events: $(cat "$TMP/ref_events")"
+cmp -s "$TMP/ref_events" "$TMP/ref_replay" || fail "replay --json's referee lines differ: $(diff "$TMP/ref_events" "$TMP/ref_replay")"
+grep -q '^{"frame":110,"t_ms":[0-9]*,"event":"casualties","unit":"la-sarre"' "$TMP/replay.jsonl" || fail "casualties' frame"
+"$BIN" replay "$TMP/rec.sqlite" --html "$TMP/replay.html" 2> /dev/null || fail "replay --html"
+grep -qF 'Turn 1 · british moved 3 figures, gren1 needs 3+, gren2 out of turn, gren3 needs 2+; french lost 1 of la-sarre: morale 6+ (L8-16)' "$TMP/replay.html" ||
+  fail "the replay's log: $(grep -o '"log":\[[^]]*\]' "$TMP/replay.html")"
+
+# The issue's targets on a held-out game (tests/referee/heldout: frames rendered with a fresh seed from its
+# script.json, two turns of scripted phases; its README says what happens): every over-move flagged (gren4 10"
+# in the open, gren3 8.75" of which 2.3" in the rubble), no fair move flagged, every move out of turn named (fus2
+# in the British activation; gren1's second action), a move put back cleared (crew2), casualties per unit and
+# the morale checks with the book's numbers (2 of 4: 8+; then any loss: 10+, L8-16); the replay has both turns.
+H=$SRC/tests/referee/heldout
+TABLETRACK_DATA=$SRC "$BIN" track --rig "$H/rig.json" --source "$H/game.mp4" --scenario "$B/scenario.json" --grace 15 \
+  --phases "$H/phases.jsonl" --events "$TMP/h.jsonl" --record "$TMP/h.sqlite" > /dev/null 2> "$TMP/herr" ||
+  fail "held-out game: $(cat "$TMP/herr")"
+HE=$TMP/h.jsonl
+chk() { # ID EVENT-PATTERN WHAT
+  grep "\"id\":\"$1\"" "$HE" | grep -q "$2" || fail "held-out: $3: $(grep "\"id\":\"$1\"" "$HE" | grep '"event"')"
+}
+chk gren4 '"event":"move_check".*"ok":false' "gren4's 10\" move is over"
+chk gren3 '"event":"move_check".*"ok":false.*"crossed":\["rubble"\]' "gren3's move through the rubble is over"
+chk gren1 '"event":"move_check".*"ok":null.*"needs_roll":3' "gren1's 6\" move needs a 3"
+chk fus4 '"event":"move_check".*"ok":true' "fus4's 3\" move is fair"
+chk fus2 '"event":"out_of_turn","id":"fus2","rule":"it is british' "fus2 moves in the British activation"
+chk gren1 '"event":"out_of_turn","id":"gren1","rule":"each figure acts once a turn' "gren1's second action"
+chk crew2 '"put_back":true' "crew2 put back"
+over=$(grep '"ok":false' "$HE" | grep -v '"too_close_to_call":true' | grep -o '"id":"[a-z0-9]*"' | sort -u | tr '\n' ' ')
+[ "$over" = '"id":"gren3" "id":"gren4" ' ] || fail "held-out: the over-moves flagged are $over (want gren3, gren4)"
+grep -qx '{"event":"casualties","unit":"la-sarre","lost":2,"of":4,"since_turn_start":2}' "$HE" ||
+  fail "held-out: turn 1's casualties: $(grep casualties "$HE")"
+grep -qx '{"event":"casualties","unit":"la-sarre","lost":1,"of":4,"since_turn_start":1}' "$HE" ||
+  fail "held-out: turn 2's casualties: $(grep casualties "$HE")"
+[ "$(grep -c '"event":"casualties"' "$HE")" -eq 2 ] || fail "held-out: casualties of other units: $(grep casualties "$HE")"
+grep '"event":"morale","unit":"la-sarre"' "$HE" | head -1 | grep -q '"test":{"dice":"2d6","needs":8,.*"rule":"into-the-breach.txt L8-16' ||
+  fail "held-out: 2 of 4 lost calls 8+: $(grep morale "$HE")"
+grep '"event":"morale","unit":"la-sarre"' "$HE" | sed -n 2p | grep -q '"test":{"dice":"2d6","needs":10,' ||
+  fail "held-out: a later loss calls 10+: $(grep morale "$HE")"
+"$BIN" replay "$TMP/h.sqlite" --html "$TMP/h.html" 2> /dev/null || fail "held-out replay --html"
+grep -q '"log":\[{"turn":1,.*},{"turn":2,' "$TMP/h.html" || fail "held-out: the replay's turns"
+grep -qF 'gren1 needs 3+, gren1 out of turn, gren3 1.0\" over, gren4 1.0\" over; french moved 2 figures, fus2 out of turn; french lost 2 of la-sarre: morale 8+ (L8-16)' "$TMP/h.html" ||
+  fail "held-out: turn 1's line: $(grep -o '"log":\[[^]]*\]' "$TMP/h.html")"
 
 # bad input: a clear error and a failing exit, before any frame is read
 bad() { # FILE-CONTENT EXPECTED-TEXT

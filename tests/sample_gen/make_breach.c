@@ -5,7 +5,11 @@
  * tag id); the script below moves them: grenadiers advance, a hand pivots
  * the gun toward the breach, a grenadier creeps up to the wall, and a
  * French fusilier is taken off as a casualty.
- *   tt-make-breach SCENARIO OUT_DIR */
+ *   tt-make-breach SCENARIO OUT_DIR [--script FILE] [--seed N] [--frames N]
+ * --script: another game, JSON [{"fig","f0","f1","dx","dy","dfacing","hand",
+ * "gone"}] (a move over frames f0..f1, a hand over it, taken off after it);
+ * --seed: the noise's (default 1000); --frames: how many (default 120).
+ * tests/referee/heldout/ was made so (its README says how). */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,21 +20,58 @@
 #include "render.h"
 
 #define FRAMES 120
+#define MAX_STEPS 64
 
 typedef struct {
-    const char *fig;
+    char fig[32];
     int f0, f1;        /* frames of the move */
     double dx, dy, dfacing;
     int hand;          /* a hand covers the figure while it moves */
+    int gone;          /* taken off the table after f1 */
 } step;
 
-static const step script[] = {
-    {"gren1", 8, 22, 5.0, 1.5, 15, 0},
-    {"gren2", 10, 24, 5.0, -0.5, -10, 0},
-    {"gun1", 27, 31, 0, 0, 16, 1}, /* a hand pivots the gun onto the breach */
-    {"gren3", 40, 54, 4.5, 0.5, 0, 0},
-    {"fus1", 62, 66, 0, 0, 0, 1}, /* picked up as a casualty: gone after */
+static step script[MAX_STEPS] = {
+    {"gren1", 8, 22, 5.0, 1.5, 15, 0, 0},
+    {"gren2", 10, 24, 5.0, -0.5, -10, 0, 0},
+    {"gun1", 27, 31, 0, 0, 16, 1, 0}, /* a hand pivots the gun onto the breach */
+    {"gren3", 40, 54, 4.5, 0.5, 0, 0, 0},
+    {"fus1", 62, 66, 0, 0, 0, 1, 1}, /* picked up as a casualty: gone after */
 };
+static size_t nscript = 5;
+
+/* --script FILE: the moves instead of the sample's. */
+static int load_script(const char *path)
+{
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je), *o;
+    size_t i;
+    if (!json_is_array(j) || json_array_size(j) > MAX_STEPS) {
+        fprintf(stderr, "%s: a JSON array of at most %d moves (line %d: %s)\n", path, MAX_STEPS, je.line, je.text);
+        json_decref(j);
+        return -1;
+    }
+    nscript = 0;
+    json_array_foreach(j, i, o) {
+        step *st = &script[nscript++];
+        memset(st, 0, sizeof *st);
+        snprintf(st->fig, sizeof st->fig, "%s", json_string_value(json_object_get(o, "fig")) ?
+                                                    json_string_value(json_object_get(o, "fig")) : "");
+        st->f0 = (int)json_integer_value(json_object_get(o, "f0"));
+        st->f1 = (int)json_integer_value(json_object_get(o, "f1"));
+        st->dx = json_number_value(json_object_get(o, "dx"));
+        st->dy = json_number_value(json_object_get(o, "dy"));
+        st->dfacing = json_number_value(json_object_get(o, "dfacing"));
+        st->hand = json_is_true(json_object_get(o, "hand"));
+        st->gone = json_is_true(json_object_get(o, "gone"));
+        if (!st->fig[0] || st->f1 < st->f0) {
+            fprintf(stderr, "%s: move %zu needs \"fig\" and f0 <= f1\n", path, i + 1);
+            json_decref(j);
+            return -1;
+        }
+    }
+    json_decref(j);
+    return 0;
+}
 
 typedef struct {
     char id[32];
@@ -38,12 +79,32 @@ typedef struct {
     double x, y, facing, radius;
 } fig;
 
-int main(int argc, char **argv)
+/* The options after SCENARIO OUT_DIR: 0, or 2 for a usage error, 1 a bad script. */
+static int parse_opts(int argc, char **argv, unsigned *seed, int *frames)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: tt-make-breach SCENARIO OUT_DIR\n");
+    for (int a = 3; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--script") && load_script(argv[a + 1]) != 0)
+            return 1;
+        else if (!strcmp(argv[a], "--seed"))
+            *seed = (unsigned)strtoul(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--frames"))
+            *frames = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--script"))
+            argc = 0;
+    }
+    if (argc < 3 || argc % 2 == 0 || *frames < 1) {
+        fprintf(stderr, "usage: tt-make-breach SCENARIO OUT_DIR [--script FILE] [--seed N] [--frames N]\n");
         return 2;
     }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned seed = 1000u;
+    int frames = FRAMES, bad = parse_opts(argc, argv, &seed, &frames);
+    if (bad)
+        return bad;
     json_error_t je;
     json_t *sc = json_load_file(argv[1], 0, &je);
     if (!sc) {
@@ -114,13 +175,13 @@ int main(int argc, char **argv)
     cvw_video_writer *vw = NULL;
     if (cvw_video_writer_open(p, cam.width, cam.height, 30, &vw, &err) != TT_OK)
         goto fail;
-    for (int f = 0; f < FRAMES; f++) {
+    for (int f = 0; f < frames; f++) {
         rnd_occluder occ[4];
         int nocc = 0, n = na;
         for (int i = 0; i < nf; i++) {
             double x = figs[i].x, y = figs[i].y, fc = figs[i].facing;
             int gone = 0;
-            for (size_t k = 0; k < sizeof script / sizeof script[0]; k++) {
+            for (size_t k = 0; k < nscript; k++) {
                 const step *st = &script[k];
                 if (strcmp(st->fig, figs[i].id))
                     continue;
@@ -138,7 +199,7 @@ int main(int argc, char **argv)
                     h->angle_deg = 20;
                     h->gray = 180;
                 }
-                if (!strcmp(st->fig, "fus1") && f > st->f1)
+                if (st->gone && f > st->f1)
                     gone = 1;
             }
             if (gone)
@@ -157,7 +218,7 @@ int main(int argc, char **argv)
         s.ntags = n;
         s.occluders = occ;
         s.noccluders = nocc;
-        s.seed = 1000u + (unsigned)f;
+        s.seed = seed + (unsigned)f;
         tt_image g = {0}, bgr = {0};
         if (rnd_render(&s, &cam, &g, &err) != TT_OK || tt_image_alloc(&bgr, g.width, g.height, 3, &err) != TT_OK)
             goto fail;
@@ -172,7 +233,7 @@ int main(int argc, char **argv)
     if (cvw_video_writer_close(vw, &err) != TT_OK)
         goto fail;
     json_decref(sc);
-    printf("wrote %s/{game.mp4,rig.json,camera.yaml}: %d frames, %d figures\n", argv[2], FRAMES, nf);
+    printf("wrote %s/{game.mp4,rig.json,camera.yaml}: %d frames, %d figures\n", argv[2], frames, nf);
     return 0;
 fail:
     fprintf(stderr, "tt-make-breach: %s\n", err.msg);

@@ -16,15 +16,7 @@
 
 /* ---- the scenario ---- */
 
-const char *const *game__data_dirs(void)
-{
-    static const char *dirs[3];
-    const char *env = getenv("TABLETRACK_DATA");
-    dirs[0] = env && env[0] ? env : TT_SOURCE_DIR;
-    dirs[1] = TT_SOURCE_DIR;
-    dirs[2] = NULL;
-    return dirs;
-}
+const char *const *game__data_dirs(void) { return table_data_dirs(); }
 
 const char *const *game_data_dirs(void)
 {

@@ -16,22 +16,6 @@
 
 #include "table_look.h"
 
-#ifndef TT_SOURCE_DIR
-#define TT_SOURCE_DIR ""
-#endif
-
-/* Where rulesets are looked for: $TABLETRACK_DATA, then the source tree
- * (as the live game looks). */
-static const char *const *rec__data_dirs(void)
-{
-    static const char *dirs[3];
-    const char *env = getenv("TABLETRACK_DATA");
-    dirs[0] = env && env[0] ? env : TT_SOURCE_DIR;
-    dirs[1] = TT_SOURCE_DIR;
-    dirs[2] = NULL;
-    return dirs;
-}
-
 /* The scene being asked: made from one scenario text, kept while the
  * queries that follow were asked under the same scenario. */
 typedef struct rec__asker {
@@ -63,7 +47,7 @@ static void rec__asker_use(rec__asker *k, const char *text)
         return;
     }
     tt_err e = {0};
-    if (table_scene_parse(text, "the recorded scenario", NULL, rec__data_dirs(), &k->scene, &e) != TT_OK)
+    if (table_scene_parse(text, "the recorded scenario", NULL, table_data_dirs(), &k->scene, &e) != TT_OK)
         snprintf(k->why, sizeof k->why, "its scenario cannot be loaded again: %s", e.msg);
 }
 

@@ -583,6 +583,26 @@ static tt_status rec__event_write(rec *r, long frame_no, long long t_ms, rec_eve
     return rec__maybe_commit(r, err);
 }
 
+/* One row of a table kept by time (session, frame or NULL, t_ms, two
+ * texts: a query and its answer, a referee's event kind and its JSON),
+ * committed as the writer commits.  `what` names the write in an error. */
+static tt_status rec__insert_timed(rec *r, sqlite3_stmt *st, long frame_no, long long t_ms, const char *t4,
+                                   const char *t5, const char *what, tt_err *err)
+{
+    sqlite3_bind_int64(st, 1, r->session);
+    if (frame_no >= 0)
+        sqlite3_bind_int64(st, 2, frame_no);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_int64(st, 3, t_ms);
+    sqlite3_bind_text(st, 4, t4, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, t5, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc != SQLITE_DONE ? rec__step_failed(r, what, err) : rec__maybe_commit(r, err);
+}
+
 tt_status rec_query(rec *r, long frame_no, long long t_ms, const char *query_json, const char *answer_json,
                     tt_err *err)
 {
@@ -595,23 +615,7 @@ tt_status rec_query(rec *r, long frame_no, long long t_ms, const char *query_jso
     if ((s = rec__compact(query_json, "query", &q, NULL, err)) != TT_OK ||
         (s = rec__compact(answer_json, "answer", &a, NULL, err)) != TT_OK || (s = rec__begin(r, err)) != TT_OK)
         goto done;
-    sqlite3_stmt *st = r->st_query;
-    sqlite3_bind_int64(st, 1, r->session);
-    if (frame_no >= 0)
-        sqlite3_bind_int64(st, 2, frame_no);
-    else
-        sqlite3_bind_null(st, 2);
-    sqlite3_bind_int64(st, 3, t_ms);
-    sqlite3_bind_text(st, 4, q, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, a, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (rc != SQLITE_DONE) {
-        s = rec__step_failed(r, "writing a query", err);
-        goto done;
-    }
-    s = rec__maybe_commit(r, err);
+    s = rec__insert_timed(r, r->st_query, frame_no, t_ms, q, a, "writing a query", err);
 done:
     free(q);
     free(a);
@@ -646,19 +650,7 @@ tt_status rec_referee(rec *r, long frame_no, long long t_ms, const char *event_j
     }
     if ((s = rec__begin(r, err)) != TT_OK)
         goto done;
-    sqlite3_stmt *st = r->st_referee;
-    sqlite3_bind_int64(st, 1, r->session);
-    if (frame_no >= 0)
-        sqlite3_bind_int64(st, 2, frame_no);
-    else
-        sqlite3_bind_null(st, 2);
-    sqlite3_bind_int64(st, 3, t_ms);
-    sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    s = rc != SQLITE_DONE ? rec__step_failed(r, "writing a referee's event", err) : rec__maybe_commit(r, err);
+    s = rec__insert_timed(r, r->st_referee, frame_no, t_ms, kind, text, "writing a referee's event", err);
 done:
     json_decref(ev);
     free(text);

@@ -12,6 +12,20 @@
 #include "table_look.h"
 #include "tt_json.h"
 
+#ifndef TT_SOURCE_DIR
+#define TT_SOURCE_DIR ""
+#endif
+
+const char *const *table_data_dirs(void)
+{
+    static const char *dirs[3];
+    const char *env = getenv("TABLETRACK_DATA");
+    dirs[0] = env && env[0] ? env : TT_SOURCE_DIR;
+    dirs[1] = TT_SOURCE_DIR;
+    dirs[2] = NULL;
+    return dirs;
+}
+
 static void table__answer_free(table_answer *a)
 {
     if (!a)

@@ -23,6 +23,10 @@
 
 typedef struct table_scene table_scene;
 
+/* Where ruleset profiles are looked for: $TABLETRACK_DATA, then the source
+ * tree; NULL-ended, static (the live game's and the replay's one list). */
+const char *const *table_data_dirs(void);
+
 /* data_dirs: NULL-terminated list where ruleset profiles are searched (as
  * rules_scenario_load); empty strings are skipped. */
 tt_status table_scene_load(const char *path, const char *const *data_dirs, table_scene **out, tt_err *err);

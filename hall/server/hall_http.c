@@ -59,56 +59,64 @@ static enum MHD_Result hall__json(struct MHD_Connection *c, char *text /* taken 
     return http_reply(c, 200, "application/json", text, strlen(text), MHD_RESPMEM_MUST_FREE);
 }
 
+/* The path of the hall's copy of a table's game, or NULL with *reply the
+ * JSON answer already queued (none yet, out of memory). */
+static char *hall__copy_ready(struct MHD_Connection *c, hall__tables *h, const char *name, enum MHD_Result *reply)
+{
+    char *path = hall__copy_path(h, name);
+    if (!path)
+        *reply = hall__json(c, NULL, "out of memory");
+    else if (access(path, R_OK) != 0) {
+        free(path);
+        path = NULL;
+        *reply = hall__json(c, NULL, "the hall holds no game from this table yet");
+    }
+    return path;
+}
+
+/* A failed read of the copy: 500, the reason as a JSON error. */
+static enum MHD_Result hall__copy_failed(struct MHD_Connection *c, const tt_err *e)
+{
+    json_t *j = json_pack("{s:s}", "error", e->msg);
+    char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!txt)
+        return hall__json(c, NULL, "out of memory");
+    return http_reply(c, 500, "application/json", txt, strlen(txt), MHD_RESPMEM_MUST_FREE);
+}
+
 /* The replay page of the hall's copy of a table's game. */
 static enum MHD_Result hall__replay(struct MHD_Connection *c, hall__tables *h, const char *name)
 {
-    char *path = hall__copy_path(h, name), *page = NULL, buf[1200];
+    enum MHD_Result reply = MHD_NO;
+    char *path = hall__copy_ready(c, h, name, &reply), *page = NULL;
     size_t len = 0;
     rec_game *g = NULL;
     tt_err e = {0};
     if (!path)
-        return hall__json(c, NULL, "out of memory");
-    if (access(path, R_OK) != 0) {
-        free(path);
-        return hall__json(c, NULL, "the hall holds no game from this table yet");
-    }
+        return reply;
     tt_status s = rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &e);
     if (s == TT_OK)
         s = rec_game_html_text(g, &page, &len, &e);
     rec_game_destroy(g);
     free(path);
-    if (s != TT_OK) {
-        json_t *j = json_pack("{s:s}", "error", e.msg);
-        char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
-        json_decref(j);
-        int n = snprintf(buf, sizeof buf, "%s", txt ? txt : "{\"error\":\"out of memory\"}");
-        free(txt);
-        return http_reply(c, 500, "application/json", buf, (size_t)n, MHD_RESPMEM_MUST_COPY);
-    }
+    if (s != TT_OK)
+        return hall__copy_failed(c, &e);
     return http_reply(c, 200, "text/html; charset=utf-8", page, len, MHD_RESPMEM_MUST_FREE);
 }
 
 /* The referee's story of the hall's copy of a table's game. */
 static enum MHD_Result hall__log(struct MHD_Connection *c, hall__tables *h, const char *name)
 {
-    char *path = hall__copy_path(h, name), *text = NULL;
+    enum MHD_Result reply = MHD_NO;
+    char *path = hall__copy_ready(c, h, name, &reply), *text = NULL;
     tt_err e = {0};
     if (!path)
-        return hall__json(c, NULL, "out of memory");
-    if (access(path, R_OK) != 0) {
-        free(path);
-        return hall__json(c, NULL, "the hall holds no game from this table yet");
-    }
+        return reply;
     tt_status s = rec_referee_log(path, 0, &text, &e);
     free(path);
-    if (s != TT_OK) {
-        json_t *j = json_pack("{s:s}", "error", e.msg);
-        char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
-        json_decref(j);
-        if (!txt)
-            return hall__json(c, NULL, "out of memory");
-        return http_reply(c, 500, "application/json", txt, strlen(txt), MHD_RESPMEM_MUST_FREE);
-    }
+    if (s != TT_OK)
+        return hall__copy_failed(c, &e);
     return hall__json(c, text, "out of memory");
 }
 

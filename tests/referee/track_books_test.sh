@@ -149,7 +149,8 @@ fb)
 atkm)
   # All the King's Men: units activated by cards, the sides' cards mixed
   # (L278, L305); foot in line 6", skirmishers 12" in any direction
-  # (L416-422, L410); terrain slows by half (L430); a unit that suffers
+  # (L416-422, L410); terrain, and moving sideways or backward, halve a move
+# (L430, L442); a unit that suffers
   # casualties downgrades its resolve (L533); a unit reduced to its chart's
   # number collapses (L691: skirmishers 2, L693-701).
   # la-sarre as skirmishers, the mortar crew among them: 5 figures, so the
@@ -170,8 +171,10 @@ f["mortar1"].pop("base")'
   phases 6
   want gren1 move_check '"allowed_in":6[,.]' "gren1 foot 6\" (L416-422)"
   ev gren1 move_check | head -1 | grep -q '"ok":false,"too_close_to_call":false' && fail "gren1's 6\" of 6\" flagged over"
-  want gren4 move_check '"ok":false.*"rule":"all-the-kings-men.md L416' "gren4's 10\" over"
-  want gren3 move_check '"ok":false' "gren3's 8.75\" through the rubble over"
+  # gren4 faces east (-5 degrees) and moves 10" west: backward, half its 6" (L442): over
+  want gren4 move_check '"allowed_in":3[,.].*"ok":false.*"rule":"all-the-kings-men.md L416-422, L442' "gren4's 10\" backward of 3\" over"
+  # gren3's move ends in the rubble, which halves it (L430): 3", over
+  want gren3 move_check '"allowed_in":3[,.].*"ok":false.*"rule":"all-the-kings-men.md L416-422, L430' "gren3's 8.75\" through the rubble of 3\" over"
   want gren3 move_check '"crossed":\["rubble"\]' "gren3 crossed the rubble"
   want fus4 move_check '"allowed_in":12[,.].*"ok":true' "fus4 skirmisher's 3\" of 12\" fair"
   # gren1 moves again in a later British activation: a unit may be activated again (L305), 2" of 6"

@@ -25,7 +25,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/referee_books_test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL ($BOOK): $*"; exit 1; }
 
-# scenario SED-LIKE-PYTHON: the sample scenario with the book's ruleset and
+# scenario: the sample scenario with the book's ruleset and
 # the changes given as Python statements on `sc` (figures by id in `f`).
 scenario() { # RULESET RENAMES-JSON PYTHON
   python3 - "$B/scenario.json" "$TMP/scenario.json" "$1" "$2" "$3" <<'EOF' || fail "scenario"

@@ -446,6 +446,8 @@ static tt_status live__place(track_live *l, live__fig *f, unsigned use, tt_err *
             only = k;
         }
     }
+    if (!m) /* no camera in use: nothing to place (live__fuse_fig keeps it where it was) */
+        return TT_OK;
     calib_figure fused = e[only];
     f->best = only;
     calib_fuse_result r = {0};

@@ -33,7 +33,7 @@ def main():
     try:
         p = subprocess.run(["node", os.path.join(HERE, "browser.js"), srv.url,
                             os.path.join(root, "samples/breach/projector.json"), srv.overlay_dir, out],
-                           capture_output=True, text=True, timeout=400, cwd=HERE)
+                           capture_output=True, text=True, timeout=1700, cwd=HERE)
         sys.stderr.write(p.stderr)
         lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
         r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}

@@ -183,6 +183,6 @@ let step = 'start', current = null; /* where a failure happened, and the page th
   } catch (e2) {
     seen = String(e2);
   }
-  console.log(JSON.stringify({error: step + ': ' + String(e) + '; the page: ' + JSON.stringify(seen)}));
+  console.log(JSON.stringify({error: step + ': ' + launch.errorText(e) + '; the page: ' + JSON.stringify(seen)}));
   process.exit(1);
 });

@@ -239,7 +239,7 @@ async function brightness(page, file, x, y, r) {
     result.outside_requests = outside;
     result.page_errors = errors;
   } catch (e) {
-    result.error = String(e && e.stack || e);
+    result.error = launch.errorText(e);
   } finally {
     await browser.close();
   }

@@ -39,7 +39,7 @@ const result = {};
     await new Promise((r) => setTimeout(r, 500));
     await page.screenshot({path: path.join(outDir, 'phone-ammo.png')});
   } catch (e) {
-    result.error = String(e && e.stack || e);
+    result.error = launch.errorText(e);
   } finally {
     result.page_errors = errors;
     await browser.close();

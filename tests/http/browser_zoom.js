@@ -48,7 +48,7 @@ const zoomOf = (page) => page.evaluate(() => window.ttTable.view.zoom());
 // is what the test checks, so a Fit that never comes still fails it.
 const fit = async (p, mouse) => {
   await (mouse ? p.click('#fit') : p.tap('#fit'));
-  await p.waitForFunction(() => window.ttTable.view.zoom() === 1, {timeout: 5000}).catch(() => {});
+  await p.waitForFunction(() => window.ttTable.view.zoom() === 1, {timeout: 120000}).catch(() => {});
 };
 const boxOf = (page) => page.evaluate(() => window.ttTable.view.box());
 const pxPerInch = (page) => page.evaluate(() => window.ttTable.view.pxPerInch());

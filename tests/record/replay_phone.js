@@ -123,7 +123,7 @@ function clashes(bx) {
     }
     result.page_errors = errors;
   } catch (e) {
-    result.error = String(e && e.stack || e);
+    result.error = launch.errorText(e);
   } finally {
     await browser.close();
   }

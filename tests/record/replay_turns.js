@@ -78,7 +78,7 @@ async function shown(page) {
     await page.screenshot({path: path.join(outDir, 'replay-turns-phone.png'), fullPage: true});
     result.page_errors = errors;
   } catch (e) {
-    result.error = String(e && e.stack || e);
+    result.error = launch.errorText(e);
   } finally {
     await browser.close();
   }

@@ -10,9 +10,10 @@ TBUILD  ?= build-test
 CMAKE   ?= cmake
 
 # Debian packages the project needs (build, tests, demo); universal-ctags: the
-# house test measures every function's length with it.
+# house test measures every function's length with it; libx11-dev: a
+# projector's window is put on the X screen its --window names.
 APT_PACKAGES = build-essential cmake pkg-config \
-  libapriltag-dev libopencv-dev libjansson-dev libcairo2-dev libsdl2-dev \
+  libapriltag-dev libopencv-dev libjansson-dev libcairo2-dev libsdl2-dev libx11-dev \
   libsqlite3-dev libusb-1.0-0-dev libuvc-dev libcmocka-dev \
   libmicrohttpd-dev libqrencode-dev liblo-dev liblo-tools python3-liblo \
   fonts-dejavu-core xvfb x11-apps xdotool poppler-utils sqlite3 chromium python3 clang zbar-tools \

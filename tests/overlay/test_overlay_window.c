@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "xwd_read.h"
 
 #define W 1280
 #define H 800
@@ -69,54 +70,6 @@ static int exists(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0;
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* Read an XWD screenshot (ZPixmap, 24/32 bpp) into RGB rows. */
-static uint8_t *read_xwd(const char *path, int *w, int *h)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(b);
-        return NULL;
-    }
-    fclose(f);
-    uint32_t hs = be32(b), fmt = be32(b + 8), width = be32(b + 16), height = be32(b + 20), border = be32(b + 28);
-    uint32_t bpp = be32(b + 44), bpl = be32(b + 48), rm = be32(b + 56), gm = be32(b + 60), bm = be32(b + 64);
-    uint32_t ncolors = be32(b + 76);
-    size_t off = hs + (size_t)ncolors * 12;
-    if (fmt != 2 || (bpp != 32 && bpp != 24) || off + (size_t)bpl * height > (size_t)n) {
-        free(b);
-        return NULL;
-    }
-    uint8_t *rgb = malloc((size_t)width * height * 3);
-    for (uint32_t y = 0; rgb && y < height; y++)
-        for (uint32_t x = 0; x < width; x++) {
-            const uint8_t *p = b + off + (size_t)y * bpl + (size_t)x * (bpp / 8);
-            uint32_t v = border == 0 ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                                           (bpp == 32 ? (uint32_t)p[3] << 24 : 0)
-                                     : be32(p) >> (bpp == 24 ? 8 : 0);
-            int sr = __builtin_ctz(rm), sg = __builtin_ctz(gm), sb = __builtin_ctz(bm);
-            uint8_t *o = rgb + ((size_t)y * width + x) * 3;
-            o[0] = (uint8_t)((v & rm) >> sr);
-            o[1] = (uint8_t)((v & gm) >> sg);
-            o[2] = (uint8_t)((v & bm) >> sb);
-        }
-    free(b);
-    *w = (int)width;
-    *h = (int)height;
-    return rgb;
 }
 
 int main(void)
@@ -187,18 +140,10 @@ int main(void)
         pid_t wpid = spawn(xwd, wargv, 0);
         int ws = 0;
         waitpid(wpid, &ws, 0);
-        uint8_t *s = read_xwd(shot, &sw, &sh);
+        uint8_t *s = xwd_read(shot, &sw, &sh);
         if (!s)
             continue;
-        lit = match = total = 0;
-        for (int y = 0; y < H && y < sh; y += 2)
-            for (int x = 0; x < W && x < sw; x += 2) {
-                const uint8_t *a = s + ((size_t)y * sw + x) * 3, *b = im.data + (size_t)y * im.stride + 3 * x;
-                int d = abs(a[0] - b[2]) + abs(a[1] - b[1]) + abs(a[2] - b[0]);
-                match += d <= 12;
-                lit += b[0] + b[1] + b[2] > 60;
-                total++;
-            }
+        xwd_compare(s, sw, sh, im.data, W, H, (int)im.stride, &match, &lit, &total);
         free(s);
         rc = (sw == W && sh == H && match >= total * 995 / 1000 && lit > 1000) ? 0 : 1;
     }

@@ -28,7 +28,7 @@
 /* 95% position radius per (size-noise px x inches per px), a level tag */
 #define ERR_XY 2.5
 /* the same per (the frame's centre-noise px x inches per px) */
-#define ERR_XY_C 3.0
+#define ERR_XY_C 4.0
 /* a tilted tag: its position grows by (1 + ERR_XY_TILT tan(tilt)) */
 #define ERR_XY_TILT 1.5
 /* the pose's share: 95% radius per px of anchor reprojection RMS */

@@ -6,13 +6,17 @@
  * ground, so their heights' scatter about it is that noise), else
  *     sigma_q = ERR_Q / ppc^2 * (1 + max(0, ERR_Q_MARGIN - margin) / ERR_Q_MARGIN)
  * (ppc: pixels per cell).  Its position, the mean of four corners on its
- * plane, scatters in proportion, times the inches per pixel there; the rig's pose adds its own residual
+ * plane, scatters with the frame's centre noise (calib_err_frame's
+ * centre_px: its level tags' two axes differ by each side's own error,
+ * which moves the centre, but not by blur's spread, common to the four
+ * sides, which moves only the size), else in proportion to sigma_q,
+ * times the inches per pixel there; the rig's pose adds its own residual
  * at that spot; a height error dz moves it by dz * r / (H - z) (r: its
  * distance from the point under the camera); a tilted tag's corners lie at
  * different heights, and its base sits beside the tag along the normal.
  * Its own height is the camera's height above it times the relative error
  * of its apparent size.  The constants were fitted on rendered frames
- * (bench_err --fit) and measured on others (docs/limits.md). */
+ * (bench_err --seeds 1 3) and measured on others (docs/limits.md). */
 #include "calib_err.h"
 
 #include <math.h>
@@ -27,7 +31,9 @@
 #define ERR_Q_FLOOR 0.01 /* px: no frame measures its tags better */
 /* 95% position radius per (size-noise px x inches per px), a level tag */
 #define ERR_XY 2.5
-/* the same per (the frame's centre-noise px x inches per px) */
+/* the same per (the frame's centre-noise px x inches per px): 2.45 if
+ * the sides' own errors were all; rendered centres scatter about twice
+ * that much (1.8-2.4 times on seeds 1-3, sharp or blurry) */
 #define ERR_XY_C 4.0
 /* a tilted tag: its position grows by (1 + ERR_XY_TILT tan(tilt)) */
 #define ERR_XY_TILT 1.5

@@ -32,8 +32,8 @@
 /* 95% position radius per (size-noise px x inches per px), a level tag */
 #define ERR_XY 2.5
 /* the same per (the frame's centre-noise px x inches per px): 2.45 if
- * the sides' own errors were all; rendered centres scatter about twice
- * that much (1.8-2.4 times on seeds 1-3, sharp or blurry) */
+ * the sides' own errors were all; rendered centres scatter 1.2-2.8 times
+ * that much (their median radius, frame by frame on seeds 1-3) */
 #define ERR_XY_C 4.0
 /* a tilted tag: its position grows by (1 + ERR_XY_TILT tan(tilt)) */
 #define ERR_XY_TILT 1.5

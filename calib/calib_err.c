@@ -6,13 +6,17 @@
  * ground, so their heights' scatter about it is that noise), else
  *     sigma_q = ERR_Q / ppc^2 * (1 + max(0, ERR_Q_MARGIN - margin) / ERR_Q_MARGIN)
  * (ppc: pixels per cell).  Its position, the mean of four corners on its
- * plane, scatters in proportion, times the inches per pixel there; the rig's pose adds its own residual
+ * plane, scatters with the frame's centre noise (calib_err_frame's
+ * centre_px: its level tags' two axes differ by each side's own error,
+ * which moves the centre, but not by blur's spread, common to the four
+ * sides, which moves only the size), else in proportion to sigma_q,
+ * times the inches per pixel there; the rig's pose adds its own residual
  * at that spot; a height error dz moves it by dz * r / (H - z) (r: its
  * distance from the point under the camera); a tilted tag's corners lie at
  * different heights, and its base sits beside the tag along the normal.
  * Its own height is the camera's height above it times the relative error
  * of its apparent size.  The constants were fitted on rendered frames
- * (bench_err --fit) and measured on others (docs/limits.md). */
+ * (bench_err --seeds 1 3) and measured on others (docs/limits.md). */
 #include "calib_err.h"
 
 #include <math.h>
@@ -27,6 +31,10 @@
 #define ERR_Q_FLOOR 0.01 /* px: no frame measures its tags better */
 /* 95% position radius per (size-noise px x inches per px), a level tag */
 #define ERR_XY 2.5
+/* the same per (the frame's centre-noise px x inches per px): 2.45 if
+ * the sides' own errors were all; rendered centres scatter 1.2-2.8 times
+ * that much (their median radius, frame by frame on seeds 1-3) */
+#define ERR_XY_C 4.0
 /* a tilted tag: its position grows by (1 + ERR_XY_TILT tan(tilt)) */
 #define ERR_XY_TILT 1.5
 /* the pose's share: 95% radius per px of anchor reprojection RMS */
@@ -65,7 +73,9 @@ void calib_err_fill(calib_figure *f, const calib_err_seen *s)
 {
     double c = calib_err_corner_px(s), ipp = isfinite(s->in_per_px) ? fabs(s->in_per_px) : 0;
     double t = tan(fmin(fabs(s->tilt_deg), 60.0) * (M_PI / 180));
-    double flat = ERR_XY * ipp * c * (s->on_slope ? 1 + ERR_XY_TILT * t : 1);
+    /* the centre's own noise where the frame measured it, else half the size's */
+    double cen = s->frame_centre_px > 0 ? ERR_XY_C * s->frame_centre_px : ERR_XY * c;
+    double flat = ipp * cen * (s->on_slope ? 1 + ERR_XY_TILT * t : 1);
     double pose = ERR_POSE * ipp * (isfinite(s->pose_rms_px) ? s->pose_rms_px : 0);
     flat = sqrt(flat * flat + pose * pose);
     f->xy_err95_flat_in = flat > ERR_XY_MIN ? flat : ERR_XY_MIN;
@@ -89,18 +99,55 @@ static double calib__median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The frame's centre noise from its level tags' shapes (calib_err_frame's
+ * centre_px), d a buffer of nf.  On the plane a level tag's two axes are
+ * equal; each side's offset error e (1 sigma, pixels, the four apart)
+ * makes them differ by (e1 - e3) - (e2 - e4), sigma 2e, and moves the
+ * centre, the mean of opposite sides, by e / sqrt(2) on each axis; a
+ * spread common to the four sides (blur) does neither. */
+static void calib__centre_fit(const double *tilt, const int *ok, const double *s_px, const double *plane, int nf,
+                              double *d, calib_err_frame *fr)
+{
+    int n = 0;
+    for (int i = 0; i < nf; i++) {
+        const double *c = &plane[i * 8];
+        double a = hypot(c[2] - c[0] + c[4] - c[6], c[3] - c[1] + c[5] - c[7]) / 2;
+        double b = hypot(c[6] - c[0] + c[4] - c[2], c[7] - c[1] + c[5] - c[3]) / 2;
+        double v = (a - b) / ((a + b) / 2) * s_px[i];
+        if (ok[i] && tilt[i] <= CALIB_SLOPE_DEG && s_px[i] > 0 && isfinite(v))
+            d[n++] = v;
+    }
+    if (n < CALIB_ERR_FRAME_MIN)
+        return;
+    double md = calib__median(d, n);
+    for (int i = 0; i < n; i++)
+        d[i] = fabs(d[i] - md);
+    double sd = calib__median(d, n) * 1.4826;
+    /* e = sd / 2, the centre's e / sqrt(2); its own uncertainty as sigma_px's */
+    double c = sd / (2 * sqrt(2.0)) * (1 + 1.5 / sqrt((double)n));
+    if (isfinite(c)) {
+        fr->centre_px = fmax(c, ERR_Q_FLOOR / 2);
+        fr->n_centre = n;
+    }
+}
+
 void calib_err_frame_fit(const double *stand, const double *ground, const double *tilt, const int *ok,
-                         const double *s_px, int nf, double cam, double base_in, calib_err_frame *fr)
+                         const double *s_px, const double *plane, int nf, double cam, double base_in,
+                         calib_err_frame *fr)
 {
     fr->scale = 1;
     fr->bias_px = 0;
     fr->sigma_px = 0;
     fr->n = 0;
+    fr->centre_px = 0;
+    fr->n_centre = 0;
     double *r = malloc(sizeof(double) * (size_t)(nf > 0 ? nf : 1));
     double *q = malloc(sizeof(double) * (size_t)(nf > 0 ? nf : 1));
     int n = 0;
     if (!r || !q)
         goto done;
+    if (plane)
+        calib__centre_fit(tilt, ok, s_px, plane, nf, r, fr);
     for (int i = 0; i < nf; i++) {
         double den = cam - stand[i] - base_in, num = cam - ground[i] - base_in;
         if (ok[i] && tilt[i] <= CALIB_SLOPE_DEG && den > 0 && num > 0 && s_px[i] > 0)

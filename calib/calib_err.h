@@ -18,6 +18,7 @@ typedef struct calib_err_seen {
     int by_pose;         /* its height measured by its 3D pose (a tilted tag) */
     int on_slope;        /* on a slope (declared, or its tilt) */
     double frame_sigma_px; /* the frame's own size noise (calib_err_frame), 0: not known */
+    double frame_centre_px; /* the frame's own centre noise (calib_err_frame), 0: not known */
 } calib_err_seen;
 
 /* What a frame's tags together show: most stand on their ground, so the
@@ -29,14 +30,25 @@ typedef struct calib_err_frame {
     double bias_px;  /* how much longer every tag's edge looks than it is, pixels (blur) */
     double sigma_px; /* 1 sigma of a tag's edge length, pixels, from their scatter (0: too few) */
     int n;           /* level tags it was measured on */
+    /* 1 sigma of a tag's centre, each axis, pixels, from the level tags'
+     * shapes (0: too few).  Blur spreads a tag's four sides outwards
+     * together, by an amount that varies from tag to tag with its light:
+     * that moves its size (sigma_px) but not its centre.  What moves the
+     * centre is each side found apart from the others, and that shows in a
+     * level tag's two axes differing in length (they are equal on the
+     * table's plane), which the common spread leaves alone. */
+    double centre_px;
+    int n_centre;    /* level tags centre_px was measured on */
 } calib_err_frame;
 #define CALIB_ERR_FRAME_MIN 10     /* level tags needed to measure a frame */
 #define CALIB_ERR_SCALE_MAX 0.06   /* a larger scale error is the rig's size_in, not blur: not corrected */
 
 /* Measure the frame from nf tags: stand[i] their measured heights, ground[i]
- * the ground's under them, tilt, ok (measured), s_px (edge in pixels). */
+ * the ground's under them, tilt, ok (measured), s_px (edge in pixels),
+ * plane (8 each: their corners mapped on one level plane, any height). */
 void calib_err_frame_fit(const double *stand, const double *ground, const double *tilt, const int *ok,
-                         const double *s_px, int nf, double cam, double base_in, calib_err_frame *fr);
+                         const double *s_px, const double *plane, int nf, double cam, double base_in,
+                         calib_err_frame *fr);
 
 /* The size noise (1 sigma of its edge length, pixels) the model expects
  * of this tag: the frame's own when measured, else from its pixels per

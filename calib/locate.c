@@ -341,18 +341,24 @@ static tt_status calib__frame(const calib_pose *pose, const double *q, int nf, c
                               const double *spx, calib_err_frame *fr, tt_err *err)
 {
     double *gr = malloc(sizeof(double) * (size_t)(nf > 0 ? nf : 1));
-    if (!gr)
+    double *pl = malloc(sizeof(double) * 8 * (size_t)(nf > 0 ? nf : 1)); /* corners on one level plane */
+    if (!gr || !pl) {
+        free(gr);
+        free(pl);
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
+    }
     for (int f = 0; f < nf; f++) {
         double alt;
         gr[f] = calib__settle_ground(pose, &q[f * 8], base_in, ground, ok[f], stand[f], &alt);
     }
-    calib_err_frame_fit(stand, gr, tilt, ok, spx, nf, cam, base_in, fr);
+    calib_map_normalized(pose, q, nf * 4, &base_in, nf * 4, pl);
+    calib_err_frame_fit(stand, gr, tilt, ok, spx, pl, nf, cam, base_in, fr);
     if (fr->n)
         for (int f = 0; f < nf; f++)
             if (ok[f] && spx[f] > fr->bias_px)
                 stand[f] = cam - base_in - (cam - stand[f] - base_in) * spx[f] / (spx[f] - fr->bias_px);
     free(gr);
+    free(pl);
     return TT_OK;
 }
 
@@ -413,7 +419,7 @@ tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose,
         goto done;
     for (int f = 0; f < nf; f++)
         spx[f] = calib__side_px(&dets->items[figs[f].det_index]);
-    calib_err_frame fr = {1, 0, 0, 0};
+    calib_err_frame fr = {1, 0, 0, 0, 0, 0};
     if (model && (st = calib__frame(pose, norm, nf, ground, base_in, cam, stand, tilt, ok, spx, &fr, err)) != TT_OK)
         goto done;
     int kept = 0;
@@ -442,6 +448,7 @@ tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose,
         calib_tilt_ray(pose, m, ray0, cdir);
         calib_err_seen seen = {.s_px = spx[f],
                                .frame_sigma_px = fr.sigma_px,
+                               .frame_centre_px = fr.centre_px,
                                .margin = d->margin,
                                .tilt_deg = g.tilt_deg,
                                .pose_rms_px = pose->rms_px,

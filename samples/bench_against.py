@@ -5,7 +5,10 @@ pair I) and OUT/NAME.b.I.txt (now), and prints, for each bench's figures,
 the median of each side, the median of the pairs' cost ratios (now against
 the baseline, > 1 is slower; for a rate such as fps the ratio is inverted)
 and their spread (the smallest and largest pair's ratio).  The first figure
-of each bench is its key figure, the one held to the 3 %."""
+of each bench is its key figure, the one held to the 3 %.  Where
+OUT/NAME.count.a.txt and .b.txt hold "instructions per frame: N" (counted
+under callgrind, once a side), their ratio is printed too: it does not move
+with the machine's load, so it makes the 3 % call when the times cannot."""
 import glob
 import os
 import re
@@ -58,6 +61,20 @@ def pairs_of(out, name):
     return found
 
 
+def count_row(out, name):
+    """The instructions-per-frame row, or None without both counts."""
+    got = []
+    for side in "ab":
+        path = os.path.join(out, "%s.count.%s.txt" % (name, side))
+        got.append(value(path, r"instructions per frame: (\d+)") if os.path.exists(path) else None)
+    if None in got or got[0] <= 0:
+        return None
+    r = got[1] / got[0]
+    verdict = "  more than 3 % more work" if r > LIMIT else "  within 3 %"
+    return "  %-38s %12.6g %12.6g %8.3f %15s %6s%s" % ("instructions per frame (callgrind)", got[0], got[1], r,
+                                                        "(counted once)", "-", verdict)
+
+
 def main():
     out, base, now, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     print("\n%-40s %12s %12s %8s %15s %6s" % ("figure (bench: key figure first)", base, now, "ratio", "spread",
@@ -66,7 +83,7 @@ def main():
     for name in names:
         print("bench_" + name)
         pairs = pairs_of(out, name)
-        for i, (label, regex, lower) in enumerate(FIGURES[name]):
+        for i, (label, regex, lower) in enumerate(FIGURES[name] if pairs else []):  # none: the counts only
             a, b, r = [], [], []
             for fa, fb in pairs:
                 va, vb = value(fa, regex), value(fb, regex)
@@ -90,6 +107,9 @@ def main():
                     verdict = "  within 3 %"
             print("  %-38s %12.4g %12.4g %8.3f %7.3f-%-7.3f %6d%s" % (label, statistics.median(a), statistics.median(b),
                                                                    ratio, min(r), max(r), len(r), verdict))
+        row = count_row(out, name)
+        if row:
+            print(row)
     print("ratio: the median of the pairs' now/baseline cost (> 1 slower; fps inverted); spread: the smallest "
           "and largest pair; outputs in " + out)
     return worst

@@ -373,6 +373,7 @@ static void fill__span_cov(overlay_cov *c, struct overlay_fill_scratch *f, int y
     unsigned char *row = c->a + (size_t)y * c->w;
     float *acc = f->acc;
     double s = *sum;
+    int l0 = -1, l1 = -1; /* in locals: a store into row (a char) could be *lit */
     for (int u = lo; u < hi; u++) {
         s += acc[u];
         acc[u] = 0;
@@ -380,10 +381,14 @@ static void fill__span_cov(overlay_cov *c, struct overlay_fill_scratch *f, int y
         if (vu) {
             if (vu > row[u])
                 row[u] = vu;
-            fill__lit_add(lit, u, u + 1);
+            if (l0 < 0)
+                l0 = u;
+            l1 = u;
         }
     }
     *sum = s;
+    if (l0 >= 0)
+        fill__lit_add(lit, l0, l1 + 1);
 }
 
 /* Sweep row y: inside a span every column is summed; between spans the

@@ -353,30 +353,37 @@ static void stroke__run_thin(const stroke__walk *w, unsigned char *p, int n, dou
 static void stroke__run_ends(const stroke__walk *w, unsigned char *p, int im0, int im1, double pu, double pv, double t,
                              double sd, int *lit0, int *lit1)
 {
+    /* the walk's fields in locals: a store through p (a char) could be
+     * any of them, so the compiler would read each again every pixel */
     const stroke__seg *s = w->s;
-    *lit0 = *lit1 = -1;
-    for (int m = im0; m <= im1; m++, t += w->dv, sd -= w->du, pv += 1, p += w->stepv) {
+    const double dv = w->dv, du = w->du, L = w->L, blu = w->blu, blv = w->blv, ra = w->ra, rb = w->rb;
+    const double ha = s->ha, hb = s->hb, dh = s->dh, tlo = w->tlo, thi = w->thi;
+    const int round_a = s->round_a, round_b = s->round_b, butt = w->butt;
+    const size_t stepv = w->stepv;
+    const stroke__trap tr = w->tr;
+    int l0 = -1, l1 = -1;
+    for (int m = im0; m <= im1; m++, t += dv, sd -= du, pv += 1, p += stepv) {
         double d = fabs(sd), hw;
         if (t < 0) {
-            hw = s->ha;
-            if (s->round_a) {
+            hw = ha;
+            if (round_a) {
                 d = sqrt(pu * pu + pv * pv);
-                hw = w->ra;
+                hw = ra;
             }
-        } else if (t > w->L) {
-            hw = s->hb;
-            if (s->round_b) {
-                d = sqrt((pu - w->blu) * (pu - w->blu) + (pv - w->blv) * (pv - w->blv));
-                hw = w->rb;
+        } else if (t > L) {
+            hw = hb;
+            if (round_b) {
+                d = sqrt((pu - blu) * (pu - blu) + (pv - blv) * (pv - blv));
+                hw = rb;
             }
         } else {
-            hw = s->ha + s->dh * t;
+            hw = ha + dh * t;
         }
-        double cov = stroke__cdf(&w->tr, hw - d) - stroke__cdf(&w->tr, -hw - d);
+        double cov = stroke__cdf(&tr, hw - d) - stroke__cdf(&tr, -hw - d);
         if (cov <= 0)
             continue;
-        if (w->butt) {
-            double f = stroke__cdf(&w->tr, w->thi - t) - stroke__cdf(&w->tr, w->tlo - t);
+        if (butt) {
+            double f = stroke__cdf(&tr, thi - t) - stroke__cdf(&tr, tlo - t);
             if (f <= 0)
                 continue;
             cov *= f;
@@ -384,10 +391,12 @@ static void stroke__run_ends(const stroke__walk *w, unsigned char *p, int im0, i
         int v = (int)(cov * 255 + 0.5);
         if (v > *p)
             *p = (unsigned char)v;
-        if (*lit0 < 0)
-            *lit0 = m;
-        *lit1 = m;
+        if (l0 < 0)
+            l0 = m;
+        l1 = m;
     }
+    *lit0 = l0;
+    *lit1 = l1;
 }
 
 /* Note in the dirty map that row k of a steep segment lit columns

@@ -72,19 +72,22 @@ tt_status table_scene_place(table_scene *s, int tag_id, double x, double y, doub
     tt_status st = rules_scenario_place(s->sc, id, x, y, facing_deg, err);
     if (st != TT_OK)
         return st;
-    /* the rules' figure moved even where this scene has no figure of that id */
-    if (!table__fig(s, id))
+    /* one look-up a figure a frame (ids are unique: the scenario refuses
+     * one used twice); the rules' figure moved even where this scene has
+     * no figure of that id */
+    table__figure *f = NULL;
+    for (int i = 0; i < s->nfigs && !f; i++)
+        if (!strcmp(s->figs[i].id, id))
+            f = &s->figs[i];
+    if (!f || f->x != x || f->y != y || f->facing_deg != facing_deg)
         table__moved(s);
-    for (int i = 0; i < s->nfigs; i++)
-        if (!strcmp(s->figs[i].id, id)) {
-            if (s->figs[i].x != x || s->figs[i].y != y || s->figs[i].facing_deg != facing_deg)
-                table__moved(s);
-            s->figs[i].x = x;
-            s->figs[i].y = y;
-            s->figs[i].facing_deg = facing_deg;
-            if (figure_id)
-                *figure_id = s->figs[i].id;
-        }
+    if (f) {
+        f->x = x;
+        f->y = y;
+        f->facing_deg = facing_deg;
+        if (figure_id)
+            *figure_id = f->id;
+    }
     return TT_OK;
 }
 

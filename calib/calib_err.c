@@ -29,6 +29,10 @@
 #define ERR_Q_MARGIN 100.0
 #define ERR_MARGIN_UNKNOWN 40.0
 #define ERR_Q_FLOOR 0.01 /* px: no frame measures its tags better */
+/* size noise per px of a tag's own parallelogram defect (calib_err_seen):
+ * corner noise sigma per coordinate scatters that defect as Rayleigh(sigma),
+ * mean 1.25 sigma, and the edge length by 0.71 sigma: 0.71 / 1.25 */
+#define ERR_Q_DEFECT 0.57
 /* 95% position radius per (size-noise px x inches per px), a level tag */
 #define ERR_XY 2.5
 /* the same per (the frame's centre-noise px x inches per px): 2.45 if
@@ -52,12 +56,23 @@
 
 double calib_err_corner_px(const calib_err_seen *s)
 {
+    /* an odd tag's own corners: one misplaced by libapriltag is no noise
+     * the frame's other tags show (issue 31: at 2.6 px per cell such tags
+     * read 2-5" high, 0.2-1" off) */
+    double own = s->odd && isfinite(s->defect_px) && s->defect_px > 0 ? ERR_Q_DEFECT * s->defect_px : 0;
     if (s->frame_sigma_px > 0)
-        return s->frame_sigma_px;
+        return fmax(s->frame_sigma_px, own);
     /* a margin of 0 is not known (detections made by hand): a poor tag's */
     double spx = s->s_px > 1 ? s->s_px : 1, m = s->margin > 0 ? s->margin : ERR_MARGIN_UNKNOWN;
     double ppc = spx / 8;
-    return ERR_Q / (ppc * ppc) * (1 + fmax(0, ERR_Q_MARGIN - m) / ERR_Q_MARGIN);
+    return fmax(ERR_Q / (ppc * ppc) * (1 + fmax(0, ERR_Q_MARGIN - m) / ERR_Q_MARGIN), own);
+}
+
+int calib_err_tilt_odd(const calib_err_seen *s)
+{
+    double fore = s->s_px * (1 - cos(fmin(fabs(s->tilt_deg), 90) * (M_PI / 180)));
+    return fabs(s->tilt_deg) > CALIB_SLOPE_DEG && isfinite(s->defect_px) &&
+           !(fore > CALIB_ERR_FORE_DEFECT * s->defect_px);
 }
 
 double calib_err_measured95(const calib_err_seen *s)

@@ -19,6 +19,10 @@ typedef struct calib_err_seen {
     int on_slope;        /* on a slope (declared, or its tilt) */
     double frame_sigma_px; /* the frame's own size noise (calib_err_frame), 0: not known */
     double frame_centre_px; /* the frame's own centre noise (calib_err_frame), 0: not known */
+    double defect_px;      /* its own corners' distance from a parallelogram (half the gap between its
+                              diagonals' midpoints on a level plane), pixels; 0: not known */
+    int odd;               /* its tilt is one misplaced corner's (calib_err_tilt_odd): its size noise is
+                              what its corners show (defect_px), when more than the frame's */
 } calib_err_seen;
 
 /* What a frame's tags together show: most stand on their ground, so the
@@ -52,8 +56,21 @@ void calib_err_frame_fit(const double *stand, const double *ground, const double
 
 /* The size noise (1 sigma of its edge length, pixels) the model expects
  * of this tag: the frame's own when measured, else from its pixels per
- * cell and decision margin. */
+ * cell and decision margin; for an odd tag never less than its own
+ * corners show (defect_px). */
 double calib_err_corner_px(const calib_err_seen *s);
+/* 1 when the tag looks tilted (tilt_deg > CALIB_SLOPE_DEG) by no more
+ * than one misplaced corner could make it: its foreshortening, s_px (1 -
+ * cos tilt), at most CALIB_ERR_FORE_DEFECT times its corners' distance from
+ * a parallelogram (defect_px).  A corner misplaced by d px moves the
+ * diagonals' midpoints d/2 apart and foreshortens a level tag by about d:
+ * at 2.6 px per cell (issue 31) such tags, level on the felt and read 20-49
+ * degrees tilted, had ratios of 1 to 3 (and 4.6 for one its pose put at
+ * 0.7", kept on the felt anyway); tags really on 32-58 degree slopes 11 to
+ * 90 on issue 29's sharp frames, lower on its blurry 1080p ones (8 put a
+ * third of those on the felt). */
+#define CALIB_ERR_FORE_DEFECT 4.0
+int calib_err_tilt_odd(const calib_err_seen *s);
 /* 95% bound on a tag's own measured height, one measurement. */
 double calib_err_measured95(const calib_err_seen *s);
 /* Fill f's err95_in, facing_err95_deg, xy_err95_flat_in, xy_per_z, given

@@ -151,10 +151,25 @@ static void calib__pose_height(const calib_pose *pose, const double R[9], const 
     n[2] = sg * c;
 }
 
+/* How far quad q (4 points on a level plane) is from a parallelogram,
+ * over its mean side: half the gap between its diagonals' midpoints.  A
+ * square tag maps to a parallelogram on any level plane (exactly when it
+ * is level, very nearly when a small tag is tilted), so this is its
+ * corners' own noise: one corner misplaced by libapriltag (at 2.6 px per
+ * cell a tag in thirty or so) shows here as it does in no other measure. */
+static double calib__defect(const double q[8])
+{
+    double gx = (q[0] + q[4] - q[2] - q[6]) / 2, gy = (q[1] + q[5] - q[3] - q[7]) / 2, side = 0;
+    for (int k = 0; k < 4; k++)
+        side += hypot(q[(2 * k + 2) % 8] - q[2 * k], q[(2 * k + 3) % 8] - q[2 * k + 1]) / 4;
+    double d = hypot(gx, gy) / side;
+    return isfinite(d) ? d : 0;
+}
+
 /* Measure every tag: its shape, then one batched pose solve for the ones
- * that look tilted.  stand, tilt, ok: nf each. */
+ * that look tilted.  stand, tilt, ok, defect (calib__defect): nf each. */
 static tt_status calib__measure_all(const calib_rig *rig, const calib_pose *pose, const double *norm, int nf,
-                                    double *stand, double *tilt, double *nrm, int *ok, tt_err *err)
+                                    double *stand, double *tilt, double *nrm, int *ok, double *defect, tt_err *err)
 {
     const double base_in = rig->base_height_mm / 25.4, cam = pose->up * pose->center[2];
     double *buf = malloc(sizeof(double) * 8 * (size_t)nf), *Rs = NULL, *ts = NULL;
@@ -167,6 +182,7 @@ static tt_status calib__measure_all(const calib_rig *rig, const calib_pose *pose
     calib_map_normalized(pose, norm, nf * 4, &base_in, nf * 4, buf);
     for (int f = 0; f < nf; f++) {
         calib__measure(pose, &buf[f * 8], base_in, rig->base_size_in, base_in, &stand[f], &tilt[f]);
+        defect[f] = calib__defect(&buf[f * 8]);
         nrm[3 * f] = nrm[3 * f + 1] = 0;
         nrm[3 * f + 2] = 1;
         if (tilt[f] > CALIB_SLOPE_DEG)
@@ -229,7 +245,7 @@ static double calib__side_px(const vision_detection *d)
 /* The height a figure is placed at, and its error, from its own
  * measurement and the ground (calib_height in calib.h). */
 static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_pose *pose, const double *q,
-                          double base_in, int sloped, double alt)
+                          double base_in, int sloped, int odd, double alt)
 {
     const double m95 = g->measured_err95_in, sig = m95 / 1.96;
     const double gsig = CALIB_GROUND_Z95_IN / 1.96, comb = sqrt(sig * sig + gsig * gsig);
@@ -248,9 +264,11 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
      * only raises, so a tag measured below its ground is on no slope.  A
      * declared ground wins within both errors (issue 29): there a tilt
      * alone (at 1080p noise tilts one level tag in forty past 20 degrees)
-     * decides nothing, and only names a tag beyond them */
+     * decides nothing, and only names a tag beyond them.  Nor does the
+     * tilt of a tag that one misplaced corner could make (odd:
+     * calib_err_tilt_odd) */
     const int declared = ground && ground->height_at;
-    int tilted = g->tilt_deg > CALIB_SLOPE_DEG && !sloped;
+    int tilted = g->tilt_deg > CALIB_SLOPE_DEG && !sloped && !odd;
     int maybe_slope = tilted && !declared;
     if ((maybe_slope && off > CALIB_MAYBE_SIGMAS * comb) || fabs(off) > CALIB_SURE_SIGMAS * comb) {
         /* On a slope a tag may stand anywhere from the felt to the top of
@@ -298,7 +316,7 @@ static void calib__place_level(calib_figure *g, const calib_pose *pose, const do
  * tag's centre; else its corners on the level plane at its height.  NaN
  * where a ray misses. */
 static void calib__place(calib_figure *g, const calib_pose *pose, const tt_ground *ground, const double *q,
-                         const double m[2], const double c0[2], const double *nv, double base_in, int sloped)
+                         const double m[2], const double c0[2], const double *nv, double base_in, int sloped, int odd)
 {
     if (sloped && g->height == CALIB_HEIGHT_GROUND) {
         /* a declared slope: the tag stands base_in above it along its
@@ -313,7 +331,7 @@ static void calib__place(calib_figure *g, const calib_pose *pose, const tt_groun
         } else {
             g->x = g->y = NAN;
         }
-    } else if (g->measured && g->tilt_deg > CALIB_SLOPE_DEG &&
+    } else if (g->measured && g->tilt_deg > CALIB_SLOPE_DEG && !odd &&
                (g->height == CALIB_HEIGHT_SLOPE || g->height == CALIB_HEIGHT_OFF)) {
         /* tilted where no slope is declared: the tag's centre (where the
          * image's diagonals cross) at its measured height, in the plane
@@ -377,7 +395,7 @@ tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose,
                                    tt_err *err)
 {
     int nf = 0, *ok = NULL;
-    double *norm = NULL, *stand = NULL, *tilt = NULL, *nrm = NULL, *spx = NULL;
+    double *norm = NULL, *stand = NULL, *tilt = NULL, *nrm = NULL, *spx = NULL, *defect = NULL;
     const int model = !(o && o->no_errors);
     calib_figure *figs = NULL;
     tt_status st = TT_OK;
@@ -398,7 +416,8 @@ tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose,
     nrm = malloc(sizeof(double) * 3 * (size_t)nf);
     ok = malloc(sizeof(int) * (size_t)nf);
     spx = malloc(sizeof(double) * (size_t)nf);
-    if (!figs || !norm || !stand || !tilt || !nrm || !ok || !spx) {
+    defect = malloc(sizeof(double) * (size_t)nf);
+    if (!figs || !norm || !stand || !tilt || !nrm || !ok || !spx || !defect) {
         st = tt_err_set(err, TT_ERR_NOMEM, "out of memory for %d figures", nf);
         goto done;
     }
@@ -415,7 +434,7 @@ tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose,
     }
     /* One batched undistortion for every corner of every figure. */
     if ((st = cvw_undistort_points(&rig->camera, norm, nf * 4, norm, err)) != TT_OK ||
-        (st = calib__measure_all(rig, pose, norm, nf, stand, tilt, nrm, ok, err)) != TT_OK)
+        (st = calib__measure_all(rig, pose, norm, nf, stand, tilt, nrm, ok, defect, err)) != TT_OK)
         goto done;
     for (int f = 0; f < nf; f++)
         spx[f] = calib__side_px(&dets->items[figs[f].det_index]);
@@ -449,6 +468,7 @@ tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose,
         calib_err_seen seen = {.s_px = spx[f],
                                .frame_sigma_px = fr.sigma_px,
                                .frame_centre_px = fr.centre_px,
+                               .defect_px = defect[f] * spx[f],
                                .margin = d->margin,
                                .tilt_deg = g.tilt_deg,
                                .pose_rms_px = pose->rms_px,
@@ -458,10 +478,15 @@ tt_status calib_locate_ground_opts(const calib_rig *rig, const calib_pose *pose,
         if (!(seen.cam_above_in > 0))
             seen.cam_above_in = cam - g.ground_in - base_in;
         g.px_per_cell = spx[f] / 8;
+        /* a tilt its own misplaced corner could make is no slope, and its
+         * pose's height is that corner's (calib_err_tilt_odd) */
+        const int odd = model && calib_err_tilt_odd(&seen);
+        seen.odd = odd;
+        seen.on_slope = sloped || (!odd && seen.on_slope);
         g.measured_err95_in = model ? calib_err_measured95(&seen) : CALIB__OLD_OFF_IN * 1.96 / CALIB_SURE_SIGMAS;
-        calib__decide(&g, ground, pose, q, base_in, sloped, alt);
+        calib__decide(&g, ground, pose, q, base_in, sloped, odd, alt);
 
-        calib__place(&g, pose, ground, q, m, c0, &nrm[3 * f], base_in, sloped);
+        calib__place(&g, pose, ground, q, m, c0, &nrm[3 * f], base_in, sloped, odd);
         /* inches per pixel at the tag, and how far a height error moves it */
         double above = cam - g.z_in - base_in, rr = hypot(g.x - ray0[0], g.y - ray0[1]);
         seen.in_per_px = spx[f] > 0 ? rig->base_size_in / spx[f] : 0;
@@ -486,6 +511,7 @@ done:
     free(tilt);
     free(nrm);
     free(spx);
+    free(defect);
     free(ok);
     free(figs);
     return st;

@@ -17,7 +17,7 @@ struct vision_detector {
     apriltag_family_t *fams[VISION_MAX_FAMILIES];
     int famidx[VISION_MAX_FAMILIES];
     int nfams;
-    int second_pass, auto_scale;
+    int second_pass, auto_scale, refine_corners;
     int windows, found; /* of the last call's second pass */
 };
 
@@ -29,6 +29,7 @@ void vision_detector_opts_default(vision_detector_opts *opts)
     opts->sigma = 0.0;
     opts->nthreads = 1;
     opts->second_pass = 1;
+    opts->refine_corners = 1;
 }
 
 tt_status vision_detector_create(const vision_detector_opts *opts, vision_detector **out, tt_err *err)
@@ -63,6 +64,7 @@ tt_status vision_detector_create(const vision_detector_opts *opts, vision_detect
     det->td->nthreads = opts->nthreads;
     det->second_pass = opts->second_pass != 0;
     det->auto_scale = opts->auto_scale != 0;
+    det->refine_corners = opts->refine_corners != 0;
     for (int i = 0; i < n; i++) {
         int k = vision_family_index(names[i]);
         int dup = 0;
@@ -207,6 +209,13 @@ static tt_status vision__full_res(vision_detector *det, const image_u8_t *im, in
     return st;
 }
 
+/* out's detections from `from` on refined in the frame (refine_corners). */
+static void vision__refine(const vision_detector *det, const tt_image *gray, vision_detections *out, int from)
+{
+    for (int i = from; det->refine_corners && i < out->count; i++)
+        vision_refine_corners(gray, &out->items[i], vision_detection_px_per_cell(det, &out->items[i]));
+}
+
 static int vision__box_cmp(const void *a, const void *b)
 {
     const int *x = a, *y = b;
@@ -324,6 +333,7 @@ tt_status vision_detect_rect(vision_detector *det, const tt_image *gray, int x0,
         vision_detections_free(out);
         return st;
     }
+    vision__refine(det, gray, out, 0);
     if (out->count > 1)
         qsort(out->items, (size_t)out->count, sizeof *out->items, vision__cmp);
     return TT_OK;
@@ -350,6 +360,7 @@ tt_status vision_detect_full_res(vision_detector *det, const tt_image *gray, con
             return st;
         }
     }
+    vision__refine(det, gray, out, before);
     if (out->count > 1)
         qsort(out->items, (size_t)out->count, sizeof *out->items, vision__cmp);
     return TT_OK;

@@ -37,6 +37,9 @@ typedef struct vision_detector_opts {
                           VISION_HALF_MIN_PX_PER_CELL px per cell (or none
                           is found), search the whole window again at full
                           resolution (tabletrack detect without --decimate) */
+    int refine_corners; /* 0 or 1; default 1: the corners of every tag of
+                           VISION_REFINE_MIN_PX_PER_CELL px per cell or more
+                           refined from its edges (vision_refine_corners) */
 } vision_detector_opts;
 
 /* The smallest tag the decimate-2 search (with its second pass) reads, in
@@ -116,6 +119,19 @@ tt_status vision_detect_full_res(vision_detector *det, const tt_image *gray, con
  * spans at the black border (8 for tag36h11); 0 if det does not know the
  * family. */
 double vision_detection_px_per_cell(const vision_detector *det, const vision_detection *d);
+
+/* Refine d's corners (and centre) in gray, the frame it was found in:
+ * each of its four outer edges found across its middle by the light on
+ * either side (a step's integral, whatever the blur, wherever it falls
+ * within its pixel), fitted by a line, adjacent lines met.  libapriltag's
+ * own edges along the pixel grid can be a tenth of a pixel off
+ * (refine.c).  Needs px_per_cell >= VISION_REFINE_MIN_PX_PER_CELL (the
+ * window across an edge is 0.3 of a cell each way, inside the black
+ * border and the white quiet border).  Returns 1 when refined; 0 leaves d
+ * as it was (a small tag, an edge without a clear step, a corner that
+ * would move more than half a pixel). */
+#define VISION_REFINE_MIN_PX_PER_CELL 5.0
+int vision_refine_corners(const tt_image *gray, vision_detection *d, double px_per_cell);
 
 /* The underlying libapriltag detector (apriltag_detector_t *), for
  * benchmarks that compare against raw apriltag_detector_detect. */

@@ -37,7 +37,7 @@ async function press(page, touch, x, y) {
   if (touch) return tapAt(page, p[0], p[1]);
   const m = await inputMark(page);
   await page.mouse.click(p[0], p[1]);
-  await handled(page, m, 'click');
+  await handled(page, m, 'up');
 }
 async function button(page, touch, sel) {
   await (touch ? tapOn(page, sel) : clickOn(page, sel));

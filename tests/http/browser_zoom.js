@@ -119,12 +119,12 @@ launch.run(async (browser, result) => {
   const cdp = await page.target().createCDPSession();
   const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent',
     {type, touchPoints: pts.map((p, i) => ({x: p[0], y: p[1], id: i, radiusX: 10, radiusY: 10}))});
-  // each returns once the page has handled it: a tap's click, the fingers lifted
+  // each returns once the page has handled the fingers lifting
   const tap = async (x, y) => {
     const m = await inputMark(page);
     await touch('touchStart', [[x, y]]);
     await touch('touchEnd', []);
-    await handled(page, m, 'click');
+    await handled(page, m, 'up');
   };
   const pinch = async (cx, cy, d0, d1) => {
     const m = await inputMark(page);
@@ -201,7 +201,8 @@ launch.run(async (browser, result) => {
   const c0 = crowd[0];
   let p0 = await screenOf(page, c0.f.x, c0.f.y);
   const ring = [plan.ring_in + 0.07, plan.ring_in + 0.47];
-  const yellowBefore = await yellowAround(page, c0.f.x, c0.f.y, ring[0], ring[1]);
+  // (the taps above picked figures, c0 among them, and withdrew them: the felt unrings them when it next draws)
+  const yellowBefore = await yellowWhen(page, c0.f.x, c0.f.y, ring[0], ring[1], (n) => n === 0);
   await pinch(p0[0], p0[1], 40, 320);
   result.pinch_zoom = await zoomOf(page);
   const p1 = await screenOf(page, c0.f.x, c0.f.y);
@@ -332,7 +333,7 @@ launch.run(async (browser, result) => {
   const w2 = await screenOf(lap, c1.f.x, c1.f.y), u1 = away(c1), off1 = 0.55 * (await pxPerInch(lap)) + 8;
   const mc = await inputMark(lap);
   await lap.mouse.click(w2[0] + off1 * u1[0], w2[1] + off1 * u1[1]);
-  await handled(lap, mc, 'click');
+  await handled(lap, mc, 'up');
   const lo = await opened(lap);
   result.laptop_click = {id: c1.f.id, hint: lo.hint, choices: lo.choices};
   result.laptop_picked = await waitPicked(lap, [c1.f.id]);

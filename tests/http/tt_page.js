@@ -10,46 +10,48 @@ async function state(page) {
   return page.evaluate(() => window.ttTable.state());
 }
 
-// The input the page has handled, counted by listeners on window (an event
+// The input the page has handled, seen by listeners on window (an event
 // reaches them after the page's own handlers): pointer releases (up, and
-// cancels), clicks, wheel turns.  Take a mark before giving input, then
-// wait for the page to have handled it (handled: a tap's click comes after
-// its pointer's release, so a tap is handled once its click is).
+// cancels) and wheel turns counted, the elements clicked listed.  Take a
+// mark before giving input, then wait for the page to have handled it:
+// what it opened is on the page then, however long a loaded machine took.
 async function inputMark(page) {
   return page.evaluate(() => {
     if (!window.ttInputSeen) {
-      const n = window.ttInputSeen = {up: 0, click: 0, wheel: 0};
+      const n = window.ttInputSeen = {up: 0, wheel: 0, clicked: []};
       window.addEventListener('pointerup', () => n.up++);
       window.addEventListener('pointercancel', () => n.up++);
-      window.addEventListener('click', () => n.click++);
       window.addEventListener('wheel', () => n.wheel++);
+      window.addEventListener('click', (e) => n.clicked.push(e.target));
     }
-    return Object.assign({}, window.ttInputSeen);
+    const n = window.ttInputSeen;
+    return {up: n.up, wheel: n.wheel, clicked: n.clicked.length};
   });
 }
 async function handled(page, mark, kind, n = 1) {
   await page.waitForFunction((m, k, n) => window.ttInputSeen[k] >= m[k] + n, {}, mark, kind, n);
 }
 
-// Tap (touch) the element sel, once the page has handled it.
-async function tapOn(page, sel) {
+// Tap (touch) or click (mouse) the element sel, once the page has handled
+// its click (a tap's click comes after its fingers lift, later on a loaded
+// machine; a click on another element, from a tap before, does not count).
+async function pressOn(page, sel, touch) {
   const m = await inputMark(page);
-  await page.tap(sel);
-  await handled(page, m, 'click');
+  const el = await page.waitForSelector(sel);
+  await (touch ? el.tap() : el.click());
+  await page.waitForFunction((el, m) => window.ttInputSeen.clicked.slice(m.clicked).some((t) => el.contains(t)),
+                             {}, el, m);
+  await el.dispose();
 }
+const tapOn = (page, sel) => pressOn(page, sel, true);
+const clickOn = (page, sel) => pressOn(page, sel, false);
 
-// Click (mouse) the element sel, once the page has handled it.
-async function clickOn(page, sel) {
-  const m = await inputMark(page);
-  await page.click(sel);
-  await handled(page, m, 'click');
-}
-
-// Tap (touch) client point (x, y) px, once the page has handled it.
+// Tap (touch) client point (x, y) px (the table), once the page has
+// handled the finger lifting.
 async function tapAt(page, x, y) {
   const m = await inputMark(page);
   await page.touchscreen.tap(x, y);
-  await handled(page, m, 'click');
+  await handled(page, m, 'up');
 }
 
 // Tap the table at (x, y) inches.

@@ -56,8 +56,10 @@ launch.run(async (browser, result) => {
   result.saved = await page.$eval('#setup-msg', (e) => e.textContent);
   await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'hill-1'));
   result.served = (await state(page)).terrain.find((t) => t.id === 'hill-1');
-  await page.setViewport({width: 1400, height: 900, deviceScaleFactor: 1});
-  await sleep(500);
+  await page.setViewport({width: 1400, height: 900, deviceScaleFactor: 1}); /* no longer a phone: the page reloads */
+  await page.waitForFunction(() => window.ttTable && window.ttTable.state() && document.querySelectorAll('g.fig').length > 5 &&
+                             window.ttTable.state().terrain.some((t) => t.id === 'hill-1'));
+  await sleep(500); /* the screenshot settles */
   await page.screenshot({path: path.join(outDir, 'laptop-slope.png')});
   result.page_errors = errors;
 });

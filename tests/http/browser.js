@@ -36,7 +36,7 @@ async function brightness(page, file, x, y, r) {
     await page.setViewport({width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true});
     await page.goto(url, {waitUntil: 'load'});
     await page.waitForFunction(() => window.ttTable.state() && window.ttTable.state().camera === 'ended' &&
-                               document.querySelectorAll('g.fig').length > 5, {timeout: 900000});
+                               document.querySelectorAll('g.fig').length > 5);
     const s0 = await state(page);
     result.frame = s0.frame;
     await page.screenshot({path: path.join(outDir, 'phone-table.png')});
@@ -84,7 +84,7 @@ async function brightness(page, file, x, y, r) {
     await page.screenshot({path: path.join(outDir, 'phone-setup.png')});
     await page.tap('#finish');
     await page.tap('#save');
-    await page.waitForFunction(() => document.getElementById('setup-msg').textContent === 'Saved.', {timeout: 300000});
+    await page.waitForFunction(() => document.getElementById('setup-msg').textContent === 'Saved.');
     await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'building-1'));
     result.saved = true;
 
@@ -127,7 +127,7 @@ async function brightness(page, file, x, y, r) {
     await page.type('input[name="left_right"]', '3');  // on target left-right
     await page.screenshot({path: path.join(outDir, 'phone-dice.png')});
     await page.tap('#menu button[data-q="deviate-go"]');
-    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'deviate'), {timeout: 300000});
+    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'deviate'));
     result.deviate_card = await cardText(page);
     result.deviate_shown = (await state(page)).shown.find((s) => s.query.q === 'deviate');
     await page.screenshot({path: path.join(outDir, 'phone-deviate.png')});
@@ -138,7 +138,7 @@ async function brightness(page, file, x, y, r) {
     result.crew_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
     await page.tap('#menu button[data-q="charge"]');
     await tapFigure(page, 'fus1');
-    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'charge'), {timeout: 300000});
+    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'charge'));
     result.charge_card = await cardText(page);
     result.charge_answer = (await state(page)).shown.find((s) => s.query.q === 'charge').answer;
 
@@ -223,11 +223,9 @@ async function brightness(page, file, x, y, r) {
     await page.tap('#finish');
     await page.screenshot({path: path.join(outDir, 'phone-edit.png')});
     await page.tap('#save');
-    await page.waitForFunction(() => /Saved|Not saved/.test(document.getElementById('setup-msg').textContent),
-                               {timeout: 300000});
+    await page.waitForFunction(() => /Saved|Not saved/.test(document.getElementById('setup-msg').textContent));
     result.edit_saved = await page.$eval('#setup-msg', (e) => e.textContent);
-    await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'rubble' && t.kind === 'woods'),
-                               {timeout: 300000});
+    await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'rubble' && t.kind === 'woods'));
     result.edited_terrain = (await state(page)).terrain.filter((t) => t.id === 'rubble' || t.id === 'house');
     await page.tap('#tab-play');
 

@@ -6,7 +6,7 @@
 'use strict';
 const path = require('path');
 const launch = require('./tt_launch');
-const {state, tapTable, tapFigure, cardText} = require('./tt_page');
+const {state, tapOn, tapTable, tapFigure, cardText} = require('./tt_page');
 
 const [url, aimX, aimY, outDir] = process.argv.slice(2);
 const result = {};
@@ -20,11 +20,11 @@ const result = {};
     await page.setViewport({width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true});
     await page.goto(url, {waitUntil: 'load'});
     await page.waitForFunction(() => window.ttTable.state() && window.ttTable.state().camera === 'ended' &&
-                               document.querySelectorAll('g.fig').length > 5, {timeout: 120000});
+                               document.querySelectorAll('g.fig').length > 5);
     result.mortar1 = (await state(page)).figures.find((f) => f.id === 'mortar1');
     await tapFigure(page, 'mortar1');
     await page.waitForSelector('#menu:not([hidden]) button[data-q="deviate"]');
-    await page.tap('#menu button[data-q="deviate"]');
+    await tapOn(page, '#menu button[data-q="deviate"]');
     await tapTable(page, +aimX, +aimY);
     await page.waitForSelector('#menu:not([hidden]) input[name="clock"]');
     result.ammo_options = await page.$$eval('select[name="ammo"] option', (o) => o.map((x) => x.value));
@@ -32,8 +32,8 @@ const result = {};
     await page.select('select[name="ammo"]', 'shot');
     await page.type('input[name="clock"]', '12');
     await page.type('input[name="distance"]', '2');
-    await page.tap('#menu button[data-q="deviate-go"]');
-    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'deviate'), {timeout: 10000});
+    await tapOn(page, '#menu button[data-q="deviate-go"]');
+    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'deviate'));
     result.card = await cardText(page);
     result.shown = (await state(page)).shown.find((s) => s.query.q === 'deviate');
     await new Promise((r) => setTimeout(r, 500));

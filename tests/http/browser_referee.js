@@ -18,13 +18,13 @@
 'use strict';
 const path = require('path');
 const launch = require('./tt_launch');
-const {state} = require('./tt_page');
+const {state, tapOn, clickOn} = require('./tt_page');
 
 const [urlA, urlB, outDir] = process.argv.slice(2);
 const PHONE = {width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true};
 const LAPTOP = {width: 1400, height: 900, deviceScaleFactor: 1};
-/* under puppeteer's 180 s for one call: the game has ended (the test waited), only pages load */
-const LONG = {timeout: 170000, polling: 200};
+/* a wait for the server's next state (up to the hang guard, every page's default) */
+const LONG = {polling: 200};
 
 async function open(browser, url, viewport, name, errors) {
   const page = await browser.newPage();
@@ -64,14 +64,19 @@ async function seen(page) {
 
 async function press(page, touch, sel) {
   await page.bringToFront(); /* a page behind another takes no touches */
-  await page.waitForSelector(sel + ':not([hidden])', {visible: true, timeout: 20000});
-  if (touch) await page.tap(sel);
-  else await page.click(sel);
+  await page.waitForSelector(sel + ':not([hidden])', {visible: true});
+  await (touch ? tapOn(page, sel) : clickOn(page, sel));
 }
 
 // Wait until the bar says want (the server's next state has come).
 async function barSays(page, want) {
   await page.waitForFunction((w) => document.getElementById('turn-text').textContent === w, LONG, want);
+}
+
+// The phase as the server has it now (a change refused must not come later
+// through the live feed: the page's copy could still be the older one).
+async function serverPhase(page) {
+  return page.evaluate(async () => (await (await fetch('api/state')).json()).phase);
 }
 
 async function shot(page, name) {
@@ -97,14 +102,14 @@ async function body(browser, r) {
 
   // 2. Next without the key (the laptop's page has none)
   await press(laptop, false, '#turn-next');
-  await laptop.waitForSelector('#trouble .card[data-trouble="phase"]', {timeout: 20000});
+  await laptop.waitForSelector('#trouble .card[data-trouble="phase"]');
   r.laptop_nokey = await seen(laptop);
-  r.phase_after_nokey = (await state(laptop)).phase;
+  r.phase_after_nokey = await serverPhase(laptop);
   await shot(laptop, 'laptop-referee-nokey');
   const phoneNoKey = await open(browser, noKeyA, PHONE, 'phone-nokey', errors);
   await phoneNoKey.waitForFunction(() => document.getElementById('turn-text').textContent.startsWith('Turn'), LONG);
   await press(phoneNoKey, true, '#turn-next');
-  await phoneNoKey.waitForSelector('#trouble .card[data-trouble="phase"]', {timeout: 20000});
+  await phoneNoKey.waitForSelector('#trouble .card[data-trouble="phase"]');
   r.phone_nokey = await seen(phoneNoKey);
   await shot(phoneNoKey, 'phone-referee-nokey');
   await phoneNoKey.close();
@@ -127,9 +132,9 @@ async function body(browser, r) {
   r.after_shooting = await seen(phone);
   // the last phase's Next: the page asks who won the initiative roll for turn 2
   await press(phone, true, '#turn-next');
-  await phone.waitForSelector('#turn-ask button[data-side]', {visible: true, timeout: 20000});
+  await phone.waitForSelector('#turn-ask button[data-side]', {visible: true});
   r.initiative = await seen(phone);
-  r.phase_while_asking = (await state(phone)).phase;
+  r.phase_while_asking = await serverPhase(phone);
   await shot(phone, 'phone-referee-initiative');
   await press(phone, true, '#turn-ask button[data-side="french"]');
   await barSays(phone, 'Turn 2 \u00b7 French \u00b7 movement');
@@ -137,7 +142,7 @@ async function body(browser, r) {
   r.turn2_state = await state(phone);
   // a phase picked directly
   await press(phone, true, '#turn-pick');
-  await phone.waitForSelector('#turn-form', {visible: true, timeout: 20000});
+  await phone.waitForSelector('#turn-form', {visible: true});
   await phone.select('#pick-phase', 'shooting');
   await phone.select('#pick-side', 'british');
   await press(phone, true, '#pick-set');
@@ -145,7 +150,7 @@ async function body(browser, r) {
   r.picked = await seen(phone);
   // a stale choice: a phase this ruleset does not have
   await press(phone, true, '#turn-pick');
-  await phone.waitForSelector('#turn-form', {visible: true, timeout: 20000});
+  await phone.waitForSelector('#turn-form', {visible: true});
   await phone.evaluate(() => {
     const s = document.getElementById('pick-phase');
     const o = document.createElement('option');
@@ -154,9 +159,9 @@ async function body(browser, r) {
     s.value = 'melee';
   });
   await press(phone, true, '#pick-set');
-  await phone.waitForSelector('#trouble .card[data-trouble="phase"]', {timeout: 20000});
+  await phone.waitForSelector('#trouble .card[data-trouble="phase"]');
   r.unknown_phase = await seen(phone);
-  r.phase_after_unknown = (await state(phone)).phase;
+  r.phase_after_unknown = await serverPhase(phone);
   await shot(phone, 'phone-referee-unknown');
   await shot(laptop, 'laptop-referee-end');
 
@@ -167,7 +172,7 @@ async function body(browser, r) {
   r.start = await seen(fresh);
   await shot(fresh, 'phone-referee-start');
   await press(fresh, true, '#turn-start');
-  await fresh.waitForSelector('#turn-ask button[data-side]', {visible: true, timeout: 20000});
+  await fresh.waitForSelector('#turn-ask button[data-side]', {visible: true});
   r.start_ask = await seen(fresh);
   await press(fresh, true, '#turn-ask button[data-side="british"]');
   await barSays(fresh, 'Turn 1 \u00b7 British \u00b7 movement');

@@ -18,10 +18,9 @@
 'use strict';
 const path = require('path');
 const launch = require('./tt_launch');
-const {state} = require('./tt_page');
+const {state, inputMark, handled, tapOn, clickOn, tapAt} = require('./tt_page');
 
 const [url, serverPid, outDir] = process.argv.slice(2);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The trouble cards shown: {key: {big, small, retrying, visible}}.
 async function troubles(page) {
@@ -31,27 +30,28 @@ async function troubles(page) {
     in_view: c.getBoundingClientRect().bottom <= window.innerHeight}])));
 }
 
-// Tap (touch) or click (mouse) the table at (x, y) inches.
+// Tap (touch) or click (mouse) the table at (x, y) inches, or a button;
+// each returns once the page has handled it.
 async function press(page, touch, x, y) {
   const p = await page.evaluate((x, y) => window.ttTable.view.toScreen(x, y), x, y);
-  if (touch) await page.touchscreen.tap(p[0], p[1]);
-  else await page.mouse.click(p[0], p[1]);
+  if (touch) return tapAt(page, p[0], p[1]);
+  const m = await inputMark(page);
+  await page.mouse.click(p[0], p[1]);
+  await handled(page, m, 'up');
 }
 async function button(page, touch, sel) {
-  if (touch) await page.tap(sel);
-  else await page.click(sel);
+  await (touch ? tapOn(page, sel) : clickOn(page, sel));
 }
 async function pressFigure(page, touch, id) {
   const f = (await state(page)).figures.find((f) => f.id === id);
   await press(page, touch, f.x, f.y);
-  await sleep(100);
   if (await page.$('#menu:not([hidden]) button.choice[data-id="' + id + '"]'))
     await button(page, touch, '#menu:not([hidden]) button.choice[data-id="' + id + '"]');
 }
 // Ask q (a menu item) of figure from about figure to.
 async function askAbout(page, touch, from, q, to) {
   await pressFigure(page, touch, from);
-  await page.waitForSelector('#menu:not([hidden]) button[data-q="' + q + '"]', {timeout: 10000});
+  await page.waitForSelector('#menu:not([hidden]) button[data-q="' + q + '"]');
   await button(page, touch, '#menu button[data-q="' + q + '"]');
   await pressFigure(page, touch, to);
 }
@@ -92,35 +92,35 @@ launch.run(async (browser, result) => {
     const {page, fails} = pages[name] = await open(browser, name, sizes[name], errors);
     const touch = name === 'phone', r = result[name] = {};
     // 1. the profile could not be read: a card while the page tries again
-    await page.waitForSelector('#trouble .card[data-trouble="rules"]', {timeout: 20000});
+    await page.waitForSelector('#trouble .card[data-trouble="rules"]');
     r.rules_card = (await troubles(page)).rules;
     await page.screenshot({path: path.join(outDir, name + '-trouble-retrying.png')});
-    await page.waitForFunction(() => window.ttTable.state() && document.querySelectorAll('g.fig').length > 5,
-                               {timeout: 120000});
-    await page.waitForFunction(() => !document.querySelector('#trouble .card[data-trouble="rules"]'),
-                               {timeout: 30000});
+    await page.waitForFunction(() => window.ttTable.state() && document.querySelectorAll('g.fig').length > 5);
+    await page.waitForFunction(() => !document.querySelector('#trouble .card[data-trouble="rules"]'));
     r.rules_failed = fails.rules;
     await pressFigure(page, touch, 'gun1');
-    await page.waitForSelector('#menu:not([hidden]) button[data-q="close"]', {timeout: 10000});
+    await page.waitForSelector('#menu:not([hidden]) button[data-q="close"]');
     r.gun_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
     await button(page, touch, '#menu button[data-q="close"]');
 
     // the table's picture refused once: a card, then the picture
     await button(page, touch, '#tab-setup');
-    await page.waitForSelector('#trouble .card[data-trouble="photo"]', {timeout: 10000});
+    await page.waitForSelector('#trouble .card[data-trouble="photo"]');
     r.photo_card = (await troubles(page)).photo;
     await page.waitForFunction(() => !document.querySelector('#trouble .card[data-trouble="photo"]') &&
-                               document.querySelector('#table image'), {timeout: 30000});
+                               document.querySelector('#table image'));
     r.picture_failed = fails.picture;
     await button(page, touch, '#tab-play');
 
     // 2. a question answered 500 (on a table cleared of answers)
     await button(page, touch, '#clear');
-    await page.waitForFunction(() => window.ttTable.state().shown.length === 0, {timeout: 10000});
+    await page.waitForFunction(() => window.ttTable.state().shown.length === 0);
     await askAbout(page, touch, 'gren1', 'fire', 'fus1');
-    await page.waitForSelector('#trouble .card[data-trouble="ask"]', {timeout: 10000});
+    await page.waitForSelector('#trouble .card[data-trouble="ask"]');
     r.frame_at_500 = (await state(page)).frame;
-    await sleep(1500); /* the game goes on: the card stays */
+    /* the game goes on (the page has drawn a later frame; unless it had ended): the card stays */
+    await page.waitForFunction((f) => window.ttTable.state().frame > f || window.ttTable.state().camera === 'ended',
+                               {}, r.frame_at_500);
     r.ask_card = (await troubles(page)).ask;
     r.shown_after_500 = (await state(page)).shown.map((s) => s.query);
     r.query_failed = fails.query;
@@ -129,8 +129,7 @@ launch.run(async (browser, result) => {
     r.ask_card_dismissed = !(await page.$('#trouble .card[data-trouble="ask"]'));
     // asked again, it works (only the first was refused)
     await askAbout(page, touch, 'gren1', 'fire', 'fus1');
-    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'fire'),
-                               {timeout: 10000});
+    await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'fire'));
     r.asked_again = true;
     r.troubles_before_gone = await troubles(page);
   }
@@ -140,11 +139,11 @@ launch.run(async (browser, result) => {
   for (const name of ['phone', 'laptop']) {
     const page = pages[name].page, touch = name === 'phone', r = result[name];
     await page.bringToFront(); /* a page behind another takes no touches */
-    await page.waitForSelector('#trouble .card[data-trouble="live"]', {timeout: 30000});
+    await page.waitForSelector('#trouble .card[data-trouble="live"]');
     r.live_card = (await troubles(page)).live;
     r.status = await page.$eval('#status', (e) => e.textContent);
     await askAbout(page, touch, 'gren1', 'los', 'fus1');
-    await page.waitForSelector('#trouble .card[data-trouble="ask"]', {timeout: 30000});
+    await page.waitForSelector('#trouble .card[data-trouble="ask"]');
     r.gone = await troubles(page);
     r.status_after = await page.$eval('#status', (e) => e.textContent);
     await page.screenshot({path: path.join(outDir, name + '-trouble-gone.png')});

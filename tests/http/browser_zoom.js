@@ -13,7 +13,7 @@
 const fs = require('fs');
 const path = require('path');
 const launch = require('./tt_launch');
-const {state, cardText, pngSquare} = require('./tt_page');
+const {state, cardText, pngSquare, inputMark, handled, tapOn, clickOn} = require('./tt_page');
 
 const [url, projectorJson, overlayDir, outDir, planJson] = process.argv.slice(2);
 const H = JSON.parse(fs.readFileSync(projectorJson, 'utf8')).table_to_projector;
@@ -41,21 +41,34 @@ async function yellowAround(page, x, y, r0, r1) {
   return n;
 }
 
+// yellowAround once want(n) holds of it (the game draws the pick on the felt
+// when it next draws), or as it is when the hang guard is over.
+async function yellowWhen(page, x, y, r0, r1, want) {
+  for (const end = Date.now() + launch.HANG_MS; ;) {
+    const n = await yellowAround(page, x, y, r0, r1);
+    if (want(n) || Date.now() > end) return n;
+    await sleep(200);
+  }
+}
+
 const screenOf = (page, x, y) => page.evaluate((x, y) => window.ttTable.view.toScreen(x, y), x, y);
 const zoomOf = (page) => page.evaluate(() => window.ttTable.view.zoom());
-// Fit, and wait until the page has shown the whole table (a loaded machine
-// may fire the tap's click later than a fixed pause); the zoom read after it
-// is what the test checks, so a Fit that never comes still fails it.
-const fit = async (p, mouse) => {
-  await (mouse ? p.click('#fit') : p.tap('#fit'));
-  await p.waitForFunction(() => window.ttTable.view.zoom() === 1, {timeout: 120000}).catch(() => {});
-};
+// Fit, tapped or clicked, once the page has handled it (a loaded machine
+// fires a tap's click later); the zoom read after it is what the test
+// checks.
+const fit = (p, mouse) => (mouse ? clickOn(p, '#fit') : tapOn(p, '#fit'));
+// Until the page has drawn the view as it is now (a zoom redraws the labels
+// at the next animation frame; #tt-state is written when it has).
+const drawn = (page) => page.waitForFunction(() => {
+  const t = document.getElementById('tt-state').textContent;
+  return t !== '' && JSON.parse(t).zoom === window.ttTable.view.zoom();
+});
 const boxOf = (page) => page.evaluate(() => window.ttTable.view.box());
 const pxPerInch = (page) => page.evaluate(() => window.ttTable.view.pxPerInch());
 
-// What a tap opened: the heading and the chooser's figures, if any.
+// What a tap opened (read once the page has handled it): the heading and
+// the chooser's figures, if any.
 async function opened(page) {
-  await sleep(150);
   return page.evaluate(() => ({
     hint: document.getElementById('hint').textContent,
     menu_open: !document.getElementById('menu').hidden,
@@ -63,19 +76,17 @@ async function opened(page) {
   }));
 }
 async function closeMenu(page) {
-  const b = await page.$('#menu:not([hidden]) button[data-q="close"]');
-  if (b) await b.click();
+  const sel = '#menu:not([hidden]) button[data-q="close"]';
+  if (await page.$(sel)) await clickOn(page, sel);
 }
-async function pickedNow(page) {
-  return page.evaluate(async () => (await (await fetch('api/state')).json()).picked);
-}
+// The figures the server lists as picked, once they are want (or the hang
+// guard is over: then as they are).
 async function waitPicked(page, want) {
-  for (let i = 0; i < 50; i++) {
-    const p = await pickedNow(page);
-    if (JSON.stringify(p) === JSON.stringify(want)) return p;
-    await sleep(100);
-  }
-  return pickedNow(page);
+  return page.waitForFunction(async (want) => {
+    const p = (await (await fetch('api/state')).json()).picked;
+    return JSON.stringify(p) === JSON.stringify(want) && p;
+  }, {polling: 100}, want).then((h) => h.jsonValue(),
+                                () => page.evaluate(async () => (await (await fetch('api/state')).json()).picked));
 }
 
 // The figures with the nearest neighbour closest, and each one's neighbour.
@@ -100,29 +111,37 @@ launch.run(async (browser, result) => {
   await page.setViewport({width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true});
   await page.goto(url, {waitUntil: 'load'});
   await page.waitForFunction(() => window.ttTable.state() && window.ttTable.state().camera === 'ended' &&
-                             document.querySelectorAll('g.fig').length >= 95, {timeout: 180000});
-  await sleep(500);
+                             document.querySelectorAll('g.fig').length >= 95);
+  await drawn(page);
   const s0 = await state(page);
   const figs = s0.figures.filter((f) => f.id && f.state !== 'lost');
   result.figures = figs.length;
   const cdp = await page.target().createCDPSession();
   const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent',
     {type, touchPoints: pts.map((p, i) => ({x: p[0], y: p[1], id: i, radiusX: 10, radiusY: 10}))});
-  const tap = async (x, y) => { await touch('touchStart', [[x, y]]); await touch('touchEnd', []); };
+  // each returns once the page has handled the fingers lifting
+  const tap = async (x, y) => {
+    const m = await inputMark(page);
+    await touch('touchStart', [[x, y]]);
+    await touch('touchEnd', []);
+    await handled(page, m, 'up');
+  };
   const pinch = async (cx, cy, d0, d1) => {
+    const m = await inputMark(page);
     await touch('touchStart', [[cx - d0 / 2, cy], [cx + d0 / 2, cy]]);
     for (let i = 1; i <= 12; i++) {
       const d = d0 + (d1 - d0) * i / 12;
       await touch('touchMove', [[cx - d / 2, cy], [cx + d / 2, cy]]);
     }
     await touch('touchEnd', []);
-    await sleep(100);
+    await handled(page, m, 'up', 2);
   };
   const drag = async (x, y, dx, dy) => {
+    const m = await inputMark(page);
     await touch('touchStart', [[x, y]]);
     for (let i = 1; i <= 10; i++) await touch('touchMove', [[x + dx * i / 10, y + dy * i / 10]]);
     await touch('touchEnd', []);
-    await sleep(100);
+    await handled(page, m, 'up');
   };
 
   // at fit: labels readable (a fixed size on screen) and never on top of each other
@@ -155,7 +174,7 @@ launch.run(async (browser, result) => {
     if (listed && !result.fit_taps.some((t) => t.listed))
       await page.screenshot({path: path.join(outDir, 'zoom-phone-chooser.png')});
     if (listed) {
-      await page.click('#menu button.choice[data-id="' + c.f.id + '"]');
+      await clickOn(page, '#menu button.choice[data-id="' + c.f.id + '"]');
       chosen = (await opened(page)).hint.startsWith(c.f.id + ' \u00b7');
     }
     result.fit_taps.push({id: c.f.id, direct, listed, chosen, nearest_first: o.choices[0] === c.f.id,
@@ -181,11 +200,14 @@ launch.run(async (browser, result) => {
   // pinch to 8x about the most crowded figure: it stays under the fingers
   const c0 = crowd[0];
   let p0 = await screenOf(page, c0.f.x, c0.f.y);
-  const yellowBefore = await yellowAround(page, c0.f.x, c0.f.y, plan.ring_in + 0.07, plan.ring_in + 0.47);
+  const ring = [plan.ring_in + 0.07, plan.ring_in + 0.47];
+  // (the taps above picked figures, c0 among them, and withdrew them: the felt unrings them when it next draws)
+  const yellowBefore = await yellowWhen(page, c0.f.x, c0.f.y, ring[0], ring[1], (n) => n === 0);
   await pinch(p0[0], p0[1], 40, 320);
   result.pinch_zoom = await zoomOf(page);
   const p1 = await screenOf(page, c0.f.x, c0.f.y);
   result.pinch_drift_px = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]);
+  await drawn(page);
   result.labels_zoomed = await labels();
 
   // zoomed: a tap 8 px beside each crowded figure's disc (on screen)
@@ -195,7 +217,7 @@ launch.run(async (browser, result) => {
   const rect = await page.$eval('#table', (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; });
   for (const c of crowd) {
     await page.evaluate((x, y) => window.ttTable.view.show(x, y, 8), c.f.x, c.f.y);
-    await sleep(50);
+    await drawn(page);
     const p = await screenOf(page, c.f.x, c.f.y), u = away(c), off = 0.55 * k + 8;
     const at = [p[0] + off * u[0], p[1] + off * u[1]];
     if (at[0] < rect[0] || at[0] > rect[2] || at[1] < rect[1] || at[1] > rect[3]) continue;
@@ -205,15 +227,13 @@ launch.run(async (browser, result) => {
     const picked = await waitPicked(page, [c.f.id]);
     result.zoom_taps.push({id: c.f.id, ok, picked});
     if (result.zoom_taps.length === 1) {
-      await sleep(600);
-      result.pick_ring = {before: yellowBefore, after: await yellowAround(page, c0.f.x, c0.f.y, plan.ring_in + 0.07, plan.ring_in + 0.47)};
+      result.pick_ring = {before: yellowBefore, after: await yellowWhen(page, c0.f.x, c0.f.y, ring[0], ring[1], (n) => n > 60)};
       await page.screenshot({path: path.join(outDir, 'zoom-phone-menu.png')});
     }
     await closeMenu(page);
   }
   result.picked_after_close = await waitPicked(page, []);
-  await sleep(600);
-  result.pick_ring_after_close = await yellowAround(page, c0.f.x, c0.f.y, plan.ring_in + 0.07, plan.ring_in + 0.47);
+  result.pick_ring_after_close = await yellowWhen(page, c0.f.x, c0.f.y, ring[0], ring[1], (n) => n === 0);
 
   // pan with one finger: the table follows it (from the middle: room all round)
   await page.evaluate(() => window.ttTable.view.show(36, 24, 8));
@@ -227,7 +247,7 @@ launch.run(async (browser, result) => {
 
   // set up: a wall traced zoomed in, its first corner tapped 5 px off the
   // barn's corner (it snaps there), saved; then a line of sight across it
-  await page.tap('#tab-setup');
+  await tapOn(page, '#tab-setup');
   await page.waitForFunction(() => document.querySelector('#table image') !== null);
   await page.waitForFunction(() => document.querySelectorAll('#terrain-list li').length > 0);
   await page.select('#kind', 'building');
@@ -249,17 +269,15 @@ launch.run(async (browser, result) => {
   result.trace = await page.evaluate(() => window.ttTable.trace());
   result.drag_moved_in = traceAfterDrag[2][0] - result.trace[2][0];
   await page.screenshot({path: path.join(outDir, 'zoom-phone-setup.png')});
-  await page.tap('#finish');
-  await page.tap('#save');
-  await page.waitForFunction(() => /Saved|Not saved/.test(document.getElementById('setup-msg').textContent),
-                             {timeout: 10000});
+  await tapOn(page, '#finish');
+  await tapOn(page, '#save');
+  await page.waitForFunction(() => /Saved|Not saved/.test(document.getElementById('setup-msg').textContent));
   result.saved = await page.$eval('#setup-msg', (e) => e.textContent);
-  await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'building-1'),
-                             {timeout: 10000});
+  await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'building-1'));
   result.wall = (await state(page)).terrain.find((t) => t.id === 'building-1');
 
   // play: the line of sight from a to b, a found by the search box
-  await page.tap('#tab-play');
+  await tapOn(page, '#tab-play');
   await fit(page);
   await page.type('#find', plan.a);
   await page.keyboard.press('Enter');
@@ -267,13 +285,13 @@ launch.run(async (browser, result) => {
   result.search_hint = await page.$eval('#hint', (e) => e.textContent);
   result.search_zoom = await zoomOf(page);
   await page.screenshot({path: path.join(outDir, 'zoom-phone-search.png')});
-  await page.tap('#menu button[data-q="los"]');
+  await tapOn(page, '#menu button[data-q="los"]');
   await fit(page);
   const fb = (await state(page)).figures.find((f) => f.id === plan.b);
   const pb = await screenOf(page, fb.x, fb.y);
   await tap(pb[0], pb[1]);
-  const choice = await page.$('#menu:not([hidden]) button.choice[data-id="' + plan.b + '"]');
-  if (choice) await choice.click();
+  const choice = '#menu:not([hidden]) button.choice[data-id="' + plan.b + '"]';
+  if (await page.$(choice)) await clickOn(page, choice);
   result.los_card = await cardText(page);
   await page.screenshot({path: path.join(outDir, 'zoom-phone-blocked.png')});
   result.phone_errors = errors.slice();
@@ -283,9 +301,8 @@ launch.run(async (browser, result) => {
   lap.on('pageerror', (e) => errors.push(String(e)));
   await lap.setViewport({width: 1400, height: 900, deviceScaleFactor: 1});
   await lap.goto(url, {waitUntil: 'load'});
-  await lap.waitForFunction(() => window.ttTable.state() && document.querySelectorAll('g.fig').length >= 95,
-                            {timeout: 60000});
-  await sleep(300);
+  await lap.waitForFunction(() => window.ttTable.state() && document.querySelectorAll('g.fig').length >= 95);
+  await drawn(lap);
   // zoomed about the crowded figure nearest the middle: the view is not
   // held back by the table's edge
   const c1 = crowded(figs, 20).sort((a, b) => Math.hypot(a.f.x - 36, a.f.y - 24) - Math.hypot(b.f.x - 36, b.f.y - 24))[0];
@@ -293,22 +310,30 @@ launch.run(async (browser, result) => {
   const w0 = (await screenOf(lap, c1.f.x, c1.f.y)).map(Math.round);
   const t0 = await lap.evaluate((x, y) => window.ttTable.view.toTable(x, y), w0[0], w0[1]);
   await lap.mouse.move(w0[0], w0[1]);
-  for (let i = 0; i < 4; i++) { await lap.mouse.wheel({deltaY: -250}); await sleep(50); }
+  for (let i = 0; i < 4; i++) {
+    const m = await inputMark(lap);
+    await lap.mouse.wheel({deltaY: -250});
+    await handled(lap, m, 'wheel');
+  }
   result.wheel_zoom = await zoomOf(lap);
   const w1 = await screenOf(lap, t0[0], t0[1]);
   result.wheel_drift_px = Math.hypot(w1[0] - w0[0], w1[1] - w0[1]);
   await lap.evaluate(() => window.ttTable.view.show(36, 24, 1)); /* the middle: room to pan all round */
   const lb0 = await boxOf(lap), lk = await pxPerInch(lap), m0 = await screenOf(lap, 36, 24);
+  const md = await inputMark(lap);
   await lap.mouse.move(m0[0], m0[1]);
   await lap.mouse.down();
   for (let i = 1; i <= 10; i++) await lap.mouse.move(m0[0] - 12 * i, m0[1] - 6 * i);
   await lap.mouse.up();
+  await handled(lap, md, 'up');
   const lb1 = await boxOf(lap);
   result.mouse_pan_px = [(lb0[0] - lb1[0]) * lk, (lb0[1] - lb1[1]) * lk];
   result.mouse_pan_menu_open = !(await lap.$eval('#menu', (m) => m.hidden));
   await lap.evaluate((x, y) => window.ttTable.view.show(x, y, 1), c1.f.x, c1.f.y);
   const w2 = await screenOf(lap, c1.f.x, c1.f.y), u1 = away(c1), off1 = 0.55 * (await pxPerInch(lap)) + 8;
+  const mc = await inputMark(lap);
   await lap.mouse.click(w2[0] + off1 * u1[0], w2[1] + off1 * u1[1]);
+  await handled(lap, mc, 'up');
   const lo = await opened(lap);
   result.laptop_click = {id: c1.f.id, hint: lo.hint, choices: lo.choices};
   result.laptop_picked = await waitPicked(lap, [c1.f.id]);

@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tt_checks import Checks, browser_missing  # noqa: E402
+from tt_checks import HANG_S, Checks, browser_missing  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -160,11 +160,13 @@ def main():
         a = Server(binary, root, scenario_file=scen, extra=["--phases", phases])
         b = None
         try:
+            # the sample game played to its end (as long as a hang guard allows: a starved machine
+            # plays it slowly); server B only then, so the two do not share the cores meanwhile
+            s = a.wait_state(lambda s: s["camera"] == "ended", timeout=HANG_S)
             b = Server(binary, root, scenario_file=scen, projector=False)
-            s = a.wait_state(lambda s: s["camera"] == "ended", timeout=480)
             api_checks = judge_api(check, s)
             p = subprocess.run(["node", os.path.join(HERE, "browser_referee.js"), a.url, b.url, out],
-                               capture_output=True, text=True, timeout=1500, cwd=HERE)
+                               capture_output=True, text=True, timeout=2 * HANG_S, cwd=HERE)
             sys.stderr.write(p.stderr)
             lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
             r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tt_checks import Checks, browser_missing  # noqa: E402
+from tt_checks import HANG_S, Checks, browser_missing  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -69,7 +69,7 @@ def main():
     check = Checks()
     try:
         p = subprocess.run(["node", os.path.join(HERE, "browser_trouble.js"), srv.url, str(srv.proc.pid), out],
-                           capture_output=True, text=True, timeout=500, cwd=HERE)
+                           capture_output=True, text=True, timeout=2 * HANG_S, cwd=HERE)
         sys.stderr.write(p.stderr)
         lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
         r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}

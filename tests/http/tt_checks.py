@@ -1,10 +1,18 @@
 """tt_checks.py - what the Python tests share: a list of checks that prints
 each one ("ok: ..." / "FAIL: ...") and the verdict, and the question whether
-a browser test can run here (Chromium, node and puppeteer-core)."""
+a browser test can run here (Chromium, node and puppeteer-core), and how
+long any wait may take (HANG_S)."""
+import json
 import os
 import shutil
 
-NODE_MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "node_modules")
+HERE = os.path.dirname(os.path.abspath(__file__))
+NODE_MODULES = os.path.join(HERE, "node_modules")
+# How long a wait for anything the page or the server will do may take: a
+# guard against a hang, never a speed (tt_hang.json, which the pages' waits
+# in tt_launch.js and the tests' ctest TIMEOUTs take too).
+with open(os.path.join(HERE, "tt_hang.json")) as _f:
+    HANG_S = json.load(_f)["hang_guard_s"]
 
 
 class Checks:

@@ -1,11 +1,57 @@
 // tt_page.js - what every browser test does on the table page: read its
 // state, tap the table at a spot in inches or on a figure (choosing it in
-// the chooser if one opens), read the cards.
+// the chooser if one opens), read the cards; and wait until the page has
+// handled the input given it (a loaded machine handles a tap later than a
+// test gives it: what it opened is read only then).
 'use strict';
 const fs = require('fs');
 
 async function state(page) {
   return page.evaluate(() => window.ttTable.state());
+}
+
+// The input the page has handled, seen by listeners on window (an event
+// reaches them after the page's own handlers): pointer releases (up, and
+// cancels) and wheel turns counted, the elements clicked listed.  Take a
+// mark before giving input, then wait for the page to have handled it:
+// what it opened is on the page then, however long a loaded machine took.
+async function inputMark(page) {
+  return page.evaluate(() => {
+    if (!window.ttInputSeen) {
+      const n = window.ttInputSeen = {up: 0, wheel: 0, clicked: []};
+      window.addEventListener('pointerup', () => n.up++);
+      window.addEventListener('pointercancel', () => n.up++);
+      window.addEventListener('wheel', () => n.wheel++);
+      window.addEventListener('click', (e) => n.clicked.push(e.target));
+    }
+    const n = window.ttInputSeen;
+    return {up: n.up, wheel: n.wheel, clicked: n.clicked.length};
+  });
+}
+async function handled(page, mark, kind, n = 1) {
+  await page.waitForFunction((m, k, n) => window.ttInputSeen[k] >= m[k] + n, {}, mark, kind, n);
+}
+
+// Tap (touch) or click (mouse) the element sel, once the page has handled
+// its click (a tap's click comes after its fingers lift, later on a loaded
+// machine; a click on another element, from a tap before, does not count).
+async function pressOn(page, sel, touch) {
+  const m = await inputMark(page);
+  const el = await page.waitForSelector(sel);
+  await (touch ? el.tap() : el.click());
+  await page.waitForFunction((el, m) => window.ttInputSeen.clicked.slice(m.clicked).some((t) => el.contains(t)),
+                             {}, el, m);
+  await el.dispose();
+}
+const tapOn = (page, sel) => pressOn(page, sel, true);
+const clickOn = (page, sel) => pressOn(page, sel, false);
+
+// Tap (touch) client point (x, y) px (the table), once the page has
+// handled the finger lifting.
+async function tapAt(page, x, y) {
+  const m = await inputMark(page);
+  await page.touchscreen.tap(x, y);
+  await handled(page, m, 'up');
 }
 
 // Tap the table at (x, y) inches.
@@ -18,7 +64,7 @@ async function tapTable(page, x, y) {
     const s = pt.matrixTransform(svg.getScreenCTM());
     return [s.x, s.y];
   }, x, y);
-  await page.touchscreen.tap(p[0], p[1]);
+  await tapAt(page, p[0], p[1]);
 }
 
 // Tap a figure; where others are within a fingertip's reach a chooser
@@ -26,12 +72,13 @@ async function tapTable(page, x, y) {
 async function tapFigure(page, id) {
   const f = (await state(page)).figures.find((f) => f.id === id);
   await tapTable(page, f.x, f.y);
-  const choice = await page.$('#menu:not([hidden]) button.choice[data-id="' + id + '"]');
-  if (choice) await choice.tap();
+  if (await page.$('#menu:not([hidden]) button.choice[data-id="' + id + '"]'))
+    await tapOn(page, '#menu:not([hidden]) button.choice[data-id="' + id + '"]');
 }
 
+// The answers' cards' text, once there is one.
 async function cardText(page) {
-  await page.waitForSelector('.card', {timeout: 10000});
+  await page.waitForSelector('#cards .card');
   return page.$eval('#cards', (e) => e.innerText);
 }
 
@@ -52,4 +99,4 @@ async function pngSquare(page, file, x, y, r) {
   }, data, x, y, r);
 }
 
-module.exports = {state, tapTable, tapFigure, cardText, pngSquare};
+module.exports = {state, inputMark, handled, tapOn, clickOn, tapAt, tapTable, tapFigure, cardText, pngSquare};

@@ -11,6 +11,8 @@ import time
 import urllib.error
 import urllib.request
 
+from tt_checks import HANG_S
+
 
 class Server:
     """A tracker serving the table on a free loopback port, in a scratch
@@ -45,7 +47,7 @@ class Server:
         self.errf = open(self.err_path, "w")
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.errf, env=env, cwd=self.dir)
         self.url = None
-        deadline = time.time() + 180  # a guard against a hang: an ASan build starts slowly on a busy machine
+        deadline = time.time() + HANG_S  # a guard against a hang: an ASan build starts slowly on a busy machine
         while time.time() < deadline and self.proc.poll() is None:
             m = re.search(r"^table: (http://\S+)$", self.stderr(), re.M)
             if m:
@@ -60,7 +62,7 @@ class Server:
         with open(self.err_path) as f:
             return f.read()
 
-    def request(self, method, path, body=None, key=None, headers=None, timeout=120):
+    def request(self, method, path, body=None, key=None, headers=None, timeout=HANG_S):
         """(status, headers, bytes) of one request; key=None sends none."""
         url = self.base + path
         if key is not None:
@@ -86,7 +88,7 @@ class Server:
             time.sleep(0.1)
         raise AssertionError("the state never became as expected")
 
-    def stop(self, sig=signal.SIGINT, timeout=120):
+    def stop(self, sig=signal.SIGINT, timeout=HANG_S):
         """Stop as a player would; returns (exit code, stdout)."""
         if self.proc.poll() is None:
             self.proc.send_signal(sig)

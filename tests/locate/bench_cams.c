@@ -14,16 +14,11 @@
 
 static int one(unsigned seed)
 {
-    ce_options o;
-    ce_table t;
     ce_score sc;
     calib_pose poses[CE_CAMS];
     tt_err err = {0};
-    ce_options_default(&o);
-    o.seed = seed;
-    if (ce_table_make(&o, &t, &err) != TT_OK || ce_locate(&t, NULL, poses, &sc, &err) != TT_OK) {
+    if (ce_score_seed(seed, poses, &sc, &err) != TT_OK) {
         fprintf(stderr, "seed %u: %s\n", seed, err.msg);
-        ce_table_free(&t);
         return 1;
     }
     printf("| %u | %d/%d | %d | %.4f\" rms, max %.3f\" (%s) | %d figures, %.4f\" rms, max %.4f\" (%s) | %.3f / %.3f px |\n",
@@ -31,7 +26,6 @@ static int one(unsigned seed)
            sc.overlap_rms, sc.overlap_max, sc.overlap_max < 0.005 ? "met" : "NOT met", poses[0].rms_px,
            poses[1].rms_px);
     fflush(stdout);
-    ce_table_free(&t);
     return 0;
 }
 

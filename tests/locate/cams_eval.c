@@ -151,3 +151,16 @@ tt_status ce_locate(const ce_table *t, calib_fuse_result *out, calib_pose poses[
         calib_fuse_result_free(&r);
     return st;
 }
+
+tt_status ce_score_seed(unsigned seed, calib_pose poses[CE_CAMS], ce_score *s, tt_err *err)
+{
+    ce_options o;
+    ce_table t;
+    ce_options_default(&o);
+    o.seed = seed;
+    tt_status st = ce_table_make(&o, &t, err);
+    if (st == TT_OK)
+        st = ce_locate(&t, NULL, poses, s, err);
+    ce_table_free(&t);
+    return st;
+}

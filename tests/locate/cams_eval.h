@@ -51,4 +51,8 @@ typedef struct ce_score {
  * NULL.  Expected: base tags unoccluded in at least one frame. */
 tt_status ce_locate(const ce_table *t, calib_fuse_result *r, calib_pose poses[CE_CAMS], ce_score *s, tt_err *err);
 
+/* The default table of 'seed' made, located and scored (ce_locate), and
+ * freed again. */
+tt_status ce_score_seed(unsigned seed, calib_pose poses[CE_CAMS], ce_score *s, tt_err *err);
+
 #endif

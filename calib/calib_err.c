@@ -88,8 +88,12 @@ void calib_err_fill(calib_figure *f, const calib_err_seen *s)
 {
     double c = calib_err_corner_px(s), ipp = isfinite(s->in_per_px) ? fabs(s->in_per_px) : 0;
     double t = tan(fmin(fabs(s->tilt_deg), 60.0) * (M_PI / 180));
-    /* the centre's own noise where the frame measured it, else half the size's */
+    /* the centre's own noise where the frame measured it, else half the
+     * size's; an odd tag's misplaced corner moves its centre too, which the
+     * frame's other tags do not show (c holds what its own corners show) */
     double cen = s->frame_centre_px > 0 ? ERR_XY_C * s->frame_centre_px : ERR_XY * c;
+    if (s->odd)
+        cen = fmax(cen, ERR_XY * c);
     double flat = ipp * cen * (s->on_slope ? 1 + ERR_XY_TILT * t : 1);
     double pose = ERR_POSE * ipp * (isfinite(s->pose_rms_px) ? s->pose_rms_px : 0);
     flat = sqrt(flat * flat + pose * pose);

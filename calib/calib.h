@@ -143,7 +143,9 @@ typedef enum calib_height {
     CALIB_HEIGHT_SLOPE,      /* tilted on a slope that no ground declares, beside raised ground: at its
                                 measured height */
     CALIB_HEIGHT_OFF,        /* its own height is off the ground beyond both errors (an undeclared hill, a
-                                roof, held in the air): at its measured height; worth a warning */
+                                roof, held in the air): at its measured height, or on the felt when
+                                it is level, below its declared ground and within its error of the
+                                felt (that piece is not where the scenario says); worth a warning */
     CALIB_HEIGHT_BELOW       /* measured below the felt beyond its error: impossible, so on the ground; the
                                 rig's anchors or base size_in are wrong: worth a warning */
 } calib_height;

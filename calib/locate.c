@@ -283,6 +283,17 @@ static void calib__decide(calib_figure *g, const tt_ground *ground, const calib_
         g->height = slope ? CALIB_HEIGHT_SLOPE : CALIB_HEIGHT_OFF;
         g->z_in = g->measured_in > 0 ? g->measured_in : 0;
         g->z_err95_in = m95;
+        /* below its declared ground and within its error of the felt: the
+         * piece is not where (or not as high as) the scenario says, and a
+         * level tag stands on the felt, as on any ground (flagged still,
+         * so the scenario is questioned); placed at its own noisy height it
+         * would move by that noise's parallax */
+        if (!tilted && off < 0 && fabs(g->measured_in) <= CALIB_SURE_SIGMAS * comb) {
+            g->z_in = 0;
+            g->z_err95_in = CALIB_GROUND_Z95_IN;
+            if (fabs(g->measured_in) > CALIB_MAYBE_SIGMAS * comb && g->measured_in + m95 > g->z_err95_in)
+                g->z_err95_in = g->measured_in + m95;
+        }
         return;
     }
     /* cannot tell: on the ground, its error reaching as high as its own

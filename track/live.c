@@ -410,7 +410,9 @@ static calib_figure live__sight_figure(const live__sight *s, int no_errors)
     e.x = s->x;
     e.y = s->y;
     e.facing_deg = s->facing;
-    e.z_in = s->height == CALIB_HEIGHT_OFF && s->zn > 0 && s->zsum > 0 ? s->zsum / s->zn : s->z;
+    /* off its ground at its own height: that height averaged (not one
+     * below its declared ground and placed on the felt, calib_locate) */
+    e.z_in = s->height == CALIB_HEIGHT_OFF && s->z > 0 && s->zn > 0 && s->zsum > 0 ? s->zsum / s->zn : s->z;
     return e;
 }
 

@@ -637,6 +637,50 @@ static void test_height_flags(void **state)
     calib_rig_destroy(rig);
 }
 
+/* A figure on the felt where the scenario declares a 2" box (the piece is
+ * smaller, or elsewhere), its tag printed 0.3% large so its own height reads
+ * high but within its error of the felt: flagged off its ground, and placed
+ * on the felt where it stands, not at its own noisy height (which would move
+ * it by that height's parallax). */
+static void test_height_below_declared_on_felt(void **state)
+{
+    (void)state;
+    cvw_camera cam;
+    double r[3], t[3];
+    make_camera(&cam, r, t);
+    calib_rig *rig = make_rig(&cam, 3.0);
+    const double base = 3.0 / 25.4;
+    vision_detections ds = {calloc(8, sizeof(vision_detection)), 0};
+    unsigned seed = 5;
+    for (int a = 0; a < rig->nanchors; a++)
+        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
+    add_tag3d(&ds, &cam, r, t, 100, 64, 34, base, 0.8 * 1.003, 25, 0, 0);
+    test_box box = {58, 28, 70, 40, 2.0};
+    test_ground tg = {&box, 1};
+    tt_ground g = {test_ground_at, &tg};
+    calib_pose pose;
+    calib_figure *figs = NULL;
+    int n = 0;
+    assert_int_equal(calib_pose_solve(rig, &ds, &pose, NULL), TT_OK);
+    assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
+    assert_true(fabs(figs[0].ground_in - 2) < 1e-12);
+    /* its own height reads high, within its error of the felt; at that
+     * height it would be more than 0.01" from where it stands */
+    double sig = figs[0].measured_err95_in / 1.96;
+    assert_true(figs[0].measured_in > 0.1 && figs[0].measured_in < CALIB_SURE_SIGMAS * sig);
+    assert_true(figs[0].measured_in * figs[0].xy_per_z > 0.01);
+    assert_true(figs[0].z_in == 0 && hypot(figs[0].x - 64, figs[0].y - 34) < 0.002);
+    assert_true(figs[0].z_err95_in >= CALIB_GROUND_Z95_IN && hypot(figs[0].x - 64, figs[0].y - 34) < figs[0].err95_in);
+    char w[256];
+    assert_true(calib_height_warning(&figs[0], "Gren 1", figs[0].z_in, 1, 0.8, w, sizeof w));
+    assert_non_null(strstr(w, "is that piece where the scenario puts it"));
+    free(figs);
+    free(ds.items);
+    calib_rig_destroy(rig);
+}
+
 /* Nothing stands below the ground under it: a tag measured below it
  * within its error is on it, its height's error the ground's, not
  * stretched down to its own measurement.  And a declared level ground wins
@@ -814,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_height_parallax_by_hand),
         cmocka_unit_test(test_height_property),
         cmocka_unit_test(test_height_flags),
+        cmocka_unit_test(test_height_below_declared_on_felt),
         cmocka_unit_test(test_height_error_not_stretched),
         cmocka_unit_test_setup_teardown(test_rig_good, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_rig_malformed_line_column, setup_dir, teardown_dir),

@@ -7,7 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char *slurp(int fd)
+/* All of fd, NUL-terminated; its length (without the NUL) in *n if n. */
+static char *slurp(int fd, size_t *n)
 {
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
@@ -15,13 +16,30 @@ static char *slurp(int fd)
     while (buf && (k = read(fd, buf + len, cap - len - 1)) > 0) {
         len += (size_t)k;
         if (cap - len < 2) {
+            char *more = realloc(buf, cap * 2);
+            if (!more) {
+                free(buf);
+                return NULL;
+            }
+            buf = more;
             cap *= 2;
-            buf = realloc(buf, cap);
         }
     }
     if (buf)
         buf[len] = '\0';
+    if (n)
+        *n = len;
     return buf;
+}
+
+char *run_read_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    char *b = slurp(fd, len);
+    close(fd);
+    return b;
 }
 
 run_result run_cmd(char *const argv[], const char *stdin_text)
@@ -47,8 +65,8 @@ run_result run_cmd(char *const argv[], const char *stdin_text)
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     lseek(fo, 0, SEEK_SET);
     lseek(fe, 0, SEEK_SET);
-    r.out = slurp(fo);
-    r.err = slurp(fe);
+    r.out = slurp(fo, NULL);
+    r.err = slurp(fe, NULL);
     close(fo);
     close(fe);
     close(fi);

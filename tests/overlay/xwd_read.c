@@ -1,6 +1,8 @@
 /* xwd_read.c - see xwd_read.h. */
 #include "xwd_read.h"
 
+#include "run.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,19 +13,12 @@ static uint32_t be32(const uint8_t *p)
 
 uint8_t *xwd_read(const char *path, int *w, int *h)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
+    size_t n;
+    uint8_t *b = (uint8_t *)run_read_file(path, &n);
+    if (!b || n < 100) {
         free(b);
         return NULL;
     }
-    fclose(f);
     uint32_t hs = be32(b), fmt = be32(b + 8), width = be32(b + 16), height = be32(b + 20), border = be32(b + 28);
     uint32_t bpp = be32(b + 44), bpl = be32(b + 48), rm = be32(b + 56), gm = be32(b + 60), bm = be32(b + 64);
     uint32_t ncolors = be32(b + 76);

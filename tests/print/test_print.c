@@ -66,27 +66,6 @@ static int exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
-
 /* ---- families ---- */
 
 static const struct {
@@ -336,14 +315,14 @@ static void test_cli_board_pdf_svg(void **state)
     run_free(&r);
 
     size_t n;
-    char *text = slurp(pdf, &n);
+    char *text = run_read_file(pdf, &n);
     assert_non_null(text);
     assert_memory_equal(text, "%PDF-", 5);
     /* 72 pt per inch: landscape letter is 792 x 612 pt; vector only. */
     assert_true(memmem(text, n, "/MediaBox [ 0 0 792 612 ]", 25) != NULL);
     assert_null(memmem(text, n, "/Subtype /Image", 15));
     free(text);
-    text = slurp(svg, &n);
+    text = run_read_file(svg, &n);
     assert_non_null(text);
     assert_non_null(strstr(text, "width=\"841.889764pt\" height=\"595.275591pt\"")); /* A4 landscape */
     assert_null(strstr(text, "<image"));
@@ -381,7 +360,7 @@ static void test_cli_tags_pdf(void **state)
     assert_non_null(strstr(r.out, "100 tags on 4 pages"));
     run_free(&r);
     size_t n;
-    char *text = slurp(pdf, &n);
+    char *text = run_read_file(pdf, &n);
     assert_non_null(text);
     assert_true(memmem(text, n, "/MediaBox [ 0 0 612 792 ]", 25) != NULL);
     int pages = 0;

@@ -8,13 +8,69 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The statements rec_feed_next runs, prepared once a feed and reset after
+ * each use (prepared anew for every chunk they were a fifth of a replaying
+ * table's instructions: bench_hall's tables). */
+enum {
+    REC__FS_SESSION,
+    REC__FS_STATE,
+    REC__FS_EVENT,
+    REC__FS_QUERY,
+    REC__FS_CHANGE,
+    REC__FS_REFEREE,
+    REC__FS_MAX_FIGURE,
+    REC__FS_FIGURES,
+    REC__FS_N
+};
+/* Rows after ?2 (the scanned tables: column 0 the row id, 1 the t_ms, 2 the
+ * frame or NULL, 3 the figure or NULL), at most ?3, of session ?1. */
+static const char *const rec__feed_sql[REC__FS_N] = {
+    [REC__FS_SESSION] = "SELECT last_frame, last_t_ms, ended_utc, started_utc, started_unix_ms, source, note, "
+                        "rig_json, scenario_json FROM session WHERE id = ?",
+    [REC__FS_STATE] = "SELECT s.rowid, s.t_ms, s.frame, s.figure, g.family, g.tag, s.x, s.y, s.facing_deg, "
+                      "s.state, s.z_in, s.err95_in, s.z_err95_in, s.facing_err95_deg FROM state s JOIN figure g "
+                      "ON g.id = s.figure WHERE g.session = ?1 AND s.rowid > ?2 ORDER BY s.rowid LIMIT ?3",
+    [REC__FS_EVENT] = "SELECT e.id, e.t_ms, e.frame, e.figure, g.family, g.tag, e.kind, e.from_x, e.from_y, "
+                      "e.to_x, e.to_y, e.z_in FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ?1 "
+                      "AND e.id > ?2 ORDER BY e.id LIMIT ?3",
+    [REC__FS_QUERY] = "SELECT id, t_ms, frame, NULL, query_json, answer_json FROM query WHERE session = ?1 "
+                      "AND id > ?2 ORDER BY id LIMIT ?3",
+    [REC__FS_CHANGE] = "SELECT id, t_ms, frame, NULL, scenario_json FROM scenario_change WHERE session = ?1 "
+                       "AND id > ?2 ORDER BY id LIMIT ?3",
+    [REC__FS_REFEREE] = "SELECT id, t_ms, frame, NULL, event_json FROM referee WHERE session = ?1 AND id > ?2 "
+                        "ORDER BY id LIMIT ?3",
+    [REC__FS_MAX_FIGURE] = "SELECT max(id) FROM figure WHERE session = ?",
+    [REC__FS_FIGURES] = "SELECT family, tag, name, side FROM figure WHERE session = ? AND id > ? AND id <= ? "
+                        "ORDER BY id",
+};
+
 struct rec_feed {
     sqlite3 *db;
     char *path;
     long long session;
     char game[96];
     long long t0;
+    sqlite3_stmt *st[REC__FS_N]; /* owned: finalized by rec_feed_close */
+    int has_referee;             /* the recording has its referee table (schema 5) */
 };
+
+/* Statement k of feed f, prepared the first time; NULL if it cannot be
+ * (the database's error stands). */
+static sqlite3_stmt *rec__feed_stmt(rec_feed *f, int k)
+{
+    if (!f->st[k] && sqlite3_prepare_v2(f->db, rec__feed_sql[k], -1, &f->st[k], NULL) != SQLITE_OK) {
+        sqlite3_finalize(f->st[k]);
+        f->st[k] = NULL;
+    }
+    return f->st[k];
+}
+
+/* A cached statement done with: ready for its next use. */
+static void rec__feed_stmt_done(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
 
 /* ---- positions ---- */
 
@@ -97,22 +153,29 @@ tt_status rec_pos_parse(const char *text, size_t len, rec_pos *p, tt_err *err)
 
 /* ---- the feed ---- */
 
+/* One whole number from statement st with ?1 = a (*null: none); st reset. */
+static tt_status rec__feed_one_st(rec_feed *f, sqlite3_stmt *st, long long a, long long *out, int *null, tt_err *err)
+{
+    sqlite3_bind_int64(st, 1, a);
+    int rc = sqlite3_step(st);
+    tt_status s = TT_OK;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        s = rec__db_err(f->db, err, f->path, "reading");
+    *null = rc != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL;
+    *out = *null ? 0 : sqlite3_column_int64(st, 0);
+    rec__feed_stmt_done(st);
+    return s;
+}
+
 static tt_status rec__feed_one_ll(rec_feed *f, const char *sql, long long a, long long *out, int *null,
                                   tt_err *err)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
         return rec__db_err(f->db, err, f->path, "reading");
-    sqlite3_bind_int64(st, 1, a);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        sqlite3_finalize(st);
-        return rec__db_err(f->db, err, f->path, "reading");
-    }
-    *null = rc != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL;
-    *out = *null ? 0 : sqlite3_column_int64(st, 0);
+    tt_status s = rec__feed_one_st(f, st, a, out, null, err);
     sqlite3_finalize(st);
-    return TT_OK;
+    return s;
 }
 
 /* A session's game name: "STARTED_UTC#ID". */
@@ -223,6 +286,8 @@ void rec_feed_close(rec_feed *f)
 {
     if (!f)
         return;
+    for (int k = 0; k < REC__FS_N; k++)
+        sqlite3_finalize(f->st[k]);
     sqlite3_close(f->db);
     free(f->path);
     free(f);
@@ -282,14 +347,14 @@ typedef struct rec__feed_scan {
 /* Rows of one table after `after`, in row order, up to until_ms: each
  * row is turned into JSON by `row` and appended to arr.  Column 0 is the
  * row id, 1 the t_ms, 2 the frame (may be NULL), 3 the figure (or NULL). */
-static tt_status rec__feed_scan_rows(rec_feed *f, const char *sql, long long after, long long until_ms,
-                                     size_t max_rows, json_t *(*row)(sqlite3_stmt *st, json_t *arr), json_t *arr,
-                                     rec__feed_scan *sc, tt_err *err)
+static tt_status rec__feed_scan_rows(rec_feed *f, int k, long long after, long long until_ms, size_t max_rows,
+                                     json_t *(*row)(sqlite3_stmt *st, json_t *arr), json_t *arr, rec__feed_scan *sc,
+                                     tt_err *err)
 {
-    sqlite3_stmt *st = NULL;
+    sqlite3_stmt *st = rec__feed_stmt(f, k);
     sc->last = after;
     sc->exhausted = 1;
-    if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
+    if (!st)
         return rec__db_err(f->db, err, f->path, "reading");
     sqlite3_bind_int64(st, 1, f->session);
     sqlite3_bind_int64(st, 2, after);
@@ -304,7 +369,7 @@ static tt_status rec__feed_scan_rows(rec_feed *f, const char *sql, long long aft
         }
         json_t *o = row(st, arr);
         if (!o) {
-            sqlite3_finalize(st);
+            rec__feed_stmt_done(st);
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         }
         n++;
@@ -316,10 +381,9 @@ static tt_status rec__feed_scan_rows(rec_feed *f, const char *sql, long long aft
         if (sqlite3_column_type(st, 3) != SQLITE_NULL && sqlite3_column_int64(st, 3) > sc->max_fig)
             sc->max_fig = sqlite3_column_int64(st, 3);
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return rec__db_err(f->db, err, f->path, "reading");
-    return TT_OK;
+    tt_status s = rc != SQLITE_ROW && rc != SQLITE_DONE ? rec__db_err(f->db, err, f->path, "reading") : TT_OK;
+    rec__feed_stmt_done(st);
+    return s;
 }
 
 static const char *const rec__feed_states[] = {"seen", "occluded", "lost"};
@@ -397,9 +461,8 @@ static json_t *rec__feed_referee_row(sqlite3_stmt *st, json_t *arr)
 /* The session's figures in (after, upto], all of them up to upto when all. */
 static tt_status rec__feed_figures(rec_feed *f, long long after, long long upto, json_t *arr, tt_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(f->db, "SELECT family, tag, name, side FROM figure WHERE session = ? AND id > ? AND id <= ? "
-                                  "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = rec__feed_stmt(f, REC__FS_FIGURES);
+    if (!st)
         return rec__db_err(f->db, err, f->path, "reading");
     sqlite3_bind_int64(st, 1, f->session);
     sqlite3_bind_int64(st, 2, after);
@@ -410,27 +473,27 @@ static tt_status rec__feed_figures(rec_feed *f, long long after, long long upto,
                               (json_int_t)sqlite3_column_int64(st, 1), "name", rec__feed_col_str(st, 2), "side",
                               rec__feed_col_str(st, 3));
         if (!o || json_array_append_new(arr, o) != 0) {
-            sqlite3_finalize(st);
+            rec__feed_stmt_done(st);
             return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
         }
     }
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? TT_OK : rec__db_err(f->db, err, f->path, "reading");
+    tt_status s = rc == SQLITE_DONE ? TT_OK : rec__db_err(f->db, err, f->path, "reading");
+    rec__feed_stmt_done(st);
+    return s;
 }
 
 /* The session row: its progress, and the header when asked. */
 static tt_status rec__feed_session(rec_feed *f, int header, json_t **out, long long *last_frame, long long *last_t,
                                    int *ended, tt_err *err)
 {
-    sqlite3_stmt *st = NULL;
+    sqlite3_stmt *st = rec__feed_stmt(f, REC__FS_SESSION);
     *out = NULL;
-    if (sqlite3_prepare_v2(f->db, "SELECT last_frame, last_t_ms, ended_utc, started_utc, started_unix_ms, source, note, "
-                                  "rig_json, scenario_json FROM session WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+    if (!st)
         return rec__db_err(f->db, err, f->path, "reading");
     sqlite3_bind_int64(st, 1, f->session);
     if (sqlite3_step(st) != SQLITE_ROW) {
         tt_status s = rec__db_err(f->db, err, f->path, "reading the session");
-        sqlite3_finalize(st);
+        rec__feed_stmt_done(st);
         return s;
     }
     *last_frame = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
@@ -442,7 +505,7 @@ static tt_status rec__feed_session(rec_feed *f, int header, json_t **out, long l
                                             "started_unix_ms", (json_int_t)sqlite3_column_int64(st, 4), "source",
                                             rec__feed_col_str(st, 5), "note", rec__feed_col_str(st, 6), "rig",
                                             rec__feed_text(st, 7), "scenario", rec__feed_text(st, 8)));
-    sqlite3_finalize(st);
+    rec__feed_stmt_done(st);
     if (!o)
         return tt_err_set(err, TT_ERR_NOMEM, "out of memory");
     *out = o;
@@ -479,34 +542,21 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
     sc[4].exhausted = 1; /* a recording before schema 5 has no referee table */
     for (int i = 0; i < 5; i++)
         sc[i].max_frame = sc[i].max_t = -1;
+    if (!f->has_referee) /* a recording before schema 5 has none */
+        f->has_referee = rec__has_table(f->db, "referee");
     if ((s = rec__feed_session(f, header, &sess, &last_frame, &last_t, &ended, err)) != TT_OK ||
-        (s = rec__feed_scan_rows(f,
-                                 "SELECT s.rowid, s.t_ms, s.frame, s.figure, g.family, g.tag, s.x, s.y, s.facing_deg, "
-                                 "s.state, s.z_in, s.err95_in, s.z_err95_in, s.facing_err95_deg FROM state s JOIN figure g "
-                                 "ON g.id = s.figure WHERE g.session = ?1 AND "
-                                 "s.rowid > ?2 ORDER BY s.rowid LIMIT ?3",
-                                 from->state, until_ms, max_rows, rec__feed_state_row, frames, &sc[0], err)) != TT_OK ||
-        (s = rec__feed_scan_rows(f,
-                                 "SELECT e.id, e.t_ms, e.frame, e.figure, g.family, g.tag, e.kind, e.from_x, e.from_y, "
-                                 "e.to_x, e.to_y, e.z_in FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ?1 "
-                                 "AND e.id > ?2 ORDER BY e.id LIMIT ?3",
-                                 from->event, until_ms, max_rows, rec__feed_event_row, events, &sc[1], err)) != TT_OK ||
-        (s = rec__feed_scan_rows(f,
-                                 "SELECT id, t_ms, frame, NULL, query_json, answer_json FROM query WHERE session = ?1 "
-                                 "AND id > ?2 ORDER BY id LIMIT ?3",
-                                 from->query, until_ms, max_rows, rec__feed_query_row, queries, &sc[2], err)) != TT_OK ||
-        (s = rec__feed_scan_rows(f,
-                                 "SELECT id, t_ms, frame, NULL, scenario_json FROM scenario_change WHERE session = ?1 "
-                                 "AND id > ?2 ORDER BY id LIMIT ?3",
-                                 from->change, until_ms, max_rows, rec__feed_change_row, changes, &sc[3], err)) !=
-            TT_OK ||
-        (rec__has_table(f->db, "referee") &&
-         (s = rec__feed_scan_rows(f,
-                                  "SELECT id, t_ms, frame, NULL, event_json FROM referee WHERE session = ?1 AND id > ?2 "
-                                  "ORDER BY id LIMIT ?3",
-                                  from->referee, until_ms, max_rows, rec__feed_referee_row, refs, &sc[4], err)) != TT_OK))
+        (s = rec__feed_scan_rows(f, REC__FS_STATE, from->state, until_ms, max_rows, rec__feed_state_row, frames, &sc[0],
+                                 err)) != TT_OK ||
+        (s = rec__feed_scan_rows(f, REC__FS_EVENT, from->event, until_ms, max_rows, rec__feed_event_row, events, &sc[1],
+                                 err)) != TT_OK ||
+        (s = rec__feed_scan_rows(f, REC__FS_QUERY, from->query, until_ms, max_rows, rec__feed_query_row, queries,
+                                 &sc[2], err)) != TT_OK ||
+        (s = rec__feed_scan_rows(f, REC__FS_CHANGE, from->change, until_ms, max_rows, rec__feed_change_row, changes,
+                                 &sc[3], err)) != TT_OK ||
+        (f->has_referee && (s = rec__feed_scan_rows(f, REC__FS_REFEREE, from->referee, until_ms, max_rows,
+                                                    rec__feed_referee_row, refs, &sc[4], err)) != TT_OK))
         goto rollback;
-    if (!rec__has_table(f->db, "referee"))
+    if (!f->has_referee)
         sc[4].last = from->referee;
     int all = sc[0].exhausted && sc[1].exhausted && sc[2].exhausted && sc[3].exhausted && sc[4].exhausted &&
               (until_ms == REC_TIME_UNSET || until_ms >= last_t);
@@ -527,8 +577,12 @@ tt_status rec_feed_next(rec_feed *f, const rec_pos *from, long long until_ms, si
     if (all) { /* everything saved: every figure, the session's own progress */
         long long n;
         int null;
-        if ((s = rec__feed_one_ll(f, "SELECT max(id) FROM figure WHERE session = ?", f->session, &n, &null, err)) !=
-            TT_OK)
+        sqlite3_stmt *mf = rec__feed_stmt(f, REC__FS_MAX_FIGURE);
+        if (!mf) {
+            s = rec__db_err(f->db, err, f->path, "reading");
+            goto rollback;
+        }
+        if ((s = rec__feed_one_st(f, mf, f->session, &n, &null, err)) != TT_OK)
             goto rollback;
         if (!null && n > max_fig)
             max_fig = n;

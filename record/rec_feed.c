@@ -23,25 +23,34 @@ enum {
     REC__FS_N
 };
 /* Rows after ?2 (the scanned tables: column 0 the row id, 1 the t_ms, 2 the
- * frame or NULL, 3 the figure or NULL), at most ?3, of session ?1. */
-static const char *const rec__feed_sql[REC__FS_N] = {
-    [REC__FS_SESSION] = "SELECT last_frame, last_t_ms, ended_utc, started_utc, started_unix_ms, source, note, "
-                        "rig_json, scenario_json FROM session WHERE id = ?",
-    [REC__FS_STATE] = "SELECT s.rowid, s.t_ms, s.frame, s.figure, g.family, g.tag, s.x, s.y, s.facing_deg, "
-                      "s.state, s.z_in, s.err95_in, s.z_err95_in, s.facing_err95_deg FROM state s JOIN figure g "
-                      "ON g.id = s.figure WHERE g.session = ?1 AND s.rowid > ?2 ORDER BY s.rowid LIMIT ?3",
-    [REC__FS_EVENT] = "SELECT e.id, e.t_ms, e.frame, e.figure, g.family, g.tag, e.kind, e.from_x, e.from_y, "
-                      "e.to_x, e.to_y, e.z_in FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ?1 "
-                      "AND e.id > ?2 ORDER BY e.id LIMIT ?3",
-    [REC__FS_QUERY] = "SELECT id, t_ms, frame, NULL, query_json, answer_json FROM query WHERE session = ?1 "
-                      "AND id > ?2 ORDER BY id LIMIT ?3",
-    [REC__FS_CHANGE] = "SELECT id, t_ms, frame, NULL, scenario_json FROM scenario_change WHERE session = ?1 "
-                       "AND id > ?2 ORDER BY id LIMIT ?3",
-    [REC__FS_REFEREE] = "SELECT id, t_ms, frame, NULL, event_json FROM referee WHERE session = ?1 AND id > ?2 "
-                        "ORDER BY id LIMIT ?3",
-    [REC__FS_MAX_FIGURE] = "SELECT max(id) FROM figure WHERE session = ?",
-    [REC__FS_FIGURES] = "SELECT family, tag, name, side FROM figure WHERE session = ? AND id > ? AND id <= ? "
-                        "ORDER BY id",
+ * frame or NULL, 3 the figure or NULL), at most ?3, of session ?1.  Each
+ * has its forms for older recordings (rec_db.c's schema versions), tried
+ * in turn: before 2 no z_in and no scenario_change, before 4 no errors. */
+#define REC__FEED_FORMS 3
+static const char *const rec__feed_sql[REC__FS_N][REC__FEED_FORMS] = {
+    [REC__FS_SESSION] = {"SELECT last_frame, last_t_ms, ended_utc, started_utc, started_unix_ms, source, note, "
+                         "rig_json, scenario_json FROM session WHERE id = ?"},
+#define REC__FEED_STATE(cols)                                                                                        \
+    "SELECT s.rowid, s.t_ms, s.frame, s.figure, g.family, g.tag, s.x, s.y, s.facing_deg, s.state, " cols             \
+    " FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?1 AND s.rowid > ?2 ORDER BY s.rowid LIMIT ?3"
+    [REC__FS_STATE] = {REC__FEED_STATE("s.z_in, s.err95_in, s.z_err95_in, s.facing_err95_deg"),
+                       REC__FEED_STATE("s.z_in, NULL, NULL, NULL"), REC__FEED_STATE("NULL, NULL, NULL, NULL")},
+#undef REC__FEED_STATE
+#define REC__FEED_EVENT(cols)                                                                                        \
+    "SELECT e.id, e.t_ms, e.frame, e.figure, g.family, g.tag, e.kind, e.from_x, e.from_y, e.to_x, e.to_y, " cols     \
+    " FROM event e JOIN figure g ON g.id = e.figure WHERE e.session = ?1 AND e.id > ?2 ORDER BY e.id LIMIT ?3"
+    [REC__FS_EVENT] = {REC__FEED_EVENT("e.z_in"), REC__FEED_EVENT("NULL")},
+#undef REC__FEED_EVENT
+    [REC__FS_QUERY] = {"SELECT id, t_ms, frame, NULL, query_json, answer_json FROM query WHERE session = ?1 "
+                       "AND id > ?2 ORDER BY id LIMIT ?3"},
+    [REC__FS_CHANGE] = {"SELECT id, t_ms, frame, NULL, scenario_json FROM scenario_change WHERE session = ?1 "
+                        "AND id > ?2 ORDER BY id LIMIT ?3",
+                        "SELECT 0, 0, NULL, NULL, NULL WHERE ?1 IS NULL AND ?2 IS NULL AND ?3 IS NULL"},
+    [REC__FS_REFEREE] = {"SELECT id, t_ms, frame, NULL, event_json FROM referee WHERE session = ?1 AND id > ?2 "
+                         "ORDER BY id LIMIT ?3"},
+    [REC__FS_MAX_FIGURE] = {"SELECT max(id) FROM figure WHERE session = ?"},
+    [REC__FS_FIGURES] = {"SELECT family, tag, name, side FROM figure WHERE session = ? AND id > ? AND id <= ? "
+                         "ORDER BY id"},
 };
 
 struct rec_feed {
@@ -54,14 +63,16 @@ struct rec_feed {
     int has_referee;             /* the recording has its referee table (schema 5) */
 };
 
-/* Statement k of feed f, prepared the first time; NULL if it cannot be
- * (the database's error stands). */
+/* Statement k of feed f, prepared the first time (the first of its forms
+ * the recording's schema has); NULL if none can be (the database's error
+ * stands). */
 static sqlite3_stmt *rec__feed_stmt(rec_feed *f, int k)
 {
-    if (!f->st[k] && sqlite3_prepare_v2(f->db, rec__feed_sql[k], -1, &f->st[k], NULL) != SQLITE_OK) {
-        sqlite3_finalize(f->st[k]);
-        f->st[k] = NULL;
-    }
+    for (int i = 0; !f->st[k] && i < REC__FEED_FORMS && rec__feed_sql[k][i]; i++)
+        if (sqlite3_prepare_v2(f->db, rec__feed_sql[k][i], -1, &f->st[k], NULL) != SQLITE_OK) {
+            sqlite3_finalize(f->st[k]);
+            f->st[k] = NULL;
+        }
     return f->st[k];
 }
 
@@ -262,13 +273,16 @@ tt_status rec_feed_open(const char *path, long long session, rec_feed **out, tt_
     sqlite3_finalize(st);
     f->session = id;
     f->t0 = LLONG_MAX;
-    static const char *const first[] = {
-        "SELECT min(s.t_ms) FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?",
-        "SELECT min(t_ms) FROM event WHERE session = ?", "SELECT min(t_ms) FROM query WHERE session = ?",
-        "SELECT min(t_ms) FROM scenario_change WHERE session = ?"};
+    static const char *const first[][2] = {
+        {"state", "SELECT min(s.t_ms) FROM state s JOIN figure g ON g.id = s.figure WHERE g.session = ?"},
+        {"event", "SELECT min(t_ms) FROM event WHERE session = ?"},
+        {"query", "SELECT min(t_ms) FROM query WHERE session = ?"},
+        {"scenario_change", "SELECT min(t_ms) FROM scenario_change WHERE session = ?"}};
     for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
         long long t;
-        if ((s = rec__feed_one_ll(f, first[i], id, &t, &null, err)) != TT_OK)
+        if (!rec__has_table(f->db, first[i][0])) /* scenario_change: none before schema 2 */
+            continue;
+        if ((s = rec__feed_one_ll(f, first[i][1], id, &t, &null, err)) != TT_OK)
             goto fail;
         if (!null && t < f->t0)
             f->t0 = t;

@@ -6,9 +6,10 @@ the median of each side, the median of the pairs' cost ratios (now against
 the baseline, > 1 is slower; for a rate such as fps the ratio is inverted)
 and their spread (the smallest and largest pair's ratio).  The first figure
 of each bench is its key figure, the one held to the 3 %.  Where
-OUT/NAME.count.a.txt and .b.txt hold "instructions per frame: N" (counted
-under callgrind, once a side), their ratio is printed too: it does not move
-with the machine's load, so it makes the 3 % call when the times cannot."""
+OUT/NAME.count.a.txt and .b.txt hold "instructions per frame: N" (the
+hall's: "per table", one table's replay; counted under callgrind, once a
+side), their ratio is printed too: it does not move with the machine's
+load, so it makes the 3 % call when the times cannot."""
 import glob
 import os
 import re
@@ -64,14 +65,15 @@ def pairs_of(out, name):
 def count_row(out, name):
     """The instructions-per-frame row, or None without both counts."""
     got = []
+    what = "table" if name == "hall" else "frame"  # the hall: one table's replay (tests/hall/count_replay.py)
     for side in "ab":
         path = os.path.join(out, "%s.count.%s.txt" % (name, side))
-        got.append(value(path, r"instructions per frame: (\d+)") if os.path.exists(path) else None)
+        got.append(value(path, r"instructions per %s: (\d+)" % what) if os.path.exists(path) else None)
     if None in got or got[0] <= 0:
         return None
     r = got[1] / got[0]
     verdict = "  more than 3 % more work" if r > LIMIT else "  within 3 %"
-    return "  %-38s %12.6g %12.6g %8.3f %15s %6s%s" % ("instructions per frame (callgrind)", got[0], got[1], r,
+    return "  %-38s %12.6g %12.6g %8.3f %15s %6s%s" % ("instructions per %s (callgrind)" % what, got[0], got[1], r,
                                                         "(counted once)", "-", verdict)
 
 

@@ -17,10 +17,11 @@
 # same rendered frames (BUILD/bench-frames), so the input is the same.
 # Every bench's output is kept in BUILD/against/out-DATE/.
 # Then, where valgrind is installed (TT_AGAINST_COUNT=0 skips it), the
-# instructions a frame of track, overlay and http's tracker take, counted
-# once a side under callgrind: the same count on an idle or a busy machine,
-# so a 3 % call stands where the times' spread is wider (the hall's work
-# depends on when messages arrive: it has times only).
+# instructions a frame of track, overlay and http's tracker take, and one
+# of the hall's tables (its replay published into a broker, less start-up),
+# counted once a side under callgrind: the same count on an idle or a busy
+# machine, so a 3 % call stands where the times' spread is wider (the hall
+# server's own work depends on when messages arrive: it has times only).
 set -eu
 [ $# -ge 1 ] || { echo "usage: samples/bench_against.sh COMMIT [PAIRS]" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -113,6 +114,8 @@ count() { # BUILD_DIR NAME OUTFILE
       "${cg[@]}" "$b/tabletrack" "${a[@]}" --source "$t/seq/f00[0-4]*.pgm" >"$f" 2>&1 && i1=$(collected) &&
         "${cg[@]}" "$b/tabletrack" "${a[@]}" --source "$t/seq/f00*.pgm" >"$f" 2>&1 && i2=$(collected) &&
         echo "instructions per frame: $(((i2 - i1) / 50))" >"$3" ;;
+    hall) # one of bench_hall's tables: the sample game replayed into a broker
+      python3 "$root/tests/hall/count_replay.py" "$b/tabletrack" "$b/tt-rec-sample" >"$3" 2>"$f" ;;
   esac || echo "bench_against: counting $2 of $b failed (see $f)" >&2
 }
 
@@ -128,7 +131,6 @@ for n in $names; do
 done
 if [ "${TT_AGAINST_COUNT:-1}" != 0 ] && command -v valgrind >/dev/null; then
   for n in $names; do
-    [ "$n" = hall ] && continue
     echo "bench_$n: instructions counted under callgrind (once a side: the count does not depend on the load)"
     count "$bbuild" "$n" "$out/$n.count.a.txt"
     count "$build" "$n" "$out/$n.count.b.txt"

@@ -562,6 +562,33 @@ static void test_height_property(void **state)
     calib_rig_destroy(rig);
 }
 
+/* The heights tests' table: make_camera's camera, a rig of 3 mm bases,
+ * room for cap detections in *ds and every anchor detected exactly. */
+static calib_rig *height_table(cvw_camera *cam, double r[3], double t[3], vision_detections *ds, int cap)
+{
+    make_camera(cam, r, t);
+    calib_rig *rig = make_rig(cam, 3.0);
+    ds->items = calloc((size_t)cap, sizeof(vision_detection));
+    ds->count = 0;
+    unsigned seed = 5;
+    for (int a = 0; a < rig->nanchors; a++)
+        add_det(ds, cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
+    return rig;
+}
+
+/* ds located (the pose solved from its anchors) on the ground of one box,
+ * or the felt alone when box is NULL: *n figures (caller frees). */
+static calib_figure *locate_on(const calib_rig *rig, const vision_detections *ds, const test_box *box, int *n)
+{
+    test_ground tg = {box, 1};
+    tt_ground g = {test_ground_at, &tg};
+    calib_pose pose;
+    calib_figure *figs = NULL;
+    assert_int_equal(calib_pose_solve(rig, ds, &pose, NULL), TT_OK);
+    assert_int_equal(calib_locate_ground(rig, &pose, ds, box ? &g : NULL, &figs, n, NULL), TT_OK);
+    return figs;
+}
+
 /* A figure held in the air, one on an undeclared roof, one on a slope, one
  * whose tag is smaller than the rig says (measured below the felt). */
 static void test_height_flags(void **state)
@@ -569,27 +596,18 @@ static void test_height_flags(void **state)
     (void)state;
     cvw_camera cam;
     double r[3], t[3];
-    make_camera(&cam, r, t);
-    calib_rig *rig = make_rig(&cam, 3.0);
+    vision_detections ds;
+    calib_rig *rig = height_table(&cam, r, t, &ds, 40);
     const double base = 3.0 / 25.4;
-    vision_detections ds = {calloc(40, sizeof(vision_detection)), 0};
-    unsigned seed = 5;
-    for (int a = 0; a < rig->nanchors; a++)
-        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
     add_tag3d(&ds, &cam, r, t, 100, 20, 30, 6 + base, 0.8, 10, 0, 0);     /* held 6" up */
     add_tag3d(&ds, &cam, r, t, 101, 50, 12, 0.5 + base, 0.8, 10, 0, 0);   /* 0.5" up */
     add_tag3d(&ds, &cam, r, t, 102, 60, 36, 1.0 + base, 0.8, 70, 0.7, 0); /* a 35 degree slope, 1" up */
     add_tag3d(&ds, &cam, r, t, 103, 30, 20, base, 0.7, -40, 0, 0);        /* printed 0.7", the rig says 0.8" */
     test_box hill = {62, 30, 70, 42, 2.0}; /* the slope's top is 2" beside it */
-    test_ground tg = {&hill, 1};
-    tt_ground g = {test_ground_at, &tg};
-    calib_pose pose;
-    calib_figure *figs = NULL;
     int n = 0;
-    assert_int_equal(calib_pose_solve(rig, &ds, &pose, NULL), TT_OK);
     /* Four figures alone: the frame cannot measure its own noise, so the
      * model's errors (a 0.8" tag 85" away) decide */
-    assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+    calib_figure *figs = locate_on(rig, &ds, &hill, &n);
     assert_int_equal(n, 4);
     assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
     assert_true(fabs(figs[0].z_in - 6) < 0.01 && hypot(figs[0].x - 20, figs[0].y - 30) < 0.01);
@@ -607,7 +625,7 @@ static void test_height_flags(void **state)
      * here: exact corners): every flag is sure */
     for (int i = 0; i < 12; i++)
         add_tag3d(&ds, &cam, r, t, 110 + i, 10 + 5 * i, 8 + 2.5 * (i % 4), base, 0.8, 15 * i, 0, 0);
-    assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+    figs = locate_on(rig, &ds, &hill, &n);
     assert_int_equal(n, 16);
     assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
     assert_int_equal(figs[1].height, CALIB_HEIGHT_OFF);
@@ -630,7 +648,7 @@ static void test_height_flags(void **state)
     }
     free(figs);
     /* the slope without raised ground within reach: off the ground */
-    assert_int_equal(calib_locate_ground(rig, &pose, &ds, NULL, &figs, &n, NULL), TT_OK);
+    figs = locate_on(rig, &ds, NULL, &n);
     assert_int_equal(figs[2].height, CALIB_HEIGHT_OFF);
     free(figs);
     free(ds.items);
@@ -647,22 +665,13 @@ static void test_height_below_declared_on_felt(void **state)
     (void)state;
     cvw_camera cam;
     double r[3], t[3];
-    make_camera(&cam, r, t);
-    calib_rig *rig = make_rig(&cam, 3.0);
+    vision_detections ds;
+    calib_rig *rig = height_table(&cam, r, t, &ds, 8);
     const double base = 3.0 / 25.4;
-    vision_detections ds = {calloc(8, sizeof(vision_detection)), 0};
-    unsigned seed = 5;
-    for (int a = 0; a < rig->nanchors; a++)
-        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
     add_tag3d(&ds, &cam, r, t, 100, 64, 34, base, 0.8 * 1.003, 25, 0, 0);
     test_box box = {58, 28, 70, 40, 2.0};
-    test_ground tg = {&box, 1};
-    tt_ground g = {test_ground_at, &tg};
-    calib_pose pose;
-    calib_figure *figs = NULL;
     int n = 0;
-    assert_int_equal(calib_pose_solve(rig, &ds, &pose, NULL), TT_OK);
-    assert_int_equal(calib_locate_ground(rig, &pose, &ds, &g, &figs, &n, NULL), TT_OK);
+    calib_figure *figs = locate_on(rig, &ds, &box, &n);
     assert_int_equal(n, 1);
     assert_int_equal(figs[0].height, CALIB_HEIGHT_OFF);
     assert_true(fabs(figs[0].ground_in - 2) < 1e-12);
@@ -693,24 +702,15 @@ static void test_height_error_not_stretched(void **state)
     (void)state;
     cvw_camera cam;
     double r[3], t[3];
-    make_camera(&cam, r, t);
-    calib_rig *rig = make_rig(&cam, 3.0);
+    vision_detections ds;
+    calib_rig *rig = height_table(&cam, r, t, &ds, 40);
     const double base = 3.0 / 25.4;
-    vision_detections ds = {calloc(40, sizeof(vision_detection)), 0};
-    unsigned seed = 5;
-    for (int a = 0; a < rig->nanchors; a++)
-        add_det(&ds, &cam, r, t, a, rig->anchors[a].x, rig->anchors[a].y, 0, 2.4, -90, 0, &seed);
     add_tag3d(&ds, &cam, r, t, 100, 20, 30, base, 0.792, 10, 0, 0);        /* on the felt, measures below it */
     add_tag3d(&ds, &cam, r, t, 101, 30, 14, base + 0.03, 0.8, 40, 0.47, 0); /* tilted 25 degrees, on the felt */
     test_box hill = {62, 30, 70, 42, 2.0};
-    test_ground tg = {&hill, 1};
-    tt_ground g = {test_ground_at, &tg};
-    calib_pose pose;
-    calib_figure *figs = NULL;
     int n = 0;
-    assert_int_equal(calib_pose_solve(rig, &ds, &pose, NULL), TT_OK);
     for (int declared = 0; declared < 2; declared++) {
-        assert_int_equal(calib_locate_ground(rig, &pose, &ds, declared ? &g : NULL, &figs, &n, NULL), TT_OK);
+        calib_figure *figs = locate_on(rig, &ds, declared ? &hill : NULL, &n);
         assert_int_equal(n, 2);
         const calib_figure *b = &figs[0], *s = &figs[1];
         print_message("%s: below %.3f\" +- %.3f: z_err95 %.4f err95 %.4f; tilted %.1f deg %.3f\" +- %.3f: z_err95 "

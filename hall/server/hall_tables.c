@@ -417,13 +417,7 @@ static char *hall__answer(hall__tab *t, size_t k, double now, char *topic, size_
  * {"refused": REASON}, retained, so a table that connects later reads it. */
 static void hall__tell_refused(hall__tables *T, hall__conn *c, double now)
 {
-    char reason[400];
-    snprintf(reason, sizeof reason, hall__full_reason, HALL_MAX_TABLES);
-    json_t *j = json_pack("{s:s}", "refused", reason);
-    char *msg = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
-    if (!msg)
-        return;
+    char *msg = NULL; /* written when the first is due: not every 50 ms for none */
     for (size_t i = 0;; i++) {
         char topic[128];
         pthread_mutex_lock(&T->mu);
@@ -442,9 +436,16 @@ static void hall__tell_refused(hall__tables *T, hall__conn *c, double now)
         pthread_mutex_unlock(&T->mu);
         if (!more)
             break;
-        if (due && hall__conn_publish(c, topic, msg, strlen(msg), 1, 1, NULL) != 0) {
+        if (due && !msg) {
+            char reason[400];
+            snprintf(reason, sizeof reason, hall__full_reason, HALL_MAX_TABLES);
+            json_t *j = json_pack("{s:s}", "refused", reason);
+            msg = j ? json_dumps(j, JSON_COMPACT) : NULL;
+            json_decref(j);
+        }
+        if (due && (!msg || hall__conn_publish(c, topic, msg, strlen(msg), 1, 1, NULL) != 0)) {
             pthread_mutex_lock(&T->mu);
-            T->refused[i].due = 1; /* not connected: again later */
+            T->refused[i].due = 1; /* not told (not connected): again later */
             pthread_mutex_unlock(&T->mu);
         }
     }
@@ -465,7 +466,8 @@ void hall__tables_tell(hall__tables *T, hall__conn *c, double now)
             pthread_mutex_lock(&T->mu);
             hall__tab *t = T->tabs[i];
             char *msg = hall__answer(t, k, now, topic, sizeof topic, &newest);
-            hall__topic(latest, sizeof latest, t->name, "hall");
+            if (msg)
+                hall__topic(latest, sizeof latest, t->name, "hall");
             pthread_mutex_unlock(&T->mu);
             if (msg && (hall__conn_publish(c, topic, msg, strlen(msg), 1, 1, NULL) != 0 ||
                         (newest && hall__conn_publish(c, latest, msg, strlen(msg), 1, 1, NULL) != 0))) {

@@ -44,7 +44,10 @@ struct hall__tab {
     char game[96];      /* the newest game (the table's latest session in the copy) */
     long long session;  /* its session in the copy */
     rec_pos have;
-    char *state, *answer;
+    char *state, *answer; /* state: the newest that parsed */
+    char *pending;        /* a newer live state not yet read (hall__state_take) */
+    size_t pending_len;
+    long long pending_rx; /* Unix ms it arrived */
     char ruleset[64];
     long long frame;
     double t_ms;
@@ -168,6 +171,7 @@ static void hall__tab_free(hall__tab *t)
     rec_copy_close(t->copy);
     free(t->games);
     free(t->state);
+    free(t->pending);
     free(t->answer);
     free(t);
 }
@@ -292,39 +296,65 @@ static char *hall__text(const void *payload, size_t len)
     return copy;
 }
 
-void hall__tables_state(hall__tables *T, hall__tab *t, const void *payload, size_t len, int retained)
+/* Table t's pending state read, under T's mu: kept as its state if it
+ * parses (else dropped, the last good one kept), its delay from the table
+ * counted; its wall_ms, or 0.  A live state is read only when someone asks
+ * (/api/tables, /api/hall, its page): parsing each of them whole as it came
+ * was most of the hall's work. */
+static long long hall__state_take(hall__tables *T, hall__tab *t)
 {
-    json_t *j = json_loadb(payload, len, 0, NULL);
-    if (!j)
-        return;
-    char *copy = hall__text(payload, len);
-    if (!copy) {
-        json_decref(j);
-        return;
+    if (!t->pending)
+        return 0;
+    char *text = t->pending;
+    t->pending = NULL;
+    json_t *j = json_loadb(text, t->pending_len, 0, NULL);
+    if (!j) {
+        free(text);
+        return 0;
     }
-    long long now = tt_unix_ms();
     long long wall = json_integer_value(json_object_get(j, "wall_ms"));
     const char *rs = json_string_value(json_object_get(j, "ruleset"));
-    pthread_mutex_lock(&T->mu);
     free(t->state);
-    t->state = copy;
+    t->state = text;
     t->has_state = 1;
     t->frame = json_integer_value(json_object_get(j, "frame"));
     t->t_ms = json_number_value(json_object_get(j, "t_ms"));
     t->figures = (int)json_array_size(json_object_get(j, "figures"));
     snprintf(t->ruleset, sizeof t->ruleset, "%s", rs ? rs : "");
+    if (t->pending_rx > 0 && wall > 0 && t->pending_rx >= wall)
+        T->lat[T->nlat++ % HALL__LAT] = (double)(t->pending_rx - wall);
+    json_decref(j);
+    return wall;
+}
+
+/* Every table's pending state read (under T's mu). */
+static void hall__states_take(hall__tables *T)
+{
+    for (size_t i = 0; i < T->ntabs; i++)
+        hall__state_take(T, T->tabs[i]);
+}
+
+void hall__tables_state(hall__tables *T, hall__tab *t, const void *payload, size_t len, int retained)
+{
+    char *copy = hall__text(payload, len);
+    if (!copy)
+        return;
+    long long now = tt_unix_ms();
+    pthread_mutex_lock(&T->mu);
+    free(t->pending);
+    t->pending = copy;
+    t->pending_len = len;
+    t->pending_rx = retained ? 0 : now;
     if (!retained) {
         t->seen_ms = now;
         t->connected = 1;
-        if (wall > 0 && now >= wall) {
-            T->lat[T->nlat++ % HALL__LAT] = (double)(now - wall);
-            T->states++;
-        }
-    } else if (wall > t->seen_ms) {
-        t->seen_ms = wall;
+        T->states++;
+    } else { /* kept by the broker from before: when it was sent */
+        long long wall = hall__state_take(T, t);
+        if (wall > t->seen_ms)
+            t->seen_ms = wall;
     }
     pthread_mutex_unlock(&T->mu);
-    json_decref(j);
 }
 
 void hall__tables_status(hall__tables *T, hall__tab *t, const void *payload, size_t len, int retained)
@@ -488,6 +518,7 @@ char *hall__tables_json(hall__tables *h)
     json_t *arr = json_array();
     long long now = tt_unix_ms();
     pthread_mutex_lock(&h->mu);
+    hall__states_take(h);
     for (size_t i = 0; arr && i < h->ntabs; i++) {
         hall__tab *t = h->tabs[i];
         json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:i, s:b, s:o}", "table", t->name, "ruleset",
@@ -534,6 +565,8 @@ char *hall__table_text(hall__tables *h, const char *name, const char *what)
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; i < h->ntabs; i++)
         if (!strcmp(h->tabs[i]->name, name)) {
+            if (!strcmp(what, "state"))
+                hall__state_take(h, h->tabs[i]);
             const char *s = !strcmp(what, "state") ? h->tabs[i]->state : h->tabs[i]->answer;
             out = s ? strdup(s) : NULL;
             break;
@@ -571,6 +604,7 @@ char *hall__stats_json(hall__tables *h)
     static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&stats_mu);
     pthread_mutex_lock(&h->mu);
+    hall__states_take(h); /* their delays */
     size_t n = h->nlat < HALL__LAT ? h->nlat : HALL__LAT;
     memcpy(lat, h->lat, n * sizeof *lat);
     json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "tables", (json_int_t)h->ntabs, "chunks",

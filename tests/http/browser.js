@@ -6,7 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const launch = require('./tt_launch');
-const {state, tapTable, tapFigure, cardText, pngSquare} = require('./tt_page');
+const {state, tapTable, tapFigure, tapSel, tapElement, cardText, pngSquare} = require('./tt_page');
 
 const [url, projectorJson, overlayDir, outDir] = process.argv.slice(2);
 const H = JSON.parse(fs.readFileSync(projectorJson, 'utf8')).table_to_projector;
@@ -66,7 +66,7 @@ async function brightness(page, file, x, y, r) {
     await page.waitForSelector('#menu:not([hidden]) button[data-q="fire"]');
     result.menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
     await page.screenshot({path: path.join(outDir, 'phone-menu.png')});
-    await page.tap('#menu button[data-q="fire"]');
+    await tapSel(page, '#menu button[data-q="fire"]');
     await tapFigure(page, 'fus1');
     result.fire_card = await cardText(page);
     await new Promise((r) => setTimeout(r, 800));
@@ -74,7 +74,7 @@ async function brightness(page, file, x, y, r) {
     await page.screenshot({path: path.join(outDir, 'phone-answer.png')});
 
     // set up: trace a building between them on the table picture, save
-    await page.tap('#tab-setup');
+    await tapSel(page, '#tab-setup');
     await page.waitForFunction(() => document.querySelector('#table image') !== null);
     await page.waitForFunction(() => document.querySelectorAll('#terrain-list li').length > 0);
     await page.select('#kind', 'building');
@@ -82,19 +82,19 @@ async function brightness(page, file, x, y, r) {
     const bx = g1.x + 1.2, y0 = Math.max(0.5, Math.min(g1.y, f1.y) - 2), y1 = Math.min(23.5, Math.max(g1.y, f1.y) + 2);
     for (const [x, y] of [[bx, y0], [bx + 0.5, y0], [bx + 0.5, y1], [bx, y1]]) await tapTable(page, x, y);
     await page.screenshot({path: path.join(outDir, 'phone-setup.png')});
-    await page.tap('#finish');
-    await page.tap('#save');
+    await tapSel(page, '#finish');
+    await tapSel(page, '#save');
     await page.waitForFunction(() => document.getElementById('setup-msg').textContent === 'Saved.');
     await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'building-1'));
     result.saved = true;
 
     // back to play: the line of sight now crosses the new building
-    await page.tap('#tab-play');
-    await page.tap('#clear');
+    await tapSel(page, '#tab-play');
+    await tapSel(page, '#clear');
     await page.waitForFunction(() => window.ttTable.state().shown.length === 0);
     await tapFigure(page, 'gren1');
     await page.waitForSelector('#menu:not([hidden]) button[data-q="los"]');
-    await page.tap('#menu button[data-q="los"]');
+    await tapSel(page, '#menu button[data-q="los"]');
     await tapFigure(page, 'fus1');
     result.los_card = await cardText(page);
     result.menu_closed = await page.$eval('#menu', (m) => getComputedStyle(m).display === 'none');
@@ -109,7 +109,7 @@ async function brightness(page, file, x, y, r) {
     await page.waitForSelector('#menu:not([hidden]) button[data-q="deviate"]');
     result.mortar_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
     await page.screenshot({path: path.join(outDir, 'phone-mortar-menu.png')});
-    await page.tap('#menu button[data-q="deviate"]');
+    await tapSel(page, '#menu button[data-q="deviate"]');
     const s1 = await state(page), m1 = s1.figures.find((f) => f.id === 'mortar1');
     const gun = s1.figures.find((f) => f.id === 'gun1');
     let aim = null;  // an empty spot on the way to the gun
@@ -126,7 +126,7 @@ async function brightness(page, file, x, y, r) {
     await page.type('input[name="long_short_in"]', '2');
     await page.type('input[name="left_right"]', '3');  // on target left-right
     await page.screenshot({path: path.join(outDir, 'phone-dice.png')});
-    await page.tap('#menu button[data-q="deviate-go"]');
+    await tapSel(page, '#menu button[data-q="deviate-go"]');
     await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'deviate'));
     result.deviate_card = await cardText(page);
     result.deviate_shown = (await state(page)).shown.find((s) => s.query.q === 'deviate');
@@ -136,7 +136,7 @@ async function brightness(page, file, x, y, r) {
     await tapFigure(page, 'crew1');
     await page.waitForSelector('#menu:not([hidden]) button[data-q="charge"]');
     result.crew_menu = await page.$$eval('#menu button', (b) => b.map((x) => x.getAttribute('data-q')));
-    await page.tap('#menu button[data-q="charge"]');
+    await tapSel(page, '#menu button[data-q="charge"]');
     await tapFigure(page, 'fus1');
     await page.waitForFunction(() => window.ttTable.state().shown.some((s) => s.query.q === 'charge'));
     result.charge_card = await cardText(page);
@@ -209,7 +209,7 @@ async function brightness(page, file, x, y, r) {
     });
 
     // set up again: the rubble becomes woods, the house is redrawn
-    await page.tap('#tab-setup');
+    await tapSel(page, '#tab-setup');
     await page.waitForFunction(() => document.querySelectorAll('#terrain-list li select').length > 0);
     result.kinds_offered = await page.$$eval('#kind option', (o) => o.map((x) => x.value));
     const pieces = await page.$$eval('#terrain-list li span', (s) => s.map((x) => x.textContent));
@@ -218,16 +218,16 @@ async function brightness(page, file, x, y, r) {
     const redraw = await page.$$('#terrain-list li button');
     const hb = (await Promise.all(redraw.map((b) => b.evaluate((x) => x.textContent + '|' + x.parentNode.firstChild.textContent))))
       .indexOf('Redraw|house');
-    await redraw[hb].tap();
+    await tapElement(page, redraw[hb]);
     for (const [x, y] of [[26, 4], [30, 4], [30, 7], [26, 7]]) await tapTable(page, x, y);
-    await page.tap('#finish');
+    await tapSel(page, '#finish');
     await page.screenshot({path: path.join(outDir, 'phone-edit.png')});
-    await page.tap('#save');
+    await tapSel(page, '#save');
     await page.waitForFunction(() => /Saved|Not saved/.test(document.getElementById('setup-msg').textContent));
     result.edit_saved = await page.$eval('#setup-msg', (e) => e.textContent);
     await page.waitForFunction(() => window.ttTable.state().terrain.some((t) => t.id === 'rubble' && t.kind === 'woods'));
     result.edited_terrain = (await state(page)).terrain.filter((t) => t.id === 'rubble' || t.id === 'house');
-    await page.tap('#tab-play');
+    await tapSel(page, '#tab-play');
 
     // a laptop sees the same
     await page.setViewport({width: 1400, height: 900, deviceScaleFactor: 1});

@@ -13,7 +13,7 @@
 const fs = require('fs');
 const path = require('path');
 const launch = require('./tt_launch');
-const {state, cardText, pngSquare, inputMark, handled, tapOn, clickOn} = require('./tt_page');
+const {state, cardText, pngSquare, inputMark, handled, tapPoint, tapOn, clickOn} = require('./tt_page');
 
 const [url, projectorJson, overlayDir, outDir, planJson] = process.argv.slice(2);
 const H = JSON.parse(fs.readFileSync(projectorJson, 'utf8')).table_to_projector;
@@ -122,8 +122,7 @@ launch.run(async (browser, result) => {
   // each returns once the page has handled the fingers lifting
   const tap = async (x, y) => {
     const m = await inputMark(page);
-    await touch('touchStart', [[x, y]]);
-    await touch('touchEnd', []);
+    await tapPoint(page, x, y);
     await handled(page, m, 'up');
   };
   const pinch = async (cx, cy, d0, d1) => {

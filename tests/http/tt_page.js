@@ -32,13 +32,41 @@ async function handled(page, mark, kind, n = 1) {
   await page.waitForFunction((m, k, n) => window.ttInputSeen[k] >= m[k] + n, {}, mark, kind, n);
 }
 
+// A tap at client point (x, y) px: the finger's down and up sent at once.
+// Puppeteer's tap sends the up only once the browser has answered the down;
+// a starved browser can then count the finger as held (a long press: no
+// click at all, and the test waits for ever).  The two go through one
+// DevTools session per page, which keeps their order.
+const sessions = new WeakMap();
+async function tapPoint(page, x, y) {
+  if (!sessions.has(page)) sessions.set(page, await page.target().createCDPSession());
+  const cdp = sessions.get(page);
+  const pts = [{x: Math.round(x), y: Math.round(y), radiusX: 0.5, radiusY: 0.5, force: 0.5, id: 0}];
+  await Promise.all([cdp.send('Input.dispatchTouchEvent', {type: 'touchStart', touchPoints: pts}),
+                     cdp.send('Input.dispatchTouchEvent', {type: 'touchEnd', touchPoints: []})]);
+}
+
+// Tap element el (in view first, as puppeteer's own tap does).
+async function tapElement(page, el) {
+  await el.evaluate((e) => e.scrollIntoView({block: 'nearest', inline: 'nearest'}));
+  const p = await el.clickablePoint();
+  await tapPoint(page, p.x, p.y);
+}
+
+// Tap the element sel once it is on the page.
+async function tapSel(page, sel) {
+  const el = await page.waitForSelector(sel);
+  await tapElement(page, el);
+  await el.dispose();
+}
+
 // Tap (touch) or click (mouse) the element sel, once the page has handled
 // its click (a tap's click comes after its fingers lift, later on a loaded
 // machine; a click on another element, from a tap before, does not count).
 async function pressOn(page, sel, touch) {
   const m = await inputMark(page);
   const el = await page.waitForSelector(sel);
-  await (touch ? el.tap() : el.click());
+  await (touch ? tapElement(page, el) : el.click());
   await page.waitForFunction((el, m) => window.ttInputSeen.clicked.slice(m.clicked).some((t) => el.contains(t)),
                              {}, el, m);
   await el.dispose();
@@ -50,7 +78,7 @@ const clickOn = (page, sel) => pressOn(page, sel, false);
 // handled the finger lifting.
 async function tapAt(page, x, y) {
   const m = await inputMark(page);
-  await page.touchscreen.tap(x, y);
+  await tapPoint(page, x, y);
   await handled(page, m, 'up');
 }
 
@@ -99,4 +127,4 @@ async function pngSquare(page, file, x, y, r) {
   }, data, x, y, r);
 }
 
-module.exports = {state, inputMark, handled, tapOn, clickOn, tapAt, tapTable, tapFigure, cardText, pngSquare};
+module.exports = {state, inputMark, handled, tapPoint, tapElement, tapSel, tapOn, clickOn, tapAt, tapTable, tapFigure, cardText, pngSquare};

@@ -20,8 +20,10 @@
 # instructions a frame of track, overlay and http's tracker take, and one
 # of the hall's tables (its replay published into a broker, less start-up),
 # counted once a side under callgrind: the same count on an idle or a busy
-# machine, so a 3 % call stands where the times' spread is wider (the hall
-# server's own work depends on when messages arrive: it has times only).
+# machine, so a 3 % call stands where the times' spread is wider (except
+# the table's: its replay keeps the game's pace, so a starved machine sends
+# fewer, larger chunks; count it on a quiet one.  The hall server's own work
+# depends on when messages arrive: it has times only).
 set -eu
 [ $# -ge 1 ] || { echo "usage: samples/bench_against.sh COMMIT [PAIRS]" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)

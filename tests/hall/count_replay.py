@@ -2,9 +2,12 @@
 """count_replay.py BIN TT_REC_SAMPLE - the instructions one table takes to
 publish the sample game (tt-rec-sample's recording, `tabletrack replay
 --mqtt`) into a mosquitto started here, counted under callgrind, less the
-program's start-up (`tabletrack --version`).  bench_hall's tables as a
-figure that does not move with the machine's load, for
-samples/bench_against.sh.  Prints "instructions per table: N"."""
+program's start-up (`tabletrack --version`): bench_hall's tables as a
+count, for samples/bench_against.sh.  Prints "instructions per table: N".
+The replay keeps the game's pace, so a chunk carries the rows that came
+while the last was sent: on a starved machine (valgrind beside two CPU
+burners) chunks are fewer and larger and the count falls by half.  Count
+both builds on a quiet machine, one after the other."""
 import os
 import re
 import shutil
@@ -29,7 +32,7 @@ def collected(cmd, dir):
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: count_replay.py BIN TT_REC_SAMPLE")
-    tt, sample = sys.argv[1], sys.argv[2]
+    tt, sample = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])  # run from a temporary folder
     if not shutil.which("valgrind"):
         sys.exit("count_replay: valgrind is not installed (apt-get install valgrind)")
     top = tempfile.mkdtemp(prefix="tt-count-replay-")

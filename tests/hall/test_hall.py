@@ -552,7 +552,7 @@ def case_drain(dir, broker):
 
 def case_page(dir, broker):
     sys.path.insert(0, os.path.join(ROOT, "tests/http"))
-    from tt_checks import browser_missing
+    from tt_checks import browser_missing, page_result
     missing = browser_missing()
     if missing is not None:
         return missing
@@ -571,10 +571,7 @@ def case_page(dir, broker):
         p = subprocess.run(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)), "hall_page.js"),
                             hall.url, out, "4", "table-1", "done-1"], capture_output=True, text=True,
                            timeout=U.HANG_S * 3)
-        sys.stderr.write(p.stderr)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        r = U.json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
-        print(U.json.dumps(r, indent=1))
+        r = page_result(p)
         check("error" not in r, "the page shows every table: %s" % r.get("error", ""))
         for name, cols in (("phone", 1), ("laptop", 4)):
             v = r.get(name, {})

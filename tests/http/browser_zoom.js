@@ -119,6 +119,12 @@ launch.run(async (browser, result) => {
   const cdp = await page.target().createCDPSession();
   const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent',
     {type, touchPoints: pts.map((p, i) => ({x: p[0], y: p[1], id: i, radiusX: 10, radiusY: 10}))});
+  // The fingers stop before they lift, as a player's do: lifted while still
+  // moving, Chromium flings the view on, and the next tap only stops the
+  // fling (it is no tap: Fit after a pan went unclicked).  Its velocity
+  // tracker counts fingers still for 40 ms as stopped; a busy machine only
+  // holds them longer.
+  const hold = () => sleep(150);
   // each returns once the page has handled the fingers lifting
   const tap = async (x, y) => {
     const m = await inputMark(page);
@@ -132,6 +138,7 @@ launch.run(async (browser, result) => {
       const d = d0 + (d1 - d0) * i / 12;
       await touch('touchMove', [[cx - d / 2, cy], [cx + d / 2, cy]]);
     }
+    await hold();
     await touch('touchEnd', []);
     await handled(page, m, 'up', 2);
   };
@@ -139,6 +146,7 @@ launch.run(async (browser, result) => {
     const m = await inputMark(page);
     await touch('touchStart', [[x, y]]);
     for (let i = 1; i <= 10; i++) await touch('touchMove', [[x + dx * i / 10, y + dy * i / 10]]);
+    await hold();
     await touch('touchEnd', []);
     await handled(page, m, 'up');
   };

@@ -8,14 +8,13 @@ point. Screenshot phone-ammo.png in the build folder.
 
 usage: test_ammo_browser.py TABLETRACK SOURCE_ROOT OUT_DIR
 Exit 77 (skipped) without Chromium or node ('make test' installs both)."""
-import json
 import math
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tt_checks import HANG_S, Checks, browser_missing  # noqa: E402
+from tt_checks import HANG_S, Checks, browser_missing, page_result  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,10 +32,7 @@ def main():
     try:
         p = subprocess.run(["node", os.path.join(HERE, "browser_ammo.js"), srv.url, str(AIM[0]), str(AIM[1]), out],
                            capture_output=True, text=True, timeout=2 * HANG_S, cwd=HERE)
-        sys.stderr.write(p.stderr)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
-        print(json.dumps(r, indent=1))
+        r = page_result(p)
         check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
         check(r.get("ammo_options") == ["shell", "shot"] and r.get("ammo_first_chosen") == "shell",
               "the dice form offers shell (chosen first, a howitzer's default) or shot: %s, %s"

@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tt_checks import HANG_S, Checks, browser_missing  # noqa: E402
+from tt_checks import HANG_S, Checks, browser_missing, page_result  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -167,11 +167,9 @@ def main():
             api_checks = judge_api(check, s)
             p = subprocess.run(["node", os.path.join(HERE, "browser_referee.js"), a.url, b.url, out],
                                capture_output=True, text=True, timeout=2 * HANG_S, cwd=HERE)
-            sys.stderr.write(p.stderr)
-            lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-            r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
+            r = page_result(p, hide=lambda k: k.endswith("state") or k == "state_end")
             r["api_checks"] = api_checks
-            print(json.dumps({k: v for k, v in r.items() if not k.endswith("state") and k != "state_end"}, indent=1))
+            print(json.dumps({"api_checks": api_checks}))
             check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
             judge(check, r)
             check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tt_checks import HANG_S, Checks, browser_missing  # noqa: E402
+from tt_checks import HANG_S, Checks, browser_missing, page_result  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,10 +54,7 @@ def main():
     try:
         p = subprocess.run(["node", os.path.join(HERE, "browser_slope.js"), srv.url, out],
                            capture_output=True, text=True, timeout=2 * HANG_S, cwd=HERE)
-        sys.stderr.write(p.stderr)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
-        print(json.dumps(r, indent=1))
+        r = page_result(p)
         check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
         check(sorted(r.get("sloped") or []) == ["hill-1", "house"],
               "the hill and the house (kinds that raise) offer a slope, the walls and the rubble do not: %s"

@@ -11,13 +11,12 @@ Screenshots in the build folder: {phone,laptop}-trouble-{retrying,500,gone}.png.
 
 usage: test_trouble_browser.py TABLETRACK SOURCE_ROOT OUT_DIR
 Exit 77 (skipped) without Chromium or node ('make deps' installs both)."""
-import json
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tt_checks import HANG_S, Checks, browser_missing  # noqa: E402
+from tt_checks import HANG_S, Checks, browser_missing, page_result  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,10 +69,7 @@ def main():
     try:
         p = subprocess.run(["node", os.path.join(HERE, "browser_trouble.js"), srv.url, str(srv.proc.pid), out],
                            capture_output=True, text=True, timeout=2 * HANG_S, cwd=HERE)
-        sys.stderr.write(p.stderr)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
-        print(json.dumps(r, indent=1))
+        r = page_result(p)
         check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
         for name in ("phone", "laptop"):
             judge(check, name, r.get(name) or {})

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tt_checks import HANG_S, Checks, browser_missing  # noqa: E402
+from tt_checks import HANG_S, Checks, browser_missing, page_result  # noqa: E402
 from tt_server import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -110,10 +110,7 @@ def main():
     try:
         p = subprocess.run(["node", os.path.join(HERE, "browser_zoom.js"), srv.url, projector, srv.overlay_dir, out,
                             json.dumps(plan)], capture_output=True, text=True, timeout=2 * HANG_S, cwd=HERE)
-        sys.stderr.write(p.stderr)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
-        print(json.dumps(r, indent=1))
+        r = page_result(p)
         check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
         check(r.get("figures", 0) >= FIGURES - 2, "the table tracks %s of %d figures" % (r.get("figures"), FIGURES))
 

@@ -5,6 +5,7 @@ long any wait may take (HANG_S)."""
 import json
 import os
 import shutil
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_MODULES = os.path.join(HERE, "node_modules")
@@ -34,6 +35,21 @@ class Checks:
         """Print the outcome; the exit code (0 all passed, 1 not)."""
         print("%d check(s) failed" % len(self.failures) if self.failures else "all checks passed")
         return 1 if self.failures else 0
+
+
+def page_result(p, hide=lambda key: False):
+    """The one JSON line a browser test's node script printed (its
+    CompletedProcess p), as a dict; {"error": ...} if it printed none.  Its
+    stderr is passed on; the error, if any, is printed first and the rest on
+    one line (a CI log shows a failing test's first lines: the cause leads).
+    hide(key): true of the keys left out of the print."""
+    sys.stderr.write(p.stderr)
+    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+    r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
+    if "error" in r:
+        print("the page could not be used to the end: %s" % r["error"], flush=True)
+    print(json.dumps({k: v for k, v in r.items() if not hide(k) and k != "error"}), flush=True)
+    return r
 
 
 def browser_missing():

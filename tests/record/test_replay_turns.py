@@ -10,7 +10,6 @@ stands.  Screenshots are kept in the build folder (replay-turns-*.png).
 
 usage: test_replay_turns.py TABLETRACK SOURCE_ROOT OUT_DIR
 Exit 77 (skipped) without Chromium or node ('make test' installs both)."""
-import json
 import os
 import shutil
 import subprocess
@@ -19,7 +18,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "http"))
-from tt_checks import Checks, browser_missing  # noqa: E402
+from tt_checks import Checks, browser_missing, page_result  # noqa: E402
 
 DOT = "\u00b7"
 
@@ -43,10 +42,7 @@ def main():
         subprocess.run([binary, "replay", rec, "--html", html], check=True, capture_output=True, timeout=120)
         p = subprocess.run(["node", os.path.join(HERE, "replay_turns.js"), html, out], capture_output=True,
                            text=True, timeout=300)
-        sys.stderr.write(p.stderr)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        r = json.loads(lines[-1]) if lines else {"error": "no result: " + p.stdout[-2000:]}
-        print(json.dumps(r, indent=1))
+        r = page_result(p)
         check("error" not in r, "the page could be used to the end: %s" % r.get("error", ""))
         d = r.get("data") or {}
         ref = d.get("referee") or {"phases": [], "log": []}

@@ -31,50 +31,19 @@ struct game__referee {
     game__phase_line *lines; /* the --phases lines, in frame order */
     size_t nlines, at;       /* lines applied so far */
     json_t *pending;         /* events of phases set by a viewer, for --events at the next frame */
-    json_t *checks;          /* this phase's checks: the last move_check, charge_check or out_of_turn of each
-                              * figure (a put back drops it), in the order they came */
-    json_t *calls;           /* this turn's casualties and morale calls (and those that ended the last turn) */
-    int calls_turn;          /* the turn the calls are of */
+    table_look_kept *kept;   /* what the felt keeps showing of its events: this phase's checks, this turn's
+                              * calls (NULL until the first event) */
 };
 
-/* Keep what the referee said for the state and the felt: a new phase
- * clears the checks, a new turn the calls made before it began. */
+/* Keep what the referee said for the state and the felt (table_look_kept:
+ * a new phase clears the checks, a new turn the calls made before it). */
 static void game__referee_keep(game *g, const json_t *events)
 {
     game__referee *r = g->refr;
-    if (!r->checks)
-        r->checks = json_array();
-    if (!r->calls)
-        r->calls = json_array();
-    if (!r->checks || !r->calls)
+    tt_err e = {0};
+    if (!r->kept && table_look_kept_create(&r->kept, &e) != TT_OK)
         return;
-    size_t before = json_array_size(r->calls); /* calls from earlier batches */
-    for (size_t i = 0; i < json_array_size(events); i++) {
-        json_t *ev = json_array_get(events, i);
-        const char *name = json_string_value(json_object_get(ev, "event")), *id = json_string_value(json_object_get(ev, "id"));
-        if (!name)
-            continue;
-        if (!strcmp(name, "phase")) {
-            json_array_clear(r->checks);
-            int turn = (int)json_integer_value(json_object_get(ev, "turn"));
-            if (turn != r->calls_turn) {
-                while (before > 0 && json_array_size(r->calls) > 0)
-                    json_array_remove(r->calls, 0), before--;
-                r->calls_turn = turn;
-            }
-        } else if (!strcmp(name, "casualties") || !strcmp(name, "morale")) {
-            json_array_append(r->calls, ev);
-        } else if (id && (!strcmp(name, "move_check") || !strcmp(name, "charge_check") || !strcmp(name, "out_of_turn"))) {
-            for (size_t k = 0; k < json_array_size(r->checks); k++)
-                if (!strcmp(json_string_value(json_object_get(json_array_get(r->checks, k), "id")), id)) {
-                    json_array_remove(r->checks, k);
-                    break;
-                }
-            if (!json_is_true(json_object_get(ev, "put_back")))
-                json_array_append(r->checks, ev);
-        }
-    }
-    if (json_array_size(events))
+    if (table_look_kept_take(r->kept, events))
         g->dirty = 1; /* the felt shows them */
 }
 
@@ -316,8 +285,7 @@ void game__referee_close(game *g)
     rules_scenario_destroy(r->sc);
     game__phase_lines_free(r);
     json_decref(r->pending);
-    json_decref(r->checks);
-    json_decref(r->calls);
+    table_look_kept_destroy(r->kept);
     free(r);
     g->refr = NULL;
 }
@@ -451,8 +419,9 @@ void game__referee_state_add(game *g, json_t *state)
         next = json_pack("{s:i, s:s, s:o}", "turn", turn, "phase", phase, "side", side ? json_string(side) : json_null());
     /* copies: the state is written out of the lock */
     json_object_set_new(state, "next_phase", next ? next : json_null());
-    json_object_set_new(state, "checks", referee_phase(ref) && r->checks ? game__referee_looks(g, r->checks) : json_array());
-    json_object_set_new(state, "calls", referee_phase(ref) && r->calls ? game__referee_looks(g, r->calls) : json_array());
+    const table_look_kept *k = r ? r->kept : NULL;
+    json_object_set_new(state, "checks", referee_phase(ref) && k ? game__referee_looks(g, table_look_kept_checks(k)) : json_array());
+    json_object_set_new(state, "calls", referee_phase(ref) && k ? game__referee_looks(g, table_look_kept_calls(k)) : json_array());
 }
 
 tt_status game__referee_draw(game *g, overlay_list *l, tt_err *err)
@@ -461,10 +430,8 @@ tt_status game__referee_draw(game *g, overlay_list *l, tt_err *err)
     tt_status st = TT_OK;
     if (!r || !referee_phase(r->ref) || !g->sc.scene)
         return TT_OK;
-    for (size_t i = 0; st == TT_OK && i < json_array_size(r->checks); i++)
-        st = table_look_event(g->sc.scene, json_array_get(r->checks, i), l, err);
-    for (size_t i = 0; st == TT_OK && i < json_array_size(r->calls); i++)
-        st = table_look_event(g->sc.scene, json_array_get(r->calls, i), l, err);
+    if (r->kept)
+        st = table_look_kept_add(g->sc.scene, r->kept, l, err);
     /* where the game stands, small in the far right corner, left of the
      * anchors' dark squares there */
     double right = g->rig->width_in - 0.5;

@@ -337,6 +337,12 @@ void rec__draw(cairo_t *cr, const rec_game *g, long long t, double scale)
             json_array_foreach(q->overlay, k, p) rec__prim(cr, p);
         }
     }
+    /* the referee's checks and calls, and where the game stands, as the felt showed them */
+    const rec__ref *felt = rec__felt_at(g, t);
+    const json_t *p;
+    size_t k;
+    json_array_foreach(felt ? felt->felt : NULL, k, p) rec__prim(cr, p);
+    json_array_foreach(felt ? felt->corner : NULL, k, p) rec__prim(cr, p);
     rec__figures(cr, g, t);
     cairo_restore(cr);
     rec__clock(cr, g, t, scale);

@@ -186,6 +186,18 @@ static int rec__write_data(FILE *f, const rec_game *g)
                                        q->note)) != 0)
             return -1;
     }
+    /* what the felt showed of the referee after each batch of its events
+     * (where the game stood: beside the page's clock) */
+    fputs("],\"felt\":[", f);
+    for (size_t i = 0, n = 0; i < g->nrefs; i++) {
+        const rec__ref *r = &g->refs[i];
+        if (!r->felt)
+            continue;
+        if (n++)
+            fputc(',', f);
+        if (rec__put_json(f, json_pack("{s:I, s:O}", "t", (json_int_t)r->t_ms, "ov", r->felt)) != 0)
+            return -1;
+    }
     /* the referee's story: where each phase began, the log turn by turn */
     char *story = rec_game_referee_log(g);
     if (!story)

@@ -106,6 +106,11 @@ typedef struct rec__ref {
     long frame;             /* -1: before any frame */
     long long t_ms;
     json_t *ev;             /* the event object, owned */
+    json_t *felt;           /* on the last event of a batch (one frame's): what the felt showed of the referee
+                             * after it (rec_look.c): the checks and calls kept, table_look's primitives, owned;
+                             * else NULL */
+    json_t *corner;         /* with felt: where the game stood, in the far right corner (the video's; the page
+                             * says it beside its clock), owned */
 } rec__ref;
 
 typedef struct rec__terrain {
@@ -188,9 +193,15 @@ json_t *rec__referee_story(const rec__ref *refs, size_t n, const json_t *sc);
 
 /* Every query's overlay: the primitives table_look_json gives for its
  * question asked again (docs/api.md, "What an answer looks like"), or an
- * empty array and a note saying why it cannot be drawn.  TT_ERR_NOMEM
- * only. */
+ * empty array and a note saying why it cannot be drawn; and what the felt
+ * showed of the referee after each batch of its events (rec__ref.felt:
+ * the checks and calls it kept, table_look_kept; rec__ref.corner: where
+ * the game stood, in the far right corner).  TT_ERR_NOMEM only. */
 tt_status rec__look_build(rec_game *g, tt_err *err);
+
+/* What the felt showed of the referee at t: the last batch's at or before
+ * t, or NULL (none yet). */
+const rec__ref *rec__felt_at(const rec_game *g, long long t);
 
 /* How long an answer stays on screen after it was asked. */
 #define REC_OVERLAY_MS 5000

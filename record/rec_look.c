@@ -158,14 +158,71 @@ static int rec__look_one(const rec_game *g, rec__asker *k, rec__query *q)
     return q->overlay ? 0 : -1;
 }
 
+/* The felt after the batch of referee events refs[i0..i1): what kept
+ * keeps of them (its figures where the recording has them then) into
+ * refs[i1 - 1].felt, and where the game stands, small in the far right
+ * corner as the projector has it, into its corner.  -1 when out of
+ * memory. */
+static int rec__felt_one(const rec_game *g, rec__asker *k, table_look_kept *kept, size_t i0, size_t i1)
+{
+    json_t *batch = json_array();
+    for (size_t i = i0; batch && i < i1; i++)
+        if (json_array_append(batch, g->refs[i].ev))
+            json_decref(batch), batch = NULL;
+    if (!batch)
+        return -1;
+    table_look_kept_take(kept, batch);
+    json_decref(batch);
+    rec__ref *r = &g->refs[i1 - 1];
+    overlay_list *l = NULL, *c = NULL;
+    tt_err e = {0};
+    int bad = overlay_list_create(&l, &e) != TT_OK || overlay_list_create(&c, &e) != TT_OK;
+    const json_t *phase = table_look_kept_phase(kept);
+    if (!bad && phase) { /* before the first phase the referee calls nothing */
+        rec__asker_use(k, rec__scenario_at(g, r->t_ms));
+        if (k->scene) { /* (without, the checks' figures are not known: where the game stands only) */
+            rec__place_all(g, k->scene, r->t_ms);
+            bad = table_look_kept_add(k->scene, kept, l, &e) == TT_ERR_NOMEM;
+        }
+        bad = bad || table_look_phase(phase, g->table_w - 0.5, 0.6, c, &e) == TT_ERR_NOMEM;
+    }
+    bad = bad || overlay_list_to_json(l, &r->felt, &e) != TT_OK || overlay_list_to_json(c, &r->corner, &e) != TT_OK;
+    overlay_list_destroy(l);
+    overlay_list_destroy(c);
+    return bad ? -1 : 0;
+}
+
 tt_status rec__look_build(rec_game *g, tt_err *err)
 {
     rec__asker k = {NULL, NULL, ""};
-    int bad = 0;
+    table_look_kept *kept = NULL;
+    int bad = table_look_kept_create(&kept, err) != TT_OK;
     for (size_t i = 0; i < g->nqueries && !bad; i++)
         bad = rec__look_one(g, &k, &g->queries[i]);
+    /* a batch: the events of one frame (and time) */
+    for (size_t i0 = 0, i1; i0 < g->nrefs && !bad; i0 = i1) {
+        for (i1 = i0 + 1; i1 < g->nrefs && g->refs[i1].frame == g->refs[i0].frame && g->refs[i1].t_ms == g->refs[i0].t_ms;)
+            i1++;
+        bad = rec__felt_one(g, &k, kept, i0, i1);
+    }
+    table_look_kept_destroy(kept);
     table_scene_destroy(k.scene);
     return bad ? tt_err_set(err, TT_ERR_NOMEM, "out of memory drawing the recorded answers") : TT_OK;
+}
+
+const rec__ref *rec__felt_at(const rec_game *g, long long t)
+{
+    size_t lo = 0, hi = g->nrefs; /* the first event after t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->refs[mid].t_ms <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo > 0 && !g->refs[lo - 1].felt)
+        lo--;
+    return lo > 0 ? &g->refs[lo - 1] : NULL;
 }
 
 int rec_game_write_notes(const rec_game *g, FILE *f, const char *prefix)

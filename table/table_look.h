@@ -66,4 +66,28 @@ void table_look_phase_words(const json_t *phase, char *buf, size_t n);
  * picks the corner, clear of the anchors. */
 tt_status table_look_phase(const json_t *phase, double x_right, double y, overlay_list *l, tt_err *err);
 
+/* ---- What the felt keeps (table_look_kept.c) ----
+ * The referee's events come in batches (a frame's, a phase set by hand),
+ * and the felt keeps showing: this phase's checks (each figure's last
+ * move_check, charge_check or out_of_turn; a put back clears its figure's;
+ * a new phase clears them all), this turn's casualties and morale calls (a
+ * batch that begins a new turn drops the calls of earlier batches, not its
+ * own: the calls that ended the last turn stay with it), and where the game
+ * stands (the last phase event).  The live table and the replay keep them
+ * alike.
+ * Ownership: the keeper holds references to the events it keeps; the
+ * arrays and the phase it gives are borrowed until its next take. */
+typedef struct table_look_kept table_look_kept;
+tt_status table_look_kept_create(table_look_kept **out, tt_err *err);
+void table_look_kept_destroy(table_look_kept *k);
+/* Take one batch (a JSON array of the referee's events, in order): 1 when
+ * it held any event (the felt is to be drawn again), else 0. */
+int table_look_kept_take(table_look_kept *k, const json_t *events);
+const json_t *table_look_kept_checks(const table_look_kept *k);
+const json_t *table_look_kept_calls(const table_look_kept *k);
+/* The last phase event ({"event":"phase","turn","phase","side"}), or NULL. */
+const json_t *table_look_kept_phase(const table_look_kept *k);
+/* The checks, then the calls, as table_look_event draws them, into l. */
+tt_status table_look_kept_add(const table_scene *s, const table_look_kept *k, overlay_list *l, tt_err *err);
+
 #endif

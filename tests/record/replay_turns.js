@@ -66,6 +66,23 @@ async function shown(page) {
       await page.evaluate((t) => ttReplay.setTime(t), Math.round((p[1].t + p[2].t) / 2));
       result.mid_phase = await shown(page);
     }
+    // the table as the felt showed it after an over-move: its path and
+    // words drawn in the "blocked" role (vermillion), gone at the next phase
+    const over = await page.evaluate(() => {
+      const f = (ttReplay.data.felt || []).find((x) => x.ov.some((p) => p.role === 'blocked' && p.kind === 'polyline'));
+      return f ? f.t : null;
+    });
+    if (over !== null) {
+      const blocked = () => page.$$eval('#overlays [data-role="blocked"]', (es) => es.map((e) => e.tagName));
+      await page.evaluate((t) => ttReplay.setTime(t), over);
+      result.over_move = {t: over, blocked: await blocked()};
+      await page.screenshot({path: path.join(outDir, 'replay-turns-laptop-over.png')});
+      const next = p.find((x) => x.t > over);
+      if (next) {
+        await page.evaluate((t) => ttReplay.setTime(t), next.t);
+        result.over_move.next_phase_blocked = await blocked();
+      }
+    }
     // a phone: the timeline over the full width, its marks and the log below the table
     await page.setViewport({width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true});
     await page.goto(url, {waitUntil: 'load'});

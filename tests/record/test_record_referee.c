@@ -4,7 +4,10 @@
  * and the log) from the game and from the file; recordings of schema 1
  * and 4 still load (files from older builds, tests/data/recordings) and
  * appending makes them 5; a version 5 file without its table is damaged;
- * the hall's copy (rec_feed -> rec_copy) carries the rows. */
+ * the hall's copy (rec_feed -> rec_copy) carries the rows; the replay's
+ * video and page show what the felt showed of the referee at each moment
+ * (its checks and calls kept as the live table keeps them, and where the
+ * game stood). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +15,7 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 
 #include "rec.h"
 #include "rec_copy.h"
+#include "rec_draw.h"
 #include "test_util.h"
 
 static long long count_rows(const char *path, const char *sql)
@@ -427,12 +432,117 @@ static void test_hall_copy(void **state)
     tu_dir_remove(&d);
 }
 
+/* The felt's primitives at t (its checks and calls, and its corner) of kind
+ * and role (NULL: any) whose text holds sub (NULL: any) and whose points or
+ * centre lie within 0.6" of x = at_x (< 0: anywhere). */
+static int felt_count(const rec_game *g, long long t, const char *kind, const char *role, const char *sub, double at_x)
+{
+    const rec__ref *r = rec__felt_at(g, t);
+    json_t *felt = json_array(), *p;
+    size_t i;
+    int n = 0;
+    if (r) {
+        json_array_extend(felt, r->felt);
+        json_array_extend(felt, r->corner);
+    }
+    json_array_foreach(felt, i, p) {
+        const char *k = json_string_value(json_object_get(p, "kind")), *r = json_string_value(json_object_get(p, "role"));
+        const char *text = json_string_value(json_object_get(p, "text"));
+        if ((kind && (!k || strcmp(k, kind))) || (role && (!r || strcmp(r, role))) || (sub && (!text || !strstr(text, sub))))
+            continue;
+        if (at_x >= 0) {
+            const json_t *pts = json_object_get(p, "points"), *at = json_object_get(p, "at");
+            int near = at && fabs(json_number_value(json_array_get(at, 0)) - at_x) < 0.6;
+            for (size_t j = 0; j < json_array_size(pts); j++)
+                near |= fabs(json_number_value(json_array_get(json_array_get(pts, j), 0)) - at_x) < 0.6;
+            if (!near)
+                continue;
+        }
+        n++;
+    }
+    json_decref(felt);
+    return n;
+}
+
+/* Pixels of the replay's video frame at t (640 px wide) within 0.3" of the
+ * segment (x, y0)-(x, y1) inches whose colour is far from the felt's. */
+static int video_marks(const rec_game *g, long long t, double x, double y0, double y1)
+{
+    int w, h;
+    double scale;
+    rec__draw_size(g, 640, &w, &h, &scale);
+    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_t *cr = cairo_create(surf);
+    rec__draw(cr, g, t, scale);
+    cairo_surface_flush(surf);
+    const unsigned char *px = cairo_image_surface_get_data(surf);
+    int stride = cairo_image_surface_get_stride(surf), n = 0;
+    const double m = (w / scale - 48) / 2; /* the margin round the 48" table, inches */
+    /* the felt's own colour: a spot far from everything (the table's far corner) */
+    const unsigned char *bg = px + (size_t)lround((m + 30) * scale) * stride +
+                              4 * lround((m + 40) * scale);
+    for (double yy = y0; yy <= y1; yy += 1 / scale)
+        for (double dx = -0.3; dx <= 0.3; dx += 1 / scale) {
+            const unsigned char *q = px + (size_t)lround((m + yy) * scale) * stride +
+                                     4 * lround((m + x + dx) * scale);
+            n += abs(q[0] - bg[0]) + abs(q[1] - bg[1]) + abs(q[2] - bg[2]) > 90;
+        }
+    cairo_destroy(cr);
+    cairo_surface_destroy(surf);
+    return n;
+}
+
+static void test_felt_replayed(void **state)
+{
+    (void)state;
+    tu_dir d = tu_dir_make();
+    char *path = tu_path(&d, "felt.sqlite");
+    record_game(path, REC_CREATE_NEW);
+    rec_game *g = NULL;
+    tt_err err = {0};
+    assert_int_equal(rec_game_load(path, 0, REC_TIME_UNSET, REC_TIME_UNSET, &g, &err), TT_OK);
+    /* line k is recorded at frame 3k+3, t = 300k+300 ms */
+    assert_null(rec__felt_at(g, 299));                                              /* nothing said yet */
+    assert_int_equal(felt_count(g, 300, "text", NULL, "Turn 1 \xc2\xb7 Red \xc2\xb7 movement", -1), 1);
+    assert_int_equal(felt_count(g, 300, NULL, NULL, NULL, 1.0), 0);                  /* no check yet */
+    assert_true(felt_count(g, 600, "polyline", NULL, NULL, 1.0) >= 1);               /* f1's path */
+    assert_true(felt_count(g, 900, "polyline", NULL, NULL, 7.0) >= 1);               /* f7's */
+    assert_int_equal(felt_count(g, 1200, NULL, NULL, NULL, 7.0), 0);                 /* put back: gone */
+    assert_true(felt_count(g, 1200, "polyline", NULL, NULL, 1.0) >= 1);              /* f1's stays */
+    assert_int_equal(felt_count(g, 1500, "text", NULL, "out of turn", -1), 1);       /* b1 */
+    /* turn 2: a new phase clears the checks */
+    assert_int_equal(felt_count(g, 1800, NULL, NULL, NULL, 7.0) + felt_count(g, 1800, "text", NULL, "out of turn", -1), 0);
+    assert_int_equal(felt_count(g, 1800, "text", NULL, "Turn 2 \xc2\xb7 Red \xc2\xb7 movement", -1), 1);
+    assert_int_equal(felt_count(g, 3599, "polyline", "blocked", NULL, 12.0), 0);
+    assert_true(felt_count(g, 3600, "polyline", "blocked", NULL, 12.0) >= 1);        /* f12 0.8" over */
+    assert_int_equal(felt_count(g, 3600, "text", "blocked", "0.8\" over", -1), 1);
+    assert_int_equal(felt_count(g, 3900, NULL, "blocked", NULL, 12.0), 0);           /* shooting: cleared */
+    assert_int_equal(felt_count(g, 4800, "text", NULL, "morale", -1), 1);            /* u4's call */
+    assert_int_equal(felt_count(g, 5100, "text", NULL, "Turn 2 \xc2\xb7 assault", -1), 1);
+    assert_int_equal(felt_count(g, 5100, "text", NULL, "morale", -1), 1);            /* the same turn: kept */
+    /* the video draws it: f12's over-move path from (12, 1) to (12, 7.8) */
+    int before = video_marks(g, 3500, 12, 2, 7), after = video_marks(g, 3650, 12, 2, 7);
+    print_message("video: %d marked pixels along f12's path before its check, %d after\n", before, after);
+    assert_int_equal(before, 0);
+    assert_true(after > 40);
+    /* and the page has it */
+    char *html = NULL;
+    size_t len = 0;
+    assert_int_equal(rec_game_html_text(g, &html, &len, &err), TT_OK);
+    /* (where the game stands is beside its clock, not on its table) */
+    assert_non_null(strstr(html, "\"felt\":[{\"t\":300,\"ov\":[]},{\"t\":600,\"ov\":[{\"kind\":\"polyline\""));
+    free(html);
+    rec_game_destroy(g);
+    free(path);
+    tu_dir_remove(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recorded_and_replayed), cmocka_unit_test(test_bad_events_refused),
         cmocka_unit_test(test_story),                 cmocka_unit_test(test_old_files),
-        cmocka_unit_test(test_v5_without_table_damaged), cmocka_unit_test(test_hall_copy),
+        cmocka_unit_test(test_v5_without_table_damaged), cmocka_unit_test(test_hall_copy), cmocka_unit_test(test_felt_replayed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@ the Breach!) tracked with --phases and recorded, then 'replay --html'.  The
 timeline marks each turn (T1, T2) and each phase where it began; the log
 has a line a turn; Page Down / Page Up, the Turn buttons and a click on a
 turn jump to its start; beside the clock and in #tt-state, where the game
-stands.  Screenshots are kept in the build folder (replay-turns-*.png).
+stands; on the table, the checks as the felt showed them (an over-move's
+path and words, cleared by the next phase).  Screenshots are kept in the build folder (replay-turns-*.png).
 
 usage: test_replay_turns.py TABLETRACK SOURCE_ROOT OUT_DIR
 Exit 77 (skipped) without Chromium or node ('make test' installs both)."""
@@ -95,8 +96,13 @@ def main():
         ph = r.get("phone") or {}
         check(ph.get("timeline_width", 0) >= 0.9 and ph.get("turn_marks") == 2 and ph.get("marks_inside"),
               "on a phone the timeline takes the width with its turn marks: %s" % ph)
+        # turn 1 has over-moves (gren3 and gren4 1.0" over): the table shows them as the felt did
+        om = r.get("over_move") or {}
+        check({"line", "polyline"} & set(om.get("blocked", [])) and "text" in om.get("blocked", []),
+              "after an over-move the table draws its path and words as the felt did (blocked): %s" % om)
+        check(om.get("next_phase_blocked") == [], "a new phase clears them: %s" % om.get("next_phase_blocked"))
         check(r.get("page_errors") == [], "no script errors: %s" % r.get("page_errors"))
-        for shot in ("replay-turns-laptop", "replay-turns-laptop-turn2", "replay-turns-phone"):
+        for shot in ("replay-turns-laptop", "replay-turns-laptop-turn2", "replay-turns-laptop-over", "replay-turns-phone"):
             f = os.path.join(out, shot + ".png")
             check(os.path.exists(f) and os.path.getsize(f) > 10000, "screenshot %s.png" % shot)
     finally:

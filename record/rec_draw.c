@@ -347,3 +347,21 @@ void rec__draw(cairo_t *cr, const rec_game *g, long long t, double scale)
     cairo_restore(cr);
     rec__clock(cr, g, t, scale);
 }
+
+cairo_surface_t *rec__draw_still(const rec_game *g, long long t, int width_px, cairo_format_t fmt)
+{
+    int w, h;
+    double scale;
+    rec__draw_size(g, width_px, &w, &h, &scale);
+    cairo_surface_t *s = cairo_image_surface_create(fmt, w, h);
+    cairo_t *cr = cairo_create(s);
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+        cairo_destroy(cr);
+        cairo_surface_destroy(s);
+        return NULL;
+    }
+    rec__draw(cr, g, t, scale);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    return s;
+}

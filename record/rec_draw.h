@@ -14,4 +14,9 @@ void rec__draw_size(const rec_game *g, int width_px, int *w, int *h, double *sca
 /* Draw the view at time t (ms) onto cr (pixels; scale = px per inch). */
 void rec__draw(cairo_t *cr, const rec_game *g, long long t, double scale);
 
+/* The view at time t as a new image width_px wide (rec__draw_size) in
+ * format fmt, flushed: the caller's (cairo_surface_destroy); NULL when out
+ * of memory. */
+cairo_surface_t *rec__draw_still(const rec_game *g, long long t, int width_px, cairo_format_t fmt);
+
 #endif

@@ -468,15 +468,13 @@ static int felt_count(const rec_game *g, long long t, const char *kind, const ch
  * segment (x, y0)-(x, y1) inches whose colour is far from the felt's. */
 static int video_marks(const rec_game *g, long long t, double x, double y0, double y1)
 {
+    cairo_surface_t *surf = rec__draw_still(g, t, 640, CAIRO_FORMAT_ARGB32);
+    assert_non_null(surf);
+    const unsigned char *px = cairo_image_surface_get_data(surf);
+    int stride = cairo_image_surface_get_stride(surf), n = 0;
     int w, h;
     double scale;
     rec__draw_size(g, 640, &w, &h, &scale);
-    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-    cairo_t *cr = cairo_create(surf);
-    rec__draw(cr, g, t, scale);
-    cairo_surface_flush(surf);
-    const unsigned char *px = cairo_image_surface_get_data(surf);
-    int stride = cairo_image_surface_get_stride(surf), n = 0;
     const double m = (w / scale - 48) / 2; /* the margin round the 48" table, inches */
     /* the felt's own colour: a spot far from everything (the table's far corner) */
     const unsigned char *bg = px + (size_t)lround((m + 30) * scale) * stride +
@@ -487,7 +485,6 @@ static int video_marks(const rec_game *g, long long t, double x, double y0, doub
                                      4 * lround((m + x + dx) * scale);
             n += abs(q[0] - bg[0]) + abs(q[1] - bg[1]) + abs(q[2] - bg[2]) > 90;
         }
-    cairo_destroy(cr);
     cairo_surface_destroy(surf);
     return n;
 }

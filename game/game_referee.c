@@ -391,18 +391,16 @@ json_t *game__referee_state(game *g)
 }
 
 /* Copies of the kept events (the state is written out of the lock), each
- * with "look": its primitives as the felt draws them now (docs/api.md);
- * null where it cannot be drawn. */
-static json_t *game__referee_looks(game *g, const json_t *events)
+ * with "look": its primitives as the felt draws them now (docs/api.md,
+ * table_look_kept_looks: its words among the others'); null where they
+ * cannot be drawn. */
+static json_t *game__referee_looks(const json_t *events, const json_t *looks)
 {
     json_t *out = json_array();
     for (size_t i = 0; out && i < json_array_size(events); i++) {
-        json_t *ev = json_deep_copy(json_array_get(events, i)), *look = NULL;
-        tt_err err = {0};
-        if (!ev || table_look_event_json(g->sc.scene, json_array_get(events, i), &look, &err) != TT_OK)
-            look = NULL;
+        json_t *ev = json_deep_copy(json_array_get(events, i)), *look = json_array_get(looks, i);
         if (ev)
-            json_object_set_new(ev, "look", look ? look : json_null());
+            json_object_set_new(ev, "look", look ? json_incref(look) : json_null());
         json_array_append_new(out, ev);
     }
     return out;
@@ -420,8 +418,16 @@ void game__referee_state_add(game *g, json_t *state)
     /* copies: the state is written out of the lock */
     json_object_set_new(state, "next_phase", next ? next : json_null());
     const table_look_kept *k = r ? r->kept : NULL;
-    json_object_set_new(state, "checks", referee_phase(ref) && k ? game__referee_looks(g, table_look_kept_checks(k)) : json_array());
-    json_object_set_new(state, "calls", referee_phase(ref) && k ? game__referee_looks(g, table_look_kept_calls(k)) : json_array());
+    json_t *checks = NULL, *calls = NULL;
+    tt_err err = {0};
+    if (referee_phase(ref) && k && g->sc.scene)
+        table_look_kept_looks(g->sc.scene, k, &checks, &calls, &err);
+    json_object_set_new(state, "checks", referee_phase(ref) && k ? game__referee_looks(table_look_kept_checks(k), checks)
+                                                                 : json_array());
+    json_object_set_new(state, "calls", referee_phase(ref) && k ? game__referee_looks(table_look_kept_calls(k), calls)
+                                                                : json_array());
+    json_decref(checks);
+    json_decref(calls);
 }
 
 tt_status game__referee_draw(game *g, overlay_list *l, tt_err *err)

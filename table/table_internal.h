@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "overlay.h"
 #include "rules.h"
 #include "table_scene.h"
 
@@ -44,6 +45,17 @@ struct table_scene {
     table_answer *asked[TABLE__ASKED_MAX]; /* answers at generation gen, oldest first */
     int nasked;
 };
+
+/* Words already on the felt, as boxes centred on their places (inches):
+ * a label placed among others keeps clear of them (table_look.c). */
+typedef struct table__words {
+    double *box; /* x y w h of each, owned */
+    int n, cap;
+} table__words;
+
+/* table_look_event, its words kept clear of w's and added to them (w NULL:
+ * of none; out of memory for w only leaves them unrecorded). */
+tt_status table__look_event(const table_scene *s, const json_t *ev, overlay_list *l, table__words *w, tt_err *err);
 
 /* The figure named id, or NULL. */
 static inline const table__figure *table__fig(const table_scene *s, const char *id)

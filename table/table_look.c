@@ -553,16 +553,57 @@ static double look__clearance(const table_scene *s, double x, double y, double w
     return best;
 }
 
+/* The box of words text at TABLE_TEXT_IN: w by h inches (DejaVu Sans, about
+ * 0.9 cap heights a character; a UTF-8 character counts once). */
+static void look__words_size(const char *text, double *w, double *h)
+{
+    *w = 0;
+    *h = TABLE_TEXT_IN * 1.4;
+    for (const char *c = text; *c; c++)
+        *w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * TABLE_TEXT_IN;
+}
+
+/* How far the box centred on (x, y), w by h, stays from the words in ws
+ * (negative: it overlaps them; none: INFINITY). */
+static double look__words_clearance(const table__words *ws, double x, double y, double w, double h)
+{
+    double best = INFINITY;
+    for (int i = 0; ws && i < ws->n; i++) {
+        const double *b = ws->box + 4 * i;
+        double dx = fabs(b[0] - x) - (b[2] + w) / 2, dy = fabs(b[1] - y) - (b[3] + h) / 2;
+        best = fmin(best, dx < 0 && dy < 0 ? fmax(dx, dy) : hypot(fmax(0, dx), fmax(0, dy)));
+    }
+    return best;
+}
+
+/* The words text put at (x, y) (centred) in l, and their box in ws. */
+static tt_status look__words_add(overlay_list *l, table__words *ws, double x, double y, const char *text,
+                                 overlay_role role, tt_err *err)
+{
+    if (ws && ws->n == ws->cap) {
+        int cap = ws->cap ? 2 * ws->cap : 16;
+        double *nb = realloc(ws->box, sizeof *nb * 4 * (size_t)cap);
+        if (nb)
+            ws->box = nb, ws->cap = cap;
+    }
+    if (ws && ws->n < ws->cap) {
+        double *b = ws->box + 4 * ws->n++;
+        b[0] = x, b[1] = y;
+        look__words_size(text, &b[2], &b[3]);
+    }
+    return overlay_add_text(l, x, y, text, TABLE_TEXT_IN, 0, role, err);
+}
+
 /* Words beside the path a -> b where they stand clearest of the figures
- * (the tags' dark squares would cut them): at its middle or nearer either
- * end, on either side, beside it or a little farther. */
-static tt_status look__label_path(const table_scene *s, overlay_list *l, rules_point a, rules_point b,
-                                  const char *text, overlay_role role, tt_err *err)
+ * (the tags' dark squares would cut them) and of the words in ws: at its
+ * middle or nearer either end, on either side, beside it or a little
+ * farther. */
+static tt_status look__label_path(const table_scene *s, overlay_list *l, table__words *ws, rules_point a,
+                                  rules_point b, const char *text, overlay_role role, tt_err *err)
 {
     static const double along[] = {0.5, 0.35, 0.65, 0.2, 0.8};
-    double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy), w = 0, h = TABLE_TEXT_IN * 1.4;
-    for (const char *c = text; *c; c++)
-        w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * TABLE_TEXT_IN;
+    double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy), w, h;
+    look__words_size(text, &w, &h);
     if (d < 1e-9)
         dx = 1, dy = 0, d = 1;
     double nx = -dy / d, ny = dx / d, bx = 0, by = 0, best = -INFINITY;
@@ -573,18 +614,20 @@ static tt_status look__label_path(const table_scene *s, overlay_list *l, rules_p
             for (int side = -1; side <= 1; side += 2) {
                 double o = side * (off + far * 0.8);
                 double x = a.x + along[i] * (b.x - a.x) + o * nx, y = a.y + along[i] * (b.y - a.y) + o * ny;
-                double c = look__clearance(s, x, y, w, h) - 0.01 * i - 0.3 * far; /* ties: nearer the middle */
+                /* (words need less room from words than from a tag) */
+                double c = fmin(look__clearance(s, x, y, w, h), look__words_clearance(ws, x, y, w, h) - 0.15) -
+                           0.01 * i - 0.3 * far; /* ties: nearer the middle */
                 if (c > best)
                     best = c, bx = x, by = y;
             }
-    return overlay_add_text(l, bx, by, text, TABLE_TEXT_IN, 0, role, err);
+    return look__words_add(l, ws, bx, by, text, role, err);
 }
 
 /* A move or charge checked: the path from where the figure stood when
  * the phase began to where it settled, and the words; over: blocked
  * (vermillion) and dashed; too close to call: yellow, dashed; dice to
  * roll: white; fair: sky blue. */
-static tt_status look__check(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+static tt_status look__check(const table_scene *s, const json_t *ev, overlay_list *l, table__words *ws, tt_err *err)
 {
     int ok = 1;
     rules_point a = look__xy(ev, "from", &ok), b = look__xy(ev, "to", &ok);
@@ -611,11 +654,12 @@ static tt_status look__check(const table_scene *s, const json_t *ev, overlay_lis
     if (st == TT_OK)
         st = look__arrow_head(l, a, e, line, err);
     table_look_check_words(ev, text, sizeof text);
-    return st == TT_OK ? look__label_path(s, l, a, b, text, role, err) : st;
+    return st == TT_OK ? look__label_path(s, l, ws, a, b, text, role, err) : st;
 }
 
 /* A figure that moved when it may not: ringed, "out of turn". */
-static tt_status look__out_of_turn(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+static tt_status look__out_of_turn(const table_scene *s, const json_t *ev, overlay_list *l, table__words *ws,
+                                   tt_err *err)
 {
     const table__figure *f = table__fig(s, look__str(ev, "id"));
     if (!f)
@@ -623,8 +667,8 @@ static tt_status look__out_of_turn(const table_scene *s, const json_t *ev, overl
     overlay_style ring = overlay_style_line(OVERLAY_ROLE_BLOCKED, TABLE_LINE_IN);
     ring.dashed = 1;
     tt_status st = overlay_add_circle(l, f->x, f->y, f->radius_in + 0.3, ring, err);
-    return st == TT_OK ? overlay_add_text(l, f->x, f->y - f->radius_in - 0.6, "out of turn", TABLE_TEXT_IN, 0,
-                                          OVERLAY_ROLE_BLOCKED, err)
+    return st == TT_OK ? look__words_add(l, ws, f->x, f->y - f->radius_in - 0.6, "out of turn", OVERLAY_ROLE_BLOCKED,
+                                         err)
                        : st;
 }
 
@@ -659,7 +703,7 @@ void table_look_call_words(const json_t *ev, char *buf, size_t n)
 
 /* A call of the book from losses: the unit labelled above its figures
  * (where the scene stands them), yellow to roll, vermillion for a result. */
-static tt_status look__call(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+static tt_status look__call(const table_scene *s, const json_t *ev, overlay_list *l, table__words *ws, tt_err *err)
 {
     const char *unit = look__str(ev, "unit");
     double sx = 0, top = INFINITY;
@@ -675,21 +719,26 @@ static tt_status look__call(const table_scene *s, const json_t *ev, overlay_list
     char text[200];
     table_look_call_words(ev, text, sizeof text);
     overlay_role role = look__str(ev, "result") ? OVERLAY_ROLE_BLOCKED : OVERLAY_ROLE_TARGET;
-    return overlay_add_text(l, sx / n, top - 0.5 - TABLE_TEXT_IN, text, TABLE_TEXT_IN, 0, role, err);
+    return look__words_add(l, ws, sx / n, top - 0.5 - TABLE_TEXT_IN, text, role, err);
 }
 
-tt_status table_look_event(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+tt_status table__look_event(const table_scene *s, const json_t *ev, overlay_list *l, table__words *ws, tt_err *err)
 {
     const char *e = look__str(ev, "event");
     if (!e)
         return TT_OK;
     if (!strcmp(e, "move_check") || !strcmp(e, "charge_check"))
-        return look__check(s, ev, l, err);
+        return look__check(s, ev, l, ws, err);
     if (!strcmp(e, "out_of_turn"))
-        return look__out_of_turn(s, ev, l, err);
+        return look__out_of_turn(s, ev, l, ws, err);
     if (!strcmp(e, "morale"))
-        return look__call(s, ev, l, err);
+        return look__call(s, ev, l, ws, err);
     return TT_OK;
+}
+
+tt_status table_look_event(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
+{
+    return table__look_event(s, ev, l, NULL, err);
 }
 
 tt_status table_look_event_json(const table_scene *s, const json_t *ev, json_t **out, tt_err *err)

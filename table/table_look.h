@@ -87,7 +87,15 @@ const json_t *table_look_kept_checks(const table_look_kept *k);
 const json_t *table_look_kept_calls(const table_look_kept *k);
 /* The last phase event ({"event":"phase","turn","phase","side"}), or NULL. */
 const json_t *table_look_kept_phase(const table_look_kept *k);
-/* The checks, then the calls, as table_look_event draws them, into l. */
+/* The checks, then the calls, as table_look_event draws them, into l;
+ * each one's words placed clear of the words before it where there is
+ * room (a unit's paths side by side would stack their words). */
 tt_status table_look_kept_add(const table_scene *s, const table_look_kept *k, overlay_list *l, tt_err *err);
+/* Each kept event's own primitives as table_look_kept_add draws them (its
+ * words where they stand among the others'), in JSON (overlay_list_to_json's
+ * format): *checks and *calls (the caller's) parallel to
+ * table_look_kept_checks and table_look_kept_calls. */
+tt_status table_look_kept_looks(const table_scene *s, const table_look_kept *k, json_t **checks, json_t **calls,
+                                tt_err *err);
 
 #endif

@@ -2,6 +2,7 @@
  * showing (table_look.h, "What the felt keeps"): the live table's and the
  * replay's, written once. */
 #include "table_look.h"
+#include "table_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,12 +91,48 @@ const json_t *table_look_kept_phase(const table_look_kept *k)
     return k->phase;
 }
 
-tt_status table_look_kept_add(const table_scene *s, const table_look_kept *k, overlay_list *l, tt_err *err)
+/* The checks, then the calls, into l, each one's words clear of those
+ * before; with looks (two arrays), each event's own primitives appended
+ * to looks[0] (the checks') or looks[1] (the calls'). */
+static tt_status kept__draw(const table_scene *s, const table_look_kept *k, overlay_list *l, json_t *looks[2],
+                            tt_err *err)
 {
     tt_status st = TT_OK;
-    for (size_t i = 0; st == TT_OK && i < json_array_size(k->checks); i++)
-        st = table_look_event(s, json_array_get(k->checks, i), l, err);
-    for (size_t i = 0; st == TT_OK && i < json_array_size(k->calls); i++)
-        st = table_look_event(s, json_array_get(k->calls, i), l, err);
+    table__words ws = {NULL, 0, 0};
+    const json_t *lists[2] = {k->checks, k->calls};
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; st == TT_OK && i < json_array_size(lists[a]); i++) {
+            int first = overlay_list_count(l);
+            json_t *one = NULL;
+            st = table__look_event(s, json_array_get(lists[a], i), l, &ws, err);
+            if (st == TT_OK && looks && (st = overlay_list_range_json(l, first, overlay_list_count(l), &one, err)) == TT_OK &&
+                json_array_append_new(looks[a], one))
+                st = tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+    free(ws.box);
+    return st;
+}
+
+tt_status table_look_kept_add(const table_scene *s, const table_look_kept *k, overlay_list *l, tt_err *err)
+{
+    return kept__draw(s, k, l, NULL, err);
+}
+
+tt_status table_look_kept_looks(const table_scene *s, const table_look_kept *k, json_t **checks, json_t **calls,
+                                tt_err *err)
+{
+    overlay_list *l = NULL;
+    json_t *looks[2] = {json_array(), json_array()};
+    tt_status st = looks[0] && looks[1] ? overlay_list_create(&l, err) : tt_err_set(err, TT_ERR_NOMEM, "out of memory");
+    if (st == TT_OK)
+        st = kept__draw(s, k, l, looks, err);
+    overlay_list_destroy(l);
+    if (st != TT_OK) {
+        json_decref(looks[0]);
+        json_decref(looks[1]);
+        looks[0] = looks[1] = NULL;
+    }
+    *checks = looks[0];
+    *calls = looks[1];
     return st;
 }

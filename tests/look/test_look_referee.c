@@ -4,8 +4,9 @@
  * sky-blue path with `3.0" of 4"`; one the dice decide says the roll it
  * needs; a put back draws nothing; out of turn rings the figure; a morale
  * call labels its unit above its figures; where the game stands is one
- * small white text in a corner.  The events are the referee's, as
- * docs/api.md writes them. */
+ * small white text in a corner; the checks a phase keeps on the felt
+ * (table_look_kept) keep their words apart.  The events are the referee's,
+ * as docs/api.md writes them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "table_look.h"
@@ -173,6 +175,87 @@ static void test_phase(void **state)
     overlay_list_destroy(l);
 }
 
+/* Pairs of words in prims whose boxes overlap (DejaVu Sans: about 0.9 of
+ * the size a character wide, 1.4 high). */
+static int words_overlapping(const json_t *prims)
+{
+    double box[64][4];
+    int n = 0, over = 0;
+    for (size_t i = 0; i < json_array_size(prims) && n < 64; i++) {
+        const json_t *p = json_array_get(prims, i);
+        if (strcmp(str(p, "kind"), "text"))
+            continue;
+        double size = json_number_value(json_object_get(p, "size_in")), w = 0;
+        for (const char *c = str(p, "text"); *c; c++)
+            w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * size;
+        box[n][0] = at(p, 0), box[n][1] = at(p, 1), box[n][2] = w, box[n][3] = 1.4 * size;
+        for (int j = 0; j < n; j++)
+            over += fabs(box[j][0] - box[n][0]) < (box[j][2] + w) / 2 && fabs(box[j][1] - box[n][1]) < (box[j][3] + box[n][3]) / 2;
+        n++;
+    }
+    return over;
+}
+
+/* A unit's five moves side by side, 1" apart, as the felt keeps them
+ * (table_look_kept): each one's words clear of the others'; drawn each on
+ * its own they lie on each other.  The kept checks, calls and phase. */
+static void test_kept_words_apart(void **state)
+{
+    (void)state;
+    table_scene *s = load();
+    table_look_kept *k = NULL;
+    tt_err err = {0};
+    assert_int_equal(table_look_kept_create(&k, &err), TT_OK);
+    json_t *batch = json_array(), *alone = json_array();
+    json_array_append_new(batch, json_pack("{s:s, s:i, s:s, s:s}", "event", "phase", "turn", 1, "phase", "movement",
+                                           "side", "british"));
+    for (int i = 0; i < 5; i++) {
+        char ev[400];
+        snprintf(ev, sizeof ev, "{\"event\":\"move_check\",\"id\":\"u%d\",\"from\":[%d,2],\"to\":[%d,7],\"distance_in\":5,"
+                 "\"allowed_in\":6,\"ok\":true,\"too_close_to_call\":false}", i, 27 + i, 27 + i);
+        json_array_append_new(batch, json_loads(ev, 0, NULL));
+        json_t *one = look(s, ev);
+        json_array_extend(alone, one);
+        json_decref(one);
+    }
+    assert_int_equal(table_look_kept_take(k, batch), 1);
+    assert_int_equal(json_array_size(table_look_kept_checks(k)), 5);
+    assert_string_equal(str(table_look_kept_phase(k), "phase"), "movement");
+    overlay_list *l = NULL;
+    json_t *kept = NULL;
+    assert_int_equal(overlay_list_create(&l, &err), TT_OK);
+    assert_int_equal(table_look_kept_add(s, k, l, &err), TT_OK);
+    assert_int_equal(overlay_list_to_json(l, &kept, &err), TT_OK);
+    int together = words_overlapping(kept), apart = words_overlapping(alone);
+    print_message("five moves side by side: %d pairs of words overlap as kept, %d drawn each alone\n", together, apart);
+    assert_true(apart > 0);
+    assert_int_equal(together, 0);
+    /* the same paths either way: only the words moved */
+    assert_int_equal(json_array_size(kept), json_array_size(alone));
+    /* each check's own look (/api/state's "look") is its part of the felt's */
+    json_t *checks = NULL, *calls = NULL, *joined = json_array();
+    assert_int_equal(table_look_kept_looks(s, k, &checks, &calls, &err), TT_OK);
+    assert_int_equal(json_array_size(checks), 5);
+    assert_int_equal(json_array_size(calls), 0);
+    for (size_t i = 0; i < json_array_size(checks); i++)
+        json_array_extend(joined, json_array_get(checks, i));
+    assert_true(json_equal(joined, kept));
+    json_decref(joined);
+    json_decref(checks);
+    json_decref(calls);
+    /* a new phase clears the checks; a put back clears its figure's */
+    json_t *next = json_pack("[{s:s, s:i, s:s, s:s}]", "event", "phase", "turn", 1, "phase", "shooting", "side", "british");
+    table_look_kept_take(k, next);
+    assert_int_equal(json_array_size(table_look_kept_checks(k)), 0);
+    json_decref(next);
+    json_decref(kept);
+    json_decref(alone);
+    json_decref(batch);
+    overlay_list_destroy(l);
+    table_look_kept_destroy(k);
+    table_scene_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_fair_dice_put_back),
         cmocka_unit_test(test_out_of_turn_and_call),
         cmocka_unit_test(test_phase),
+        cmocka_unit_test(test_kept_words_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

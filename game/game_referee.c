@@ -43,7 +43,7 @@ static void game__referee_keep(game *g, const json_t *events)
     tt_err e = {0};
     if (!r->kept && table_look_kept_create(&r->kept, &e) != TT_OK)
         return;
-    if (table_look_kept_take(r->kept, events))
+    if (table_look_kept_take(r->kept, g->sc.scene, events))
         g->dirty = 1; /* the felt shows them */
 }
 

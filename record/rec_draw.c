@@ -341,8 +341,9 @@ void rec__draw(cairo_t *cr, const rec_game *g, long long t, double scale)
     const rec__ref *felt = rec__felt_at(g, t);
     const json_t *p;
     size_t k;
-    json_array_foreach(felt ? felt->felt : NULL, k, p) rec__prim(cr, p);
-    json_array_foreach(felt ? felt->corner : NULL, k, p) rec__prim(cr, p);
+    for (int i = 0; felt && i < felt->nkept; i++)
+        json_array_foreach(g->refs[felt->kept[i]].look, k, p) rec__prim(cr, p);
+    json_array_foreach(felt && felt->phase_at >= 0 ? g->refs[felt->phase_at].corner : NULL, k, p) rec__prim(cr, p);
     rec__figures(cr, g, t);
     cairo_restore(cr);
     rec__clock(cr, g, t, scale);

@@ -186,17 +186,25 @@ static int rec__write_data(FILE *f, const rec_game *g)
                                        q->note)) != 0)
             return -1;
     }
-    /* what the felt showed of the referee after each batch of its events
-     * (where the game stood: beside the page's clock) */
+    /* what the felt showed of the referee: each event's look as it came
+     * (null: none), and after each batch the events it kept (where the
+     * game stood is beside the page's clock) */
+    fputs("],\"ref_looks\":[", f);
+    for (size_t i = 0; i < g->nrefs; i++) {
+        if (i)
+            fputc(',', f);
+        if (rec__put_json(f, g->refs[i].look ? json_incref(g->refs[i].look) : json_null()) != 0)
+            return -1;
+    }
     fputs("],\"felt\":[", f);
     for (size_t i = 0, n = 0; i < g->nrefs; i++) {
         const rec__ref *r = &g->refs[i];
-        if (!r->felt)
+        if (!r->batch_end)
             continue;
-        if (n++)
-            fputc(',', f);
-        if (rec__put_json(f, json_pack("{s:I, s:O}", "t", (json_int_t)r->t_ms, "ov", r->felt)) != 0)
-            return -1;
+        fprintf(f, "%s{\"t\":%lld,\"ids\":[", n++ ? "," : "", r->t_ms);
+        for (int k = 0; k < r->nkept; k++)
+            fprintf(f, "%s%d", k ? "," : "", r->kept[k]);
+        fputs("]}", f);
     }
     /* the referee's story: where each phase began, the log turn by turn */
     char *story = rec_game_referee_log(g);

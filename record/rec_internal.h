@@ -106,11 +106,14 @@ typedef struct rec__ref {
     long frame;             /* -1: before any frame */
     long long t_ms;
     json_t *ev;             /* the event object, owned */
-    json_t *felt;           /* on the last event of a batch (one frame's): what the felt showed of the referee
-                             * after it (rec_look.c): the checks and calls kept, table_look's primitives, owned;
-                             * else NULL */
-    json_t *corner;         /* with felt: where the game stood, in the far right corner (the video's; the page
+    json_t *look;           /* what it drew on the felt when it came (rec_look.c: a check's path and words, a call's
+                             * words), table_look's primitives, owned; NULL: nothing */
+    json_t *corner;         /* a phase event: where the game stood, in the far right corner (the video's; the page
                              * says it beside its clock), owned */
+    int batch_end;          /* the last event of a batch (one frame's): the felt after it is kept, phase_at */
+    int *kept, nkept;       /* with batch_end: the events whose looks the felt showed after it (indices into refs),
+                             * owned */
+    long phase_at;          /* with batch_end: the phase event in force (an index into refs), or -1 */
 } rec__ref;
 
 typedef struct rec__terrain {
@@ -194,13 +197,13 @@ json_t *rec__referee_story(const rec__ref *refs, size_t n, const json_t *sc);
 /* Every query's overlay: the primitives table_look_json gives for its
  * question asked again (docs/api.md, "What an answer looks like"), or an
  * empty array and a note saying why it cannot be drawn; and what the felt
- * showed of the referee after each batch of its events (rec__ref.felt:
- * the checks and calls it kept, table_look_kept; rec__ref.corner: where
- * the game stood, in the far right corner).  TT_ERR_NOMEM only. */
+ * showed of the referee after each batch of its events (table_look_kept:
+ * each event's look when it came, rec__ref.look; the events kept after
+ * each batch, rec__ref.kept; where the game stood, rec__ref.corner).  TT_ERR_NOMEM only. */
 tt_status rec__look_build(rec_game *g, tt_err *err);
 
-/* What the felt showed of the referee at t: the last batch's at or before
- * t, or NULL (none yet). */
+/* What the felt showed of the referee at t: the last batch's end at or
+ * before t (its kept and phase_at), or NULL (none yet). */
 const rec__ref *rec__felt_at(const rec_game *g, long long t);
 
 /* How long an answer stays on screen after it was asked. */

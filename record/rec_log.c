@@ -13,7 +13,7 @@
 void rec__refs_free(rec__ref *refs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        json_decref(refs[i].ev), json_decref(refs[i].felt), json_decref(refs[i].corner);
+        json_decref(refs[i].ev), json_decref(refs[i].look), json_decref(refs[i].corner), free(refs[i].kept);
     free(refs);
 }
 
@@ -56,7 +56,11 @@ static tt_status rec__read_refs(sqlite3 *db, const char *path, long long session
         r->frame = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 0);
         r->t_ms = sqlite3_column_int64(st, 1);
         r->ev = ev;
-        r->felt = r->corner = NULL;
+        r->look = r->corner = NULL;
+        r->batch_end = 0;
+        r->kept = NULL;
+        r->nkept = 0;
+        r->phase_at = -1;
     }
     if (s == TT_OK && rc != SQLITE_DONE)
         s = rec__db_err(db, err, path, "reading the referee's events");

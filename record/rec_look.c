@@ -10,6 +10,7 @@
 #include "rec_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 typedef struct rec__asker {
     const char *text;  /* the scenario it was made from (borrowed), or NULL */
     table_scene *scene; /* NULL when the scenario could not be loaded */
+    long *placed;       /* each figure's state last placed in scene (-2: none), owned; NULL: place them all */
     char why[TT_ERR_MSG_LEN + 64];
 } rec__asker;
 
@@ -34,12 +36,16 @@ static const char *rec__scenario_at(const rec_game *g, long long t)
     return text;
 }
 
-static void rec__asker_use(rec__asker *k, const char *text)
+static void rec__asker_use(const rec_game *g, rec__asker *k, const char *text)
 {
     if (k->text == text && (k->scene || k->why[0]))
         return;
     table_scene_destroy(k->scene);
     k->scene = NULL;
+    free(k->placed); /* a new scene: every figure to place */
+    if ((k->placed = g->nfigs ? malloc(sizeof *k->placed * g->nfigs) : NULL))
+        for (size_t f = 0; f < g->nfigs; f++)
+            k->placed[f] = -2;
     k->text = text;
     k->why[0] = '\0';
     if (!text) {
@@ -52,9 +58,11 @@ static void rec__asker_use(rec__asker *k, const char *text)
 }
 
 /* Every figure where the recording has it at t (its first place when asked
- * before it was first seen), as sure of it as the tracker was. */
-static void rec__place_all(const rec_game *g, table_scene *s, long long t)
+ * before it was first seen), as sure of it as the tracker was: those whose
+ * state changed since ask's scene last placed them. */
+static void rec__place_all(const rec_game *g, rec__asker *ask, long long t)
 {
+    table_scene *s = ask->scene;
     for (size_t f = 0; f < g->nfigs; f++) {
         long k = rec__game_state_at(g, (int)f, t);
         if (k < 0) {
@@ -62,8 +70,10 @@ static void rec__place_all(const rec_game *g, table_scene *s, long long t)
             const long *ix = rec__game_fig_states(g, (int)f, &n);
             k = n ? ix[0] : -1;
         }
-        if (k < 0)
+        if (k < 0 || (ask->placed && ask->placed[f] == k))
             continue;
+        if (ask->placed)
+            ask->placed[f] = k;
         const rec__state *st = &g->states[k];
         tt_err e = {0};
         /* a place off the table leaves the figure where it was, as live */
@@ -134,13 +144,13 @@ static int rec__look_one(const rec_game *g, rec__asker *k, rec__query *q)
     if (!json_is_object(qj) || json_object_get(aj, "error")) {
         /* a question refused when asked: nothing was drawn then either */
     } else {
-        rec__asker_use(k, rec__scenario_at(g, q->t_ms));
+        rec__asker_use(g, k, rec__scenario_at(g, q->t_ms));
         const table_answer *a = NULL;
         tt_err e = {0};
         if (!k->scene) {
             snprintf(why, sizeof why, "%s", k->why);
         } else {
-            rec__place_all(g, k->scene, q->t_ms);
+            rec__place_all(g, k, q->t_ms);
             if (table_scene_ask(k->scene, qj, &a, &e) != TT_OK)
                 snprintf(why, sizeof why, "asked again, the rules refuse it: %s", e.msg);
             else if (!rec__differs(table_answer_json(a), aj, why, sizeof why) &&
@@ -158,12 +168,26 @@ static int rec__look_one(const rec_game *g, rec__asker *k, rec__query *q)
     return q->overlay ? 0 : -1;
 }
 
-/* The felt after the batch of referee events refs[i0..i1): what kept
- * keeps of them (its figures where the recording has them then) into
- * refs[i1 - 1].felt, and where the game stands, small in the far right
- * corner as the projector has it, into its corner.  -1 when out of
- * memory. */
-static int rec__felt_one(const rec_game *g, rec__asker *k, table_look_kept *kept, size_t i0, size_t i1)
+/* An event object and its index in refs, to find a kept event's. */
+typedef struct rec__ref_ix {
+    const json_t *ev;
+    int i;
+} rec__ref_ix;
+
+static int rec__ix_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const rec__ref_ix *)a)->ev, y = (uintptr_t)((const rec__ref_ix *)b)->ev;
+    return x < y ? -1 : x > y;
+}
+
+/* The felt after the batch of referee events refs[i0..i1): kept takes
+ * them (the checks' words placed with the figures where the recording has
+ * them then); each kept one's look as it came, a phase's corner (where the
+ * game stands, small in the far right corner as the projector has it),
+ * and on refs[i1 - 1] the events kept and the phase in force.  -1 when out
+ * of memory. */
+static int rec__felt_one(rec_game *g, rec__asker *k, table_look_kept *kept, const rec__ref_ix *ix, size_t i0,
+                         size_t i1, long *phase_ix)
 {
     json_t *batch = json_array();
     for (size_t i = i0; batch && i < i1; i++)
@@ -171,42 +195,71 @@ static int rec__felt_one(const rec_game *g, rec__asker *k, table_look_kept *kept
             json_decref(batch), batch = NULL;
     if (!batch)
         return -1;
-    table_look_kept_take(kept, batch);
+    long long t = g->refs[i0].t_ms;
+    rec__asker_use(g, k, rec__scenario_at(g, t));
+    if (k->scene)
+        rec__place_all(g, k, t);
+    table_look_kept_take(kept, k->scene, batch);
     json_decref(batch);
-    rec__ref *r = &g->refs[i1 - 1];
-    overlay_list *l = NULL, *c = NULL;
-    tt_err e = {0};
-    int bad = overlay_list_create(&l, &e) != TT_OK || overlay_list_create(&c, &e) != TT_OK;
+    rec__ref *end = &g->refs[i1 - 1];
+    end->batch_end = 1;
     const json_t *phase = table_look_kept_phase(kept);
-    if (!bad && phase) { /* before the first phase the referee calls nothing */
-        rec__asker_use(k, rec__scenario_at(g, r->t_ms));
-        if (k->scene) { /* (without, the checks' figures are not known: where the game stands only) */
-            rec__place_all(g, k->scene, r->t_ms);
-            bad = table_look_kept_add(k->scene, kept, l, &e) == TT_ERR_NOMEM;
+    tt_err e = {0};
+    for (size_t i = i0; i < i1; i++) {
+        rec__ref *r = &g->refs[i];
+        if (r->ev == phase) {
+            *phase_ix = (long)i;
+            overlay_list *l = NULL;
+            int bad = overlay_list_create(&l, &e) != TT_OK ||
+                      table_look_phase(phase, g->table_w - 0.5, 0.6, l, &e) != TT_OK ||
+                      overlay_list_to_json(l, &r->corner, &e) != TT_OK;
+            overlay_list_destroy(l);
+            if (bad)
+                return -1;
+        } else if (phase && k->scene && table_look_kept_look(k->scene, kept, r->ev, &r->look, &e) == TT_ERR_NOMEM) {
+            return -1; /* (before the first phase the referee calls nothing) */
         }
-        bad = bad || table_look_phase(phase, g->table_w - 0.5, 0.6, c, &e) == TT_ERR_NOMEM;
     }
-    bad = bad || overlay_list_to_json(l, &r->felt, &e) != TT_OK || overlay_list_to_json(c, &r->corner, &e) != TT_OK;
-    overlay_list_destroy(l);
-    overlay_list_destroy(c);
-    return bad ? -1 : 0;
+    if (!phase)
+        return 0;
+    end->phase_at = *phase_ix; /* the phase in force: the last phase event taken */
+    const json_t *lists[2] = {table_look_kept_checks(kept), table_look_kept_calls(kept)};
+    size_t n = json_array_size(lists[0]) + json_array_size(lists[1]);
+    if (n && !(end->kept = malloc(sizeof *end->kept * n)))
+        return -1;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < json_array_size(lists[a]); i++) {
+            rec__ref_ix key = {json_array_get(lists[a], i), 0};
+            const rec__ref_ix *hit = bsearch(&key, ix, g->nrefs, sizeof *ix, rec__ix_cmp);
+            if (hit && g->refs[hit->i].look)
+                end->kept[end->nkept++] = hit->i;
+        }
+    return 0;
 }
 
 tt_status rec__look_build(rec_game *g, tt_err *err)
 {
-    rec__asker k = {NULL, NULL, ""};
+    rec__asker k = {NULL, NULL, NULL, ""};
     table_look_kept *kept = NULL;
-    int bad = table_look_kept_create(&kept, err) != TT_OK;
+    rec__ref_ix *ix = g->nrefs ? malloc(sizeof *ix * g->nrefs) : NULL;
+    int bad = (g->nrefs && !ix) || table_look_kept_create(&kept, err) != TT_OK;
     for (size_t i = 0; i < g->nqueries && !bad; i++)
         bad = rec__look_one(g, &k, &g->queries[i]);
+    for (size_t i = 0; ix && i < g->nrefs; i++)
+        ix[i] = (rec__ref_ix){g->refs[i].ev, (int)i};
+    if (ix)
+        qsort(ix, g->nrefs, sizeof *ix, rec__ix_cmp);
     /* a batch: the events of one frame (and time) */
+    long phase_ix = -1;
     for (size_t i0 = 0, i1; i0 < g->nrefs && !bad; i0 = i1) {
         for (i1 = i0 + 1; i1 < g->nrefs && g->refs[i1].frame == g->refs[i0].frame && g->refs[i1].t_ms == g->refs[i0].t_ms;)
             i1++;
-        bad = rec__felt_one(g, &k, kept, i0, i1);
+        bad = rec__felt_one(g, &k, kept, ix, i0, i1, &phase_ix);
     }
+    free(ix);
     table_look_kept_destroy(kept);
     table_scene_destroy(k.scene);
+    free(k.placed);
     return bad ? tt_err_set(err, TT_ERR_NOMEM, "out of memory drawing the recorded answers") : TT_OK;
 }
 
@@ -220,7 +273,7 @@ const rec__ref *rec__felt_at(const rec_game *g, long long t)
         else
             hi = mid;
     }
-    while (lo > 0 && !g->refs[lo - 1].felt)
+    while (lo > 0 && !g->refs[lo - 1].batch_end)
         lo--;
     return lo > 0 ? &g->refs[lo - 1] : NULL;
 }

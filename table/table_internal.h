@@ -53,9 +53,14 @@ typedef struct table__words {
     int n, cap;
 } table__words;
 
-/* table_look_event, its words kept clear of w's and added to them (w NULL:
- * of none; out of memory for w only leaves them unrecorded). */
-tt_status table__look_event(const table_scene *s, const json_t *ev, overlay_list *l, table__words *w, tt_err *err);
+/* table_look_event, a check's words at `at` (their centre; NULL: placed
+ * clear of the figures and of w's words), every word's box added to w (w
+ * NULL: none kept; out of memory for w only leaves them unrecorded). */
+tt_status table__look_event(const table_scene *s, const json_t *ev, const double *at, overlay_list *l, table__words *w,
+                            tt_err *err);
+/* Where the words of check ev go (their centre, at), clear of the figures
+ * and of w's words: 1, or 0 when ev is no check with words. */
+int table__check_place(const table_scene *s, const json_t *ev, const table__words *w, double at[2]);
 
 /* The figure named id, or NULL. */
 static inline const table__figure *table__fig(const table_scene *s, const char *id)

@@ -548,7 +548,7 @@ static double look__clearance(const table_scene *s, double x, double y, double w
     for (int k = 0; k < s->nfigs; k++) {
         const table__figure *f = &s->figs[k];
         double dx = fmax(0, fabs(f->x - x) - w / 2), dy = fmax(0, fabs(f->y - y) - h / 2);
-        best = fmin(best, hypot(dx, dy) - f->radius_in - 0.7); /* and its tag's dark square, ringed */
+        best = fmin(best, sqrt(dx * dx + dy * dy) - f->radius_in - 0.7); /* and its tag's dark square, ringed */
     }
     return best;
 }
@@ -570,8 +570,9 @@ static double look__words_clearance(const table__words *ws, double x, double y, 
     double best = INFINITY;
     for (int i = 0; ws && i < ws->n; i++) {
         const double *b = ws->box + 4 * i;
-        double dx = fabs(b[0] - x) - (b[2] + w) / 2, dy = fabs(b[1] - y) - (b[3] + h) / 2;
-        best = fmin(best, dx < 0 && dy < 0 ? fmax(dx, dy) : hypot(fmax(0, dx), fmax(0, dy)));
+        double ox = fabs(b[0] - x) - (b[2] + w) / 2, oy = fabs(b[1] - y) - (b[3] + h) / 2;
+        double dx = fmax(0, ox), dy = fmax(0, oy);
+        best = fmin(best, ox < 0 && oy < 0 ? fmax(ox, oy) : sqrt(dx * dx + dy * dy));
     }
     return best;
 }
@@ -594,19 +595,20 @@ static tt_status look__words_add(overlay_list *l, table__words *ws, double x, do
     return overlay_add_text(l, x, y, text, TABLE_TEXT_IN, 0, role, err);
 }
 
-/* Words beside the path a -> b where they stand clearest of the figures
- * (the tags' dark squares would cut them) and of the words in ws: at its
- * middle or nearer either end, on either side, beside it or a little
- * farther. */
-static tt_status look__label_path(const table_scene *s, overlay_list *l, table__words *ws, rules_point a,
-                                  rules_point b, const char *text, overlay_role role, tt_err *err)
+/* Where words text go beside the path a -> b (their centre, *x, *y):
+ * where they stand clearest of the figures (the tags' dark squares would
+ * cut them) and of the words in ws: at its middle or nearer either end, on
+ * either side, beside it or a little farther. */
+static void look__label_place(const table_scene *s, const table__words *ws, rules_point a, rules_point b,
+                              const char *text, double *bx, double *by)
 {
     static const double along[] = {0.5, 0.35, 0.65, 0.2, 0.8};
     double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy), w, h;
     look__words_size(text, &w, &h);
     if (d < 1e-9)
         dx = 1, dy = 0, d = 1;
-    double nx = -dy / d, ny = dx / d, bx = 0, by = 0, best = -INFINITY;
+    double nx = -dy / d, ny = dx / d, best = -INFINITY;
+    *bx = *by = 0;
     /* off the path by half the box across it, and a little more */
     double off = 0.3 + 0.5 * (fabs(nx) * w + fabs(ny) * h);
     for (int far = 0; far < 2; far++) /* beside it, then a little farther */
@@ -618,21 +620,44 @@ static tt_status look__label_path(const table_scene *s, overlay_list *l, table__
                 double c = fmin(look__clearance(s, x, y, w, h), look__words_clearance(ws, x, y, w, h) - 0.15) -
                            0.01 * i - 0.3 * far; /* ties: nearer the middle */
                 if (c > best)
-                    best = c, bx = x, by = y;
+                    best = c, *bx = x, *by = y;
             }
-    return look__words_add(l, ws, bx, by, text, role, err);
+}
+
+/* A check's path (from, to) and its words; 0 when it draws nothing (a
+ * put back, no path). */
+static int look__check_words(const json_t *ev, rules_point *a, rules_point *b, char *text, size_t n)
+{
+    int ok = 1;
+    *a = look__xy(ev, "from", &ok), *b = look__xy(ev, "to", &ok);
+    if (!ok || json_is_true(json_object_get(ev, "put_back")))
+        return 0;
+    table_look_check_words(ev, text, n);
+    return 1;
+}
+
+int table__check_place(const table_scene *s, const json_t *ev, const table__words *ws, double at[2])
+{
+    rules_point a, b;
+    char text[160];
+    const char *e = look__str(ev, "event");
+    if (!e || (strcmp(e, "move_check") && strcmp(e, "charge_check")) || !look__check_words(ev, &a, &b, text, sizeof text))
+        return 0;
+    look__label_place(s, ws, a, b, text, &at[0], &at[1]);
+    return 1;
 }
 
 /* A move or charge checked: the path from where the figure stood when
- * the phase began to where it settled, and the words; over: blocked
- * (vermillion) and dashed; too close to call: yellow, dashed; dice to
- * roll: white; fair: sky blue. */
-static tt_status look__check(const table_scene *s, const json_t *ev, overlay_list *l, table__words *ws, tt_err *err)
+ * the phase began to where it settled, and the words (at `at`, or where
+ * look__label_place puts them); over: blocked (vermillion) and dashed;
+ * too close to call: yellow, dashed; dice to roll: white; fair: sky
+ * blue. */
+static tt_status look__check(const table_scene *s, const json_t *ev, const double *at, overlay_list *l,
+                             table__words *ws, tt_err *err)
 {
-    int ok = 1;
-    rules_point a = look__xy(ev, "from", &ok), b = look__xy(ev, "to", &ok);
+    rules_point a, b;
     char text[160];
-    if (!ok || json_is_true(json_object_get(ev, "put_back")))
+    if (!look__check_words(ev, &a, &b, text, sizeof text))
         return TT_OK;
     const json_t *okv = json_object_get(ev, "ok");
     int close = json_is_true(json_object_get(ev, "too_close_to_call"));
@@ -653,8 +678,12 @@ static tt_status look__check(const table_scene *s, const json_t *ev, overlay_lis
     tt_status st = overlay_add_line(l, a.x, a.y, e.x, e.y, line, err);
     if (st == TT_OK)
         st = look__arrow_head(l, a, e, line, err);
-    table_look_check_words(ev, text, sizeof text);
-    return st == TT_OK ? look__label_path(s, l, ws, a, b, text, role, err) : st;
+    double x, y;
+    if (at)
+        x = at[0], y = at[1];
+    else
+        look__label_place(s, ws, a, b, text, &x, &y);
+    return st == TT_OK ? look__words_add(l, ws, x, y, text, role, err) : st;
 }
 
 /* A figure that moved when it may not: ringed, "out of turn". */
@@ -722,13 +751,14 @@ static tt_status look__call(const table_scene *s, const json_t *ev, overlay_list
     return look__words_add(l, ws, sx / n, top - 0.5 - TABLE_TEXT_IN, text, role, err);
 }
 
-tt_status table__look_event(const table_scene *s, const json_t *ev, overlay_list *l, table__words *ws, tt_err *err)
+tt_status table__look_event(const table_scene *s, const json_t *ev, const double *at, overlay_list *l, table__words *ws,
+                            tt_err *err)
 {
     const char *e = look__str(ev, "event");
     if (!e)
         return TT_OK;
     if (!strcmp(e, "move_check") || !strcmp(e, "charge_check"))
-        return look__check(s, ev, l, ws, err);
+        return look__check(s, ev, at, l, ws, err);
     if (!strcmp(e, "out_of_turn"))
         return look__out_of_turn(s, ev, l, ws, err);
     if (!strcmp(e, "morale"))
@@ -738,7 +768,7 @@ tt_status table__look_event(const table_scene *s, const json_t *ev, overlay_list
 
 tt_status table_look_event(const table_scene *s, const json_t *ev, overlay_list *l, tt_err *err)
 {
-    return table__look_event(s, ev, l, NULL, err);
+    return table__look_event(s, ev, NULL, l, NULL, err);
 }
 
 tt_status table_look_event_json(const table_scene *s, const json_t *ev, json_t **out, tt_err *err)

@@ -73,29 +73,35 @@ tt_status table_look_phase(const json_t *phase, double x_right, double y, overla
  * a new phase clears them all), this turn's casualties and morale calls (a
  * batch that begins a new turn drops the calls of earlier batches, not its
  * own: the calls that ended the last turn stay with it), and where the game
- * stands (the last phase event).  The live table and the replay keep them
- * alike.
+ * stands (the last phase event).  A check's words are placed when it
+ * comes, clear of the figures then and of the words already on the felt (a
+ * unit's paths side by side would stack them), and stay there.  The live
+ * table and the replay keep them alike.
  * Ownership: the keeper holds references to the events it keeps; the
  * arrays and the phase it gives are borrowed until its next take. */
 typedef struct table_look_kept table_look_kept;
 tt_status table_look_kept_create(table_look_kept **out, tt_err *err);
 void table_look_kept_destroy(table_look_kept *k);
-/* Take one batch (a JSON array of the referee's events, in order): 1 when
- * it held any event (the felt is to be drawn again), else 0. */
-int table_look_kept_take(table_look_kept *k, const json_t *events);
+/* Take one batch (a JSON array of the referee's events, in order), its
+ * checks' words placed on the scene s as it is now (NULL: placed each time
+ * they are drawn): 1 when it held any event (the felt is to be drawn
+ * again), else 0. */
+int table_look_kept_take(table_look_kept *k, const table_scene *s, const json_t *events);
 const json_t *table_look_kept_checks(const table_look_kept *k);
 const json_t *table_look_kept_calls(const table_look_kept *k);
 /* The last phase event ({"event":"phase","turn","phase","side"}), or NULL. */
 const json_t *table_look_kept_phase(const table_look_kept *k);
-/* The checks, then the calls, as table_look_event draws them, into l;
- * each one's words placed clear of the words before it where there is
- * room (a unit's paths side by side would stack their words). */
+/* The checks, then the calls, as table_look_event draws them (a check's
+ * words where they were placed), into l. */
 tt_status table_look_kept_add(const table_scene *s, const table_look_kept *k, overlay_list *l, tt_err *err);
-/* Each kept event's own primitives as table_look_kept_add draws them (its
- * words where they stand among the others'), in JSON (overlay_list_to_json's
- * format): *checks and *calls (the caller's) parallel to
- * table_look_kept_checks and table_look_kept_calls. */
+/* Each kept event's own primitives as table_look_kept_add draws them, in
+ * JSON (overlay_list_to_json's format): *checks and *calls (the caller's)
+ * parallel to table_look_kept_checks and table_look_kept_calls. */
 tt_status table_look_kept_looks(const table_scene *s, const table_look_kept *k, json_t **checks, json_t **calls,
                                 tt_err *err);
+/* The same for the one kept event ev (the very object taken): *out (the
+ * caller's), or NULL when ev is not kept. */
+tt_status table_look_kept_look(const table_scene *s, const table_look_kept *k, const json_t *ev, json_t **out,
+                               tt_err *err);
 
 #endif

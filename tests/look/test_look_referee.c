@@ -218,7 +218,7 @@ static void test_kept_words_apart(void **state)
         json_array_extend(alone, one);
         json_decref(one);
     }
-    assert_int_equal(table_look_kept_take(k, batch), 1);
+    assert_int_equal(table_look_kept_take(k, s, batch), 1);
     assert_int_equal(json_array_size(table_look_kept_checks(k)), 5);
     assert_string_equal(str(table_look_kept_phase(k), "phase"), "movement");
     overlay_list *l = NULL;
@@ -245,7 +245,7 @@ static void test_kept_words_apart(void **state)
     json_decref(calls);
     /* a new phase clears the checks; a put back clears its figure's */
     json_t *next = json_pack("[{s:s, s:i, s:s, s:s}]", "event", "phase", "turn", 1, "phase", "shooting", "side", "british");
-    table_look_kept_take(k, next);
+    table_look_kept_take(k, s, next);
     assert_int_equal(json_array_size(table_look_kept_checks(k)), 0);
     json_decref(next);
     json_decref(kept);

@@ -69,7 +69,8 @@ async function shown(page) {
     // the table as the felt showed it after an over-move: its path and
     // words drawn in the "blocked" role (vermillion), gone at the next phase
     const over = await page.evaluate(() => {
-      const f = (ttReplay.data.felt || []).find((x) => x.ov.some((p) => p.role === 'blocked' && p.kind === 'polyline'));
+      const D = ttReplay.data, over = (i) => (D.ref_looks[i] || []).some((p) => p.role === 'blocked' && p.kind === 'polyline');
+      const f = (D.felt || []).find((x) => x.ids.some(over));
       return f ? f.t : null;
     });
     if (over !== null) {

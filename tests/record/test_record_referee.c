@@ -441,10 +441,10 @@ static int felt_count(const rec_game *g, long long t, const char *kind, const ch
     json_t *felt = json_array(), *p;
     size_t i;
     int n = 0;
-    if (r) {
-        json_array_extend(felt, r->felt);
-        json_array_extend(felt, r->corner);
-    }
+    for (int k = 0; r && k < r->nkept; k++)
+        json_array_extend(felt, g->refs[r->kept[k]].look);
+    if (r && r->phase_at >= 0)
+        json_array_extend(felt, g->refs[r->phase_at].corner);
     json_array_foreach(felt, i, p) {
         const char *k = json_string_value(json_object_get(p, "kind")), *r = json_string_value(json_object_get(p, "role"));
         const char *text = json_string_value(json_object_get(p, "text"));
@@ -526,8 +526,11 @@ static void test_felt_replayed(void **state)
     char *html = NULL;
     size_t len = 0;
     assert_int_equal(rec_game_html_text(g, &html, &len, &err), TT_OK);
-    /* (where the game stands is beside its clock, not on its table) */
-    assert_non_null(strstr(html, "\"felt\":[{\"t\":300,\"ov\":[]},{\"t\":600,\"ov\":[{\"kind\":\"polyline\""));
+    /* (each event's look once; after each batch the events kept: f1's and
+     * f7's checks after line 2; where the game stands is beside its clock) */
+    assert_non_null(strstr(html, "\"ref_looks\":[null,[{\"kind\":\"polyline\""));
+    assert_non_null(strstr(html, "\"felt\":[{\"t\":300,\"ids\":[]},{\"t\":600,\"ids\":[1]},{\"t\":900,\"ids\":[1,2]},"
+                                 "{\"t\":1200,\"ids\":[1]}"));
     free(html);
     rec_game_destroy(g);
     free(path);

@@ -417,15 +417,13 @@ void game__referee_state_add(game *g, json_t *state)
         next = json_pack("{s:i, s:s, s:o}", "turn", turn, "phase", phase, "side", side ? json_string(side) : json_null());
     /* copies: the state is written out of the lock */
     json_object_set_new(state, "next_phase", next ? next : json_null());
-    const table_look_kept *k = r ? r->kept : NULL;
+    const table_look_kept *k = referee_phase(ref) && r ? r->kept : NULL; /* nothing before a phase */
     json_t *checks = NULL, *calls = NULL;
     tt_err err = {0};
-    if (referee_phase(ref) && k && g->sc.scene)
+    if (k && g->sc.scene)
         table_look_kept_looks(g->sc.scene, k, &checks, &calls, &err);
-    json_object_set_new(state, "checks", referee_phase(ref) && k ? game__referee_looks(table_look_kept_checks(k), checks)
-                                                                 : json_array());
-    json_object_set_new(state, "calls", referee_phase(ref) && k ? game__referee_looks(table_look_kept_calls(k), calls)
-                                                                : json_array());
+    json_object_set_new(state, "checks", k ? game__referee_looks(table_look_kept_checks(k), checks) : json_array());
+    json_object_set_new(state, "calls", k ? game__referee_looks(table_look_kept_calls(k), calls) : json_array());
     json_decref(checks);
     json_decref(calls);
 }

@@ -553,14 +553,14 @@ static double look__clearance(const table_scene *s, double x, double y, double w
     return best;
 }
 
-/* The box of words text at TABLE_TEXT_IN: w by h inches (DejaVu Sans, about
- * 0.9 cap heights a character; a UTF-8 character counts once). */
-static void look__words_size(const char *text, double *w, double *h)
+/* The box of words text at cap height size: w by h inches (DejaVu Sans,
+ * about 0.9 cap heights a character; a UTF-8 character counts once). */
+static void look__words_size(const char *text, double size, double *w, double *h)
 {
     *w = 0;
-    *h = TABLE_TEXT_IN * 1.4;
+    *h = size * 1.4;
     for (const char *c = text; *c; c++)
-        *w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * TABLE_TEXT_IN;
+        *w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * size;
 }
 
 /* How far the box centred on (x, y), w by h, stays from the words in ws
@@ -590,7 +590,7 @@ static tt_status look__words_add(overlay_list *l, table__words *ws, double x, do
     if (ws && ws->n < ws->cap) {
         double *b = ws->box + 4 * ws->n++;
         b[0] = x, b[1] = y;
-        look__words_size(text, &b[2], &b[3]);
+        look__words_size(text, TABLE_TEXT_IN, &b[2], &b[3]);
     }
     return overlay_add_text(l, x, y, text, TABLE_TEXT_IN, 0, role, err);
 }
@@ -604,7 +604,7 @@ static void look__label_place(const table_scene *s, const table__words *ws, rule
 {
     static const double along[] = {0.5, 0.35, 0.65, 0.2, 0.8};
     double dx = b.x - a.x, dy = b.y - a.y, d = hypot(dx, dy), w, h;
-    look__words_size(text, &w, &h);
+    look__words_size(text, TABLE_TEXT_IN, &w, &h);
     if (d < 1e-9)
         dx = 1, dy = 0, d = 1;
     double nx = -dy / d, ny = dx / d, best = -INFINITY;
@@ -802,11 +802,8 @@ tt_status table_look_phase(const json_t *phase, double x_right, double y, overla
     table_look_phase_words(phase, text, sizeof text);
     if (!text[0])
         return TT_OK;
-    /* centred text: its middle half its width (DejaVu Sans Bold, about
-     * 0.9 cap heights a character; the middle dots count two bytes) left
-     * of the right end */
-    double size = TABLE_PHASE_TEXT_IN, w = 0;
-    for (const char *c = text; *c; c++)
-        w += ((unsigned char)*c & 0xc0) == 0x80 ? 0 : 0.9 * size;
-    return overlay_add_text(l, x_right - w / 2, y, text, size, 0, OVERLAY_ROLE_NEUTRAL, err);
+    /* centred text: its middle half its width left of the right end */
+    double w, h;
+    look__words_size(text, TABLE_PHASE_TEXT_IN, &w, &h);
+    return overlay_add_text(l, x_right - w / 2, y, text, TABLE_PHASE_TEXT_IN, 0, OVERLAY_ROLE_NEUTRAL, err);
 }

@@ -124,7 +124,9 @@ int table_look_kept_take(table_look_kept *k, const table_scene *s, const json_t 
             }
             if (!json_is_true(json_object_get(ev, "put_back"))) {
                 json_t *place = kept__place(k, s, ev);
-                if (json_array_append(k->checks, ev) == 0 && json_array_append_new(k->places, place))
+                if (json_array_append(k->checks, ev))
+                    json_decref(place); /* (out of memory: not kept) */
+                else if (json_array_append_new(k->places, place))
                     json_array_remove(k->checks, json_array_size(k->checks) - 1);
             }
         }
